@@ -1,0 +1,70 @@
+// Account DTOs and enums of spec 1 section 3 and 6, shared by server/ and web/.
+
+/** Deployment mode numbers of spec 1 section 1. */
+export const DeploymentMode = { SelfHosted: 0, Cloud: 1 } as const;
+export type DeploymentMode = (typeof DeploymentMode)[keyof typeof DeploymentMode];
+
+/** Licence mode numbers of spec 1 section 1 / spec 3 section 10. */
+export const LicenseMode = { Unknown: 0, Standard: 1, Professional: 3, Free: 100, Sidekick: 112 } as const;
+export type LicenseMode = (typeof LicenseMode)[keyof typeof LicenseMode];
+
+/** Permission claims of spec 1 section 6. */
+export const Claim = {
+  UserManagement: 'UserManagement',
+  TargetManagement: 'TargetManagement',
+  SummaryManagement: 'SummaryManagement',
+  CloudConnectManagement: 'CloudConnectManagement',
+  SessionManagement: 'SessionManagement',
+  AlertsManagement: 'AlertsManagement',
+  SettingsManagement: 'SettingsManagement',
+  Staff: 'Staff',
+  ImpersonateUser: 'ImpersonateUser',
+  IsImpersonating: 'IsImpersonating',
+  /** The temporary-password flag: present until the user picks a password of their own. */
+  TempPassword: 'temppassword',
+} as const;
+export type Claim = (typeof Claim)[keyof typeof Claim];
+
+/** Claims a web user can be given (the roles list of GET /api/user/api/roles). */
+export const AssignableClaims: readonly Claim[] = [
+  Claim.UserManagement,
+  Claim.TargetManagement,
+  Claim.SummaryManagement,
+  Claim.CloudConnectManagement,
+  Claim.SessionManagement,
+  Claim.AlertsManagement,
+  Claim.SettingsManagement,
+];
+
+/** Feature flags seen in the spec. */
+export const Flag = { Pp2Import: 'pp2import', InsightDetail: 'insight-detail' } as const;
+
+/** Current user, spec 1 section 3. */
+export interface CurrentUser {
+  Username: string;
+  Message: string;
+  IsLiveshare: boolean;
+  IsUser: boolean;
+  IsRoot: boolean;
+  LicenseMode: LicenseMode;
+  Claims: string[];
+  Flags: string[];
+}
+
+/** Body of POST /api/Account/Login. */
+export interface LoginRequest {
+  Username: string;
+  Password: string;
+  RememberMe: boolean;
+}
+
+/** Every error body the server sends. */
+export interface ErrorBody {
+  Error: string;
+}
+
+/** Longest password accepted anywhere (spec 1 section 9). */
+export const PasswordMaxLength = 45;
+
+/** Header the server sets when the trial has expired (spec 1 section 4). */
+export const ExpiredTrialHeader = 'expired-trial';
