@@ -1,0 +1,31 @@
+// The special latency codes of spec 2: every value below SpecialLatencyBase is a code, not
+// a measurement. One definition for the engine, the store, the WASM kernels and the console.
+// Measured latencies are milliseconds (float64, >= 0).
+
+export const SpecialLatencyBase = -4194304;
+
+export const LatencyCode = {
+  /** The probe got no answer within the timeout: shown "*". */
+  Timeout: SpecialLatencyBase - 1,
+  /** The hop was not probed in this round (e.g. final-hop-only mode): shown "N/A". */
+  NotParticipating: SpecialLatencyBase - 2,
+  /** A probe is in flight and has no outcome yet: shown "?". */
+  Pending: SpecialLatencyBase - 3,
+  /** Marks a stop or a start of the trace at this time: shown "N/A". */
+  StopStart: SpecialLatencyBase - 4,
+  /** A value to discard (not counted as sent nor lost). */
+  Ignore: SpecialLatencyBase - 5,
+} as const;
+export type LatencyCode = (typeof LatencyCode)[keyof typeof LatencyCode];
+
+export function isSpecialLatency(value: number): boolean {
+  return value < SpecialLatencyBase;
+}
+
+/** Text a grid cell shows for a latency value (spec 2: "*" timeout, "N/A" or "?" others). */
+export function latencyDisplayText(value: number, digits = 1): string {
+  if (!isSpecialLatency(value)) return value.toFixed(digits);
+  if (value === LatencyCode.Timeout) return '*';
+  if (value === LatencyCode.Pending) return '?';
+  return 'N/A';
+}

@@ -1,0 +1,114 @@
+// Starts the built appliance (dist/server/main.js) as a child process on a free port with a
+// temporary data directory, for API, hub and browser suites. `npm test` builds first.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+
+export interface Appliance {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Temporary root password the server printed at first start (undefined when it was given). */
+  rootPassword?: string;
+  output: () => string;
+  /** SIGTERM and wait for exit; resolves with the exit code and the time it took. */
+  stop: () => Promise<{ code: number | null; ms: number }>;
+  /** Stop, then start again on the same data directory and port. */
+  restart: () => Promise<Appliance>;
+  /** Stop and delete the data directory. */
+  dispose: () => Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  port?: number;
+}
+
+const mainJs = resolve(import.meta.dirname, '../../dist/server/main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export async function startAppliance(opts: StartOptions = {}): Promise<Appliance> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hopwatch-test-'));
+  const port = opts.port ?? (await freePort());
+  const child: ChildProcess = spawn(process.execPath, [mainJs], {
+    env: {
+      ...process.env,
+      HOPWATCH_PORT: String(port),
+      HOPWATCH_HOST: '127.0.0.1',
+      HOPWATCH_DATA_DIR: dataDir,
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`appliance exited with ${child.exitCode}:\n${out}`);
+    try {
+      const r = await fetch(`${url}/readyz`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`appliance not ready after 60 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const pw = /temporary password: (\S+)/.exec(out)?.[1];
+  const stop = async () => {
+    const t0 = Date.now();
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const code = await exited;
+    return { code, ms: Date.now() - t0 };
+  };
+  const appliance: Appliance = {
+    url,
+    port,
+    dataDir,
+    rootPassword: pw,
+    output: () => out,
+    stop,
+    restart: async () => {
+      await stop();
+      return startAppliance({ ...opts, dataDir, port });
+    },
+    dispose: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return appliance;
+}
+
+/** Signs in and returns the session cookie header value. */
+export async function signIn(url: string, username: string, password: string, rememberMe = false): Promise<string> {
+  const r = await fetch(`${url}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Username: username, Password: password, RememberMe: rememberMe }),
+  });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
+  const setCookie = r.headers.getSetCookie();
+  return setCookie.map((c) => c.split(';')[0]).join('; ');
+}
