@@ -7,6 +7,7 @@ export type DeploymentMode = (typeof DeploymentMode)[keyof typeof DeploymentMode
 /** Licence mode numbers of spec 1 section 1 / spec 3 section 10. */
 export const LicenseMode = { Unknown: 0, Standard: 1, Professional: 3, Free: 100, Sidekick: 112 } as const;
 export type LicenseMode = (typeof LicenseMode)[keyof typeof LicenseMode];
+export const LicenseModeName: Record<LicenseMode, string> = { 0: 'Unknown', 1: 'Standard', 3: 'Professional', 100: 'Free', 112: 'Sidekick' };
 
 /** Permission claims of spec 1 section 6. */
 export const Claim = {

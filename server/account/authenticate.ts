@@ -1,0 +1,60 @@
+// Request authentication shared by REST routes and hub connections.
+import type { FastifyRequest } from 'fastify';
+import { fastifyCookie } from '@fastify/cookie';
+import { ExpiredTrialHeader, LicenseModeName, type LicenseMode } from '../contract/account.js';
+import type { Config } from '../config.js';
+import { forbidden, unauthorized } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import { findUserById } from '../users/repository.js';
+import { resolveLoginSession, SessionCookie } from './login-sessions.js';
+import { principalOf, type Principal } from './principal.js';
+
+export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  return fastifyCookie.parse(cookieHeader)[SessionCookie] || undefined;
+}
+
+export async function principalFromCookie(store: Store, cookieHeader: string | undefined): Promise<Principal | undefined> {
+  const token = sessionTokenFrom(cookieHeader);
+  if (!token) return undefined;
+  return store.exclusive(async (q) => {
+    const userId = await resolveLoginSession(q, token);
+    if (userId === undefined) return undefined;
+    const user = await findUserById(q, userId);
+    return user && principalOf(user);
+  });
+}
+
+export function trialExpired(config: Config, now = new Date()): boolean {
+  return config.trialExpires !== undefined && config.trialExpires <= now;
+}
+
+export function expiredTrialError() {
+  return forbidden('Your trial has expired. Purchase a licence or switch to the free version.', { [ExpiredTrialHeader]: 'True' });
+}
+
+/** The signed-in principal of a request, or a 401/403 HttpError. */
+export function requireUser(request: FastifyRequest): Principal {
+  const p = request.principal;
+  if (!p) throw unauthorized();
+  if (trialExpired(request.server.config)) throw expiredTrialError();
+  return p;
+}
+
+export function requireClaim(p: Principal, claim: string): void {
+  if (!p.claims.includes(claim)) throw forbidden(`This needs the ${claim} permission.`);
+}
+
+export function requireLicense(config: Config, mode: LicenseMode): void {
+  if (config.licenseMode !== mode) throw forbidden(`This needs the ${LicenseModeName[mode]} licence.`);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+  interface FastifyInstance {
+    config: Config;
+    store: Store;
+  }
+}

@@ -1,0 +1,53 @@
+// Login sessions: an opaque random token in an httpOnly cookie; only its SHA-256 is stored,
+// so a copy of the database does not hand out live sessions.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../store/db.js';
+
+export const SessionCookie = 'hopwatch_session';
+/** RememberMe keeps the cookie (and the session) for 30 days. */
+export const PersistentSessionSeconds = 30 * 24 * 3600;
+/** A browser-session cookie still has a server-side limit, renewed on use. */
+export const BrowserSessionSeconds = 12 * 3600;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createLoginSession(q: Queryable, userId: number, persistent: boolean): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const seconds = persistent ? PersistentSessionSeconds : BrowserSessionSeconds;
+  await q.run(
+    `INSERT INTO login_sessions (token_hash, user_id, persistent, expires_at)
+     VALUES ($1, $2, $3, now() + to_seconds($4::BIGINT))`,
+    [hashToken(token), userId, persistent, seconds],
+  );
+  return token;
+}
+
+/** The user id of a live session, or undefined. Browser sessions slide forward on use. */
+export async function resolveLoginSession(q: Queryable, token: string): Promise<number | undefined> {
+  const row = await q.one<{ userId: number; persistent: boolean; renew: boolean }>(
+    `SELECT user_id AS "userId", persistent,
+            expires_at < now() + to_seconds($2::BIGINT / 2) AS renew
+     FROM login_sessions WHERE token_hash = $1 AND expires_at > now()`,
+    [hashToken(token), BrowserSessionSeconds],
+  );
+  if (!row) return undefined;
+  if (!row.persistent && row.renew) {
+    await q.run(`UPDATE login_sessions SET expires_at = now() + to_seconds($2::BIGINT) WHERE token_hash = $1`, [
+      hashToken(token),
+      BrowserSessionSeconds,
+    ]);
+  }
+  return row.userId;
+}
+
+export async function deleteLoginSession(q: Queryable, token: string): Promise<void> {
+  await q.run('DELETE FROM login_sessions WHERE token_hash = $1', [hashToken(token)]);
+}
+
+export async function deleteOtherLoginSessions(q: Queryable, userId: number, keepToken: string | undefined): Promise<void> {
+  await q.run('DELETE FROM login_sessions WHERE user_id = $1 AND token_hash <> $2', [userId, keepToken ? hashToken(keepToken) : '']);
+}
+
+export async function purgeExpiredLoginSessions(q: Queryable): Promise<void> {
+  await q.run('DELETE FROM login_sessions WHERE expires_at <= now()');
+}

@@ -1,0 +1,76 @@
+// Routes of spec 1 section 7 "Account".
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LoginRequest } from '../contract/account.js';
+import { requireUser, sessionTokenFrom } from './authenticate.js';
+import { PersistentSessionSeconds, SessionCookie } from './login-sessions.js';
+import { LoginThrottle } from './login-throttle.js';
+import { changePassword, getCurrentUser, login, logout, type AccountDeps } from './service.js';
+
+const loginBody = {
+  type: 'object',
+  required: ['Username', 'Password'],
+  additionalProperties: true,
+  properties: {
+    Username: { type: 'string', maxLength: 256 },
+    Password: { type: 'string', maxLength: 1024 },
+    RememberMe: { type: 'boolean' },
+  },
+} as const;
+
+const changePasswordQuery = {
+  type: 'object',
+  required: ['newPassword'],
+  properties: {
+    currentPassword: { type: 'string', maxLength: 1024 },
+    newPassword: { type: 'string', maxLength: 1024 },
+  },
+} as const;
+
+export default async function accountPlugin(app: FastifyInstance, opts: { throttle?: LoginThrottle }) {
+  const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle() };
+
+  const clearSession = (reply: FastifyReply) => reply.clearCookie(SessionCookie, { path: '/' });
+
+  app.post<{ Body: LoginRequest }>(
+    '/api/Account/Login',
+    { schema: { body: loginBody }, bodyLimit: 16 * 1024 },
+    async (request, reply) => {
+      const { user, token, persistent } = await login(deps, request.body, request.ip);
+      reply.setCookie(SessionCookie, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        ...(persistent ? { maxAge: PersistentSessionSeconds } : {}),
+      });
+      return user;
+    },
+  );
+
+  const logoutHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    await logout(deps, sessionTokenFrom(request.headers.cookie));
+    clearSession(reply);
+    reply.code(204).send();
+  };
+  app.post('/api/Account/Logout', logoutHandler);
+  app.get('/api/Account/Logout', logoutHandler);
+
+  app.get('/api/Account/GetCurrentUser', async (request) => getCurrentUser(deps, requireUser(request)));
+
+  app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
+    '/api/Account',
+    { schema: { querystring: changePasswordQuery } },
+    async (request) => {
+      const p = requireUser(request);
+      const { currentPassword, newPassword } = request.query;
+      return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie));
+    },
+  );
+
+  app.get('/api/Account/TestPublic', async () => ({ Message: 'Public call answered.' }));
+  app.get('/api/Account/TestPrivate', async (request) => {
+    const p = requireUser(request);
+    return { Message: `Private call answered for ${p.username}.` };
+  });
+}
+

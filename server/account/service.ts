@@ -1,0 +1,86 @@
+// Account operations (spec 1 section 7 "Account"): one function per operation.
+import { DeploymentMode, PasswordMaxLength, type CurrentUser, type LoginRequest } from '../contract/account.js';
+import type { Config } from '../config.js';
+import { badRequest, HttpError, tooManyRequests } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import { findUserById, findUserByLogin, updateUserPassword } from '../users/repository.js';
+import { expiredTrialError, trialExpired } from './authenticate.js';
+import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions } from './login-sessions.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { currentUserOf, principalOf, type Principal } from './principal.js';
+
+export interface AccountDeps {
+  store: Store;
+  config: Config;
+  throttle: LoginThrottle;
+}
+
+/** One message for unknown user and wrong password alike. */
+export const LoginFailedText = 'The user name or password is not correct.';
+
+export async function login(
+  deps: AccountDeps,
+  req: LoginRequest,
+  address: string,
+): Promise<{ user: CurrentUser; token: string; persistent: boolean }> {
+  const username = req.Username.trim();
+  if (!username) throw badRequest('Your username cannot be blank');
+  if (!req.Password) throw badRequest('Password cannot be blank');
+  const wait = deps.throttle.retryAfter(username, address);
+  if (wait > 0) {
+    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  }
+  const user = await deps.store.exclusive((q) => findUserByLogin(q, username));
+  const ok = await verifyPassword(req.Password, user ? user.passwordHash : await decoyHash());
+  if (!user || !ok) {
+    deps.throttle.recordFailure(username, address);
+    throw new HttpError(401, LoginFailedText);
+  }
+  deps.throttle.recordSuccess(username, address);
+  if (trialExpired(deps.config)) throw expiredTrialError();
+  const persistent = req.RememberMe === true;
+  const token = await deps.store.exclusive((q) => createLoginSession(q, user.id, persistent));
+  return { user: currentUserOf(principalOf(user), deps.config.licenseMode), token, persistent };
+}
+
+export async function logout(deps: AccountDeps, token: string | undefined): Promise<void> {
+  if (token) await deps.store.exclusive((q) => deleteLoginSession(q, token));
+}
+
+export function getCurrentUser(deps: AccountDeps, p: Principal): CurrentUser {
+  return currentUserOf(p, deps.config.licenseMode);
+}
+
+/** Checks shared with the console's change-password modal (spec 1 section 5). */
+export function newPasswordProblem(newPassword: string, currentPassword: string | undefined): string | undefined {
+  if (!newPassword) return 'The new password cannot be blank.';
+  if (newPassword.length > PasswordMaxLength) return `A password has at most ${PasswordMaxLength} characters.`;
+  if (currentPassword !== undefined && newPassword === currentPassword) return 'New password can not match current password';
+  return undefined;
+}
+
+export async function changePassword(
+  deps: AccountDeps,
+  p: Principal,
+  currentPassword: string | undefined,
+  newPassword: string,
+  keepToken: string | undefined,
+): Promise<CurrentUser> {
+  const selfHosted = deps.config.deployment === DeploymentMode.SelfHosted;
+  if (selfHosted && !currentPassword) throw badRequest('The current password is required.');
+  const problem = newPasswordProblem(newPassword, currentPassword);
+  if (problem) throw badRequest(problem);
+  const user = await deps.store.exclusive((q) => findUserById(q, p.userId));
+  if (!user) throw badRequest('Your user no longer exists.');
+  if (selfHosted && !(await verifyPassword(currentPassword!, user.passwordHash))) {
+    throw badRequest('The current password is not correct.');
+  }
+  const hash = await hashPassword(newPassword);
+  await deps.store.transaction(async (q) => {
+    await updateUserPassword(q, user.id, hash, false);
+    // Other devices signed in with the old password must sign in again.
+    await deleteOtherLoginSessions(q, user.id, keepToken);
+  });
+  return currentUserOf(principalOf({ ...user, tempPassword: false }), deps.config.licenseMode);
+}

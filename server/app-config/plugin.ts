@@ -1,0 +1,10 @@
+// Public facts about this server that the console needs before sign-in.
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../contract/app-config.js';
+
+export default async function appConfigPlugin(app: FastifyInstance, opts: { version: string }) {
+  app.get('/api/app/config', async (): Promise<AppConfig> => ({
+    DeploymentMode: app.config.deployment,
+    Version: opts.version,
+  }));
+}

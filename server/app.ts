@@ -1,0 +1,56 @@
+// Assembles the Fastify app: shared hooks, then one plugin per area.
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import type { Config } from './config.js';
+import type { Store } from './store/db.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { requestSerializer } from './http/log-redaction.js';
+import { principalFromCookie } from './account/authenticate.js';
+import type { LoginThrottle } from './account/login-throttle.js';
+import accountPlugin from './account/plugin.js';
+import usersPlugin from './users/plugin.js';
+import appConfigPlugin from './app-config/plugin.js';
+import healthPlugin from './health/plugin.js';
+import webPlugin from './web/plugin.js';
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  version: string;
+  isShuttingDown?: () => boolean;
+  throttle?: LoginThrottle;
+  logger?: boolean;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: opts.config.logLevel,
+            serializers: { req: requestSerializer },
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+          },
+    // Small JSON bodies everywhere; routes that take more say so.
+    bodyLimit: 256 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+  });
+  app.decorate('config', opts.config);
+  app.decorate('store', opts.store);
+  app.decorateRequest('principal', undefined);
+  installErrorHandling(app);
+  await app.register(fastifyCookie);
+
+  app.addHook('preHandler', async (request) => {
+    if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
+  });
+
+  await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
+  await app.register(appConfigPlugin, { version: opts.version });
+  await app.register(accountPlugin, { throttle: opts.throttle });
+  await app.register(usersPlugin);
+  await app.register(webPlugin, { webDir: opts.config.webDir });
+  return app;
+}

@@ -1,0 +1,55 @@
+// Configuration from HOPWATCH_* environment variables (names fixed in ARCHITECTURE.md).
+import { resolve } from 'node:path';
+import { DeploymentMode, LicenseMode } from './contract/account.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  deployment: DeploymentMode;
+  licenseMode: LicenseMode;
+  rootUser: string;
+  /** Used only when the root user is first created; never logged. */
+  rootPassword: string | undefined;
+  /** When set and in the past, private calls answer 403 with `expired-trial: True`. */
+  trialExpires: Date | undefined;
+  /** Directory of the built console (index.html and assets). */
+  webDir: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?: readonly number[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault = resolve('dist/web')): Config {
+  const port = intVar(env, 'HOPWATCH_PORT', 8080);
+  if (port < 0 || port > 65535) throw new ConfigError(`HOPWATCH_PORT must be 0-65535, got ${port}`);
+  const trialRaw = env.HOPWATCH_TRIAL_EXPIRES;
+  let trialExpires: Date | undefined;
+  if (trialRaw) {
+    trialExpires = new Date(trialRaw);
+    if (Number.isNaN(trialExpires.getTime())) throw new ConfigError(`HOPWATCH_TRIAL_EXPIRES must be a date, got "${trialRaw}"`);
+  }
+  const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
+  if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
+  return {
+    port,
+    host: env.HOPWATCH_HOST || '0.0.0.0',
+    dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
+    deployment: intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode,
+    licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
+    rootUser,
+    rootPassword: env.HOPWATCH_ROOT_PASSWORD || undefined,
+    trialExpires,
+    webDir: resolve(env.HOPWATCH_WEB_DIR || webDirDefault),
+    logLevel: env.HOPWATCH_LOG_LEVEL || 'info',
+  };
+}

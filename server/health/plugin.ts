@@ -1,0 +1,16 @@
+// Liveness (/healthz: the process answers) and readiness (/readyz: the store answers and the
+// server is not shutting down).
+import type { FastifyInstance } from 'fastify';
+
+export default async function healthPlugin(app: FastifyInstance, opts: { isShuttingDown: () => boolean }) {
+  app.get('/healthz', async () => ({ Status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    if (opts.isShuttingDown()) return reply.code(503).send({ Error: 'Shutting down.' });
+    try {
+      await app.store.one('SELECT 1 AS ok');
+    } catch {
+      return reply.code(503).send({ Error: 'The database does not answer.' });
+    }
+    return { Status: 'ready' };
+  });
+}

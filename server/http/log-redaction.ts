@@ -1,0 +1,26 @@
+// Request URLs carry secrets in some calls of the spec (PATCH /api/Account?newPassword=...,
+// /login?u&p, access_token for the hub): mask those query values before anything is logged.
+
+const secretKey = /pass|pw$|^p$|token|key|secret/i;
+
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq));
+      return eq >= 0 && secretKey.test(key) ? `${pair.slice(0, eq)}=***` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  ip?: string;
+}
+
+export const requestSerializer = (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip });

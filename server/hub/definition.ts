@@ -1,0 +1,72 @@
+// How a hub is described: a map of method name -> { args, handler }, plus optional
+// connect/disconnect hooks. Handlers get a context with the caller's connection.
+import type { ArgSpec, ArgsOf, ArgsValidator } from './arguments.js';
+
+/** An error whose message is safe to show to the caller as the completion error. */
+export class HubError extends Error {
+  override name = 'HubError';
+}
+
+export type TransportName = 'WebSockets' | 'LongPolling';
+
+export interface HubLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface HubCallContext<P> {
+  /** Public connection ID (what hub.clients.connection(id) takes). */
+  readonly connectionId: string;
+  /** What the authenticate hook returned when this connection was opened. */
+  readonly principal: P;
+  readonly transport: TransportName;
+  /** Groups of this connection; they are left automatically when it closes. */
+  readonly groups: {
+    join(group: string): void;
+    leave(group: string): void;
+    has(group: string): boolean;
+    list(): string[];
+  };
+  readonly log: HubLogger;
+}
+
+export interface HubMethod<P> {
+  /** One JSON schema per positional argument, or a function that checks the whole list. */
+  readonly args: readonly ArgSpec[] | ArgsValidator;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arguments are checked at run time before the call
+  readonly handler: (ctx: HubCallContext<P>, ...args: any[]) => unknown;
+}
+
+export interface HubDefinition<P> {
+  readonly methods: Readonly<Record<string, HubMethod<P>>>;
+  /** After the handshake; a throw here closes the connection with a generic error. */
+  onConnected?(ctx: HubCallContext<P>): void | Promise<void>;
+  /** After the connection closed and left its groups. */
+  onDisconnected?(ctx: HubCallContext<P>, error: string | undefined): void | Promise<void>;
+}
+
+/**
+ * Typed method builders for hubs whose principal type is P:
+ *   const { method } = hubMethods<User>();
+ *   Add: method({ args: [{ name: 'a', schema: { type: 'number' } }, ...], handler: (ctx, a, b) => a + b })
+ * The handler's parameter types follow from the schemas.
+ */
+export function hubMethods<P>() {
+  return {
+    method<const S extends readonly ArgSpec[], R>(m: {
+      args: S;
+      handler: (ctx: HubCallContext<P>, ...args: ArgsOf<S>) => R | Promise<R>;
+    }): HubMethod<P> {
+      return m as unknown as HubMethod<P>;
+    },
+    /** For argument lists a schema per position cannot express: validate returns an error text. */
+    validated<A extends unknown[], R>(
+      validate: ArgsValidator,
+      handler: (ctx: HubCallContext<P>, ...args: A) => R | Promise<R>,
+    ): HubMethod<P> {
+      return { args: validate, handler: handler as HubMethod<P>['handler'] };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Entry point: configuration, store, root user, HTTP; clean shutdown on SIGTERM/SIGINT.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+import { Store } from './store/db.js';
+import { buildApp } from './app.js';
+import { ensureRootUser } from './account/root-user.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// dist/server/main.js -> repo root two levels up.
+const root = resolve(here, '../..');
+const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
+const ShutdownLimitMs = 4500;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, resolve(root, 'dist/web'));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`hopwatch: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const store = await Store.open(config.dataDir);
+  await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
+
+  let shuttingDown = false;
+  const app = await buildApp({ config, store, version, isShuttingDown: () => shuttingDown });
+
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, ShutdownLimitMs);
+    force.unref();
+    try {
+      await app.close();
+      await store.close();
+      app.log.info('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  process.stdout.write(`Hopwatch ${version} is listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (data in ${config.dataDir})\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`hopwatch: failed to start: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+// Routes of spec 1 section 7 "Web users", under /api/user.
+import type { FastifyInstance } from 'fastify';
+import type { WebUser } from '../contract/users.js';
+import { requireUser } from '../account/authenticate.js';
+import * as users from './service.js';
+
+const webUserBody = {
+  type: 'object',
+  required: ['EmailAddress'],
+  properties: {
+    Id: { type: 'integer' },
+    Name: { type: 'string', maxLength: 256 },
+    EmailAddress: { type: 'string', maxLength: 256 },
+    Roles: { type: 'array', maxItems: 64, items: { type: 'string', maxLength: 64 } },
+    IsRoot: { type: 'boolean' },
+  },
+} as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+
+export default async function usersPlugin(app: FastifyInstance) {
+  const store = app.store;
+
+  app.get('/api/user/api/roles', async (request) => users.listRoles(requireUser(request)));
+
+  app.get<{ Querystring: { filter?: string } }>(
+    '/api/user',
+    { schema: { querystring: { type: 'object', properties: { filter: { type: 'string', maxLength: 256 } } } } },
+    async (request) => users.listWebUsers(store, requireUser(request), request.query.filter),
+  );
+
+  app.post<{ Querystring: { password?: string }; Body: WebUser }>(
+    '/api/user',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { password: { type: 'string', maxLength: 1024 } } },
+        body: webUserBody,
+      },
+    },
+    async (request) => users.createWebUser(store, requireUser(request), request.body, request.query.password),
+  );
+
+  // PATCH /api/user?id&newPassword changes another user's password.
+  app.patch<{ Querystring: { id: number; newPassword?: string } }>(
+    '/api/user',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['id', 'newPassword'],
+          properties: { id: { type: 'integer', minimum: 1 }, newPassword: { type: 'string', maxLength: 1024 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      await users.setWebUserPassword(store, requireUser(request), request.query.id, request.query.newPassword);
+      reply.code(204).send();
+    },
+  );
+
+  app.post<{ Querystring: { email: string } }>(
+    '/api/user/SendActivationLink',
+    { schema: { querystring: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 256 } } } } },
+    async (request) => users.sendActivationLink(requireUser(request), request.query.email),
+  );
+
+  app.get<{ Params: { id: number } }>('/api/user/:id', { schema: { params: idParams } }, async (request) =>
+    users.getWebUser(store, requireUser(request), request.params.id),
+  );
+
+  app.patch<{ Params: { id: number }; Body: WebUser }>(
+    '/api/user/:id',
+    { schema: { params: idParams, body: webUserBody } },
+    async (request) => users.updateWebUser(store, requireUser(request), request.params.id, request.body),
+  );
+
+  app.delete<{ Params: { id: number } }>('/api/user/:id', { schema: { params: idParams } }, async (request, reply) => {
+    await users.deleteWebUser(store, requireUser(request), request.params.id);
+    reply.code(204).send();
+  });
+}

@@ -1,0 +1,69 @@
+// Rows of the users table and the queries on it.
+import type { Queryable } from '../store/db.js';
+
+export interface UserRecord {
+  id: number;
+  accountId: number;
+  name: string;
+  email: string;
+  passwordHash: string;
+  roles: string[];
+  isRoot: boolean;
+  tempPassword: boolean;
+}
+
+const columns = `id, account_id AS "accountId", name, email, password_hash AS "passwordHash",
+  roles, is_root AS "isRoot", temp_password AS "tempPassword"`;
+
+function fromRow(row: Record<string, unknown>): UserRecord {
+  return { ...(row as unknown as UserRecord), roles: [...((row.roles as string[] | null) ?? [])] };
+}
+
+export async function findUserByLogin(q: Queryable, login: string): Promise<UserRecord | undefined> {
+  const row = await q.one(
+    `SELECT ${columns} FROM users WHERE lower(name) = lower($1) OR lower(email) = lower($1) ORDER BY is_root DESC, id LIMIT 1`,
+    [login],
+  );
+  return row && fromRow(row);
+}
+
+export async function findUserById(q: Queryable, id: number): Promise<UserRecord | undefined> {
+  const row = await q.one(`SELECT ${columns} FROM users WHERE id = $1`, [id]);
+  return row && fromRow(row);
+}
+
+export async function listUsers(q: Queryable, accountId: number): Promise<UserRecord[]> {
+  const rows = await q.all(`SELECT ${columns} FROM users WHERE account_id = $1 ORDER BY lower(email), id`, [accountId]);
+  return rows.map(fromRow);
+}
+
+export async function rootUserExists(q: Queryable): Promise<boolean> {
+  return (await q.one('SELECT id FROM users WHERE is_root LIMIT 1')) !== undefined;
+}
+
+export async function insertUser(q: Queryable, u: Omit<UserRecord, 'id'>): Promise<number> {
+  const row = await q.one<{ id: number }>(
+    `INSERT INTO users (account_id, name, email, password_hash, roles, is_root, temp_password)
+     VALUES ($1, $2, $3, $4, list_filter(string_split($5, ','), r -> r <> ''), $6, $7) RETURNING id`,
+    [u.accountId, u.name, u.email, u.passwordHash, rolesText(u.roles), u.isRoot, u.tempPassword],
+  );
+  return row!.id;
+}
+
+export async function updateUserRoles(q: Queryable, id: number, roles: string[]): Promise<void> {
+  await q.run(`UPDATE users SET roles = list_filter(string_split($2, ','), r -> r <> '') WHERE id = $1`, [id, rolesText(roles)]);
+}
+
+export async function updateUserPassword(q: Queryable, id: number, passwordHash: string, temporary: boolean): Promise<void> {
+  await q.run('UPDATE users SET password_hash = $2, temp_password = $3 WHERE id = $1', [id, passwordHash, temporary]);
+}
+
+export async function deleteUser(q: Queryable, id: number): Promise<void> {
+  await q.run('DELETE FROM login_sessions WHERE user_id = $1', [id]);
+  await q.run('DELETE FROM users WHERE id = $1', [id]);
+}
+
+/** Roles travel as one comma-joined parameter: claim names never contain commas. */
+function rolesText(roles: string[]): string {
+  return roles.join(',');
+}

@@ -1,0 +1,109 @@
+// Web user management (spec 1 section 7 "Web users"): one function per operation.
+import { AssignableClaims, Claim, PasswordMaxLength } from '../contract/account.js';
+import type { RoleClaim, WebUser } from '../contract/users.js';
+import { requireClaim } from '../account/authenticate.js';
+import { hashPassword } from '../account/passwords.js';
+import type { Principal } from '../account/principal.js';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import * as repo from './repository.js';
+
+const toWebUser = (u: repo.UserRecord): WebUser => ({
+  Id: u.id,
+  Name: u.name,
+  EmailAddress: u.email,
+  Roles: u.isRoot ? [...AssignableClaims] : [...u.roles],
+  IsRoot: u.isRoot,
+});
+
+/** "TargetManagement" -> "Target Management". */
+const displayName = (claim: string) => claim.replace(/([a-z])([A-Z])/g, '$1 $2');
+
+export function listRoles(p: Principal): RoleClaim[] {
+  requireClaim(p, Claim.UserManagement);
+  return AssignableClaims.map((c) => ({ DisplayString: displayName(c), StorageString: c }));
+}
+
+function checkRoles(roles: string[]): string[] {
+  const unknown = roles.filter((r) => !(AssignableClaims as string[]).includes(r));
+  if (unknown.length) throw badRequest(`Unknown permission: ${unknown.join(', ')}.`);
+  return [...new Set(roles)];
+}
+
+function checkPassword(password: string | undefined): string {
+  if (!password) throw badRequest('A password is required.');
+  if (password.length > PasswordMaxLength) throw badRequest(`A password has at most ${PasswordMaxLength} characters.`);
+  return password;
+}
+
+async function userInAccount(store: Store, p: Principal, id: number): Promise<repo.UserRecord> {
+  const user = await store.exclusive((q) => repo.findUserById(q, id));
+  if (!user || user.accountId !== p.accountId) throw notFound(`User ${id} not found.`);
+  return user;
+}
+
+/** Case-insensitive substring on the e-mail address; if nothing matches, case-sensitive. */
+export function filterUsers(users: WebUser[], filter: string | undefined): WebUser[] {
+  if (!filter) return users;
+  const lower = filter.toLowerCase();
+  const found = users.filter((u) => u.EmailAddress.toLowerCase().includes(lower));
+  return found.length ? found : users.filter((u) => u.EmailAddress.includes(filter));
+}
+
+export async function listWebUsers(store: Store, p: Principal, filter?: string): Promise<WebUser[]> {
+  requireClaim(p, Claim.UserManagement);
+  const users = await store.exclusive((q) => repo.listUsers(q, p.accountId));
+  return filterUsers(users.map(toWebUser), filter);
+}
+
+export async function getWebUser(store: Store, p: Principal, id: number): Promise<WebUser> {
+  requireClaim(p, Claim.UserManagement);
+  return toWebUser(await userInAccount(store, p, id));
+}
+
+export async function createWebUser(store: Store, p: Principal, body: WebUser, password: string | undefined): Promise<WebUser> {
+  requireClaim(p, Claim.UserManagement);
+  const email = body.EmailAddress.trim();
+  if (!email) throw badRequest('An e-mail address is required.');
+  if (body.IsRoot) throw badRequest('A root user cannot be created.');
+  const roles = checkRoles(body.Roles ?? []);
+  const hash = await hashPassword(checkPassword(password));
+  const name = body.Name?.trim() || email;
+  const id = await store.transaction(async (q) => {
+    if (await repo.findUserByLogin(q, name)) throw conflict(`A user named ${name} already exists.`);
+    if (name !== email && (await repo.findUserByLogin(q, email))) throw conflict(`A user named ${email} already exists.`);
+    // A password set by someone else is temporary: the user is asked to pick their own.
+    return repo.insertUser(q, { accountId: p.accountId, name, email, passwordHash: hash, roles, isRoot: false, tempPassword: true });
+  });
+  return getWebUser(store, p, id);
+}
+
+export async function updateWebUser(store: Store, p: Principal, id: number, body: WebUser): Promise<WebUser> {
+  requireClaim(p, Claim.UserManagement);
+  const user = await userInAccount(store, p, id);
+  if (user.isRoot) throw forbidden("The root user's permissions cannot be changed.");
+  const roles = checkRoles(body.Roles ?? []);
+  await store.exclusive((q) => repo.updateUserRoles(q, id, roles));
+  return getWebUser(store, p, id);
+}
+
+export async function deleteWebUser(store: Store, p: Principal, id: number): Promise<void> {
+  requireClaim(p, Claim.UserManagement);
+  const user = await userInAccount(store, p, id);
+  if (user.isRoot) throw forbidden('The root user cannot be deleted.');
+  if (user.id === p.userId) throw badRequest('You cannot delete the user you are signed in as.');
+  await store.transaction((q) => repo.deleteUser(q, id));
+}
+
+export async function setWebUserPassword(store: Store, p: Principal, id: number, newPassword: string | undefined): Promise<void> {
+  requireClaim(p, Claim.UserManagement);
+  const user = await userInAccount(store, p, id);
+  if (user.isRoot && !p.isRoot) throw forbidden("Only the root user can change the root user's password.");
+  const hash = await hashPassword(checkPassword(newPassword));
+  await store.exclusive((q) => repo.updateUserPassword(q, id, hash, user.id !== p.userId));
+}
+
+export async function sendActivationLink(p: Principal, email: string): Promise<never> {
+  requireClaim(p, Claim.UserManagement);
+  throw badRequest(`This server does not send e-mail, so no activation link can go to ${email}. Set a password for the user instead.`);
+}
