@@ -1,0 +1,124 @@
+// Builds one complete probe datagram (IP header included) for ICMP echo, UDP or TCP SYN, over
+// IPv4 or IPv6. Paris-style: the fields routers hash for ECMP (addresses, protocol, ports, ICMP
+// type/code/checksum, IPv6 flow label) are constant for a flow; the probe number travels in a
+// field that is quoted back in ICMP errors but not hashed: the ICMP sequence (the checksum is
+// held constant by a compensation word in the payload), the UDP checksum, the TCP sequence.
+import { compensationWord, fold, internetChecksum, onesComplementSum } from './checksum.js';
+import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, IPV4_HEADER_LENGTH, ipv4PseudoHeaderSum, writeIPv4Header } from './ipv4.js';
+import { IPV6_HEADER_LENGTH, ipv6PseudoHeaderSum, writeIPv6Header } from './ipv6.js';
+
+export type ProbeProtocol = 'icmp' | 'udp' | 'tcp';
+
+export const ICMP_ECHO_REQUEST = 8;
+export const ICMPV6_ECHO_REQUEST = 128;
+export const TCP_SYN = 0x02;
+const TCP_HEADER_LENGTH = 20;
+const UDP_HEADER_LENGTH = 8;
+const ICMP_HEADER_LENGTH = 8;
+
+export interface ProbeSpec {
+  family: 4 | 6;
+  protocol: ProbeProtocol;
+  source: Uint8Array;
+  destination: Uint8Array;
+  /** Constant per trace: ICMP identifier, or UDP/TCP source port. */
+  flowId: number;
+  /** UDP/TCP destination port (unused for ICMP). */
+  destinationPort: number;
+  /** Size of the IPv4 datagram (IPv6 probes carry the same transport bytes). */
+  packetSize: number;
+  dontFragment: boolean;
+  ttl: number;
+  /** Probe number, 1..0xfffe (0 and 0xffff are not usable as a UDP checksum). */
+  probeSeq: number;
+}
+
+/** Smallest packet size (IPv4 datagram bytes) for a protocol: headers plus the 2-byte compensation word. */
+export function minimumPacketSize(protocol: ProbeProtocol): number {
+  if (protocol === 'tcp') return IPV4_HEADER_LENGTH + TCP_HEADER_LENGTH;
+  return IPV4_HEADER_LENGTH + (protocol === 'udp' ? UDP_HEADER_LENGTH : ICMP_HEADER_LENGTH) + 2;
+}
+
+/** The constant ICMP checksum of a flow (any fixed value works; derived from the flow id). */
+export function icmpFlowChecksum(flowId: number): number {
+  return (flowId ^ 0x5a5a) & 0xffff;
+}
+
+/** The TCP sequence number that carries a probe: flow id high, probe number low. */
+export function tcpProbeSequence(flowId: number, probeSeq: number): number {
+  return ((flowId << 16) | probeSeq) >>> 0;
+}
+
+/** Writes the probe into `buf` (zeroed as needed) and returns its length in bytes. */
+export function writeProbe(buf: Uint8Array, p: ProbeSpec): number {
+  const ipLength = p.family === 4 ? IPV4_HEADER_LENGTH : IPV6_HEADER_LENGTH;
+  const transportLength = Math.max(p.packetSize, minimumPacketSize(p.protocol)) - IPV4_HEADER_LENGTH;
+  const total = ipLength + transportLength;
+  const t = ipLength;
+  buf.fill(0, 0, total);
+  const nextHeader = p.protocol === 'tcp' ? IPPROTO_TCP : p.protocol === 'udp' ? IPPROTO_UDP : p.family === 4 ? IPPROTO_ICMP : IPPROTO_ICMPV6;
+  if (p.family === 4) {
+    writeIPv4Header(buf, 0, {
+      totalLength: total,
+      // The IP id is not hashed by routers; the probe number here too helps reading captures.
+      identification: p.probeSeq,
+      dontFragment: p.dontFragment,
+      ttl: p.ttl,
+      protocol: nextHeader,
+      source: p.source,
+      destination: p.destination,
+    });
+  } else {
+    writeIPv6Header(buf, 0, {
+      flowLabel: p.flowId & 0xfffff,
+      payloadLength: transportLength,
+      nextHeader,
+      hopLimit: p.ttl,
+      source: p.source,
+      destination: p.destination,
+    });
+  }
+  const pseudo =
+    p.family === 4
+      ? ipv4PseudoHeaderSum(p.source, p.destination, nextHeader, transportLength)
+      : ipv6PseudoHeaderSum(p.source, p.destination, nextHeader, transportLength);
+
+  if (p.protocol === 'icmp') {
+    buf[t] = p.family === 4 ? ICMP_ECHO_REQUEST : ICMPV6_ECHO_REQUEST;
+    write16(buf, t + 4, p.flowId);
+    write16(buf, t + 6, p.probeSeq);
+    // ICMPv4 has no pseudo-header; ICMPv6 has one.
+    const sum = onesComplementSum(buf, t, t + transportLength, p.family === 4 ? 0 : pseudo);
+    const wanted = icmpFlowChecksum(p.flowId);
+    write16(buf, t + ICMP_HEADER_LENGTH, compensationWord(sum, wanted));
+    write16(buf, t + 2, wanted);
+  } else if (p.protocol === 'udp') {
+    write16(buf, t, p.flowId);
+    write16(buf, t + 2, p.destinationPort);
+    write16(buf, t + 4, transportLength);
+    const sum = onesComplementSum(buf, t, t + transportLength, pseudo);
+    write16(buf, t + UDP_HEADER_LENGTH, compensationWord(sum, p.probeSeq));
+    write16(buf, t + 6, p.probeSeq);
+  } else {
+    write16(buf, t, p.flowId);
+    write16(buf, t + 2, p.destinationPort);
+    write32(buf, t + 4, tcpProbeSequence(p.flowId, p.probeSeq));
+    buf[t + 12] = (TCP_HEADER_LENGTH / 4) << 4;
+    buf[t + 13] = TCP_SYN;
+    write16(buf, t + 14, 64240);
+    write16(buf, t + 16, internetChecksum(buf, t, t + transportLength, fold(pseudo)));
+  }
+  return total;
+}
+
+function write16(buf: Uint8Array, o: number, v: number): void {
+  buf[o] = (v >> 8) & 0xff;
+  buf[o + 1] = v & 0xff;
+}
+
+function write32(buf: Uint8Array, o: number, v: number): void {
+  buf[o] = (v >>> 24) & 0xff;
+  buf[o + 1] = (v >>> 16) & 0xff;
+  buf[o + 2] = (v >>> 8) & 0xff;
+  buf[o + 3] = v & 0xff;
+}
