@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installJsonParsing } from './http/json-body.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
@@ -41,6 +42,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', opts.store);
   app.decorateRequest('principal', undefined);
   installErrorHandling(app);
+  installJsonParsing(app);
   await app.register(fastifyCookie);
 
   app.addHook('preHandler', async (request) => {

@@ -1,0 +1,95 @@
+// Password changes, web users and claims over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+
+let hw: Appliance;
+let admin: string;
+beforeAll(async () => {
+  hw = await startAppliance();
+  admin = await signIn(hw.url, 'admin', hw.rootPassword!);
+});
+afterAll(async () => {
+  await hw?.dispose();
+});
+
+const call = (path: string, cookie: string, init: RequestInit = {}) =>
+  fetch(`${hw.url}${path}`, { ...init, headers: { cookie, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+const q = encodeURIComponent;
+
+async function createUser(email: string, password: string, roles: string[]) {
+  const r = await call(`/api/user?password=${q(password)}`, admin, {
+    method: 'POST',
+    body: JSON.stringify({ Id: 0, Name: '', EmailAddress: email, Roles: roles, IsRoot: false }),
+  });
+  expect(r.status).toBe(200);
+  return r.json();
+}
+
+describe('change password (PATCH /api/Account)', () => {
+  it('enforces the rules and clears the temporary flag', async () => {
+    await createUser('carol@example.org', 'first-pass', []);
+    const carol = await signIn(hw.url, 'carol@example.org', 'first-pass');
+    const me = await (await call('/api/Account/GetCurrentUser', carol)).json();
+    expect(me.Claims).toContain('temppassword');
+
+    const patch = (params: string) => call(`/api/Account?${params}`, carol, { method: 'PATCH' });
+    const expectError = async (params: string, text: RegExp) => {
+      const r = await patch(params);
+      expect(r.status, params).toBe(400);
+      expect((await r.json()).Error).toMatch(text);
+    };
+    await expectError(`newPassword=abc`, /current password is required/);
+    await expectError(`currentPassword=wrong&newPassword=abc`, /current password is not correct/);
+    await expectError(`currentPassword=first-pass&newPassword=first-pass`, /New password can not match current password/);
+    await expectError(`currentPassword=first-pass&newPassword=${'x'.repeat(46)}`, /at most 45/);
+
+    const ok = await patch(`currentPassword=first-pass&newPassword=${q('second pass!')}`);
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).Claims).not.toContain('temppassword');
+    await expect(signIn(hw.url, 'carol@example.org', 'first-pass')).rejects.toThrow(/401/);
+    await signIn(hw.url, 'carol@example.org', 'second pass!');
+  });
+});
+
+describe('web users (/api/user)', () => {
+  it('lists roles and creates, reads, updates, resets and deletes users', async () => {
+    const roles = await (await call('/api/user/api/roles', admin)).json();
+    expect(roles).toContainEqual({ DisplayString: 'Target Management', StorageString: 'TargetManagement' });
+
+    const dave = await createUser('Dave@Example.org', 'pw-dave', ['TargetManagement']);
+    expect(dave).toMatchObject({ EmailAddress: 'Dave@Example.org', Roles: ['TargetManagement'], IsRoot: false });
+
+    const dup = await call(`/api/user?password=x`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'dave@example.org', Roles: [] }) });
+    expect(dup.status).toBe(409);
+    const badRole = await call(`/api/user?password=x`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'e@x', Roles: ['Root'] }) });
+    expect(badRole.status).toBe(400);
+
+    const found = await (await call(`/api/user?filter=dave`, admin)).json();
+    expect(found.map((u: { Id: number }) => u.Id)).toEqual([dave.Id]);
+
+    const updated = await call(`/api/user/${dave.Id}`, admin, { method: 'PATCH', body: JSON.stringify({ ...dave, Roles: ['SessionManagement'] }) });
+    expect((await updated.json()).Roles).toEqual(['SessionManagement']);
+
+    expect((await call(`/api/user?id=${dave.Id}&newPassword=reset-1`, admin, { method: 'PATCH' })).status).toBe(204);
+    const daveCookie = await signIn(hw.url, 'dave@example.org', 'reset-1');
+    const daveMe = await (await call('/api/Account/GetCurrentUser', daveCookie)).json();
+    expect(daveMe.Claims).toEqual(['SessionManagement', 'temppassword']);
+
+    // Without UserManagement: 403.
+    const forbidden = await call('/api/user', daveCookie);
+    expect(forbidden.status).toBe(403);
+    expect((await forbidden.json()).Error).toMatch(/UserManagement/);
+
+    expect((await call(`/api/user/${dave.Id}`, admin, { method: 'DELETE' })).status).toBe(204);
+    expect((await call(`/api/user/${dave.Id}`, admin)).status).toBe(404);
+    expect((await call('/api/Account/GetCurrentUser', daveCookie)).status).toBe(401);
+  });
+
+  it('protects the root user', async () => {
+    const list = await (await call('/api/user', admin)).json();
+    const root = list.find((u: { IsRoot: boolean }) => u.IsRoot);
+    expect((await call(`/api/user/${root.Id}`, admin, { method: 'DELETE' })).status).toBe(403);
+    expect((await call(`/api/user/${root.Id}`, admin, { method: 'PATCH', body: JSON.stringify({ ...root, Roles: [] }) })).status).toBe(403);
+    expect((await call(`/api/user/abc`, admin)).status).toBe(400);
+  });
+});
