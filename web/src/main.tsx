@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { installGlobalErrorHandlers } from './state/reportError';
+import { rememberLiveShareId } from './state/liveShareCookie';
+import './styles.css';
+
+installGlobalErrorHandlers();
+rememberLiveShareId(location.pathname);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,89 @@
+// The console sidebar (spec 1 section 2). Guests see Login; LiveShare visitors see only
+// Cancel LiveShare; everyone else sees the groups their claims and licence allow.
+import { useAtom, useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Claim, LicenseMode } from '../../../server/contract/account';
+import { Brand } from '../components/Brand';
+import { Icon } from '../components/Icon';
+import { sidebarVisibleAtom } from '../state/sidebar';
+import { currentUserAtom, isSelfHostedAtom } from '../state/user';
+import { hasClaim } from './gates';
+import { NavGroup, NavItem } from './NavItem';
+import { SummariesGroup } from './SummariesGroup';
+import { UserGroup } from './UserGroup';
+
+const staffEntries: Array<[string, string]> = [
+  ['Ping Servers', '/staff/pingserver-management'],
+  ['Accounts', '/staff/accounts/'],
+  ['Users and Events', '/staff/userandevents/'],
+  ['Feedback', '/staff/feedback/'],
+  ['Session Audit', '/staff/sessionaudit/'],
+  ['Lookup', '/staff/lookup/'],
+];
+
+function StaffGroup({ canImpersonate }: { canImpersonate: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <NavGroup title="Staff" icon="staff" open={open} onToggle={() => setOpen(!open)}>
+      {staffEntries.map(([label, to]) => <NavItem key={to} label={label} to={to} />)}
+      {canImpersonate && <NavItem label="Impersonate" to="/impersonate" />}
+    </NavGroup>
+  );
+}
+
+function AgentsGroup({ selfHosted }: { selfHosted: boolean }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <NavGroup title={selfHosted ? 'CloudConnect' : 'Agents'} icon="agents" open={open} onToggle={() => setOpen(!open)}>
+      <NavItem label="All Agents" to="/agents" />
+    </NavGroup>
+  );
+}
+
+function SidebarContent() {
+  const user = useAtomValue(currentUserAtom);
+  const selfHosted = useAtomValue(isSelfHostedAtom);
+  if (!user) return <nav className="nav"><NavItem icon="login" label="Login" to="/login" /></nav>;
+  if (user.IsLiveshare) return <nav className="nav"><NavItem icon="logout" label="Cancel LiveShare" to="/cancel-liveshare/" /></nav>;
+  const can = (claim: Claim) => hasClaim(user, claim);
+  return (
+    <>
+      <nav className="nav">
+        <NavItem icon="targets" label="All Targets" to="/" end />
+        {user.LicenseMode === LicenseMode.Professional && <SummariesGroup />}
+        {can(Claim.CloudConnectManagement) && <AgentsGroup selfHosted={selfHosted} />}
+        {can(Claim.SessionManagement) && <NavItem icon="sessions" label="Sessions" to="/sessions" />}
+        {can(Claim.UserManagement) && <NavItem icon="users" label="Manage Users" to="/user-management" />}
+        {can(Claim.SettingsManagement) && <NavItem icon="settings" label="Settings" to="/settings" />}
+        {can(Claim.Staff) && <StaffGroup canImpersonate={can(Claim.ImpersonateUser)} />}
+      </nav>
+      <UserGroup />
+    </>
+  );
+}
+
+export function Sidebar() {
+  const [visible, setVisible] = useAtom(sidebarVisibleAtom);
+  if (!visible) {
+    return (
+      <aside className="sidebar collapsed">
+        <Link to="/" className="brand" aria-label="Hopwatch home"><Brand compact /></Link>
+        <button type="button" className="icon-button sidebar-toggle" aria-label="Show sidebar" onClick={() => setVisible(true)}>
+          <Icon name="expand" />
+        </button>
+      </aside>
+    );
+  }
+  return (
+    <aside className="sidebar">
+      <div className="sidebar-top">
+        <Link to="/" className="brand" aria-label="Hopwatch home"><Brand /></Link>
+        <button type="button" className="icon-button sidebar-toggle" aria-label="Hide sidebar" onClick={() => setVisible(false)}>
+          <Icon name="collapse" />
+        </button>
+      </div>
+      <SidebarContent />
+    </aside>
+  );
+}

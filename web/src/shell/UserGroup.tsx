@@ -1,0 +1,55 @@
+// The user group of the sidebar (spec 1 section 2): username (click refreshes the user, at
+// most once per 15 s), the temporary-password warning, account actions and Logout.
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { Claim } from '../../../server/contract/account';
+import { Icon } from '../components/Icon';
+import { changePasswordOpenAtom, supportDialogOpenAtom } from '../state/dialogs';
+import { refreshCurrentUser } from '../state/session';
+import { currentUserAtom, isSelfHostedAtom } from '../state/user';
+import { hasClaim } from './gates';
+import { NavItem } from './NavItem';
+import { UserRefreshIntervalMs, createThrottle } from './throttle';
+
+const mayRefreshUser = createThrottle(UserRefreshIntervalMs);
+
+export function UserGroup() {
+  const user = useAtomValue(currentUserAtom);
+  const selfHosted = useAtomValue(isSelfHostedAtom);
+  const openChangePassword = useSetAtom(changePasswordOpenAtom);
+  const openSupport = useSetAtom(supportDialogOpenAtom);
+  const [open, setOpen] = useState(true);
+  if (!user) return null;
+  const impersonating = hasClaim(user, Claim.IsImpersonating);
+  const tempPassword = hasClaim(user, Claim.TempPassword);
+
+  const toggle = () => {
+    setOpen(!open);
+    if (mayRefreshUser()) void refreshCurrentUser();
+  };
+
+  return (
+    <div className={`user-group${impersonating ? ' impersonating' : ''}`}>
+      {tempPassword && (
+        <div className="temp-password-warning" role="status">
+          <Icon name="warning" size={16} />
+          <span>You're using a temporary password.</span>
+        </div>
+      )}
+      <button type="button" className="user-head" aria-expanded={open} onClick={toggle} title="Account menu">
+        <span className="avatar">{user.Username.slice(0, 1).toUpperCase()}</span>
+        <span className="user-name">{user.Username}</span>
+        <Icon name="chevron" size={14} className="chevron" />
+      </button>
+      {open && (
+        <div className="nav-group-items">
+          {!selfHosted && hasClaim(user, Claim.UserManagement) && <NavItem icon="card" label="Manage Subscription" to="/subscription/" />}
+          {!user.IsRoot && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
+          {!selfHosted && <NavItem icon="help" label="Get Help" onClick={() => openSupport(true)} />}
+          {impersonating && <NavItem icon="user" label="Clear Impersonation" to="/clearimpersonation" />}
+          <NavItem icon="logout" label="Logout" to="/logout" />
+        </div>
+      )}
+    </div>
+  );
+}

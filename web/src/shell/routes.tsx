@@ -1,0 +1,83 @@
+// The route table of spec 1 section 2 with its gates. Screens that later issues build show
+// a "coming" page, but their paths and gates are the real ones.
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { Claim } from '../../../server/contract/account';
+import { ComingPage } from '../pages/ComingPage';
+import { HomePage } from '../pages/HomePage';
+import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
+import { LoginPage } from '../pages/LoginPage';
+import { LogoutPage } from '../pages/LogoutPage';
+import { NotFoundPage } from '../pages/NotFoundPage';
+import { authLoadingAtom, isSelfHostedAtom } from '../state/user';
+import { RouteErrorFallback } from './ErrorFallback';
+import { Frame } from './Frame';
+import { Open, SignedIn, needsClaim, type Gate } from './gates';
+import { Guard } from './Guard';
+import { Layout } from './Layout';
+import { LoadingPane } from './LoadingPane';
+
+const SummaryGate: Gate = { signedIn: true, professional: true, notLiveShare: true };
+const LiveShareLinksGate: Gate = { signedIn: true, professional: true, claims: [Claim.SummaryManagement] };
+// A visitor whose link the server does not accept has no current user: the link is invalid.
+const LiveShareViewerGate: Gate = { signedIn: true, professional: true, signedOutTo: '/InvalidLiveshare' };
+
+function AgentsComing() {
+  const selfHosted = useAtomValue(isSelfHostedAtom);
+  return <ComingPage screen={selfHosted ? 'CloudConnect Agents' : 'Cloud Agents'} />;
+}
+
+/** Not-found, decided only once authentication has loaded. */
+function CatchAll() {
+  return useAtomValue(authLoadingAtom) ? <LoadingPane /> : <NotFoundPage />;
+}
+
+type Entry = [paths: string[], gate: Gate, element: ReactNode];
+
+const gated = (paths: string[], gate: Gate, element: ReactNode): Entry => [paths, gate, element];
+const coming = (paths: string[], gate: Gate, screen: string): Entry => gated(paths, gate, <ComingPage screen={screen} />);
+
+/** Screens inside the sidebar layout. */
+export const shellEntries: Entry[] = [
+  gated(['/'], SignedIn, <HomePage />),
+  coming(['/summary/:summaryUniqueID', '/summarys/:summaryId?'], SummaryGate, 'Summary'),
+  coming(['/targets/:targetUniqueID?'], SignedIn, 'Target Detail'),
+  gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
+  coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
+  coming(['/user-management'], needsClaim(Claim.UserManagement), 'Web Users'),
+  coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
+  coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
+  coming(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, 'LiveShare Link Management'),
+  coming(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, 'LiveShare'),
+  coming(['/staff/pingserver-management'], needsClaim(Claim.Staff), 'Ping Server Management'),
+  coming(['/staff/accounts'], needsClaim(Claim.Staff), 'Accounts'),
+  coming(['/staff/userandevents'], needsClaim(Claim.Staff), 'Users and Events'),
+  coming(['/staff/feedback'], needsClaim(Claim.Staff), 'Feedback'),
+  coming(['/staff/sessionaudit'], needsClaim(Claim.Staff), 'Session Audit'),
+  coming(['/staff/lookup'], needsClaim(Claim.Staff), 'Lookup'),
+  coming(['/impersonate'], needsClaim(Claim.ImpersonateUser), 'Impersonate User'),
+  coming(['/clearimpersonation'], needsClaim(Claim.IsImpersonating), 'Clear Impersonation'),
+  coming(['/sidekick', '/sktargets/:targetId?'], SignedIn, 'Sidekick'),
+  gated(['/InvalidLiveshare'], Open, <InvalidLivesharePage />),
+];
+
+const toRoutes = (entries: Entry[]): RouteObject[] =>
+  entries.flatMap(([paths, gate, element]) => paths.map((path) => ({ path, element: <Guard gate={gate}>{element}</Guard> })));
+
+export const routes: RouteObject[] = [
+  {
+    element: <Frame />,
+    errorElement: <RouteErrorFallback />,
+    children: [
+      { path: '/login/:expired?', element: <LoginPage /> },
+      { path: '/logout', element: <LogoutPage /> },
+      { path: '/cancel-liveshare', element: <LogoutPage /> },
+      {
+        element: <Layout />,
+        errorElement: <RouteErrorFallback />,
+        children: [...toRoutes(shellEntries), { path: '*', element: <CatchAll /> }],
+      },
+    ],
+  },
+];
