@@ -1,0 +1,99 @@
+// The rollup design: bucketing raw samples into fine rollup rows and merging those into
+// coarser buckets gives the same answer as bucketing the raw samples directly (counts,
+// flags, min/max/first/last exactly; sums and jitter up to float rounding). So the store
+// can answer long ranges from rollups, and mix rollups with recent raw samples.
+
+import { describe, expect, it } from 'vitest';
+import { rollupRowsFromBuckets, type BucketSpec, type SampleColumns } from './loader.js';
+import { loadBuiltKernels } from './testing/built-kernels.js';
+import { firstDifference, randomInt, randomSamples, seededRandom } from './testing/kernel-inputs.js';
+
+const CASES = 200;
+const BASE_SEED = 7_300_000;
+
+function slice(samples: SampleColumns, from: number, to: number): SampleColumns {
+  const keep: number[] = [];
+  for (let i = 0; i < samples.time.length; i++) {
+    if (samples.time[i] >= from && samples.time[i] < to) keep.push(i);
+  }
+  return {
+    time: keep.map((i) => samples.time[i]),
+    hop: keep.map((i) => samples.hop[i]),
+    latency: keep.map((i) => samples.latency[i]),
+  };
+}
+
+/** A coarse grid and a finer one whose period divides it, both starting together. */
+function grids(rnd: () => number): { coarse: BucketSpec; fine: BucketSpec } {
+  const finePeriod = [1000, 2500, 10_000][randomInt(rnd, 0, 2)];
+  const ratio = randomInt(rnd, 1, 12);
+  const coarse = {
+    start: 1.7e12 + randomInt(rnd, 0, 1e6) * 1000,
+    period: finePeriod * ratio,
+    bucketCount: randomInt(rnd, 1, 20),
+    hopCount: randomInt(rnd, 1, 35),
+  };
+  const fine = { ...coarse, period: finePeriod, bucketCount: coarse.bucketCount * ratio };
+  return { coarse, fine };
+}
+
+/** Input times sorted (rollups need time order), rounded so fine buckets hold several. */
+function sortedSamples(rnd: () => number, spec: BucketSpec): SampleColumns {
+  const s = randomSamples(rnd, spec, randomInt(rnd, 0, 800));
+  const order = Array.from(s.time, (_, i) => i).sort((a, b) => s.time[a] - s.time[b] || a - b);
+  return {
+    time: order.map((i) => s.time[i]),
+    hop: order.map((i) => s.hop[i]),
+    latency: order.map((i) => s.latency[i]),
+  };
+}
+
+describe('rollups', () => {
+  const kernels = loadBuiltKernels();
+
+  it('merging fine rollup rows equals bucketing the raw samples', () => {
+    for (let c = 0; c < CASES; c++) {
+      const seed = BASE_SEED + c;
+      const rnd = seededRandom(seed);
+      const { coarse, fine } = grids(rnd);
+      const samples = sortedSamples(rnd, coarse);
+      const rows = rollupRowsFromBuckets(kernels.bucketSamples(samples, fine));
+      const direct = kernels.bucketSamples(samples, coarse);
+      const merged = kernels.mergeRollups(rows, coarse);
+      expect(firstDifference({ ...merged }, { ...direct }, 1e-9), `seed ${seed}`).toBeUndefined();
+      // Integers, extremes and flags are exact, whatever the addition order.
+      for (const key of ['count', 'lost', 'jitterPairs', 'flags', 'min', 'max', 'first', 'lastValid', 'last', 'routeBitMask', 'routeLength'] as const) {
+        expect(firstDifference({ [key]: merged[key] }, { [key]: direct[key] }), `seed ${seed} ${key}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('rollup rows for the older part plus raw samples for the rest equal raw throughout', () => {
+    for (let c = 0; c < CASES; c++) {
+      const seed = BASE_SEED + 50_000 + c;
+      const rnd = seededRandom(seed);
+      const { coarse, fine } = grids(rnd);
+      const samples = sortedSamples(rnd, coarse);
+      // Rolled up until a fine-bucket boundary; raw from there on (the not-yet-rolled tail).
+      const cut = fine.start + fine.period * randomInt(rnd, 0, fine.bucketCount);
+      const older = rollupRowsFromBuckets(kernels.bucketSamples(slice(samples, -Infinity, cut), fine));
+      const mixed = kernels.begin(coarse).addRollups(older).addSamples(slice(samples, cut, Infinity)).finishBuckets();
+      const direct = kernels.bucketSamples(samples, coarse);
+      expect(firstDifference({ ...mixed }, { ...direct }, 1e-9), `seed ${seed}`).toBeUndefined();
+    }
+  });
+
+  it('row statistics from rollups equal row statistics from raw samples', () => {
+    for (let c = 0; c < CASES; c++) {
+      const seed = BASE_SEED + 90_000 + c;
+      const rnd = seededRandom(seed);
+      const { coarse, fine } = grids(rnd);
+      const samples = sortedSamples(rnd, coarse);
+      const range = { from: coarse.start, to: coarse.start + coarse.period * coarse.bucketCount };
+      const rows = rollupRowsFromBuckets(kernels.bucketSamples(samples, fine));
+      const fromRollups = kernels.rowStatsFromRollups(rows, range, coarse.hopCount);
+      const fromSamples = kernels.rowStats(samples, range, coarse.hopCount);
+      expect(firstDifference({ ...fromRollups }, { ...fromSamples }, 1e-9), `seed ${seed}`).toBeUndefined();
+    }
+  });
+});
