@@ -38,6 +38,126 @@ export const migrations: Migration[] = [
          expires_at TIMESTAMPTZ NOT NULL)`,
     ],
   },
+  {
+    id: 2,
+    name: 'sessions, hosts, samples, rollups, summaries, comments, key-values, display configurations',
+    up: [
+      // A session is one run of a trace to one target (spec 2 "Session"); its id is the
+      // target id the console uses. Times are epoch milliseconds.
+      `CREATE SEQUENCE session_id_seq START 1`,
+      `CREATE TABLE sessions (
+         id INTEGER PRIMARY KEY DEFAULT nextval('session_id_seq'),
+         account_id INTEGER NOT NULL,
+         original_target VARCHAR NOT NULL,
+         target_name VARCHAR NOT NULL,
+         target_ip VARCHAR NOT NULL,
+         description VARCHAR NOT NULL DEFAULT '',
+         state TINYINT NOT NULL,
+         persistence_mode TINYINT NOT NULL DEFAULT 0,
+         dynamic_dns_mode TINYINT NOT NULL,
+         collector_mode TINYINT NOT NULL DEFAULT 0,
+         sentinel_id INTEGER NOT NULL DEFAULT -1,
+         configuration_id INTEGER NOT NULL DEFAULT 1,
+         trace_interval_ms INTEGER NOT NULL,
+         final_hop_only BOOLEAN NOT NULL DEFAULT false,
+         created_by INTEGER,
+         start_time BIGINT NOT NULL,
+         end_time BIGINT,
+         first_sample BIGINT,
+         latest_sample BIGINT,
+         sample_count BIGINT NOT NULL DEFAULT 0)`,
+      // One row per hop of a session: the address seen now, its reverse name, and what
+      // users wrote (Edit Name / Edit Notes).
+      `CREATE TABLE hosts (
+         session_id INTEGER NOT NULL,
+         hop SMALLINT NOT NULL,
+         address VARCHAR NOT NULL DEFAULT '',
+         dns_name VARCHAR NOT NULL DEFAULT '',
+         name VARCHAR NOT NULL DEFAULT '',
+         notes VARCHAR NOT NULL DEFAULT '',
+         updated_at BIGINT NOT NULL,
+         PRIMARY KEY (session_id, hop))`,
+      `CREATE TABLE route_changes (
+         session_id INTEGER NOT NULL,
+         time BIGINT NOT NULL,
+         hop SMALLINT NOT NULL,
+         old_address VARCHAR NOT NULL,
+         new_address VARCHAR NOT NULL)`,
+      // Every hop sample ever taken: latency ms, or a special code (engine/latency-codes.ts).
+      // No index: appended in time order, so DuckDB's zone maps prune by time.
+      `CREATE TABLE samples (
+         session_id INTEGER NOT NULL,
+         time BIGINT NOT NULL,
+         hop SMALLINT NOT NULL,
+         latency DOUBLE NOT NULL)`,
+      // Pre-aggregated cells of closed periods, one table for every resolution (ms); the
+      // row shape of wasm/kernel-types.ts AggregateColumns. NULL where the kernel has NaN.
+      `CREATE TABLE rollups (
+         resolution INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         time BIGINT NOT NULL,
+         hop SMALLINT NOT NULL,
+         count INTEGER NOT NULL,
+         lost INTEGER NOT NULL,
+         sum DOUBLE NOT NULL,
+         min DOUBLE,
+         max DOUBLE,
+         first DOUBLE,
+         last_valid DOUBLE,
+         jitter_sum DOUBLE NOT NULL,
+         jitter_pairs INTEGER NOT NULL,
+         last DOUBLE,
+         flags INTEGER NOT NULL)`,
+      // Up to which time each session's rollups are complete, per resolution.
+      `CREATE TABLE rollup_marks (
+         resolution INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         closed_until BIGINT NOT NULL,
+         PRIMARY KEY (resolution, session_id))`,
+      `CREATE SEQUENCE summary_id_seq START 1`,
+      `CREATE TABLE summaries (
+         id INTEGER PRIMARY KEY DEFAULT nextval('summary_id_seq'),
+         account_id INTEGER NOT NULL,
+         name VARCHAR NOT NULL,
+         is_all_targets BOOLEAN NOT NULL DEFAULT false,
+         created_by INTEGER,
+         created_at BIGINT NOT NULL)`,
+      `CREATE TABLE summary_members (
+         summary_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         added_at BIGINT NOT NULL,
+         PRIMARY KEY (summary_id, session_id))`,
+      `CREATE SEQUENCE comment_id_seq START 1`,
+      `CREATE TABLE comments (
+         id INTEGER PRIMARY KEY DEFAULT nextval('comment_id_seq'),
+         session_id INTEGER NOT NULL,
+         when_ms BIGINT NOT NULL,
+         text VARCHAR NOT NULL,
+         type INTEGER NOT NULL DEFAULT 0,
+         extra_attributes_json VARCHAR NOT NULL DEFAULT '',
+         created_by INTEGER,
+         updated_at BIGINT NOT NULL)`,
+      // Key-value pairs; user_id 0 for the Account scope (spec 1 "Link scope kinds").
+      `CREATE TABLE kvp (
+         account_id INTEGER NOT NULL,
+         user_id INTEGER NOT NULL,
+         scope TINYINT NOT NULL,
+         key VARCHAR NOT NULL,
+         value VARCHAR NOT NULL,
+         PRIMARY KEY (account_id, user_id, scope, key))`,
+      // Named configurations: display thresholds and engine settings (spec 2 "Configuration").
+      `CREATE SEQUENCE configuration_id_seq START 1`,
+      `CREATE TABLE configurations (
+         id INTEGER PRIMARY KEY DEFAULT nextval('configuration_id_seq'),
+         name VARCHAR NOT NULL,
+         description VARCHAR NOT NULL DEFAULT '',
+         warn DOUBLE NOT NULL DEFAULT 100,
+         bad DOUBLE NOT NULL DEFAULT 250,
+         scale DOUBLE NOT NULL DEFAULT 100,
+         engine_json VARCHAR NOT NULL DEFAULT '{}')`,
+      `INSERT INTO configurations (name, description) VALUES ('Default', 'Default settings')`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable): Promise<number[]> {

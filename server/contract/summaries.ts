@@ -1,0 +1,44 @@
+// Summary, comment and key-value DTOs (spec 2 section 3, spec 1 section 3).
+
+export interface Summary {
+  UniqueID: string;
+  Name: string;
+  CanClose: boolean;
+  Editable: boolean;
+  IsAllTargets: boolean;
+  TargetCount: number;
+  CanChangeTargets: boolean;
+}
+
+export interface Comment {
+  Id: number;
+  /** ISO time the comment refers to. */
+  When: string;
+  Text: string;
+  Type: number;
+  SessionWebId: string;
+  ExtraAttributesJson: string;
+}
+
+/** Key-value scopes (spec 1 "Link scope kinds"). */
+export const KvpScope = { Account: 0, User: 1, AccountAndUser: 2 } as const;
+export type KvpScope = (typeof KvpScope)[keyof typeof KvpScope];
+export const KvpScopeByName: Record<string, KvpScope> = { Account: 0, User: 1, AccountAndUser: 2 };
+
+export const KvpKey = {
+  OnboardingProgressV2: 'CloudConnect-OnboardingProgressV2',
+  OnboardingProgressV1: 'CloudConnect-OnboardingProgressV1',
+  TraceTargetHistory: 'TraceTargetHistory',
+  InsightHideTip: 'Insight-HideTip-HowToUse',
+  InsightOptIn: 'Insight-Opt-In',
+} as const;
+
+/** Display settings of a configuration (spec 2 "Configuration / display settings"). */
+export interface DisplaySettings {
+  id: number;
+  name: string;
+  Warn: number;
+  Bad: number;
+  /** 0 automatic, -2 follow the target graph scale, > 0 fixed ms. */
+  Scale: number;
+}

@@ -1,0 +1,110 @@
+// Target rows, details, column definitions and graph rows (spec 2 section 3).
+
+/** Trace interval choices in ms (spec 2 section 9); default 2500. */
+export const TraceIntervalChoicesMs = [1000, 2500, 5000, 10000, 15000, 30000, 60000] as const;
+export const DefaultTraceIntervalMs = 2500;
+export const MinTraceIntervalMs = 500;
+export const MaxTraceIntervalMs = 24 * 3600 * 1000;
+
+export const GraphColumnKind = [
+  'Hop', 'ErrCount', 'PacketLoss', 'IPAddress', 'DNSName', 'Avg', 'Min', 'Max', 'Cur', 'Graph', 'User', 'Agent', 'RouteLength',
+] as const;
+export type GraphColumnKind = (typeof GraphColumnKind)[number];
+
+export const ColumnGridType = { None: 0, SingleTarget: 1, Summary: 2 } as const;
+export const ColumnAlign = { Left: 0, Center: 1, Right: 2 } as const;
+export const TargetListType = ['Target', 'Summary', 'Agent', 'LiveShare'] as const;
+export type TargetListType = (typeof TargetListType)[number];
+
+export interface ColumnDef {
+  Name: GraphColumnKind;
+  Type: string;
+  Hint: string;
+  Caption: string;
+  MenuCaption: string;
+  GridType: number;
+  Align: number;
+  CanChangeVisible: boolean;
+  SizeAbility: boolean;
+  Visible: boolean;
+  Width: number;
+}
+
+/** One grid row: a hop of a target ({sessionId}_h_{hop}), or the header row (_h_0). */
+export interface TargetRow {
+  UniqueID: string;
+  DNSName: string;
+  IP: string;
+  HopNum: number;
+  HopDetails: string;
+  Columns: Record<string, string>;
+  IsRunning: boolean;
+  Editable: boolean;
+  HasAlert: boolean;
+  GoodCount: number;
+  TotalCount: number;
+  Average: number | null;
+  Minimum: number | null;
+  Maximum: number | null;
+  /** Latest latency or special code. */
+  Current: number | null;
+  /** Packet loss percent. */
+  PL: number | null;
+  /** Seconds. */
+  TraceInterval: number;
+  SentinelId: string;
+  HubSentinelID: number;
+  Start: string | null;
+  End: string | null;
+  TraceStart: string;
+  TraceEnd: string | null;
+}
+
+export interface TargetDetails {
+  ConfigurationID: number;
+  SummaryName: string;
+  HostCount: number;
+  HubSentinelID: number;
+  TargetDescription: string;
+  TargetIPAddress: string;
+  TargetDNSName: string;
+  TargetHostID: string;
+  IsRunning: boolean;
+  IsNew: boolean;
+  TraceInterval: number;
+  FirstSample: string | null;
+  LatestSample: string | null;
+  Editable: boolean;
+}
+
+export interface GraphRowsResult {
+  UniqueID: string;
+  WarningSpeed: number;
+  BadSpeed: number;
+  GraphScale: number;
+  Rows: TargetRow[];
+  Details: TargetDetails | null;
+}
+
+/** One indexed request of TraceGraphRows: which target and which time range. */
+export interface GraphRowsRequest {
+  ID: string;
+  Start?: string;
+  End?: string;
+}
+
+/** Answer of /cmd/newtarget and /cmd/resettrace: the id of the (new) target. */
+export interface TargetIdResult {
+  ID: number;
+}
+
+/** Row ids: {sessionId}_h_{hop}; _h_0 is the header row. */
+export function rowId(sessionId: number, hop: number): string {
+  return `${sessionId}_h_${hop}`;
+}
+
+export function parseTargetId(id: string): { sessionId: number; hop: number | undefined } | undefined {
+  const m = /^(\d+)(?:_h_(\d+))?$/.exec(id.trim());
+  if (!m) return undefined;
+  return { sessionId: Number(m[1]), hop: m[2] === undefined ? undefined : Number(m[2]) };
+}
