@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
+import { DomainEventBus } from './events.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParsing } from './http/json-body.js';
 import { requestSerializer } from './http/log-redaction.js';
@@ -17,6 +18,7 @@ import webPlugin from './web/plugin.js';
 export interface AppOptions {
   config: Config;
   store: Store;
+  events?: DomainEventBus;
   version: string;
   isShuttingDown?: () => boolean;
   throttle?: LoginThrottle;
@@ -40,6 +42,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('config', opts.config);
   app.decorate('store', opts.store);
+  app.decorate('events', opts.events ?? new DomainEventBus());
   app.decorateRequest('principal', undefined);
   installErrorHandling(app);
   installJsonParsing(app);

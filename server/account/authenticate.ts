@@ -5,6 +5,7 @@ import { ExpiredTrialHeader, LicenseModeName, type LicenseMode } from '../contra
 import type { Config } from '../config.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import type { Store } from '../store/db.js';
+import type { DomainEventBus } from '../events.js';
 import { findUserById } from '../users/repository.js';
 import { resolveLoginSession, SessionCookie } from './login-sessions.js';
 import { principalOf, type Principal } from './principal.js';
@@ -56,5 +57,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     store: Store;
+    events: DomainEventBus;
   }
 }

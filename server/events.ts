@@ -1,0 +1,30 @@
+// Domain events raised by services; the hub turns them into the spec's pushed events
+// (spec 3 section 7.5). Services never talk to the hub directly.
+import { EventEmitter } from 'node:events';
+
+export interface DomainEvents {
+  /** A summary was created, renamed or deleted in the account. */
+  SummaryListChanged: [accountId: number];
+  /** Targets were added to or removed from a summary, or it was renamed. */
+  SummaryChanged: [accountId: number, summaryId: number];
+  /** Sessions were started, closed or deleted. */
+  SessionsChanged: [accountId: number];
+  /** New samples or host changes of a target; rowId may carry the _h_ suffix. */
+  HostUpdated: [accountId: number, sessionId: number, rowId: string, time: number];
+  /** A hop's address changed. */
+  RouteChanged: [accountId: number, sessionId: number, rowId: string];
+  /** A comment of a target was created, updated or deleted. */
+  CommentChanged: [accountId: number, sessionId: number, time: number, commentId: number];
+  /** Settings (configurations) changed. */
+  SettingsChanged: [accountId: number];
+  /** A user's claims or password state changed. */
+  UserUpdated: [accountId: number, userId: number];
+}
+
+export class DomainEventBus extends EventEmitter<DomainEvents> {
+  constructor() {
+    super();
+    // Many hub connections and services listen; the default cap of 10 would only warn.
+    this.setMaxListeners(0);
+  }
+}
