@@ -1,0 +1,81 @@
+# Hopwatch appliance image. See docs/deploy.md for how to run it and why it is built this way.
+#
+#   docker build -t hopwatch:latest .
+#   docker run -d -p 8080:8080 -v hopwatch-data:/data -e HOPWATCH_ROOT_PASSWORD=... hopwatch:latest
+#
+# Two base images, both build arguments so that air-gapped builders can use local mirrors:
+#   BASE_IMAGE    has Node and npm; the build stage compiles everything with it.
+#   RUNTIME_IMAGE the plain Debian the Node image is built on; the runtime stage takes only the
+#                 node binary from the build stage. Starting from the Node image instead would
+#                 ship npm and yarn, and setting the capability on its node binary in a later
+#                 layer would store the 95 MB binary a second time.
+# Needs BuildKit (Docker 23+ default, or podman/buildah) for RUN --mount.
+ARG BASE_IMAGE=node:20-bookworm-slim
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+# ---------------------------------------------------------------------------------------------
+FROM ${BASE_IMAGE} AS build
+# Set when the npm registry is reached through a TLS-intercepting proxy (path of a CA bundle
+# that the builder mounts into the build); unset for normal builds.
+ARG npm_config_cafile
+# raw-socket is a native addon built by node-gyp; libcap2-bin gives setcap for the runtime node.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ libcap2-bin \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first so that source edits do not invalidate the npm layer.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+# Full build (wasm kernels, server, console), then drop the dev dependencies: what is left in
+# node_modules is exactly what the runtime stage ships.
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/.cache
+# The node binary the runtime runs, with CAP_NET_RAW as a file capability so that the
+# non-root user can open raw ICMP/UDP/TCP sockets for probing, and nothing else privileged.
+RUN mkdir /out \
+ && cp "$(command -v node)" /out/node \
+ && cp "$(command -v setcap)" "$(command -v getcap)" /out/ \
+ && /out/setcap cap_net_raw+ep /out/node
+
+# ---------------------------------------------------------------------------------------------
+FROM ${RUNTIME_IMAGE} AS runtime
+# One layer installs node and sets its capability in place (COPY does not reliably keep file
+# capabilities across builders), then checks the capability is really there.
+# libcap2 (needed by setcap) is part of every Debian base (apt -> libsystemd0 -> libcap2).
+RUN --mount=type=bind,from=build,source=/out,target=/mnt/out \
+    install -m 0755 /mnt/out/node /usr/local/bin/node \
+ && /mnt/out/setcap cap_net_raw+ep /usr/local/bin/node \
+ && /mnt/out/getcap /usr/local/bin/node | grep -q cap_net_raw \
+ && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home \
+      --shell /usr/sbin/nologin hopwatch \
+ && mkdir -p /data \
+ && chown hopwatch:hopwatch /data
+
+WORKDIR /app
+# Application files stay owned by root: the service user can read but not change them.
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+
+ENV NODE_ENV=production \
+    HOPWATCH_PORT=8080 \
+    HOPWATCH_HOST=0.0.0.0 \
+    HOPWATCH_DATA_DIR=/data \
+    HOPWATCH_ROOT_USER=admin
+# HOPWATCH_ROOT_PASSWORD is deliberately not set here: pass it at run time (env file, secret).
+# Unset, the server generates a temporary password and prints it once in the log.
+
+VOLUME /data
+EXPOSE 8080
+USER hopwatch:hopwatch
+
+# /readyz answers 200 once the store is open and the server takes requests. There is no curl
+# in the slim base, so node's own fetch does the probe.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HOPWATCH_PORT||8080)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
+
+# The server closes the store and exits on SIGTERM, well inside the default 10 s stop timeout.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/server/main.js"]

@@ -1,0 +1,57 @@
+{{/* Chart name, overridable. */}}
+{{- define "hopwatch.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name of the release's resources (63 characters at most, a DNS label). */}}
+{{- define "hopwatch.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "hopwatch.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every resource. */}}
+{{- define "hopwatch.labels" -}}
+helm.sh/chart: {{ include "hopwatch.chart" . }}
+{{ include "hopwatch.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/* Labels that select the pod (never change them after install: selectors are immutable). */}}
+{{- define "hopwatch.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "hopwatch.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Secret holding the root password: the user's own, or the chart's. */}}
+{{- define "hopwatch.secretName" -}}
+{{- if .Values.existingSecret }}
+{{- .Values.existingSecret }}
+{{- else }}
+{{- include "hopwatch.fullname" . }}
+{{- end }}
+{{- end }}
+
+{{- define "hopwatch.secretKey" -}}
+{{- if .Values.existingSecret }}
+{{- .Values.existingSecretKey }}
+{{- else -}}
+root-password
+{{- end }}
+{{- end }}
+
+{{- define "hopwatch.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}

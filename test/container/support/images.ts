@@ -1,0 +1,74 @@
+// Local stand-ins for the Dockerfile's base images, since no image registry is reachable:
+//   localhost/debian:bookworm       debootstrap minbase, trimmed like debian:bookworm-slim
+//   localhost/hopwatch-base:node20  the same plus the host's node, npm and node headers,
+//                                   laid out like the official node:20-bookworm-slim
+// Both are cached across runs (skipped when present): they do not change with the code.
+// Then the appliance image itself, built from the working tree with the Dockerfile.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hostCaBundle, must, type Podman } from './podman.js';
+
+export const debianImage = 'localhost/debian:bookworm';
+export const nodeBaseImage = 'localhost/hopwatch-base:node20';
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+
+const mirror = 'http://deb.debian.org/debian';
+
+export async function ensureBaseImages(podman: Podman): Promise<void> {
+  if ((await podman.imageExists(debianImage)) && (await podman.imageExists(nodeBaseImage))) return;
+  const work = mkdtempSync(join(tmpdir(), 'hopwatch-rootfs-'));
+  const rootfs = join(work, 'rootfs');
+  try {
+    await must('debootstrap', ['--variant=minbase', 'bookworm', rootfs, mirror], process.env, 10 * 60_000);
+    // What debian:bookworm-slim leaves out too: package caches, lists, docs, man pages, locales.
+    await podman.shell(
+      `cd '${rootfs}' && rm -rf var/cache/apt/*.bin var/cache/apt/archives/*.deb var/lib/apt/lists/* ` +
+        `usr/share/doc/* usr/share/man/* usr/share/locale/*`,
+    );
+    await podman.shell(`tar -C '${rootfs}' -c . | podman import --change 'CMD ["bash"]' - ${debianImage}`);
+
+    // Node as the official image has it: /usr/local/bin/node, npm under /usr/local/lib.
+    // The headers let node-gyp build raw-socket without downloading them (no nodejs.org here).
+    const node = process.execPath;
+    const npmDir = (await must('bash', ['-c', 'dirname "$(dirname "$(readlink -f "$(command -v npm)")")"'])).trim();
+    const headers = resolve(node, '../../include/node');
+    await podman.shell(
+      `cd '${rootfs}' && mkdir -p usr/local/bin usr/local/lib/node_modules usr/local/include && ` +
+        `cp '${node}' usr/local/bin/node && cp -a '${npmDir}' usr/local/lib/node_modules/npm && ` +
+        `ln -sf ../lib/node_modules/npm/bin/npm-cli.js usr/local/bin/npm && ` +
+        `ln -sf ../lib/node_modules/npm/bin/npx-cli.js usr/local/bin/npx && ` +
+        `cp -a '${headers}' usr/local/include/node`,
+    );
+    await podman.shell(
+      `tar -C '${rootfs}' -c . | podman import --change 'ENV npm_config_nodedir=/usr/local' ` +
+        `--change 'CMD ["node"]' - ${nodeBaseImage}`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the appliance image from the repository's Dockerfile with the local bases, the host
+ * network (npm registry) and the host CA bundle (TLS proxy). --layers=false: nothing cached
+ * that would pile up across runs; --format docker keeps the HEALTHCHECK (OCI drops it).
+ */
+export async function buildApplianceImage(podman: Podman, tag: string): Promise<void> {
+  await podman.must(
+    [
+      'build',
+      '--format', 'docker',
+      '--layers=false',
+      '--network=host',
+      '-v', `${hostCaBundle}:${hostCaBundle}:ro`,
+      '--build-arg', `BASE_IMAGE=${nodeBaseImage}`,
+      '--build-arg', `RUNTIME_IMAGE=${debianImage}`,
+      '--build-arg', `npm_config_cafile=${hostCaBundle}`,
+      '-t', tag,
+      '-f', join(repoRoot, 'Dockerfile'),
+      repoRoot,
+    ],
+    20 * 60_000,
+  );
+}
