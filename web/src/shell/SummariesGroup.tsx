@@ -28,6 +28,8 @@ export function SummariesGroup() {
 
   return (
     <NavGroup title="Summaries" icon="summary" open={open} onToggle={() => setOpen(!open)}>
+      {/* The summary list itself comes with the summaries screens. */}
+      <div className="nav-empty">Summaries appear here.</div>
       {hasClaim(user, Claim.SummaryManagement) && <NavItem icon="plus" label="New Summary" onClick={() => void create()} />}
     </NavGroup>
   );

@@ -1,0 +1,215 @@
+// Browser test of the console shell (issue 2 item 6): Debian Chromium driven by
+// playwright-core against the built appliance. Signs in with the printed temporary root
+// password, changes a web user's temporary password, signs out and in again, and exercises
+// gates, the not-found page, the sidebar collapse and the error path. Screenshots of the
+// shell go to test-results/shell-*.png.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const shots = resolve(import.meta.dirname, '../../test-results');
+const TempPasswordWarning = "You're using a temporary password.";
+
+let app: Appliance;
+let context: BrowserContext;
+let page: Page;
+let userDataDir: string;
+
+const user = { name: 'ops.engineer', email: 'ops.engineer@example.org', temp: 'Temp-pass-0001', next: 'My-own-pass-2024' };
+
+/** Waits until the exact text is visible. */
+const see = (text: string, timeout = 15_000) => page.getByText(text, { exact: true }).first().waitFor({ state: 'visible', timeout });
+const gone = (text: string, timeout = 15_000) => page.getByText(text, { exact: true }).first().waitFor({ state: 'hidden', timeout });
+const visible = (text: string) => page.getByText(text, { exact: true }).first().isVisible();
+const path = () => new URL(page.url()).pathname;
+const shot = (name: string) => page.screenshot({ path: join(shots, `shell-${name}.png`) });
+
+async function fillLogin(username: string, password: string) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function signOut() {
+  await page.getByRole('link', { name: 'Logout' }).click();
+  await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
+  await see('Remember login');
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  app = await startAppliance();
+  userDataDir = mkdtempSync(join(tmpdir(), 'hopwatch-shell-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 800 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await app?.dispose();
+});
+
+describe('console shell in Chromium', () => {
+  it('validates the login form without calling the server', async () => {
+    const loginCalls: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/Account/Login') && loginCalls.push(r.url()));
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await see('Your username cannot be blank');
+    await see('Password cannot be blank');
+    expect(loginCalls).toEqual([]);
+    await shot('login');
+  });
+
+  it('sends a guest to sign in and back; root sees the temporary-password warning and no Change Password', async () => {
+    expect(app.rootPassword, 'the server printed a temporary root password').toBeTruthy();
+    await page.goto(`${app.url}/settings`);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await fillLogin('admin', 'not-the-password');
+    await page.getByRole('alert').filter({ hasText: /./ }).first().waitFor();
+    expect(path()).toBe('/login');
+
+    await fillLogin('admin', app.rootPassword!);
+    await page.waitForURL((u) => u.pathname === '/settings');
+    await see(TempPasswordWarning);
+    await see('admin');
+    expect(await visible('Change Password')).toBe(false);
+    for (const entry of ['Sessions', 'Manage Users', 'Settings', 'CloudConnect', 'Summaries']) expect(await visible(entry), entry).toBe(true);
+    await shot('root');
+  });
+
+  it('shows an error toast and banner when New Summary fails, and stays put', async () => {
+    await page.route('**/cmd/newsummary**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ Error: 'Summary store unavailable' }) }),
+    );
+    page.once('dialog', (d) => void d.accept('Core routers'));
+    await page.getByRole('button', { name: 'New Summary' }).click();
+    await page.locator('.toast').getByText('Summary store unavailable').waitFor();
+    await page.locator('.error-banner').getByText('Summary store unavailable').waitFor();
+    expect(path()).toBe('/settings');
+    const log = await page.evaluate(() => localStorage.getItem('Error_Log'));
+    expect(JSON.parse(log!).at(-1)).toMatchObject({ Message: 'Summary store unavailable', Status: 500 });
+    await shot('error');
+
+    // The toast's Submit Ticket opens the support dialog; the e-mail is checked (self-hosted).
+    let ticketBody = '';
+    await page.route('**/cmd/sendsupportticket**', (route) => {
+      ticketBody = route.request().postData() ?? '';
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ Error: 'Mail relay down' }) });
+    });
+    await page.locator('.toast').getByRole('button', { name: 'Submit Ticket' }).click();
+    await see('Submit a Support Ticket');
+    await page.getByLabel('Name').fill('Ops Engineer');
+    await page.getByLabel('E-mail').fill('not-an-address');
+    await page.getByLabel('Problem description').fill('New Summary fails');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await see('Enter a valid e-mail address');
+    expect(await page.getByLabel('E-mail').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel('E-mail').fill('ops@example.org');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await see('Error sending support ticket: Mail relay down');
+    expect(JSON.parse(ticketBody).at(-1).Message).toBe('Summary store unavailable');
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('stored-support-values')))!)).toEqual({ name: 'Ops Engineer', email: 'ops@example.org' });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.error-banner').getByRole('button', { name: 'Dismiss' }).click();
+    expect(await page.locator('.error-banner').count()).toBe(0);
+    await page.unrouteAll();
+  });
+
+  it('remembers a collapsed sidebar across reloads', async () => {
+    await page.getByRole('button', { name: 'Hide sidebar' }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Show sidebar' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('summary_sidebar_visible'))).toBe('false');
+    await page.getByRole('button', { name: 'Show sidebar' }).click();
+    await see('Manage Users');
+  });
+
+  it('a web user changes their temporary password, then signs in with the new one', async () => {
+    // An admin creates the user through the API: its password is temporary.
+    const cookie = await signIn(app.url, 'admin', app.rootPassword!);
+    const created = await fetch(`${app.url}/api/user?password=${encodeURIComponent(user.temp)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ Id: 0, Name: user.name, EmailAddress: user.email, Roles: ['SessionManagement', 'TargetManagement'], IsRoot: false }),
+    });
+    expect(created.status).toBe(200);
+
+    await signOut();
+    // u and p in the query sign in at once.
+    await page.goto(`${app.url}/login?u=${encodeURIComponent(user.name)}&p=${encodeURIComponent(user.temp)}`);
+    await page.waitForURL((u) => u.pathname === '/');
+    await see(TempPasswordWarning);
+    expect(await visible('Sessions')).toBe(true);
+    expect(await visible('Manage Users')).toBe(false);
+
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await see('Change your password');
+    const submit = page.getByRole('button', { name: 'Change Password' }).last();
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Current password').fill(user.temp);
+    await page.getByLabel('New password', { exact: true }).fill(user.temp);
+    await see('New password can not match current password');
+    await page.getByLabel('New password', { exact: true }).fill(user.next);
+    await page.getByLabel('Confirm new password').fill(user.next + 'x');
+    await see('Confirm does not match');
+    expect(await submit.isDisabled()).toBe(true);
+    expect(await page.getByLabel('New password', { exact: true }).getAttribute('maxlength')).toBe('45');
+    await page.getByLabel('Confirm new password').fill(user.next);
+    expect(await submit.isDisabled()).toBe(false);
+
+    // A wrong current password: the server's Error text shows in the dialog.
+    await page.getByLabel('Current password').fill('wrong-current');
+    await submit.click();
+    await page.locator('.modal .form-failure').waitFor();
+    expect((await page.locator('.modal .form-failure').textContent())!.length).toBeGreaterThan(0);
+    await shot('change-password');
+
+    await page.getByLabel('Current password').fill(user.temp);
+    await submit.click();
+    await see('Password changed successfully');
+    await gone(TempPasswordWarning);
+    await shot('user');
+
+    await signOut();
+    await fillLogin(user.name, user.temp);
+    await page.locator('.form-failure').waitFor();
+    expect(path()).toBe('/login');
+    await fillLogin(user.name, user.next);
+    await page.waitForURL((u) => u.pathname === '/');
+    await see(user.name);
+    expect(await visible(TempPasswordWarning)).toBe(false);
+  });
+
+  it('shows the not-found page for unknown paths and for screens the user may not open', async () => {
+    await page.goto(`${app.url}/no/such/page`);
+    await see("Page not found or can't be loaded");
+    expect(await page.getByText('/no/such/page').first().isVisible()).toBe(true);
+    await shot('not-found');
+    await page.goto(`${app.url}/user-management`);
+    await see("Page not found or can't be loaded");
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+  });
+
+  it('a lost session sends the user to sign in and back to where they were', async () => {
+    await page.goto(`${app.url}/sessions`);
+    await see('Sessions', 15_000);
+    await context.clearCookies();
+    // The user menu refreshes the current user; without a session that is a 401.
+    await page.locator('.user-head').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    await fillLogin(user.name, user.next);
+    await page.waitForURL((u) => u.pathname === '/sessions');
+  });
+});
