@@ -154,3 +154,28 @@ describe('loader', () => {
     expect(large.count.length).toBe(90_000);
   });
 });
+
+describe('staged (zero-copy) input', () => {
+  it('gives the same buckets as copied input, chunk after chunk through the same views', () => {
+    const kernels = loadBuiltKernels();
+    const expected = kernels.bucketSamples(samples, spec);
+    const accumulator = kernels.begin(spec);
+    const views = accumulator.stageSamples(4);
+    for (let offset = 0; offset < rows.length; offset += 4) {
+      const count = Math.min(4, rows.length - offset);
+      for (let i = 0; i < count; i++) {
+        [views.time[i], views.hop[i], views.latency[i]] = rows[offset + i];
+      }
+      accumulator.addStagedSamples(count);
+    }
+    expect(accumulator.finishBuckets()).toEqual(expected);
+  });
+
+  it('refuses staged input once the views may have expired', () => {
+    const accumulator = loadBuiltKernels().begin(spec);
+    accumulator.stageSamples(10);
+    expect(() => accumulator.addStagedSamples(11)).toThrow(RangeError);
+    accumulator.addSamples(samples);
+    expect(() => accumulator.addStagedSamples(1)).toThrow(/stageSamples first/);
+  });
+});

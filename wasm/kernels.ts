@@ -122,6 +122,8 @@ export class BucketAccumulator {
   readonly #chunkRows: number;
   readonly #isCurrent: () => boolean;
   #finished = false;
+  /** Pointers of the staged-sample views handed out by stageSamples, while they are valid. */
+  #staged: { time: number; hop: number; latency: number; capacity: number } | undefined;
 
   constructor(
     exports: KernelExports,
@@ -144,6 +146,45 @@ export class BucketAccumulator {
   #checkLive(): void {
     if (this.#finished) throw new Error('this accumulation is already finished');
     if (!this.#isCurrent()) throw new Error('this accumulation was retired by a later one on the same Kernels');
+    // Any call may reuse or grow the staging area: earlier views are no longer trusted.
+    this.#staged = undefined;
+  }
+
+  /**
+   * Zero-copy input: views into the kernel's memory for up to `capacity` samples. Fill them
+   * (e.g. straight from a DuckDB chunk) and call addStagedSamples(count); refill and repeat.
+   * The views stay valid until any other call on this accumulator or its Kernels.
+   */
+  stageSamples(capacity: number): { time: Float64Array; hop: Int32Array; latency: Float64Array } {
+    this.#checkLive();
+    if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError('capacity must be an integer >= 1');
+    const time = this.#stagingPtr;
+    const hop = align8(time + capacity * 8);
+    const latency = align8(hop + capacity * 4);
+    this.#memory.ensure(latency + capacity * 8);
+    this.#staged = { time, hop, latency, capacity };
+    const { f64, i32 } = this.#memory;
+    return {
+      time: f64.subarray(time / 8, time / 8 + capacity),
+      hop: i32.subarray(hop / 4, hop / 4 + capacity),
+      latency: f64.subarray(latency / 8, latency / 8 + capacity),
+    };
+  }
+
+  /** Folds the first `count` staged samples (time order, continuing earlier input). */
+  addStagedSamples(count: number): this {
+    const staged = this.#staged;
+    this.#checkLive();
+    this.#staged = staged; // nothing will be allocated: the views may be refilled and added again
+    if (!staged) throw new Error('no staged samples: call stageSamples first (views expire on any other call)');
+    if (!(Number.isInteger(count) && count >= 0 && count <= staged.capacity)) {
+      throw new RangeError(`count must be an integer in 0..${staged.capacity}`);
+    }
+    const { start, period, bucketCount, hopCount } = this.spec;
+    this.#x.accumulateSamples(
+      this.#cellsPtr, staged.time, staged.hop, staged.latency, count, start, period, bucketCount, hopCount,
+    );
+    return this;
   }
 
   /** Raw samples, in time order (continuing any earlier chunk). */

@@ -31,18 +31,13 @@ export function resetCells(cellsPtr: usize, cellCount: i32): void {
   }
 }
 
-/**
- * Bucket number of `time`, or -1 when it falls outside [start, start + period x count).
- * The same floating-point expression as the TypeScript reference, so both agree bit for bit.
- */
-// @ts-ignore: decorator
-@inline
-function bucketOf(time: f64, start: f64, period: f64, bucketCount: i32): i32 {
-  const rel = Math.floor((time - start) / period);
-  // Written so that NaN lands outside too.
-  if (!(rel >= 0) || !(rel < <f64>bucketCount)) return -1;
-  return <i32>rel;
-}
+// Bucket numbers are exactly floor((time - start) / period), as the TypeScript reference
+// computes them, found through two caches that rest on that function being monotonic in time
+// (IEEE rounding is monotonic): any time between two times already seen in bucket b is in b,
+// and any time at or after one already seen past the grid is past it too. Exact, and with
+// time-ordered input nearly every sample skips the division. Both loops below inline it
+// with locals (the cache state lo, hi, cached, above): a helper object would need the heap,
+// which belongs to the loader.
 
 /**
  * Folds raw samples (columns: time ms f64, hop i32, latency f64) into cells laid out
@@ -60,9 +55,32 @@ export function accumulateSamples(
   bucketCount: i32,
   hopCount: i32,
 ): void {
+  // Bucket-number cache: the bucket number is a monotonic function of time, so any time
+  // between two times already seen in bucket b is in b too. Exact (no boundary guessing),
+  // and in time-ordered input it skips the division for all but a few samples.
+  let lo = Infinity;
+  let hi = -Infinity;
+  let cached: i32 = -1;
+  let above = Infinity;
+  const buckets = <f64>bucketCount;
   for (let i = 0; i < n; i++) {
-    const b = bucketOf(load<f64>(timePtr + (<usize>i << 3)), start, period, bucketCount);
-    if (b < 0) continue;
+    const t = load<f64>(timePtr + (<usize>i << 3));
+    let b = cached;
+    if (!(t >= lo && t <= hi)) {
+      if (!(t >= start) || t >= above) continue; // before the grid (or NaN), or past it
+      const rel = Math.floor((t - start) / period);
+      if (!(rel < buckets)) {
+        above = t; // smaller than any earlier `above`, or it would have been skipped
+        continue;
+      }
+      b = <i32>rel;
+      if (b != cached) {
+        cached = b;
+        lo = t;
+        hi = t;
+      } else if (t < lo) lo = t;
+      else hi = t;
+    }
     const hop = load<i32>(hopPtr + (<usize>i << 2));
     const v = load<f64>(latencyPtr + (<usize>i << 3));
     if (hop < 1 || hop > hopCount) {
@@ -130,11 +148,31 @@ export function accumulateRollups(
   bucketCount: i32,
   hopCount: i32,
 ): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let cached: i32 = -1;
+  let above = Infinity;
+  const buckets = <f64>bucketCount;
   for (let i = 0; i < n; i++) {
     const o8 = <usize>i << 3;
     const o4 = <usize>i << 2;
-    const b = bucketOf(load<f64>(timePtr + o8), start, period, bucketCount);
-    if (b < 0) continue;
+    const t = load<f64>(timePtr + o8);
+    let b = cached; // the same exact bucket-number caches as accumulateSamples
+    if (!(t >= lo && t <= hi)) {
+      if (!(t >= start) || t >= above) continue;
+      const rel = Math.floor((t - start) / period);
+      if (!(rel < buckets)) {
+        above = t;
+        continue;
+      }
+      b = <i32>rel;
+      if (b != cached) {
+        cached = b;
+        lo = t;
+        hi = t;
+      } else if (t < lo) lo = t;
+      else hi = t;
+    }
     const hop = load<i32>(hopPtr + o4);
     if (hop < 1 || hop > hopCount) continue;
     const c = cellAt(cellsPtr, b * hopCount + hop - 1);

@@ -56,7 +56,13 @@ export function randomSamples(rnd: () => number, spec: BucketSpec, n: number): S
   const span = spec.period * (spec.bucketCount + 4);
   const from = spec.start - 2 * spec.period;
   const time = new Float64Array(n);
-  for (let i = 0; i < n; i++) time[i] = from + Math.floor(rnd() * span * 1000) / 1000;
+  for (let i = 0; i < n; i++) {
+    // One in ten exactly on a computed bucket boundary, where rounding decides the bucket.
+    time[i] =
+      rnd() < 0.1
+        ? spec.start + randomInt(rnd, -2, spec.bucketCount + 2) * spec.period
+        : from + Math.floor(rnd() * span * 1000) / 1000;
+  }
   time.sort();
   for (let s = 0; s < n / 20; s++) {
     const i = randomInt(rnd, 0, n - 1);
