@@ -51,8 +51,13 @@ export interface AggregateColumns<I = Int32Array, F = Float64Array> {
   flags: I;
 }
 
-/** Rollup rows: aggregates of a finer period, each with the start time of its period. */
-export interface RollupColumns extends AggregateColumns<ArrayLike<number>, ArrayLike<number>> {
+/**
+ * Rollup rows: aggregates of a finer period, each with the start time of its period. Plain
+ * arrays may hold null (SQL NULL) in the float columns: it reads as NaN. Typed arrays must
+ * carry NaN themselves (in `last` a 0 would be a latency of 0 ms).
+ */
+export interface RollupColumns
+  extends AggregateColumns<ArrayLike<number>, ArrayLike<number | null>> {
   /** Start of the row's period, epoch milliseconds. Rows are in time order per hop. */
   time: ArrayLike<number>;
   /** Hop number, 1-based. */

@@ -52,11 +52,15 @@ export function align8(bytes: number): number {
   return Math.ceil(bytes / 8) * 8;
 }
 
-/** Copies src[offset, offset + length) into view at element index `at`: the one copy in. */
+/**
+ * Copies src[offset, offset + length) into view at element index `at`: the one copy in.
+ * In plain arrays null or undefined (a SQL NULL as a driver returns it) becomes NaN, the
+ * kernels' "no value", instead of the 0 a typed array would silently store.
+ */
 export function copyIn(
   view: Float64Array | Int32Array,
   at: number,
-  src: ArrayLike<number>,
+  src: ArrayLike<number | null | undefined>,
   offset: number,
   length: number,
 ): void {
@@ -65,5 +69,5 @@ export function copyIn(
     view.set(typed.subarray(offset, offset + length), at);
     return;
   }
-  for (let i = 0; i < length; i++) view[at + i] = src[offset + i];
+  for (let i = 0; i < length; i++) view[at + i] = src[offset + i] ?? NaN;
 }

@@ -93,6 +93,11 @@ function accumulateSamples(c: Cells, samples: SampleColumns, spec: BucketSpec): 
   }
 }
 
+/** A float column value; SQL NULL (null) means no value, like NaN. */
+function float(column: ArrayLike<number | null>, r: number): number {
+  return column[r] ?? NaN;
+}
+
 function accumulateRollups(c: Cells, rows: RollupColumns, spec: BucketSpec): void {
   const { hopCount } = spec;
   for (let r = 0; r < rows.time.length; r++) {
@@ -103,23 +108,25 @@ function accumulateRollups(c: Cells, rows: RollupColumns, spec: BucketSpec): voi
     const rowCount = rows.count[r] | 0;
     const rowLost = rows.lost[r] | 0;
     if (rowCount - rowLost > 0) {
+      const first = float(rows.first, r);
       if (c.count[i] - c.lost[i] > 0) {
-        c.jitterSum[i] += Math.abs(rows.first[r] - c.lastValid[i]);
+        c.jitterSum[i] += Math.abs(first - c.lastValid[i]);
         c.jitterPairs[i] += 1;
       } else {
-        c.first[i] = rows.first[r];
+        c.first[i] = first;
       }
-      c.lastValid[i] = rows.lastValid[r];
-      c.sum[i] += rows.sum[r];
-      if (rows.min[r] < c.min[i]) c.min[i] = rows.min[r];
-      if (rows.max[r] > c.max[i]) c.max[i] = rows.max[r];
+      c.lastValid[i] = float(rows.lastValid, r);
+      c.sum[i] += float(rows.sum, r);
+      if (float(rows.min, r) < c.min[i]) c.min[i] = float(rows.min, r);
+      if (float(rows.max, r) > c.max[i]) c.max[i] = float(rows.max, r);
     }
-    c.jitterSum[i] += rows.jitterSum[r];
+    c.jitterSum[i] += float(rows.jitterSum, r);
     c.jitterPairs[i] += rows.jitterPairs[r] | 0;
     c.count[i] += rowCount;
     c.lost[i] += rowLost;
     c.flags[i] |= rows.flags[r] | 0;
-    if (!Number.isNaN(rows.last[r])) c.last[i] = rows.last[r];
+    const last = float(rows.last, r);
+    if (!Number.isNaN(last)) c.last[i] = last;
   }
 }
 

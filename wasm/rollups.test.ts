@@ -97,3 +97,28 @@ describe('rollups', () => {
     }
   });
 });
+
+describe('rollup rows read back from SQL', () => {
+  it('treat null in the float columns as no value (NaN), not as 0', () => {
+    const kernels = loadBuiltKernels();
+    const spec = { start: 0, period: 60_000, bucketCount: 2, hopCount: 2 };
+    const rows = rollupRowsFromBuckets(
+      kernels.bucketSamples(
+        { time: [0, 0, 1000, 1000, 70_000], hop: [1, 2, 1, 2, 2], latency: [4, -4194305, 6, -4194305, -4194306] },
+        { start: 0, period: 10_000, bucketCount: 12, hopCount: 2 },
+      ),
+    );
+    const asSql = (column: Float64Array) => Array.from(column, (v) => (Number.isNaN(v) ? null : v));
+    const fromSql = {
+      ...rows,
+      min: asSql(rows.min), max: asSql(rows.max), first: asSql(rows.first),
+      lastValid: asSql(rows.lastValid), last: asSql(rows.last),
+    };
+    expect(fromSql.min).toContain(null);
+    const merged = kernels.mergeRollups(fromSql, spec);
+    expect(merged).toEqual(kernels.mergeRollups(rows, spec));
+    expect(Array.from(merged.count)).toEqual([2, 2, 0, 0]);
+    expect(merged.min[1]).toBeNaN();
+    expect(merged.last[3]).toBe(-4194306);
+  });
+});

@@ -81,16 +81,16 @@ export function randomSamples(rnd: () => number, spec: BucketSpec, n: number): S
 
 /**
  * Rollup rows made up directly (not from the kernel): plausible aggregates, with garbage
- * (0 or NaN, as a NULL read back might be) in the fields that only matter when valid > 0.
+ * (0, NaN or null, as a NULL read back might be) in the fields that only matter when valid > 0.
  */
 export function randomRollupRows(rnd: () => number, spec: BucketSpec, n: number): RollupColumns {
   const span = spec.period * (spec.bucketCount + 4);
   const from = spec.start - 2 * spec.period;
   const rows = {
     time: [] as number[], hop: [] as number[], count: [] as number[], lost: [] as number[],
-    sum: [] as number[], min: [] as number[], max: [] as number[], first: [] as number[],
-    lastValid: [] as number[], jitterSum: [] as number[], jitterPairs: [] as number[],
-    last: [] as number[], flags: [] as number[],
+    sum: [] as number[], min: [] as (number | null)[], max: [] as (number | null)[],
+    first: [] as (number | null)[], lastValid: [] as (number | null)[], jitterSum: [] as number[],
+    jitterPairs: [] as number[], last: [] as (number | null)[], flags: [] as number[],
   };
   const times = Array.from({ length: n }, () => from + Math.floor(rnd() * span));
   times.sort((a, b) => a - b);
@@ -114,7 +114,7 @@ export function randomRollupRows(rnd: () => number, spec: BucketSpec, n: number)
       rows.jitterSum.push(jitterSum);
       rows.jitterPairs.push(valid - 1);
     } else {
-      const junk = rnd() < 0.5 ? 0 : NaN;
+      const junk = [0, NaN, null][randomInt(rnd, 0, 2)];
       rows.sum.push(0);
       rows.min.push(junk);
       rows.max.push(junk);
@@ -125,7 +125,7 @@ export function randomRollupRows(rnd: () => number, spec: BucketSpec, n: number)
     }
     const lastKind = rnd();
     rows.last.push(
-      lastKind < 0.2 ? NaN : lastKind < 0.4 ? LatencyCode.Timeout : lastKind < 0.5 ? LatencyCode.NotParticipating : rnd() * 300,
+      lastKind < 0.1 ? NaN : lastKind < 0.2 ? null : lastKind < 0.4 ? LatencyCode.Timeout : lastKind < 0.5 ? LatencyCode.NotParticipating : rnd() * 300,
     );
     rows.flags.push(randomInt(rnd, 0, 3));
   }
