@@ -1,0 +1,19 @@
+// The trace engine's public API. It knows nothing of the server or the agent runtime.
+import { TraceSession } from './trace/trace-session.js';
+import type { TraceHandle, TraceOptions } from './types.js';
+
+export type * from './types.js';
+export { GenericPacketType } from './types.js';
+export { LatencyCode, SpecialLatencyBase, isSpecialLatency, latencyDisplayText } from './latency-codes.js';
+export { EngineError, NO_RAW_SOCKET_PERMISSION, type EngineErrorCode } from './errors.js';
+export { checkProbePermission, closeProbePool as shutdownEngine } from './trace/probe-pool.js';
+export { resolveTraceOptions } from './trace/options.js';
+
+/**
+ * Starts a trace. Listen for 'round' (one per interval), 'routeChange', 'targetResolved'
+ * and 'error' (the trace stopped, e.g. EngineError 'NoRawSocketPermission'). Options are
+ * validated at once: bad options throw EngineError 'BadOptions'.
+ */
+export function startTrace(options: TraceOptions): TraceHandle {
+  return new TraceSession(options);
+}

@@ -1,0 +1,288 @@
+// rawsock: a minimal raw-socket addon for the probe worker (Node-API, context-aware).
+// Why our own: the raw-socket package polls its sockets on uv_default_loop(), i.e. the main
+// thread's loop, so it crashes when used from a worker thread (verified: segfault on the first
+// socket event). This one polls on the loop of the thread that opened the socket, drains all
+// queued datagrams per wake-up, and takes CLOCK_MONOTONIC timestamps (the clock of
+// process.hrtime) right at sendto() and recvfrom().
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <uv.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_DRAIN 256
+
+typedef struct RawSock {
+  int fd;
+  int family;
+  uv_poll_t *poll;
+  int polling;
+  int closed;
+  int dispatching;
+  napi_env env;
+  napi_ref callback;
+  napi_ref buffer_ref;
+  char *buf;
+  size_t buflen;
+  struct RawSock *next;
+} RawSock;
+
+typedef struct { RawSock *head; } Instance;
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static napi_value throw_errno(napi_env env, const char *what, int err) {
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s: %s", what, strerror(err));
+  char code[32];
+  snprintf(code, sizeof code, "%s", err == EPERM ? "EPERM" : err == EACCES ? "EACCES" : "ERAWSOCK");
+  napi_throw_error(env, code, msg);
+  return NULL;
+}
+
+static RawSock *get_sock(napi_env env, napi_value v) {
+  RawSock *s = NULL;
+  if (napi_get_value_external(env, v, (void **)&s) != napi_ok || !s || s->closed) {
+    napi_throw_error(env, NULL, "socket is closed");
+    return NULL;
+  }
+  return s;
+}
+
+// `tearing_down`: called from the environment cleanup hook, where Node-API calls are not
+// safe any more (the references die with the environment).
+static void close_sock(RawSock *s, Instance *inst, int tearing_down) {
+  if (s->closed) return;
+  s->closed = 1;
+  if (!tearing_down) {
+    if (s->callback) napi_delete_reference(s->env, s->callback);
+    if (s->buffer_ref) napi_delete_reference(s->env, s->buffer_ref);
+  }
+  s->callback = NULL;
+  s->buffer_ref = NULL;
+  close(s->fd);
+  s->fd = -1;
+  if (inst) {
+    RawSock **p = &inst->head;
+    while (*p && *p != s) p = &(*p)->next;
+    if (*p) *p = s->next;
+  }
+  if (s->polling) {
+    uv_poll_stop(s->poll);
+    s->poll->data = NULL;
+    // The close callback is libc's free, not a function of this addon: in a worker thread
+    // Node unloads addons before it runs the last close callbacks.
+    uv_close((uv_handle_t *)s->poll, (uv_close_cb)(void *)free);
+  }
+  // Closed from inside its own receive callback: on_readable frees it when it returns.
+  if (!s->dispatching) free(s);
+}
+
+static void on_readable(uv_poll_t *h, int status, int events) {
+  RawSock *s = (RawSock *)h->data;
+  if (!s || status < 0 || s->closed) return;
+  if (!s->callback) return;
+  napi_env env = s->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value cb, global;
+  napi_get_reference_value(env, s->callback, &cb);
+  napi_get_global(env, &global);
+  s->dispatching = 1;
+  for (int i = 0; i < MAX_DRAIN && !s->closed; i++) {
+    struct sockaddr_storage from;
+    socklen_t fromlen = sizeof from;
+    ssize_t n = recvfrom(s->fd, s->buf, s->buflen, 0, (struct sockaddr *)&from, &fromlen);
+    if (n < 0) break; // EAGAIN: drained (other errors: try again on the next wake-up)
+    double at = now_ns();
+    char addr[INET6_ADDRSTRLEN] = "";
+    if (from.ss_family == AF_INET6) inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&from)->sin6_addr, addr, sizeof addr);
+    else inet_ntop(AF_INET, &((struct sockaddr_in *)&from)->sin_addr, addr, sizeof addr);
+    napi_value argv[3];
+    napi_create_int32(env, (int32_t)n, &argv[0]);
+    napi_create_string_latin1(env, addr, NAPI_AUTO_LENGTH, &argv[1]);
+    napi_create_double(env, at, &argv[2]);
+    napi_value result;
+    if (napi_call_function(env, global, cb, 3, argv, &result) != napi_ok) {
+      napi_value err;
+      if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
+      break;
+    }
+  }
+  s->dispatching = 0;
+  napi_close_handle_scope(env, scope);
+  if (s->closed) free(s);
+}
+
+// open(family: 4|6, protocol: number) -> socket
+static napi_value Open(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  int32_t family = 0, protocol = 0;
+  napi_get_value_int32(env, argv[0], &family);
+  napi_get_value_int32(env, argv[1], &protocol);
+  int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_RAW, protocol);
+  if (fd < 0) return throw_errno(env, "socket", errno);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
+  RawSock *s = calloc(1, sizeof *s);
+  s->fd = fd;
+  s->family = family;
+  s->env = env;
+  Instance *inst = NULL;
+  napi_get_instance_data(env, (void **)&inst);
+  if (inst) { s->next = inst->head; inst->head = s; }
+  napi_value ext;
+  napi_create_external(env, s, NULL, NULL, &ext);
+  return ext;
+}
+
+// setOption(socket, level, option, value: number | Buffer)
+static napi_value SetOption(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (!s) return NULL;
+  int32_t level = 0, option = 0;
+  napi_get_value_int32(env, argv[1], &level);
+  napi_get_value_int32(env, argv[2], &option);
+  bool isbuf = false;
+  napi_is_buffer(env, argv[3], &isbuf);
+  int rc;
+  if (isbuf) {
+    void *data; size_t len;
+    napi_get_buffer_info(env, argv[3], &data, &len);
+    rc = setsockopt(s->fd, level, option, data, (socklen_t)len);
+  } else {
+    int32_t v = 0;
+    napi_get_value_int32(env, argv[3], &v);
+    int iv = v;
+    rc = setsockopt(s->fd, level, option, &iv, sizeof iv);
+  }
+  if (rc < 0) return throw_errno(env, "setsockopt", errno);
+  return NULL;
+}
+
+// send(socket, buffer, length, address) -> send time in ns (CLOCK_MONOTONIC), or -errno
+static napi_value Send(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (!s) return NULL;
+  void *data; size_t buflen;
+  napi_get_buffer_info(env, argv[1], &data, &buflen);
+  uint32_t len = 0;
+  napi_get_value_uint32(env, argv[2], &len);
+  if (len > buflen) len = (uint32_t)buflen;
+  char addr[64];
+  size_t alen = 0;
+  napi_get_value_string_latin1(env, argv[3], addr, sizeof addr, &alen);
+  struct sockaddr_storage to;
+  memset(&to, 0, sizeof to);
+  socklen_t tolen;
+  if (s->family == 6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&to;
+    a->sin6_family = AF_INET6;
+    if (inet_pton(AF_INET6, addr, &a->sin6_addr) != 1) return throw_errno(env, "bad IPv6 address", EINVAL);
+    tolen = sizeof *a;
+  } else {
+    struct sockaddr_in *a = (struct sockaddr_in *)&to;
+    a->sin_family = AF_INET;
+    if (inet_pton(AF_INET, addr, &a->sin_addr) != 1) return throw_errno(env, "bad IPv4 address", EINVAL);
+    tolen = sizeof *a;
+  }
+  double at = now_ns();
+  ssize_t n = sendto(s->fd, data, len, 0, (struct sockaddr *)&to, tolen);
+  napi_value out;
+  napi_create_double(env, n < 0 ? -(double)errno : at, &out);
+  return out;
+}
+
+// receive(socket, buffer, callback(bytes, source, receivedAtNs)): polls on this thread's loop.
+static napi_value Receive(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (!s) return NULL;
+  if (s->polling) { napi_throw_error(env, NULL, "already receiving"); return NULL; }
+  void *data; size_t len;
+  napi_get_buffer_info(env, argv[1], &data, &len);
+  s->buf = data;
+  s->buflen = len;
+  napi_create_reference(env, argv[1], 1, &s->buffer_ref);
+  napi_create_reference(env, argv[2], 1, &s->callback);
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  s->poll = malloc(sizeof *s->poll);
+  uv_poll_init_socket(loop, s->poll, s->fd);
+  s->poll->data = s;
+  s->polling = 1;
+  uv_poll_start(s->poll, UV_READABLE, on_readable);
+  return NULL;
+}
+
+// unref(socket): the poll does not keep the thread alive.
+static napi_value Unref(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (s && s->polling) uv_unref((uv_handle_t *)s->poll);
+  return NULL;
+}
+
+static napi_value Close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = NULL;
+  Instance *inst = NULL;
+  napi_get_instance_data(env, (void **)&inst);
+  if (napi_get_value_external(env, argv[0], (void **)&s) == napi_ok && s) close_sock(s, inst, 0);
+  return NULL;
+}
+
+static napi_value Now(napi_env env, napi_callback_info info) {
+  napi_value out;
+  napi_create_double(env, now_ns(), &out);
+  return out;
+}
+
+static void cleanup(void *arg) {
+  Instance *inst = arg;
+  while (inst->head) close_sock(inst->head, inst, 1);
+  // inst itself is freed by the instance-data finalizer.
+}
+
+static void free_instance(napi_env env, void *data, void *hint) { free(data); }
+
+NAPI_MODULE_INIT() {
+  Instance *inst = calloc(1, sizeof *inst);
+  napi_set_instance_data(env, inst, free_instance, NULL);
+  napi_add_env_cleanup_hook(env, cleanup, inst);
+  napi_property_descriptor props[] = {
+    {"open", NULL, Open, NULL, NULL, NULL, napi_default, NULL},
+    {"setOption", NULL, SetOption, NULL, NULL, NULL, napi_default, NULL},
+    {"send", NULL, Send, NULL, NULL, NULL, napi_default, NULL},
+    {"receive", NULL, Receive, NULL, NULL, NULL, napi_default, NULL},
+    {"unref", NULL, Unref, NULL, NULL, NULL, napi_default, NULL},
+    {"close", NULL, Close, NULL, NULL, NULL, napi_default, NULL},
+    {"now", NULL, Now, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}

@@ -1,0 +1,118 @@
+// What a trace knows about its path between rounds: the length of the path (the TTL at
+// which the destination last answered) and the address last seen at each TTL. It decides
+// which TTLs a round probes, turns a round's probe outcomes into hops with latencies or
+// latency codes, and reports route changes (a hop's address changed).
+import { LatencyCode } from '../latency-codes.js';
+import type { ProbeOutcome } from '../probe/protocol.js';
+import type { HopReply, RouteChange, TraceHop } from '../types.js';
+
+export interface PathSettings {
+  firstTtl: number;
+  maxTtl: number;
+  finalHopOnly: boolean;
+}
+
+export interface RoundHops {
+  reachedTarget: boolean;
+  hops: Omit<TraceHop, 'name'>[];
+  routeChanges: Omit<RouteChange, 'time'>[];
+}
+
+export class PathState {
+  /** TTL at which the destination answered last, or null when unknown. */
+  pathLength: number | null = null;
+  private readonly lastAddress = new Map<number, string>();
+
+  constructor(private readonly settings: PathSettings) {}
+
+  setFinalHopOnly(on: boolean): void {
+    this.settings.finalHopOnly = on;
+  }
+
+  /** Forget the path (e.g. the target address changed). */
+  reset(): void {
+    this.pathLength = null;
+    this.lastAddress.clear();
+  }
+
+  /** TTLs of the next round: the known path, or up to maxTtl when it is not known. */
+  nextTtls(): number[] {
+    const { firstTtl, maxTtl } = this.settings;
+    if (this.settings.finalHopOnly && this.pathLength !== null) return [maxTtl];
+    const last = this.pathLength ?? maxTtl;
+    const ttls: number[] = [];
+    for (let t = firstTtl; t <= last; t++) ttls.push(t);
+    return ttls;
+  }
+
+  /** Last address seen at a TTL. */
+  addressAt(ttl: number): string | null {
+    return this.lastAddress.get(ttl) ?? null;
+  }
+
+  applyRound(probes: ProbeOutcome[], target: string): RoundHops {
+    const finalOnly = probes.length === 1 && this.settings.finalHopOnly && this.pathLength !== null && probes[0].ttl === this.settings.maxTtl;
+    return finalOnly ? this.applyFinalHop(probes[0], target) : this.applyFull(probes, target);
+  }
+
+  private applyFull(probes: ProbeOutcome[], target: string): RoundHops {
+    const ends = (o: ProbeOutcome) => o.kind === 'unreachable' || (o.responder !== null && o.responder === target);
+    const endProbe = probes.find(ends);
+    let end: number;
+    const reachedTarget = endProbe !== undefined && endProbe.responder === target;
+    if (endProbe) {
+      end = endProbe.ttl;
+    } else {
+      const answered = probes.filter((o) => o.responder !== null);
+      const lastAnswered = answered.length ? answered[answered.length - 1].ttl : this.settings.firstTtl - 1;
+      const lastProbed = probes.length ? probes[probes.length - 1].ttl : this.settings.firstTtl;
+      // One "*" hop after the last answer shows the path goes on unanswered; never beyond what was probed.
+      end = Math.min(Math.max(lastAnswered + 1, this.pathLength ?? 0, this.settings.firstTtl), lastProbed);
+    }
+    const hops: Omit<TraceHop, 'name'>[] = [];
+    const routeChanges: Omit<RouteChange, 'time'>[] = [];
+    for (const o of probes) {
+      if (o.ttl > end) break;
+      hops.push(this.hopOf(o, routeChanges));
+    }
+    if (reachedTarget) {
+      this.pathLength = end;
+    } else if (this.pathLength !== null) {
+      // The last probed TTL was answered by a router: the path grew; discover it next round.
+      const last = probes[probes.length - 1];
+      if (last && last.kind === 'timeExceeded') this.pathLength = null;
+      if (endProbe) this.pathLength = null;
+    }
+    return { reachedTarget, hops, routeChanges };
+  }
+
+  private applyFinalHop(probe: ProbeOutcome, target: string): RoundHops {
+    const length = this.pathLength!;
+    const hops: Omit<TraceHop, 'name'>[] = [];
+    for (let ttl = this.settings.firstTtl; ttl < length; ttl++) {
+      hops.push({ ttl, address: this.addressAt(ttl), rtt: LatencyCode.NotParticipating, reply: 'notParticipating' });
+    }
+    const reached = probe.responder === target;
+    const routeChanges: Omit<RouteChange, 'time'>[] = [];
+    if (reached) {
+      hops.push(this.hopOf({ ...probe, ttl: length }, routeChanges));
+    } else {
+      hops.push({ ttl: length, address: null, rtt: LatencyCode.Timeout, reply: 'timeout' });
+      // A router answered a probe with the maximum TTL: the path is not what we knew.
+      if (probe.responder !== null) this.pathLength = null;
+    }
+    return { reachedTarget: reached, hops, routeChanges };
+  }
+
+  private hopOf(o: ProbeOutcome, routeChanges: Omit<RouteChange, 'time'>[]): Omit<TraceHop, 'name'> {
+    if (o.responder === null || o.rttMs === null) {
+      return { ttl: o.ttl, address: null, rtt: LatencyCode.Timeout, reply: 'timeout' };
+    }
+    const previous = this.lastAddress.get(o.ttl);
+    if (previous !== undefined && previous !== o.responder) {
+      routeChanges.push({ ttl: o.ttl, previous, current: o.responder });
+    }
+    this.lastAddress.set(o.ttl, o.responder);
+    return { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
+  }
+}
