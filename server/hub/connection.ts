@@ -45,6 +45,10 @@ export class HubConnection<P> {
     private readonly host: ConnectionHost<P>,
   ) {}
 
+  get isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
   attach(transport: Transport, principal: P): void {
     this.transport = transport;
     this.principal = principal;
@@ -62,7 +66,7 @@ export class HubConnection<P> {
       const record = data.slice(start, end);
       start = end + 1;
       this.handleRecord(record);
-      if (this.state === 'closed') return;
+      if (this.isClosed) return; // a record may close the connection
     }
     this.remainder = start === 0 ? data : data.slice(start);
     if (this.remainder.length > 0 && Buffer.byteLength(this.remainder) > this.host.limits.maxMessageBytes) {

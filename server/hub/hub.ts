@@ -1,0 +1,345 @@
+// A hub: its connections and groups, method dispatch with argument checks, server-side
+// sending (hub.clients...), keep-alive and time-outs, and graceful close.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { type ArgsValidator, compileArgs } from './arguments.js';
+import { type ConnectionHost, HubConnection } from './connection.js';
+import { type HubCallContext, type HubDefinition, HubError, type HubLogger } from './definition.js';
+import {
+  completionErrorFrame,
+  completionResultFrame,
+  type InvocationMessage,
+  invocationFrame,
+  MessageType,
+} from './protocol.js';
+import { defaultLimits, type HubLimits } from './transport.js';
+import { LongPollingTransport } from './transport-long-polling.js';
+import { WebSocketTransport } from './transport-websocket.js';
+
+/** Event name -> argument tuple, for typed server-to-client sends. */
+export type EventMap = Record<string, readonly unknown[]>;
+
+export interface ClientProxy<E extends EventMap> {
+  /** Sends the event to every selected connection; returns how many it was sent to. */
+  send<K extends keyof E & string>(event: K, ...args: E[K]): number;
+}
+
+export interface HubOptions {
+  limits?: Partial<HubLimits>;
+  /** Replaced by the Fastify logger when the hub is mounted, unless given here. */
+  log?: HubLogger;
+  /**
+   * The message a caller may see for an error a handler threw, or undefined for "unexpected"
+   * (logged, generic text sent). Default: HubError, and any error carrying a 4xx `status`
+   * or `statusCode` (so the services' HTTP errors read the same over REST and the hub).
+   */
+  publicMessage?: (error: unknown) => string | undefined;
+}
+
+const silentLog: HubLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export function defaultPublicMessage(error: unknown): string | undefined {
+  if (error instanceof HubError) return error.message;
+  if (error instanceof Error) {
+    const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) return error.message;
+  }
+  return undefined;
+}
+
+export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements ConnectionHost<P> {
+  readonly limits: HubLimits;
+  log: HubLogger;
+  private logGiven: boolean;
+  private readonly publicMessage: (error: unknown) => string | undefined;
+  private readonly validators = new Map<string, ArgsValidator>();
+  private readonly byToken = new Map<string, HubConnection<P>>();
+  private readonly byId = new Map<string, HubConnection<P>>();
+  /** Handshaken connections: the only ones that receive events. */
+  private readonly live = new Set<HubConnection<P>>();
+  private readonly groupMembers = new Map<string, Set<HubConnection<P>>>();
+  private readonly contexts = new WeakMap<HubConnection<P>, HubCallContext<P>>();
+  /** Long-polling connections that closed with frames (a Close) still to deliver. */
+  private readonly draining = new Map<string, LongPollingTransport>();
+  private readonly sockets = new Set<WebSocket>();
+  private ticker: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(
+    readonly definition: HubDefinition<P>,
+    options: HubOptions = {},
+  ) {
+    this.limits = { ...defaultLimits, ...options.limits };
+    this.log = options.log ?? silentLog;
+    this.logGiven = options.log !== undefined;
+    this.publicMessage = options.publicMessage ?? defaultPublicMessage;
+    for (const [name, method] of Object.entries(definition.methods)) {
+      this.validators.set(name, typeof method.args === 'function' ? method.args : compileArgs(name, method.args));
+    }
+  }
+
+  /** Used by the plugin: the hub logs through Fastify's logger unless given its own. */
+  useLogger(log: HubLogger): void {
+    if (!this.logGiven) this.log = log;
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  get connectionCount(): number {
+    return this.live.size;
+  }
+
+  // ---- Server-side sending ----
+
+  private proxy(select: () => Iterable<HubConnection<P>>): ClientProxy<E> {
+    return {
+      send: (event, ...args) => {
+        const text = invocationFrame(event, args);
+        const bytes = Buffer.byteLength(text); // serialised once for the whole fan-out
+        let count = 0;
+        for (const connection of [...select()]) {
+          if (connection.state !== 'handshaken') continue;
+          connection.send(text, bytes);
+          count++;
+        }
+        return count;
+      },
+    };
+  }
+
+  readonly clients = {
+    all: this.proxy(() => this.live),
+    group: (group: string) => this.proxy(() => this.groupMembers.get(group) ?? []),
+    groups: (groups: readonly string[]) =>
+      this.proxy(() => {
+        const union = new Set<HubConnection<P>>();
+        for (const g of groups) for (const c of this.groupMembers.get(g) ?? []) union.add(c);
+        return union;
+      }),
+    connection: (connectionId: string) => this.proxy(() => {
+      const c = this.byId.get(connectionId);
+      return c ? [c] : [];
+    }),
+    /** Connections whose principal (or id) passes the test, e.g. one account's users. */
+    where: (test: (principal: P, connectionId: string) => boolean) =>
+      this.proxy(() => [...this.live].filter((c) => test(c.principal, c.id))),
+  };
+
+  // ---- Groups ----
+
+  readonly groups = {
+    /** Returns false when no open connection has that ID. */
+    add: (connectionId: string, group: string): boolean => {
+      const c = this.byId.get(connectionId);
+      if (!c || c.state === 'closed') return false;
+      this.join(c, group);
+      return true;
+    },
+    remove: (connectionId: string, group: string): boolean => {
+      const c = this.byId.get(connectionId);
+      if (!c) return false;
+      this.leave(c, group);
+      return true;
+    },
+    size: (group: string): number => this.groupMembers.get(group)?.size ?? 0,
+  };
+
+  private join(c: HubConnection<P>, group: string): void {
+    c.groups.add(group);
+    let members = this.groupMembers.get(group);
+    if (!members) this.groupMembers.set(group, (members = new Set()));
+    members.add(c);
+  }
+
+  private leave(c: HubConnection<P>, group: string): void {
+    c.groups.delete(group);
+    const members = this.groupMembers.get(group);
+    if (!members) return;
+    members.delete(c);
+    if (members.size === 0) this.groupMembers.delete(group);
+  }
+
+  // ---- Connections (used by the plugin) ----
+
+  /** Negotiate: a connection waiting for its transport. Version 0 clients use the ID as token. */
+  negotiate(principal: P, negotiateVersion: number): HubConnection<P> {
+    const id = randomUUID();
+    const token = negotiateVersion >= 1 ? randomBytes(18).toString('base64url') : id;
+    const connection = new HubConnection<P>(id, token, principal, this);
+    this.byToken.set(token, connection);
+    this.byId.set(id, connection);
+    this.startTicker();
+    return connection;
+  }
+
+  byConnectionToken(token: string): HubConnection<P> | undefined {
+    return this.byToken.get(token);
+  }
+
+  drainingPoll(token: string): LongPollingTransport | undefined {
+    return this.draining.get(token);
+  }
+
+  attachWebSocket(connection: HubConnection<P>, socket: WebSocket, principal: P): void {
+    this.sockets.add(socket);
+    connection.attach(new WebSocketTransport(socket, this.limits.maxBufferedBytes), principal);
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : Buffer.from(data).toString('utf8');
+      connection.receive(text);
+    });
+    socket.on('error', (err) => {
+      // Oversized or malformed frames: ws closes the socket itself (1009 / 1002).
+      this.log.info({ connectionId: connection.id, reason: err.message }, 'hub websocket error');
+    });
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      connection.transportClosed();
+    });
+  }
+
+  attachLongPolling(connection: HubConnection<P>, principal: P): LongPollingTransport {
+    const token = connection.token;
+    const transport = new LongPollingTransport(this.limits.maxBufferedBytes, this.limits.pollTimeoutMs, () => {
+      this.draining.delete(token);
+    });
+    connection.attach(transport, principal);
+    return transport;
+  }
+
+  // ---- ConnectionHost ----
+
+  private contextFor(c: HubConnection<P>): HubCallContext<P> {
+    let ctx = this.contexts.get(c);
+    if (!ctx) {
+      ctx = {
+        connectionId: c.id,
+        principal: c.principal,
+        transport: c.transport!.name,
+        groups: {
+          join: (group) => {
+            if (c.state !== 'closed') this.join(c, group);
+          },
+          leave: (group) => this.leave(c, group),
+          has: (group) => c.groups.has(group),
+          list: () => [...c.groups],
+        },
+        log: this.log,
+      };
+      this.contexts.set(c, ctx);
+    }
+    return ctx;
+  }
+
+  handshaken(c: HubConnection<P>): void {
+    this.live.add(c);
+    const hook = this.definition.onConnected;
+    if (!hook) return;
+    Promise.resolve()
+      .then(() => hook(this.contextFor(c)))
+      .catch((err: unknown) => {
+        this.log.error({ err, connectionId: c.id }, 'hub onConnected failed');
+        c.close('An unexpected error occurred while connecting.');
+      });
+  }
+
+  closed(c: HubConnection<P>, error: string | undefined): void {
+    const wasLive = this.live.delete(c);
+    this.byToken.delete(c.token);
+    this.byId.delete(c.id);
+    for (const group of [...c.groups]) this.leave(c, group);
+    const transport = c.transport;
+    if (transport instanceof LongPollingTransport) {
+      // The Close frame may still wait for the client's next poll.
+      transport.end();
+      if (transport.hasUndelivered) {
+        this.draining.set(c.token, transport);
+        setTimeout(() => this.draining.delete(c.token), this.limits.handshakeTimeoutMs).unref();
+      }
+    } else {
+      transport?.end(error === undefined ? 'normal' : 'error');
+    }
+    if (this.byToken.size === 0) this.stopTicker();
+    const hook = this.definition.onDisconnected;
+    if (wasLive && hook) {
+      Promise.resolve()
+        .then(() => hook(this.contextFor(c), error))
+        .catch((err: unknown) => this.log.error({ err, connectionId: c.id }, 'hub onDisconnected failed'));
+    }
+  }
+
+  async invoke(c: HubConnection<P>, message: InvocationMessage): Promise<void> {
+    const { invocationId, target } = message;
+    const fail = (text: string) => {
+      if (invocationId !== undefined) c.send(completionErrorFrame(invocationId, text));
+      else this.log.debug({ connectionId: c.id, target, reason: text }, 'hub non-blocking invocation failed');
+    };
+    if (message.type === MessageType.StreamInvocation) {
+      return fail(`Hub method '${target}' is not a streaming method; call it with invoke, not stream.`);
+    }
+    if (message.streamIds && message.streamIds.length > 0) {
+      return fail(`Hub method '${target}' does not take stream arguments.`);
+    }
+    const method = Object.hasOwn(this.definition.methods, target) ? this.definition.methods[target] : undefined;
+    const validate = this.validators.get(target);
+    if (!method || !validate) return fail(`Unknown hub method '${target}'.`);
+    const wrong = validate(message.arguments);
+    if (wrong !== undefined) return fail(wrong);
+    try {
+      const result = await method.handler(this.contextFor(c), ...message.arguments);
+      if (invocationId !== undefined) c.send(completionResultFrame(invocationId, result));
+    } catch (err) {
+      const text = this.publicMessage(err);
+      if (text !== undefined) return fail(text);
+      this.log.error({ err, connectionId: c.id, target }, 'hub method failed');
+      fail(`An unexpected error occurred invoking '${target}' on the server.`);
+    }
+  }
+
+  // ---- Timers and shutdown ----
+
+  private startTicker(): void {
+    if (this.ticker) return;
+    const l = this.limits;
+    const every = Math.max(10, Math.min(1000, l.keepAliveIntervalMs / 2, l.clientTimeoutMs / 3, l.handshakeTimeoutMs / 3));
+    this.ticker = setInterval(() => {
+      const now = Date.now();
+      for (const c of [...this.byToken.values()]) c.tick(now);
+    }, every);
+    this.ticker.unref();
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  /**
+   * Graceful shutdown: every connection gets a Close frame that allows reconnecting, polls
+   * are answered, sockets close (cut after a short grace). Resolves when all sockets closed.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const socketsClosed = [...this.sockets].map(
+      (s) => new Promise<void>((resolve) => (s.readyState === s.CLOSED ? resolve() : s.once('close', () => resolve()))),
+    );
+    for (const c of [...this.byToken.values()]) c.close('The server is shutting down.', true);
+    for (const t of this.draining.values()) t.end();
+    this.stopTicker();
+    await Promise.all(socketsClosed);
+  }
+}
+
+/** Creates a hub from its definition; mount it with the hub plugin. */
+export function createHub<P, E extends EventMap = Record<string, unknown[]>>(
+  definition: HubDefinition<P>,
+  options?: HubOptions,
+): Hub<P, E> {
+  return new Hub<P, E>(definition, options);
+}

@@ -1,0 +1,41 @@
+// WebSockets transport: text frames both ways; the send buffer is the socket's
+// bufferedAmount, so a client that stops reading is dropped instead of growing memory.
+import type { WebSocket } from 'ws';
+import type { Transport } from './transport.js';
+
+/** After a close frame is sent, a client gets this long to answer before the socket is cut. */
+const CLOSE_GRACE_MS = 2_000;
+
+export class WebSocketTransport implements Transport {
+  readonly name = 'WebSockets' as const;
+  readonly inherentKeepAlive = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly maxBufferedBytes: number,
+  ) {}
+
+  send(text: string, bytes: number): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return true; // closing: nothing more goes out
+    if (this.socket.bufferedAmount + bytes > this.maxBufferedBytes) return false;
+    this.socket.send(text);
+    return true;
+  }
+
+  end(reason: 'normal' | 'error'): void {
+    if (this.socket.readyState === this.socket.CLOSED) return;
+    if (this.socket.readyState === this.socket.OPEN) {
+      // 1008 (policy violation) tells a raw client it misbehaved; the hub client reads the Close frame first.
+      this.socket.close(reason === 'normal' ? 1000 : 1008);
+    }
+    setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  discardPending(): void {
+    // Bytes already handed to the socket cannot be recalled; end() cuts the socket soon after.
+  }
+
+  isActive(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+}
