@@ -1,7 +1,7 @@
 // npm run bench:kernels: the WASM kernels (dist/wasm) against the plain TypeScript
 // reference (dist/wasm/reference.js) on the same arrays: 7 days x 30 hops at 2.5 s
 // (~7.3 M hop samples) into 600 buckets, plus the rollup merge and row statistics.
-// Prints median timings of several runs and the ratio reference / WASM.
+// Prints median timings (WASM and reference runs alternate) and the ratio reference / WASM.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -46,18 +46,32 @@ for (let r = 0, i = 0; r < rounds; r++) {
 }
 const spec = { start, period: (7 * DAY) / 600, bucketCount: 600, hopCount: HOPS };
 
-/** Median wall time of fn(setup()) over RUNS runs after a warm-up; setup runs untimed. */
-function median(fn, setup = () => undefined) {
-  const run = () => {
-    const prepared = setup();
-    const t0 = process.hrtime.bigint();
-    const result = fn(prepared);
-    return { result, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+/** One timed call of fn(setup()); setup runs untimed. */
+function timed(fn, setup) {
+  const prepared = setup?.();
+  const t0 = process.hrtime.bigint();
+  const result = fn(prepared);
+  return { result, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+}
+
+/**
+ * WASM and reference alternately, RUNS times each after a warm-up of each, so both see the
+ * same machine load (other processes share these cores). Medians.
+ */
+function compare(wasmFn, referenceFn, wasmSetup) {
+  timed(wasmFn, wasmSetup);
+  timed(referenceFn);
+  const wasm = [];
+  const reference = [];
+  for (let i = 0; i < RUNS; i++) {
+    wasm.push(timed(wasmFn, wasmSetup));
+    reference.push(timed(referenceFn));
+  }
+  const median = (runs) => {
+    const times = runs.map((r) => r.ms).sort((x, y) => x - y);
+    return { ms: times[Math.floor(times.length / 2)], result: runs[runs.length - 1].result };
   };
-  run(); // warm-up
-  const runs = Array.from({ length: RUNS }, run);
-  const times = runs.map((r) => r.ms).sort((x, y) => x - y);
-  return { ms: times[Math.floor(times.length / 2)], result: runs[runs.length - 1].result };
+  return [median(wasm), median(reference)];
 }
 
 function same(a, b) {
@@ -69,22 +83,24 @@ function same(a, b) {
 }
 
 const kernels = loadKernels();
-const line = (name, count, wasm, reference) =>
+const line = (name, count, [wasm, reference]) =>
   console.log(
     `${name.padEnd(44)} ${String(count).padStart(10)}  WASM ${wasm.ms.toFixed(1).padStart(7)} ms` +
       `  TS reference ${reference.ms.toFixed(1).padStart(7)} ms  ratio ${(reference.ms / wasm.ms).toFixed(2)}x` +
       `  ${same(wasm.result, reference.result) ? 'identical' : 'DIFFERENT'}`,
   );
 
-console.log(`bench:kernels  ${new Date().toISOString()}  node ${process.version}  ${os.cpus()[0]?.model ?? ''} x${os.cpus().length}`);
+console.log(
+  `bench:kernels  ${new Date().toISOString()}  node ${process.version}  ${os.cpus()[0]?.model ?? ''} x${os.cpus().length}` +
+    `  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+);
 console.log(`history: 7 days x ${HOPS} hops at ${INTERVAL / 1000} s = ${n.toLocaleString('en')} hop samples; median of ${RUNS} runs`);
 console.log(`${'kernel'.padEnd(44)} ${'input rows'.padStart(10)}`);
 
 line(
   'bucketSamples 7 d raw -> 600 buckets',
   n,
-  median(() => kernels.bucketSamples(samples, spec)),
-  median(() => ref.referenceBucketSamples(samples, spec)),
+  compare(() => kernels.bucketSamples(samples, spec), () => ref.referenceBucketSamples(samples, spec)),
 );
 
 // The same kernel with the input already in WASM memory (the zero-copy stageSamples path, as
@@ -101,16 +117,18 @@ function stagedRun() {
 line(
   'bucketSamples 7 d raw, input already staged',
   n,
-  median((accumulator) => accumulator.addStagedSamples(n).finishBuckets(), stagedRun),
-  median(() => ref.referenceBucketSamples(samples, spec)),
+  compare(
+    (accumulator) => accumulator.addStagedSamples(n).finishBuckets(),
+    () => ref.referenceBucketSamples(samples, spec),
+    stagedRun,
+  ),
 );
 
 const last24h = { from: start + 6 * DAY, to: start + 7 * DAY };
 line(
   'rowStats 7 d raw (24 h range)',
   n,
-  median(() => kernels.rowStats(samples, last24h, HOPS)),
-  median(() => ref.referenceRowStats(samples, last24h, HOPS)),
+  compare(() => kernels.rowStats(samples, last24h, HOPS), () => ref.referenceRowStats(samples, last24h, HOPS)),
 );
 
 // Rollups as the store would keep them: 1-minute rows, then merged into the same 600 buckets.
@@ -119,14 +137,12 @@ const minuteRows = rollupRowsFromBuckets(kernels.bucketSamples(samples, minuteSp
 line(
   'mergeRollups 7 d of 1-min rows -> 600 buckets',
   minuteRows.time.length,
-  median(() => kernels.mergeRollups(minuteRows, spec)),
-  median(() => ref.referenceMergeRollups(minuteRows, spec)),
+  compare(() => kernels.mergeRollups(minuteRows, spec), () => ref.referenceMergeRollups(minuteRows, spec)),
 );
 const tenMinuteSpec = { ...minuteSpec, period: 600_000, bucketCount: (7 * DAY) / 600_000 };
 const tenMinuteRows = rollupRowsFromBuckets(kernels.bucketSamples(samples, tenMinuteSpec));
 line(
   'mergeRollups 7 d of 10-min rows -> 600 buckets',
   tenMinuteRows.time.length,
-  median(() => kernels.mergeRollups(tenMinuteRows, spec)),
-  median(() => ref.referenceMergeRollups(tenMinuteRows, spec)),
+  compare(() => kernels.mergeRollups(tenMinuteRows, spec), () => ref.referenceMergeRollups(tenMinuteRows, spec)),
 );
