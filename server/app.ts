@@ -14,6 +14,10 @@ import usersPlugin from './users/plugin.js';
 import appConfigPlugin from './app-config/plugin.js';
 import healthPlugin from './health/plugin.js';
 import webPlugin from './web/plugin.js';
+import summariesPlugin from './summaries/plugin.js';
+import commentsPlugin from './comments/plugin.js';
+import kvpPlugin from './kvp/plugin.js';
+import configurationsPlugin from './configurations/plugin.js';
 
 export interface AppOptions {
   config: Config;
@@ -56,6 +60,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(appConfigPlugin, { version: opts.version });
   await app.register(accountPlugin, { throttle: opts.throttle });
   await app.register(usersPlugin);
+  await app.register(summariesPlugin);
+  await app.register(commentsPlugin);
+  await app.register(kvpPlugin);
+  await app.register(configurationsPlugin);
   await app.register(webPlugin, { webDir: opts.config.webDir });
   return app;
 }

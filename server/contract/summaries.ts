@@ -42,3 +42,23 @@ export interface DisplaySettings {
   /** 0 automatic, -2 follow the target graph scale, > 0 fixed ms. */
   Scale: number;
 }
+
+/** Name of the per-account pseudo summary that holds every open target. */
+export const AllTargetsSummaryName = 'All Targets';
+export const SummaryNameMaxLength = 200;
+export const CommentTextMaxLength = 4000;
+/** A comment may be dated at most this far ahead of the server clock (clock skew). */
+export const CommentFutureToleranceMs = 60_000;
+export const KvpKeyMaxLength = 200;
+/** Longest stored value, in bytes of UTF-8. */
+export const KvpValueMaxBytes = 64 * 1024;
+/** Entries kept in a user's TraceTargetHistory. */
+export const TraceHistoryMaxEntries = 50;
+export const TraceHistoryEntryMaxLength = 255;
+
+/** One named configuration as offered by the Settings picker (spec 2 "Settings list item"). */
+export interface ConfigurationListItem {
+  id: number;
+  name: string;
+  description: string;
+}
