@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../engine/latency-codes.js';
-import { CellFlag, loadKernels, type SampleColumns } from './loader.js';
-import { loadBuiltKernels } from './testing/built-kernels.js';
+import { CellFlag, loadKernels, loadKernelsAsync, type SampleColumns } from './loader.js';
+import { builtWasmPath, loadBuiltKernels } from './testing/built-kernels.js';
 
 const T = LatencyCode.Timeout;
 const NP = LatencyCode.NotParticipating;
@@ -105,6 +105,12 @@ describe('row statistics kernel', () => {
 describe('loader', () => {
   it('says how to build when the module is missing', () => {
     expect(() => loadKernels('/nonexistent/kernels.wasm')).toThrow(/npm run build:wasm/);
+  });
+
+  it('loads asynchronously to the same kernels', async () => {
+    const kernels = await loadKernelsAsync(builtWasmPath);
+    expect(kernels.bucketSamples(samples, spec)).toEqual(loadBuiltKernels().bucketSamples(samples, spec));
+    await expect(loadKernelsAsync('/nonexistent/kernels.wasm')).rejects.toThrow(/npm run build:wasm/);
   });
 
   it('rejects a bad grid and mismatched columns', () => {
