@@ -32,12 +32,16 @@ type Simple<T> = T extends 'string'
             ? Record<string, unknown>
             : unknown;
 
+type Simplify<T> = { -readonly [K in keyof T]: T[K] } & {};
+
 type ObjectOf<S> = S extends { properties: infer P }
   ? S extends { required: readonly (infer R)[] }
-    ? { [K in keyof P as K extends R ? K : never]: FromSchema<P[K]> } & {
-        [K in keyof P as K extends R ? never : K]?: FromSchema<P[K]>;
-      }
-    : { [K in keyof P]?: FromSchema<P[K]> }
+    ? Simplify<
+        { [K in keyof P as K extends R ? K : never]: FromSchema<P[K]> } & {
+          [K in keyof P as K extends R ? never : K]?: FromSchema<P[K]>;
+        }
+      >
+    : Simplify<{ [K in keyof P]?: FromSchema<P[K]> }>
   : Record<string, unknown>;
 
 /** The TypeScript type a (simple) JSON schema describes; unknown where it cannot tell. */
