@@ -19,7 +19,7 @@ export interface RoundHops {
 }
 
 export class PathState {
-  /** TTL at which the destination answered last, or null when unknown. */
+  /** TTL at which the path ended last (destination answered, or unreachable), or null when unknown. */
   pathLength: number | null = null;
   private readonly lastAddress = new Map<number, string>();
 
@@ -75,13 +75,14 @@ export class PathState {
       if (o.ttl > end) break;
       hops.push(this.hopOf(o, routeChanges));
     }
-    if (reachedTarget) {
+    if (endProbe) {
+      // The path ends here (the target, or a router saying unreachable): probe no further,
+      // which also spares routers that rate-limit their unreachable messages.
       this.pathLength = end;
     } else if (this.pathLength !== null) {
       // The last probed TTL was answered by a router: the path grew; discover it next round.
       const last = probes[probes.length - 1];
       if (last && last.kind === 'timeExceeded') this.pathLength = null;
-      if (endProbe) this.pathLength = null;
     }
     return { reachedTarget, hops, routeChanges };
   }

@@ -130,7 +130,7 @@ export function buildTopology(s: Scenario): Topology {
     }
     if (s.icmpFirewallAtHop1) {
       nft(nodeNs(1)!, `table inet hwfw {
-  chain fwd { type filter hook forward priority 0; icmp type echo-request drop; icmpv6 type echo-request drop; }
+  chain forwardfilter { type filter hook forward priority 0; icmp type echo-request drop; icmpv6 type echo-request drop; }
 }\n`);
     }
     if (s.rateLimit) {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { LatencyCode } from '../latency-codes.js';
+import type { ProbeOutcome } from '../probe/protocol.js';
+import { PathState } from './path-state.js';
+
+const te = (ttl: number, responder: string, rttMs = 1): ProbeOutcome => ({ ttl, kind: 'timeExceeded', responder, rttMs, icmpType: 11, icmpCode: 0 });
+const echo = (ttl: number, responder: string): ProbeOutcome => ({ ttl, kind: 'echoReply', responder, rttMs: 2, icmpType: 0, icmpCode: 0 });
+const lost = (ttl: number): ProbeOutcome => ({ ttl, kind: 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
+
+describe('PathState', () => {
+  it('discovers the path up to maxTtl, then probes only the known length', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 5, finalHopOnly: false });
+    expect(p.nextTtls()).toEqual([1, 2, 3, 4, 5]);
+    const r = p.applyRound([te(1, 'a'), lost(2), echo(3, 't'), echo(4, 't'), lost(5)], 't');
+    expect(r.reachedTarget).toBe(true);
+    expect(r.hops.map((h) => h.rtt)).toEqual([1, LatencyCode.Timeout, 2]);
+    expect(p.nextTtls()).toEqual([1, 2, 3]);
+  });
+
+  it('reports a route change when a hop answers from a new address', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 3, finalHopOnly: false });
+    p.applyRound([te(1, 'a'), echo(2, 't')], 't');
+    expect(p.applyRound([lost(1), echo(2, 't')], 't').routeChanges).toEqual([]);
+    expect(p.applyRound([te(1, 'b'), echo(2, 't')], 't').routeChanges).toEqual([{ ttl: 1, previous: 'a', current: 'b' }]);
+  });
+
+  it('shows one timeout hop after the last answer when the target is not reached', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 6, finalHopOnly: false });
+    const r = p.applyRound([te(1, 'a'), lost(2), lost(3), lost(4), lost(5), lost(6)], 't');
+    expect(r.hops.map((h) => h.ttl)).toEqual([1, 2]);
+    expect(r.reachedTarget).toBe(false);
+  });
+
+  it('rediscovers when the path grew', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 4, finalHopOnly: false });
+    p.applyRound([te(1, 'a'), echo(2, 't')], 't');
+    p.applyRound([te(1, 'a'), te(2, 'b')], 't');
+    expect(p.nextTtls()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('final hop only: one probe, the other hops not participating', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 30, finalHopOnly: true });
+    expect(p.nextTtls().length).toBe(30);
+    p.applyRound([te(1, 'a'), echo(2, 't')], 't');
+    expect(p.nextTtls()).toEqual([30]);
+    const r = p.applyRound([echo(30, 't')], 't');
+    expect(r.hops).toEqual([
+      { ttl: 1, address: 'a', rtt: LatencyCode.NotParticipating, reply: 'notParticipating' },
+      { ttl: 2, address: 't', rtt: 2, reply: 'echoReply' },
+    ]);
+  });
+});
