@@ -14,6 +14,14 @@ import usersPlugin from './users/plugin.js';
 import appConfigPlugin from './app-config/plugin.js';
 import healthPlugin from './health/plugin.js';
 import webPlugin from './web/plugin.js';
+import targetsPlugin from './targets/plugin.js';
+import dataPlugin from './data/plugin.js';
+import { IngestPipeline } from './ingest/pipeline.js';
+import { TraceRunner } from './targets/trace-runner.js';
+import { sessionsInStates } from './targets/repository.js';
+import { SessionState } from './contract/sessions.js';
+import { recordTraceTarget } from './kvp/trace-history.js';
+import { shutdownEngine, type StartTrace } from './trace-engine.js';
 import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
@@ -27,6 +35,8 @@ export interface AppOptions {
   isShuttingDown?: () => boolean;
   throttle?: LoginThrottle;
   logger?: boolean;
+  /** Replaces the engine (tests without raw sockets). */
+  startTrace?: StartTrace;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -64,6 +74,35 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(commentsPlugin);
   await app.register(kvpPlugin);
   await app.register(configurationsPlugin);
+
+  // The built-in Local Machine agent and the ingest pipeline behind it.
+  const ingest = new IngestPipeline(opts.store, app.events);
+  await ingest.init();
+  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace);
+  app.decorate('traces', { ingest, runner });
+  app.addHook('onClose', async () => {
+    // Stop probing first, then flush what was measured, then release the sockets.
+    await runner.close();
+    await ingest.close();
+    await shutdownEngine();
+  });
+  const targetDeps = {
+    store: opts.store,
+    events: app.events,
+    runner,
+    recordHistory: async (p: Parameters<typeof recordTraceTarget>[1], target: string) => {
+      await recordTraceTarget(opts.store, p, target);
+    },
+  };
+  await app.register(targetsPlugin, targetDeps);
+  await app.register(dataPlugin);
   await app.register(webPlugin, { webDir: opts.config.webDir });
+
+  // Sessions that were running when the server stopped run again.
+  app.addHook('onReady', async () => {
+    const open = await opts.store.exclusive((q) => sessionsInStates(q, [SessionState.Active]));
+    for (const s of open) await runner.run(s);
+    if (open.length) app.log.info({ count: open.length }, 'resumed traces');
+  });
   return app;
 }

@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { TraceRunner } from '../targets/trace-runner.js';
 import { findUserById } from '../users/repository.js';
 import { resolveLoginSession, SessionCookie } from './login-sessions.js';
 import { principalOf, type Principal } from './principal.js';
@@ -58,5 +60,6 @@ declare module 'fastify' {
     config: Config;
     store: Store;
     events: DomainEventBus;
+    traces: { ingest: IngestPipeline; runner: TraceRunner };
   }
 }

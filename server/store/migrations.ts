@@ -85,9 +85,10 @@ export const migrations: Migration[] = [
          new_address VARCHAR NOT NULL)`,
       // Every hop sample ever taken: latency ms, or a special code (engine/latency-codes.ts).
       // No index: appended in time order, so DuckDB's zone maps prune by time.
+      // time is DOUBLE (exact for whole ms) so the appender takes JS numbers without BigInt.
       `CREATE TABLE samples (
          session_id INTEGER NOT NULL,
-         time BIGINT NOT NULL,
+         time DOUBLE NOT NULL,
          hop SMALLINT NOT NULL,
          latency DOUBLE NOT NULL)`,
       // Pre-aggregated cells of closed periods, one table for every resolution (ms); the
@@ -95,7 +96,7 @@ export const migrations: Migration[] = [
       `CREATE TABLE rollups (
          resolution INTEGER NOT NULL,
          session_id INTEGER NOT NULL,
-         time BIGINT NOT NULL,
+         time DOUBLE NOT NULL,
          hop SMALLINT NOT NULL,
          count INTEGER NOT NULL,
          lost INTEGER NOT NULL,
@@ -112,7 +113,7 @@ export const migrations: Migration[] = [
       `CREATE TABLE rollup_marks (
          resolution INTEGER NOT NULL,
          session_id INTEGER NOT NULL,
-         closed_until BIGINT NOT NULL,
+         closed_until DOUBLE NOT NULL,
          PRIMARY KEY (resolution, session_id))`,
       `CREATE SEQUENCE summary_id_seq START 1`,
       `CREATE TABLE summaries (

@@ -1,0 +1,101 @@
+// The agent runtime: runs engine traces on behalf of a server and hands their rounds to a
+// sink. The server starts one in-process as the built-in "Local Machine" agent (ID -1);
+// the remote collector CLI will run the same runtime behind a network link.
+import { startTrace } from '../engine/index.js';
+import type { RouteChange, TraceHandle, TraceOptions, TraceRound } from '../engine/types.js';
+
+export interface AgentTraceSpec {
+  /** The server's id for this trace (the session id). */
+  traceId: number;
+  target: string;
+  intervalMs: number;
+  finalHopOnly: boolean;
+  /** Engine settings of the trace's configuration (packet type, timeout, sizes...). */
+  engine?: Omit<TraceOptions, 'target' | 'intervalSeconds' | 'finalHopOnly'>;
+  /** Start paused (a paused session after a server restart). */
+  paused?: boolean;
+}
+
+/** Where rounds go. `round` resolves once the server has committed the samples. */
+export interface AgentSink {
+  round(traceId: number, round: TraceRound): Promise<void>;
+  routeChange(traceId: number, change: RouteChange): void;
+  targetResolved(traceId: number, address: string): void;
+  traceError(traceId: number, error: Error): void;
+}
+
+export type StartTrace = (options: TraceOptions) => TraceHandle;
+
+export class AgentRuntime {
+  private readonly traces = new Map<number, TraceHandle>();
+
+  constructor(
+    private readonly sink: AgentSink,
+    private readonly start: StartTrace = startTrace,
+  ) {}
+
+  has(traceId: number): boolean {
+    return this.traces.has(traceId);
+  }
+
+  get size(): number {
+    return this.traces.size;
+  }
+
+  /** Starts a trace; a trace with the same id is stopped first. */
+  async run(spec: AgentTraceSpec): Promise<TraceHandle> {
+    await this.stop(spec.traceId);
+    const handle = this.start({
+      ...spec.engine,
+      target: spec.target,
+      intervalSeconds: spec.intervalMs / 1000,
+      finalHopOnly: spec.finalHopOnly,
+    });
+    const id = spec.traceId;
+    handle.on('round', (round) => {
+      // A failed commit is reported by the sink itself; the trace goes on.
+      this.sink.round(id, round).catch((err: Error) => this.sink.traceError(id, err));
+    });
+    handle.on('routeChange', (change) => this.sink.routeChange(id, change));
+    handle.on('targetResolved', (address) => this.sink.targetResolved(id, address));
+    handle.on('error', (err) => {
+      this.traces.delete(id);
+      this.sink.traceError(id, err);
+    });
+    this.traces.set(id, handle);
+    if (spec.paused) handle.pause();
+    return handle;
+  }
+
+  pause(traceId: number): void {
+    this.traces.get(traceId)?.pause();
+  }
+
+  resume(traceId: number): void {
+    this.traces.get(traceId)?.resume();
+  }
+
+  setInterval(traceId: number, intervalMs: number): void {
+    this.traces.get(traceId)?.setInterval(intervalMs / 1000);
+  }
+
+  setFinalHopOnly(traceId: number, on: boolean): void {
+    this.traces.get(traceId)?.setFinalHopOnly(on);
+  }
+
+  async reResolve(traceId: number): Promise<string | undefined> {
+    return this.traces.get(traceId)?.reResolve();
+  }
+
+  async stop(traceId: number): Promise<void> {
+    const handle = this.traces.get(traceId);
+    if (!handle) return;
+    this.traces.delete(traceId);
+    await handle.stop();
+  }
+
+  async stopAll(): Promise<void> {
+    const ids = [...this.traces.keys()];
+    await Promise.all(ids.map((id) => this.stop(id)));
+  }
+}

@@ -1,0 +1,114 @@
+// DataPointBuckets (spec 2 section 7): the timeline graph's data, bucketed by the WASM
+// kernel over rollups and raw samples.
+import type { DataPoint, DataPointBuckets } from '../contract/data.js';
+import { parseTargetId } from '../contract/targets.js';
+import type { Principal } from '../account/principal.js';
+import { badRequest } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
+import { sessionFor } from '../targets/service.js';
+import type { BucketResult } from '../../wasm/kernel-types.js';
+import { CellFlag } from '../../wasm/kernel-types.js';
+import { queryKernels } from './kernels.js';
+import { closedMarks, cover } from './sources.js';
+
+export const MaxBuckets = 10_000;
+
+export interface BucketArgs {
+  targetId: string;
+  startTime: number;
+  endTime: number;
+  periodSeconds: number;
+  includeJitter: boolean;
+}
+
+const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
+const num = (v: number) => (Number.isNaN(v) ? null : v);
+
+/**
+ * The grid of buckets: with a period of at least a rollup resolution, start and period
+ * snap to that resolution, so closed rollups answer whole buckets exactly.
+ */
+export function bucketGrid(start: number, end: number, periodMs: number) {
+  const res = [...RollupResolutionsMs].reverse().find((r) => r <= periodMs);
+  const period = res ? ceilTo(periodMs, res) : periodMs;
+  const gridStart = res ? floorTo(start, res) : start;
+  const bucketCount = Math.max(1, Math.ceil((end - gridStart) / period));
+  return { start: gridStart, period, bucketCount, resolution: res ?? 0 };
+}
+
+export async function dataPointBuckets(store: Store, p: Principal, args: BucketArgs): Promise<DataPointBuckets> {
+  const s = await sessionFor(store, p, args.targetId);
+  const requestedHop = parseTargetId(args.targetId)?.hop;
+  if (!(args.endTime > args.startTime)) throw badRequest('endTime must be after startTime.');
+  if (!(args.periodSeconds > 0)) throw badRequest('periodSeconds must be above 0.');
+  const grid = bucketGrid(args.startTime, args.endTime, args.periodSeconds * 1000);
+  if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
+
+  const { pieces, hopCount } = await store.exclusive(async (q) => {
+    const marks = await closedMarks(q, s.id);
+    const pieces = await cover(q, s.id, grid.start, grid.start + grid.bucketCount * grid.period, grid.resolution, marks);
+    const hop = await q.one<{ maxHop: number | null }>('SELECT max(hop) AS "maxHop" FROM hosts WHERE session_id = $1', [s.id]);
+    return { pieces, hopCount: Math.max(1, hop?.maxHop ?? 1, requestedHop ?? 1) };
+  });
+
+  const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
+  for (const piece of pieces) {
+    if (piece.kind === 'rows') acc.addRollups(onlyHops(piece.rows, hopCount));
+    else acc.addSamples(piece.samples);
+  }
+  const result = acc.finishBuckets();
+  return {
+    Points: toPoints(result, requestedHop || undefined, args.includeJitter),
+    FirstDatapoint: iso(s.firstSample),
+    MostRecentDatapoint: iso(s.latestSample),
+  };
+}
+
+/** Rollup rows of hops beyond the host list (not yet written) are left out of the grid. */
+function onlyHops<T extends { hop: Int32Array }>(rows: T, hopCount: number): T {
+  for (let i = 0; i < rows.hop.length; i++) if (rows.hop[i] > hopCount) throw badRequest('hop beyond the known route');
+  return rows;
+}
+
+export function toPoints(r: BucketResult, hop: number | undefined, includeJitter: boolean): DataPoint[] {
+  const points: DataPoint[] = [];
+  const H = r.hopCount;
+  let sampleIndex = 0;
+  for (let b = 0; b < r.bucketCount; b++) {
+    const base = b * H;
+    let any = false;
+    let startTrace = false;
+    for (let h = 0; h < H; h++) {
+      if (r.count[base + h] > 0 || r.flags[base + h] !== 0) any = true;
+      if (r.flags[base + h] & CellFlag.IsStartTrace) startTrace = true;
+    }
+    if (!any) continue;
+    // Without a hop, the target's own row: the last hop of the route in this bucket.
+    const h = (hop ?? (r.routeLength[b] || H)) - 1;
+    const c = base + h;
+    const count = r.count[c];
+    points.push({
+      Period: new Date(r.start + b * r.period).toISOString(),
+      IsStartTrace: startTrace,
+      UnitNumber: b,
+      FirstLatency: num(r.first[c]),
+      LatencyMinimum: num(r.min[c]),
+      LatencyMaximum: num(r.max[c]),
+      Jitter: includeJitter ? num(r.jitter[c]) : null,
+      AverageLatency: num(r.average[c]),
+      LatencyCount: count,
+      HasNotParticipating: (r.flags[c] & CellFlag.HasNotParticipating) !== 0,
+      LostPacketCount: r.lost[c],
+      SampleSetIndexStart: sampleIndex,
+      SampleSetIndexEnd: sampleIndex + count,
+      RouteBitMask: r.routeBitMask[b],
+      RouteLength: r.routeLength[b],
+      RouteHostLatencies: Array.from({ length: H }, (_, k) => num(r.average[base + k])),
+      RouteHostSentCount: Array.from({ length: H }, (_, k) => r.count[base + k]),
+      RouteHostLostCount: Array.from({ length: H }, (_, k) => r.lost[base + k]),
+    });
+    sampleIndex += count;
+  }
+  return points;
+}

@@ -1,0 +1,214 @@
+// TraceGraphRows (spec 2 section 7): the rows of the trace grid (one per hop, plus the
+// header row) or of a summary grid (one per target), with statistics over the requested
+// range computed by the WASM row-statistics kernel.
+import { Claim } from '../contract/account.js';
+import { LocalMachineAgentName, SessionState } from '../contract/sessions.js';
+import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
+import { latencyDisplayText } from '../contract/latency.js';
+import type { Principal } from '../account/principal.js';
+import { badRequest, notFound } from '../http/errors.js';
+import type { Queryable, Store } from '../store/db.js';
+import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
+import { sessionFor } from '../targets/service.js';
+import type { RowStatsResult } from '../../wasm/kernel-types.js';
+import { queryKernels } from './kernels.js';
+import { closedMarks, cover } from './sources.js';
+
+export interface GraphRowsArgs {
+  requests: GraphRowsRequest[];
+  columnNames: string[];
+  listType: TargetListType;
+  uniqueID: string;
+}
+
+/** Without a range, rows cover the default viewport: the last 10 minutes of data. */
+export const DefaultRowsRangeMs = 10 * 60_000;
+
+const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
+const num = (v: number) => (Number.isNaN(v) ? null : v);
+
+function parseTime(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  const t = Number.isFinite(n) ? n : Date.parse(text);
+  if (!Number.isFinite(t)) throw badRequest(`"${text}" is not a time.`);
+  return t;
+}
+
+async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number): Promise<RowStatsResult> {
+  const marks = await closedMarks(q, s.id);
+  const pieces = await cover(q, s.id, from, to, Infinity, marks);
+  const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount));
+  for (const piece of pieces) {
+    if (piece.kind === 'rows') acc.addRollups(piece.rows);
+    else acc.addSamples(piece.samples);
+  }
+  return acc.finishRowStats();
+}
+
+function rangeFor(s: SessionRecord, req: GraphRowsRequest | undefined): { from: number; to: number } {
+  const end = parseTime(req?.End) ?? (s.latestSample ?? Date.now()) + 1;
+  const start = parseTime(req?.Start) ?? end - DefaultRowsRangeMs;
+  if (!(end > start)) throw badRequest('End must be after Start.');
+  return { from: start, to: end };
+}
+
+interface Display {
+  warn: number;
+  bad: number;
+  scale: number;
+  name: string;
+}
+
+function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
+  const fmt = (v: number) => (Number.isNaN(v) ? '' : latencyDisplayText(v));
+  const count = st.count[k] ?? 0;
+  const lost = st.lost[k] ?? 0;
+  const pl = num(st.lossPercent[k] ?? NaN);
+  const dns = host?.name || host?.dnsName || '';
+  const running = s.state === SessionState.Active;
+  return {
+    UniqueID: rowId(s.id, hop),
+    DNSName: dns,
+    IP: host?.address ?? '',
+    HopNum: hop,
+    HopDetails: '',
+    Columns: {
+      Hop: String(hop),
+      ErrCount: String(lost),
+      PacketLoss: pl === null ? '' : pl.toFixed(1),
+      IPAddress: host?.address || '*',
+      DNSName: dns,
+      Avg: fmt(st.average[k]),
+      Min: fmt(st.min[k]),
+      Max: fmt(st.max[k]),
+      Cur: fmt(st.current[k]),
+      User: host?.notes ?? '',
+      Notes: host?.notes ?? '',
+      Agent: LocalMachineAgentName,
+      ConfigName: d.name,
+      RouteLength: String(st.hopCount),
+    },
+    IsRunning: running,
+    Editable: editable,
+    HasAlert: false,
+    GoodCount: st.goodCount[k] ?? 0,
+    TotalCount: count,
+    Average: num(st.average[k] ?? NaN),
+    Minimum: num(st.min[k] ?? NaN),
+    Maximum: num(st.max[k] ?? NaN),
+    Current: num(st.current[k] ?? NaN),
+    PL: pl,
+    TraceInterval: s.traceIntervalMs / 1000,
+    SentinelId: String(s.sentinelId),
+    HubSentinelID: s.sentinelId,
+    Start: iso(s.firstSample),
+    End: iso(s.latestSample),
+    TraceStart: new Date(s.startTime).toISOString(),
+    TraceEnd: iso(s.endTime),
+  };
+}
+
+async function display(q: Queryable, configId: number): Promise<Display> {
+  const c = await q.one<Display>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [configId]);
+  return c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' };
+}
+
+/** The last hop that answered in the range (the target), else the deepest hop seen. */
+function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
+  for (let h = st.hopCount; h >= 1; h--) if ((st.goodCount[h - 1] ?? 0) > 0) return h;
+  return Math.max(1, ...hosts.map((x) => x.hop));
+}
+
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
+  const s = await sessionFor(store, p, args.uniqueID);
+  const editable = p.claims.includes(Claim.TargetManagement);
+  const range = rangeFor(s, args.requests[0]);
+  return store.exclusive(async (q) => {
+    const hosts = await hostsOf(q, [s.id]);
+    const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
+    const st = await statsFor(q, s, range.from, range.to, hopCount);
+    const d = await display(q, s.configurationId);
+    const byHop = new Map(hosts.map((h) => [h.hop, h]));
+    const rows: TargetRow[] = [];
+    for (let hop = 1; hop <= Math.max(hopCount, st.hopCount); hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
+    const last = finalHop(st, hosts);
+    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d);
+    header.UniqueID = rowId(s.id, 0);
+    header.HopNum = 0;
+    header.DNSName = s.targetName || byHop.get(last)?.dnsName || '';
+    header.IP = s.targetIp;
+    const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
+    return {
+      UniqueID: String(s.id),
+      WarningSpeed: d.warn,
+      BadSpeed: d.bad,
+      GraphScale: d.scale > 0 ? d.scale : Math.max(10, maxLatency * 1.01),
+      Rows: [header, ...rows],
+      Details: {
+        ConfigurationID: s.configurationId,
+        SummaryName: '',
+        HostCount: rows.length,
+        HubSentinelID: s.sentinelId,
+        TargetDescription: s.description || s.originalTarget,
+        TargetIPAddress: s.targetIp,
+        TargetDNSName: s.targetName,
+        TargetHostID: rowId(s.id, last),
+        IsRunning: s.state === SessionState.Active,
+        IsNew: s.sampleCount === 0,
+        TraceInterval: s.traceIntervalMs / 1000,
+        FirstSample: iso(s.firstSample),
+        LatestSample: iso(s.latestSample),
+        Editable: editable,
+      },
+    };
+  });
+}
+
+async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
+  const summaryId = Number(args.uniqueID);
+  if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
+  const editable = p.claims.includes(Claim.TargetManagement);
+  return store.exclusive(async (q) => {
+    const summary = await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [
+      summaryId,
+      p.accountId,
+    ]);
+    if (!summary) throw notFound(`Summary ${summaryId} not found`);
+    const sessions = summary.isAll
+      ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state <> 2 ORDER BY id', [p.accountId])
+      : await q.all<{ id: number }>(
+          `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
+           WHERE m.summary_id = $1 AND s.state <> 2 ORDER BY s.id`,
+          [summaryId],
+        );
+    const rows: TargetRow[] = [];
+    let warn = 100;
+    let bad = 250;
+    for (const { id } of sessions) {
+      const s = (await findSession(q, id))!;
+      const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
+      const range = rangeFor(s, req);
+      const hosts = await hostsOf(q, [id]);
+      const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)));
+      const d = await display(q, s.configurationId);
+      warn = d.warn;
+      bad = d.bad;
+      const last = finalHop(st, hosts);
+      const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
+      row.DNSName = s.targetName || row.DNSName;
+      row.IP = s.targetIp;
+      row.Columns.DNSName = row.DNSName;
+      row.Columns.IPAddress = s.targetIp;
+      rows.push(row);
+    }
+    const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
+    return { UniqueID: String(summaryId), WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
+  });
+}
+
+export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
+  if (args.listType === 'Target') return targetRows(store, p, args);
+  if (args.listType === 'Summary') return summaryRows(store, p, args);
+  throw badRequest(`List type ${args.listType} is not served yet: its area (agents, LiveShare) is not built.`);
+}

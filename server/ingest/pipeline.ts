@@ -1,0 +1,298 @@
+// The ingest pipeline: rounds -> columnar batches -> Piscina worker (validate, WASM
+// rollups) -> one DuckDB transaction per flush (raw samples, closed rollups, marks, host
+// and session updates). A round's promise resolves only after its flush committed, so an
+// acknowledged sample is durable; a kill -9 loses at most the batch being flushed.
+import { Piscina } from 'piscina';
+import type { Store } from '../store/db.js';
+import type { DomainEventBus } from '../events.js';
+import { appendRollups, appendSamples } from './appenders.js';
+import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
+import { concatRollupRows, emptyRollupRows, sliceRollupRows, type RollupRows } from './rollup-rows.js';
+import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
+import { SessionRollupState, concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
+import type { PrepareResult, RowsRollupJob, SampleRollupJob } from './worker.js';
+import { loadRollupState } from './state-loader.js';
+
+export interface HostSeen {
+  sessionId: number;
+  hop: number;
+  address: string;
+  dnsName: string;
+}
+
+export interface IngestOptions {
+  flushIntervalMs?: number;
+  /** Flush at once when this many samples wait. */
+  maxBatch?: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+export class IngestPipeline {
+  private readonly pool: Piscina;
+  private builder = new SampleBatchBuilder();
+  private hostsSeen = new Map<string, HostSeen>();
+  private waiters: Waiter[] = [];
+  private states = new Map<number, SessionRollupState>();
+  private accountOf = new Map<number, number>();
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly flushIntervalMs: number;
+  private readonly maxBatch: number;
+  /** Samples dropped by validation since start. */
+  dropped = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly events: DomainEventBus,
+    opts: IngestOptions = {},
+  ) {
+    this.flushIntervalMs = opts.flushIntervalMs ?? 200;
+    this.maxBatch = opts.maxBatch ?? 50_000;
+    this.pool = new Piscina({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: 60_000,
+    });
+  }
+
+  /** Rebuilds the rollup state of open sessions from the store. */
+  async init(): Promise<void> {
+    const loaded = await this.store.exclusive((q) => loadRollupState(q));
+    for (const [sessionId, { accountId, state }] of loaded) {
+      this.states.set(sessionId, state);
+      this.accountOf.set(sessionId, accountId);
+    }
+  }
+
+  /** Registers a session so its samples can be attributed (account, rollup grid). */
+  openSession(sessionId: number, accountId: number): void {
+    this.accountOf.set(sessionId, accountId);
+    if (!this.states.has(sessionId)) this.states.set(sessionId, new SessionRollupState());
+  }
+
+  /** Rolls everything of the session up at the next flush and forgets it afterwards. */
+  finishSession(sessionId: number): Promise<void> {
+    const s = this.states.get(sessionId);
+    if (s) s.finishing = true;
+    return this.flushSoon(true);
+  }
+
+  /** Adds one sample; the promise resolves when it is committed. */
+  add(sessionId: number, time: number, hop: number, latency: number): void {
+    this.builder.push(sessionId, time, hop, latency);
+  }
+
+  /** Remembers a hop's address and reverse name (written with the next flush). */
+  seeHost(h: HostSeen): void {
+    this.hostsSeen.set(`${h.sessionId}:${h.hop}`, h);
+  }
+
+  /** Waits for the flush that will hold everything added so far. */
+  commit(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('ingest is closed'));
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    void this.flushSoon(this.builder.length >= this.maxBatch);
+    return p;
+  }
+
+  /** Adds a whole columnar batch (bulk import, benchmarks) and waits for its commit. */
+  addBatch(b: SampleBatch): Promise<void> {
+    for (let i = 0; i < b.length; i++) this.builder.push(b.session[i], b.time[i], b.hop[i], b.latency[i]);
+    return this.commit();
+  }
+
+  private flushSoon(now: boolean): Promise<void> {
+    if (now) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      return this.enqueueFlush();
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.enqueueFlush();
+    }, this.flushIntervalMs);
+    return this.flushing;
+  }
+
+  private enqueueFlush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flush());
+    return this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const waiters = this.waiters;
+    this.waiters = [];
+    const hosts = [...this.hostsSeen.values()];
+    this.hostsSeen.clear();
+    const raw = this.builder.take();
+    try {
+      await this.flushBatch(raw, hosts);
+      for (const w of waiters) w.resolve();
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+    }
+  }
+
+  private async flushBatch(raw: SampleBatch, hosts: HostSeen[]): Promise<void> {
+    const { batch, dropped } = (await this.pool.run(
+      { op: 'prepare', batch: raw },
+      { transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[] },
+    )) as PrepareResult;
+    this.dropped += dropped;
+
+    // Split the batch by session.
+    const bySession = new Map<number, number[]>();
+    for (let i = 0; i < batch.length; i++) {
+      const sid = batch.session[i];
+      let list = bySession.get(sid);
+      if (!list) bySession.set(sid, (list = []));
+      list.push(i);
+    }
+
+    type Plan = {
+      sessionId: number;
+      state: SessionRollupState;
+      count: number;
+      first: number;
+      last: number;
+      raw: RawPending;
+      rows: RollupRows[];
+      closedUntil: number[];
+      pendingRows: RollupRows[];
+    };
+    const plans: Plan[] = [];
+    const sessions = new Set([...bySession.keys(), ...[...this.states].filter(([, s]) => s.finishing).map(([id]) => id)]);
+    for (const sessionId of sessions) {
+      const idx = bySession.get(sessionId) ?? [];
+      const state = this.states.get(sessionId) ?? new SessionRollupState();
+      this.states.set(sessionId, state);
+      const add: RawPending = {
+        time: Float64Array.from(idx, (i) => batch.time[i]),
+        hop: Int32Array.from(idx, (i) => batch.hop[i]),
+        latency: Float64Array.from(idx, (i) => batch.latency[i]),
+      };
+      let first = Infinity;
+      let last = -Infinity;
+      for (const t of add.time) {
+        if (t < first) first = t;
+        if (t > last) last = t;
+      }
+      if (idx.length) state.anchor(first);
+      const plan: Plan = {
+        sessionId,
+        state,
+        count: idx.length,
+        first,
+        last,
+        raw: concatRaw(state.raw, add),
+        rows: RollupResolutionsMs.map(() => emptyRollupRows()),
+        closedUntil: [...state.closedUntil],
+        pendingRows: [...state.pendingRows],
+      };
+      await this.planRollups(plan, Math.max(state.maxTime, last));
+      plans.push(plan);
+    }
+
+    await this.store.transaction(async (q, conn) => {
+      await appendSamples(conn, batch);
+      for (const p of plans) {
+        for (let level = 0; level < RollupResolutionsMs.length; level++) {
+          await appendRollups(conn, RollupResolutionsMs[level], p.sessionId, p.rows[level]);
+          if (!Number.isNaN(p.closedUntil[level])) {
+            await q.run(
+              `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ($1, $2, $3)
+               ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+              [RollupResolutionsMs[level], p.sessionId, p.closedUntil[level]],
+            );
+          }
+        }
+        if (p.count) {
+          await q.run(
+            `UPDATE sessions SET sample_count = sample_count + $2,
+               first_sample = CASE WHEN first_sample IS NULL OR first_sample > $3 THEN $3 ELSE first_sample END,
+               latest_sample = CASE WHEN latest_sample IS NULL OR latest_sample < $4 THEN $4 ELSE latest_sample END
+             WHERE id = $1`,
+            [p.sessionId, p.count, Math.round(p.first), Math.round(p.last)],
+          );
+        }
+      }
+      const now = Date.now();
+      for (const h of hosts) {
+        await q.run(
+          `INSERT INTO hosts (session_id, hop, address, dns_name, updated_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (session_id, hop) DO UPDATE SET address = excluded.address,
+             dns_name = CASE WHEN excluded.dns_name <> '' THEN excluded.dns_name
+                             WHEN excluded.address <> hosts.address THEN '' ELSE hosts.dns_name END,
+             updated_at = excluded.updated_at`,
+          [h.sessionId, h.hop, h.address, h.dnsName, now],
+        );
+      }
+    });
+
+    // Committed: now the in-memory state may move on.
+    for (const p of plans) {
+      const s = p.state;
+      s.raw = p.raw;
+      s.closedUntil = p.closedUntil;
+      s.pendingRows = p.pendingRows;
+      if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
+      if (s.finishing) this.states.delete(p.sessionId);
+      if (p.count) {
+        const accountId = this.accountOf.get(p.sessionId);
+        if (accountId !== undefined) this.events.emit('HostUpdated', accountId, p.sessionId, String(p.sessionId), p.last);
+      }
+    }
+  }
+
+  /** Decides which periods close with this flush and computes their rollup rows. */
+  private async planRollups(
+    p: { state: SessionRollupState; raw: RawPending; rows: RollupRows[]; closedUntil: number[]; pendingRows: RollupRows[] },
+    maxTime: number,
+  ): Promise<void> {
+    if (Number.isNaN(p.closedUntil[0]) || !Number.isFinite(maxTime)) return;
+    const finishing = p.state.finishing;
+    const res0 = RollupResolutionsMs[0];
+    const cut0 = finishing ? ceilTo(maxTime + 1, res0) : floorTo(maxTime - LateSampleGraceMs, res0);
+    if (cut0 > p.closedUntil[0]) {
+      const [closing, open] = splitRaw(p.raw, p.closedUntil[0], cut0);
+      const job: SampleRollupJob = { kind: 'samples', start: p.closedUntil[0], end: cut0, resolution: res0, ...closing };
+      p.rows[0] = closing.time.length ? await this.runRollup(job) : emptyRollupRows();
+      p.raw = open;
+      p.closedUntil[0] = cut0;
+    }
+    for (let level = 1; level < RollupResolutionsMs.length; level++) {
+      const res = RollupResolutionsMs[level];
+      const feed = concatRollupRows([p.pendingRows[level - 1], p.rows[level - 1]]);
+      const cut = finishing ? ceilTo(p.closedUntil[level - 1], res) : floorTo(p.closedUntil[level - 1], res);
+      if (cut > p.closedUntil[level]) {
+        const closing = sliceRollupRows(feed, p.closedUntil[level], cut);
+        const job: RowsRollupJob = { kind: 'rows', start: p.closedUntil[level], end: cut, resolution: res, rows: closing };
+        p.rows[level] = closing.time.length ? await this.runRollup(job) : emptyRollupRows();
+        p.pendingRows[level - 1] = sliceRollupRows(feed, cut, Infinity);
+        p.closedUntil[level] = cut;
+      } else {
+        p.pendingRows[level - 1] = feed;
+      }
+    }
+  }
+
+  private runRollup(job: SampleRollupJob | RowsRollupJob): Promise<RollupRows> {
+    return this.pool.run({ op: 'rollup', job }) as Promise<RollupRows>;
+  }
+
+  /** Flushes what waits and stops the worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.enqueueFlush();
+    this.closed = true;
+    await this.pool.destroy();
+  }
+}

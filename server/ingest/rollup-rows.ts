@@ -1,0 +1,50 @@
+// Rollup rows as plain typed columns (wasm/kernel-types.ts RollupColumns), with helpers to
+// cut, concatenate and move them between the main thread, the worker and DuckDB.
+import type { RollupRows } from '../../wasm/rollup-rows.js';
+
+export type { RollupRows };
+
+const I32 = ['hop', 'count', 'lost', 'jitterPairs', 'flags'] as const;
+const F64 = ['time', 'sum', 'min', 'max', 'first', 'lastValid', 'jitterSum', 'last'] as const;
+
+export function emptyRollupRows(n = 0): RollupRows {
+  return {
+    time: new Float64Array(n),
+    hop: new Int32Array(n),
+    count: new Int32Array(n),
+    lost: new Int32Array(n),
+    sum: new Float64Array(n),
+    min: new Float64Array(n),
+    max: new Float64Array(n),
+    first: new Float64Array(n),
+    lastValid: new Float64Array(n),
+    jitterSum: new Float64Array(n),
+    jitterPairs: new Int32Array(n),
+    last: new Float64Array(n),
+    flags: new Int32Array(n),
+  };
+}
+
+export function concatRollupRows(parts: RollupRows[]): RollupRows {
+  const n = parts.reduce((s, p) => s + p.time.length, 0);
+  const out = emptyRollupRows(n);
+  let at = 0;
+  for (const p of parts) {
+    for (const k of [...I32, ...F64]) (out[k] as Float64Array).set(p[k] as Float64Array, at);
+    at += p.time.length;
+  }
+  return out;
+}
+
+/** Rows with from <= time < to (rows are in time order). */
+export function sliceRollupRows(rows: RollupRows, from: number, to: number): RollupRows {
+  let a = 0;
+  while (a < rows.time.length && rows.time[a] < from) a++;
+  let b = a;
+  while (b < rows.time.length && rows.time[b] < to) b++;
+  const out = {} as RollupRows;
+  for (const k of [...I32, ...F64]) (out as unknown as Record<string, unknown>)[k] = (rows[k] as Float64Array).slice(a, b);
+  return out;
+}
+
+export const rollupColumnNames = { I32, F64 };

@@ -1,0 +1,69 @@
+// A growable columnar batch of hop samples (session, time, hop, latency): the unit that
+// moves through ingest, transferable to a worker without copying row objects.
+
+export interface SampleBatch {
+  length: number;
+  session: Int32Array;
+  time: Float64Array;
+  hop: Int32Array;
+  latency: Float64Array;
+}
+
+export class SampleBatchBuilder {
+  private n = 0;
+  private session: Int32Array;
+  private time: Float64Array;
+  private hop: Int32Array;
+  private latency: Float64Array;
+
+  constructor(capacity = 4096) {
+    this.session = new Int32Array(capacity);
+    this.time = new Float64Array(capacity);
+    this.hop = new Int32Array(capacity);
+    this.latency = new Float64Array(capacity);
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  push(session: number, time: number, hop: number, latency: number): void {
+    if (this.n === this.time.length) this.grow();
+    const i = this.n++;
+    this.session[i] = session;
+    this.time[i] = time;
+    this.hop[i] = hop;
+    this.latency[i] = latency;
+  }
+
+  private grow(): void {
+    const cap = this.time.length * 2;
+    const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.session = grow(this.session, (k) => new Int32Array(k));
+    this.time = grow(this.time, (k) => new Float64Array(k));
+    this.hop = grow(this.hop, (k) => new Int32Array(k));
+    this.latency = grow(this.latency, (k) => new Float64Array(k));
+  }
+
+  /** Hands the rows over (trimmed copies) and starts empty again. */
+  take(): SampleBatch {
+    const n = this.n;
+    const batch: SampleBatch = {
+      length: n,
+      session: this.session.slice(0, n),
+      time: this.time.slice(0, n),
+      hop: this.hop.slice(0, n),
+      latency: this.latency.slice(0, n),
+    };
+    this.n = 0;
+    return batch;
+  }
+}
+
+export function emptyBatch(): SampleBatch {
+  return { length: 0, session: new Int32Array(0), time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
+}

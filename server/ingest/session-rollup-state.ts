@@ -1,0 +1,62 @@
+// Per-session rollup bookkeeping kept in memory by the ingest pipeline: what is closed at
+// each resolution, and the rows not yet rolled up (raw samples for the 1-minute level,
+// finer rollup rows for the coarser ones). Mirrors rollup_marks and is rebuilt from the
+// store at start.
+import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
+import { concatRollupRows, emptyRollupRows, type RollupRows } from './rollup-rows.js';
+
+export interface RawPending {
+  time: Float64Array;
+  hop: Int32Array;
+  latency: Float64Array;
+}
+
+export class SessionRollupState {
+  /** closedUntil per level; NaN until the first sample fixes the grid. */
+  closedUntil: number[] = RollupResolutionsMs.map(() => NaN);
+  raw: RawPending = { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
+  /** pendingRows[i] feeds level i + 1. */
+  pendingRows: RollupRows[] = RollupResolutionsMs.slice(1).map(() => emptyRollupRows());
+  maxTime = -Infinity;
+  /** Set when the session closes: everything is rolled up at the next flush. */
+  finishing = false;
+
+  anchor(firstTime: number): void {
+    RollupResolutionsMs.forEach((res, i) => {
+      if (Number.isNaN(this.closedUntil[i])) this.closedUntil[i] = floorTo(firstTime, res);
+    });
+  }
+}
+
+export function concatRaw(a: RawPending, b: RawPending): RawPending {
+  const cat = <T extends Float64Array | Int32Array>(x: T, y: T, make: (n: number) => T) => {
+    const out = make(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  return {
+    time: cat(a.time, b.time, (n) => new Float64Array(n)),
+    hop: cat(a.hop, b.hop, (n) => new Int32Array(n)),
+    latency: cat(a.latency, b.latency, (n) => new Float64Array(n)),
+  };
+}
+
+/** Splits raw rows at `cut`: [rows with from <= time < cut, rows with time >= cut]. */
+export function splitRaw(r: RawPending, from: number, cut: number): [RawPending, RawPending] {
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let i = 0; i < r.time.length; i++) {
+    const t = r.time[i];
+    if (t >= cut) hi.push(i);
+    else if (t >= from) lo.push(i); // earlier than the closed grid: raw only (late sample)
+  }
+  const pick = (idx: number[]): RawPending => ({
+    time: Float64Array.from(idx, (i) => r.time[i]),
+    hop: Int32Array.from(idx, (i) => r.hop[i]),
+    latency: Float64Array.from(idx, (i) => r.latency[i]),
+  });
+  return [pick(lo), pick(hi)];
+}
+
+export { concatRollupRows };

@@ -1,0 +1,98 @@
+// /cmd routes for targets (spec 2 section 7).
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../account/authenticate.js';
+import * as targets from './service.js';
+
+const idQuery = { type: 'object', required: ['ID'], properties: { ID: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+
+export default async function targetsPlugin(app: FastifyInstance, deps: targets.TargetDeps) {
+  app.get<{ Querystring: { target: string; configID?: number; traceInterval?: number; agentID?: number } }>(
+    '/cmd/newtarget',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['target'],
+          properties: {
+            target: { type: 'string', maxLength: 300 },
+            configID: { type: 'integer', minimum: 1 },
+            // Seconds, as TraceInterval everywhere else in the spec (2.5 by default).
+            traceInterval: { type: 'number', exclusiveMinimum: 0 },
+            agentID: { type: 'integer' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return targets.newTarget(deps, requireUser(request), {
+        target: q.target,
+        configId: q.configID,
+        traceIntervalSeconds: q.traceInterval,
+        agentId: q.agentID,
+      });
+    },
+  );
+
+  const simple = (path: string, op: (p: ReturnType<typeof requireUser>, id: string) => Promise<unknown>) =>
+    app.get<{ Querystring: { ID: string } }>(path, { schema: { querystring: idQuery } }, async (request, reply) => {
+      const result = await op(requireUser(request), request.query.ID);
+      if (result === undefined) return reply.code(204).send();
+      return result;
+    });
+  simple('/cmd/stoptrace', (p, id) => targets.stopTrace(deps, p, id));
+  simple('/cmd/resumetrace', (p, id) => targets.resumeTrace(deps, p, id));
+  simple('/cmd/resettrace', (p, id) => targets.resetTrace(deps, p, id));
+  simple('/cmd/close', (p, id) => targets.closeTarget(deps, p, id));
+
+  app.get<{ Querystring: { Ids: string[] } }>(
+    '/cmd/finalHop',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['Ids'],
+          properties: { Ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', maxLength: 64 } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      await targets.finalHop(deps, requireUser(request), request.query.Ids);
+      reply.code(204).send();
+    },
+  );
+
+  app.get<{ Querystring: { webId: string; configId: number } }>(
+    '/cmd/updateConfigurationId',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['webId', 'configId'],
+          properties: { webId: { type: 'string', maxLength: 64 }, configId: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      await targets.updateConfigurationId(deps, requireUser(request), request.query.webId, request.query.configId);
+      reply.code(204).send();
+    },
+  );
+
+  app.get<{ Querystring: { webId: string; traceIntervalInMS: number } }>(
+    '/cmd/updateTraceInterval',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['webId', 'traceIntervalInMS'],
+          properties: { webId: { type: 'string', maxLength: 64 }, traceIntervalInMS: { type: 'number', exclusiveMinimum: 0 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      await targets.updateTraceInterval(deps, requireUser(request), request.query.webId, request.query.traceIntervalInMS);
+      reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,211 @@
+// Target (trace) operations of spec 2 sections 4 and 7: one function per operation, called
+// by the /cmd routes and the hub alike.
+import { Claim } from '../contract/account.js';
+import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
+import {
+  DefaultTraceIntervalMs,
+  MaxTraceIntervalMs,
+  MinTraceIntervalMs,
+  parseTargetId,
+  type TargetIdResult,
+} from '../contract/targets.js';
+import { requireClaim } from '../account/authenticate.js';
+import type { Principal } from '../account/principal.js';
+import type { DomainEventBus } from '../events.js';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import { checkProbePermission, EngineError } from '../../engine/index.js';
+import * as repo from './repository.js';
+import { resolveTarget } from './target-text.js';
+import type { TraceRunner } from './trace-runner.js';
+
+export interface TargetDeps {
+  store: Store;
+  events: DomainEventBus;
+  runner: TraceRunner;
+  /** Records a started target in the user's trace history. */
+  recordHistory?: (p: Principal, target: string) => Promise<void>;
+}
+
+export interface NewTargetArgs {
+  target: string;
+  configId?: number;
+  traceIntervalSeconds?: number;
+  agentId?: number;
+}
+
+function intervalMs(seconds: number | undefined): number {
+  if (seconds === undefined) return DefaultTraceIntervalMs;
+  const ms = Math.round(seconds * 1000);
+  if (!(ms >= MinTraceIntervalMs && ms <= MaxTraceIntervalMs)) {
+    throw badRequest(`The trace interval must be between ${MinTraceIntervalMs / 1000} s and ${MaxTraceIntervalMs / 3600_000} h.`);
+  }
+  return ms;
+}
+
+/** The session behind a target id or row id, in the caller's account. */
+export async function sessionFor(store: Store, p: Principal, id: string | number): Promise<repo.SessionRecord> {
+  const parsed = parseTargetId(String(id));
+  if (!parsed) throw badRequest(`"${id}" is not a target id.`);
+  const s = await store.exclusive((q) => repo.findSession(q, parsed.sessionId));
+  if (!s || s.accountId !== p.accountId) throw notFound(`Target ${parsed.sessionId} not found`);
+  return s;
+}
+
+async function ensureConfiguration(store: Store, configId: number): Promise<void> {
+  const row = await store.one('SELECT id FROM configurations WHERE id = $1', [configId]);
+  if (!row) throw notFound(`Configuration ${configId} not found.`);
+}
+
+async function ensureCanProbe(): Promise<void> {
+  try {
+    await checkProbePermission();
+  } catch (err) {
+    if (err instanceof EngineError) throw new HttpError(503, err.message);
+    throw err;
+  }
+}
+
+export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs): Promise<TargetIdResult> {
+  requireClaim(p, Claim.TargetManagement);
+  const agentId = args.agentId ?? LocalMachineAgentId;
+  if (agentId !== LocalMachineAgentId) throw notFound(`Agent ${agentId} not found.`);
+  const configId = args.configId ?? 1;
+  await ensureConfiguration(deps.store, configId);
+  const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
+  const { name, ip } = await resolveTarget(args.target);
+  await ensureCanProbe();
+  const id = await deps.store.exclusive((q) =>
+    repo.insertSession(q, {
+      accountId: p.accountId,
+      originalTarget: args.target.trim(),
+      targetName: name,
+      targetIp: ip,
+      state: SessionState.Active,
+      dynamicDnsMode: name ? 1 : 0,
+      sentinelId: agentId,
+      configurationId: configId,
+      traceIntervalMs,
+      finalHopOnly: false,
+      createdBy: p.userId,
+      startTime: Date.now(),
+    }),
+  );
+  const session = (await deps.store.exclusive((q) => repo.findSession(q, id)))!;
+  await deps.runner.run(session);
+  await deps.recordHistory?.(p, args.target.trim());
+  deps.events.emit('SessionsChanged', p.accountId);
+  return { ID: id };
+}
+
+function requireOpen(s: repo.SessionRecord): void {
+  if (s.state === SessionState.Archived || s.state === SessionState.WillDelete) throw conflict(`Target ${s.id} is closed.`);
+}
+
+export async function stopTrace(deps: TargetDeps, p: Principal, id: string): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, id);
+  requireOpen(s);
+  if (s.state === SessionState.Pause) return;
+  deps.runner.agent.pause(s.id);
+  await deps.store.exclusive((q) => repo.setSessionState(q, s.id, SessionState.Pause, null));
+  deps.events.emit('SessionsChanged', p.accountId);
+}
+
+export async function resumeTrace(deps: TargetDeps, p: Principal, id: string): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, id);
+  requireOpen(s);
+  if (s.state === SessionState.Active && deps.runner.agent.has(s.id)) return;
+  await ensureCanProbe();
+  if (deps.runner.agent.has(s.id)) deps.runner.agent.resume(s.id);
+  else await deps.runner.run(s);
+  await deps.store.exclusive((q) => repo.setSessionState(q, s.id, SessionState.Active, null));
+  deps.events.emit('SessionsChanged', p.accountId);
+}
+
+/** Closes the session and starts a new one to the same target with the same settings. */
+export async function resetTrace(deps: TargetDeps, p: Principal, id: string): Promise<TargetIdResult> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, id);
+  const next = await newTarget(deps, p, {
+    target: s.originalTarget,
+    configId: s.configurationId,
+    traceIntervalSeconds: s.traceIntervalMs / 1000,
+    agentId: s.sentinelId,
+  });
+  if (s.state !== SessionState.Archived) await closeSession(deps, s);
+  await deps.store.run('UPDATE sessions SET final_hop_only = $2 WHERE id = $1', [next.ID, s.finalHopOnly]);
+  if (s.finalHopOnly) deps.runner.agent.setFinalHopOnly(next.ID, true);
+  await deps.store.run(
+    `INSERT INTO summary_members (summary_id, session_id, added_at)
+     SELECT summary_id, $2, added_at FROM summary_members WHERE session_id = $1 ON CONFLICT DO NOTHING`,
+    [s.id, next.ID],
+  );
+  return next;
+}
+
+async function closeSession(deps: TargetDeps, s: repo.SessionRecord): Promise<void> {
+  await deps.runner.finish(s.id);
+  await deps.store.exclusive((q) => repo.setSessionState(q, s.id, SessionState.Archived, Date.now()));
+}
+
+export async function closeTarget(deps: TargetDeps, p: Principal, id: string): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, id);
+  if (s.state === SessionState.Archived) return;
+  await closeSession(deps, s);
+  deps.events.emit('SessionsChanged', p.accountId);
+}
+
+/** Toggles final-hop-only on each target. */
+export async function finalHop(deps: TargetDeps, p: Principal, ids: string[]): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  if (!ids.length) throw badRequest('Name at least one target in Ids.');
+  const sessions = await Promise.all(ids.map((id) => sessionFor(deps.store, p, id)));
+  for (const s of new Map(sessions.map((x) => [x.id, x])).values()) {
+    const on = !s.finalHopOnly;
+    await deps.store.exclusive((q) => repo.setSessionFinalHopOnly(q, s.id, on));
+    deps.runner.agent.setFinalHopOnly(s.id, on);
+  }
+}
+
+export async function updateConfigurationId(deps: TargetDeps, p: Principal, webId: string, configId: number): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, webId);
+  await ensureConfiguration(deps.store, configId);
+  await deps.store.exclusive((q) => repo.setSessionConfiguration(q, s.id, configId));
+}
+
+export async function updateTraceInterval(deps: TargetDeps, p: Principal, webId: string, traceIntervalInMS: number): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, webId);
+  const ms = intervalMs(traceIntervalInMS / 1000);
+  await deps.store.exclusive((q) => repo.setSessionInterval(q, s.id, ms));
+  deps.runner.agent.setInterval(s.id, ms);
+}
+
+/** Resolves a DNS-name target again (dynamic DNS); answers the address in use. */
+export async function reresolveHost(deps: TargetDeps, p: Principal, id: string): Promise<string> {
+  requireClaim(p, Claim.TargetManagement);
+  const s = await sessionFor(deps.store, p, id);
+  if (!s.targetName) return s.targetIp;
+  const address = (await deps.runner.agent.reResolve(s.id)) ?? (await resolveTarget(s.targetName)).ip;
+  await deps.store.exclusive((q) => repo.setSessionTargetIp(q, s.id, address));
+  return address;
+}
+
+export const HostValueNames = { Name: 'name', Notes: 'notes' } as const;
+
+/** Edit Name / Edit Notes of a hop row. */
+export async function updateHostValue(deps: TargetDeps, p: Principal, id: string, name: string, value: string): Promise<void> {
+  requireClaim(p, Claim.TargetManagement);
+  const field = HostValueNames[name as keyof typeof HostValueNames];
+  if (!field) throw badRequest(`Host value "${name}" is not one of Name, Notes.`);
+  if (value.length > 1000) throw badRequest('A host value has at most 1,000 characters.');
+  const s = await sessionFor(deps.store, p, id);
+  const hop = parseTargetId(id)?.hop;
+  if (!hop) throw badRequest('Name a hop row ({targetId}_h_{hop}).');
+  await deps.store.exclusive((q) => repo.setHostValue(q, s.id, hop, field, value, Date.now()));
+  deps.events.emit('HostUpdated', p.accountId, s.id, id, Date.now());
+}

@@ -1,0 +1,78 @@
+// Connects sessions to the built-in Local Machine agent: starts its traces, and feeds
+// their rounds, route changes and resolutions into ingest and the store.
+import type { FastifyBaseLogger } from 'fastify';
+import { AgentRuntime, type AgentSink, type StartTrace } from '../../agent/runtime.js';
+import type { RouteChange, TraceRound } from '../../engine/types.js';
+import { EngineError } from '../../engine/errors.js';
+import { rowId } from '../contract/targets.js';
+import type { DomainEventBus } from '../events.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { Store } from '../store/db.js';
+import { setSessionTargetIp, type SessionRecord } from './repository.js';
+
+export class TraceRunner {
+  readonly agent: AgentRuntime;
+  private readonly accountOf = new Map<number, number>();
+  /** Last engine error per session, shown to users who ask for the target. */
+  readonly errors = new Map<number, string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ingest: IngestPipeline,
+    private readonly events: DomainEventBus,
+    private readonly log: FastifyBaseLogger,
+    start?: StartTrace,
+  ) {
+    const sink: AgentSink = {
+      round: (id, round) => this.onRound(id, round),
+      routeChange: (id, change) => void this.onRouteChange(id, change),
+      targetResolved: (id, address) => void this.store.exclusive((q) => setSessionTargetIp(q, id, address)),
+      traceError: (id, err) => {
+        this.errors.set(id, err.message);
+        this.log.error({ sessionId: id, code: err instanceof EngineError ? err.code : undefined, msg: err.message }, 'trace error');
+      },
+    };
+    this.agent = new AgentRuntime(sink, start);
+  }
+
+  private onRound(sessionId: number, round: TraceRound): Promise<void> {
+    for (const hop of round.hops) {
+      this.ingest.add(sessionId, round.time, hop.ttl, hop.rtt);
+      if (hop.address) this.ingest.seeHost({ sessionId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
+    }
+    return this.ingest.commit();
+  }
+
+  private async onRouteChange(sessionId: number, c: RouteChange): Promise<void> {
+    await this.store.run(
+      'INSERT INTO route_changes (session_id, time, hop, old_address, new_address) VALUES ($1, $2, $3, $4, $5)',
+      [sessionId, c.time, c.ttl, c.previous, c.current],
+    );
+    const accountId = this.accountOf.get(sessionId);
+    if (accountId !== undefined) this.events.emit('RouteChanged', accountId, sessionId, rowId(sessionId, c.ttl));
+  }
+
+  async run(s: SessionRecord, paused = false): Promise<void> {
+    this.accountOf.set(s.id, s.accountId);
+    this.ingest.openSession(s.id, s.accountId);
+    this.errors.delete(s.id);
+    await this.agent.run({
+      traceId: s.id,
+      target: s.targetName || s.targetIp,
+      intervalMs: s.traceIntervalMs,
+      finalHopOnly: s.finalHopOnly,
+      paused,
+    });
+  }
+
+  /** Stops probing and rolls the session's data up completely. */
+  async finish(sessionId: number): Promise<void> {
+    await this.agent.stop(sessionId);
+    await this.ingest.finishSession(sessionId);
+    this.accountOf.delete(sessionId);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.stopAll();
+  }
+}
