@@ -67,3 +67,15 @@ describe('domain events', () => {
     expect(drain()).toEqual([['CommentChanged', 3, sessionId, when + 1000, c.Id]]);
   });
 });
+
+describe('forgetSessions', () => {
+  it('drops the memberships and comments of deleted sessions only', async () => {
+    const { forgetSessions } = await import('./forget-sessions.js');
+    const s = await newSummary(deps(), admin, { name: 'Forget', addhost: String(sessionId) });
+    await createComment(deps(), admin, { SessionWebId: String(sessionId), Text: 'bye', When: new Date(0).toISOString() });
+    await store.run('INSERT INTO comments (session_id, when_ms, text, updated_at) VALUES (424242, 0, $1, 0)', ['other session']);
+    await store.transaction((q) => forgetSessions(q, [sessionId]));
+    expect(await store.all('SELECT * FROM summary_members WHERE summary_id = $1', [Number(s.UniqueID)])).toEqual([]);
+    expect((await store.all<{ text: string }>('SELECT text FROM comments')).map((c) => c.text)).toEqual(['other session']);
+  });
+});

@@ -8,8 +8,8 @@ const RootPassword = 'summaries-root-pw';
 let hw: Appliance;
 let admin: string;
 let plain: string;
-let running: SeededSession;
-let paused: SeededSession;
+let targetA: SeededSession;
+let targetB: SeededSession;
 let closed: SeededSession;
 let otherAccount: SeededSession;
 
@@ -31,11 +31,13 @@ async function expectError(path: string, status: number, text?: RegExp, cookie =
 beforeAll(async () => {
   const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: RootPassword } });
   await first.stop();
-  [running, paused, closed, otherAccount] = await seedSessions(first.dataDir, [
-    { target: '127.0.0.1', state: 0 },
+  // Paused sessions: open targets that no agent resumes at start, so no probing is involved.
+  [targetA, targetB, closed, , otherAccount] = await seedSessions(first.dataDir, [
+    { target: '127.0.0.1', state: 1 },
     { target: '127.0.0.2', state: 1 },
-    { target: '127.0.0.3', state: 2 },
-    { target: '127.0.0.4', state: 0, accountId: 999 },
+    { target: '127.0.0.3', state: 2 }, // Closed
+    { target: '127.0.0.4', state: 3 }, // Will Delete
+    { target: '127.0.0.5', state: 1, accountId: 999 },
   ]);
   hw = await first.restart();
   admin = await signIn(hw.url, 'admin', RootPassword);
@@ -60,7 +62,7 @@ describe('summaries', () => {
       CanClose: false,
       Editable: false,
       IsAllTargets: true,
-      TargetCount: 2, // running and paused; the closed one and the other account's are not counted
+      TargetCount: 2, // A and B; closed, will-delete and the other account's are not counted
       CanChangeTargets: false,
     });
     // Asking again does not create a second one.
@@ -74,9 +76,9 @@ describe('summaries', () => {
     const id = made.UniqueID;
 
     // Adding a target, and adding it again, leaves one member; a row id names its target.
-    expect((await json(`/cmd/addhost?host=${running.id}&ID=${id}`)).TargetCount).toBe(1);
-    expect((await json(`/cmd/addhost?host=${running.id}_h_3&ID=${id}`)).TargetCount).toBe(1);
-    expect((await json(`/cmd/addhost?host=${paused.id}&ID=${id}`)).TargetCount).toBe(2);
+    expect((await json(`/cmd/addhost?host=${targetA.id}&ID=${id}`)).TargetCount).toBe(1);
+    expect((await json(`/cmd/addhost?host=${targetA.id}_h_3&ID=${id}`)).TargetCount).toBe(1);
+    expect((await json(`/cmd/addhost?host=${targetB.id}&ID=${id}`)).TargetCount).toBe(2);
 
     const renamed = await json(`/cmd/renamesummary?name=${q('Branches')}&ID=${id}`);
     expect(renamed).toMatchObject({ UniqueID: id, Name: 'Branches', TargetCount: 2 });
@@ -85,9 +87,9 @@ describe('summaries', () => {
     expect(list.map((s: { Name: string }) => s.Name)).toEqual(['All Targets', 'Branches']);
     expect(list[1].TargetCount).toBe(2);
 
-    expect((await json(`/cmd/removefromsummary?host=${running.id}&ID=${id}`)).TargetCount).toBe(1);
+    expect((await json(`/cmd/removefromsummary?host=${targetA.id}&ID=${id}`)).TargetCount).toBe(1);
     // Removing a target that is not a member changes nothing.
-    expect((await json(`/cmd/removefromsummary?host=${running.id}&ID=${id}`)).TargetCount).toBe(1);
+    expect((await json(`/cmd/removefromsummary?host=${targetA.id}&ID=${id}`)).TargetCount).toBe(1);
 
     const closedCall = await call(`/cmd/closesummary?ID=${id}`);
     expect(closedCall.status).toBe(204);
@@ -98,7 +100,7 @@ describe('summaries', () => {
   it('createsummary creates without a target; newsummary with addhost adds it', async () => {
     const a = await json(`/cmd/createsummary?name=${q('Created plain')}`);
     expect(a).toMatchObject({ Name: 'Created plain', TargetCount: 0 });
-    const b = await json(`/cmd/newsummary?name=${q('With host')}&addhost=${paused.id}`);
+    const b = await json(`/cmd/newsummary?name=${q('With host')}&addhost=${targetB.id}`);
     expect(b).toMatchObject({ Name: 'With host', TargetCount: 1 });
     for (const s of [a, b]) expect((await call(`/cmd/closesummary?ID=${s.UniqueID}`)).status).toBe(204);
   });
@@ -117,16 +119,16 @@ describe('summaries', () => {
 
     const s = await json(`/cmd/newsummary?name=Checks`);
     await expectError(`/cmd/newsummary?name=checks`, 409, /already exists/);
-    await expectError(`/cmd/addhost?host=${running.id}&ID=987654`, 404, /Summary 987654 not found/);
-    await expectError(`/cmd/addhost?host=${running.id}&ID=abc`, 400);
+    await expectError(`/cmd/addhost?host=${targetA.id}&ID=987654`, 404, /Summary 987654 not found/);
+    await expectError(`/cmd/addhost?host=${targetA.id}&ID=abc`, 400);
     await expectError(`/cmd/addhost?host=424242&ID=${s.UniqueID}`, 404, /Target 424242 not found/);
     await expectError(`/cmd/removefromsummary?host=424242&ID=${s.UniqueID}`, 404);
     await expectError(`/cmd/renamesummary?name=${q(' ')}&ID=${s.UniqueID}`, 400);
     await expectError(`/cmd/closesummary?ID=987654`, 404);
 
     const all = (await json('/cmd/getsummaries'))[0].UniqueID;
-    await expectError(`/cmd/addhost?host=${running.id}&ID=${all}`, 400, /^Targets cannot be added to or removed from All Targets\.$/);
-    await expectError(`/cmd/removefromsummary?host=${running.id}&ID=${all}`, 400, /^Targets cannot be added to or removed from All Targets\.$/);
+    await expectError(`/cmd/addhost?host=${targetA.id}&ID=${all}`, 400, /^Targets cannot be added to or removed from All Targets\.$/);
+    await expectError(`/cmd/removefromsummary?host=${targetA.id}&ID=${all}`, 400, /^Targets cannot be added to or removed from All Targets\.$/);
     await expectError(`/cmd/renamesummary?name=x&ID=${all}`, 400);
     await expectError(`/cmd/closesummary?ID=${all}`, 400);
     expect((await call(`/cmd/closesummary?ID=${s.UniqueID}`)).status).toBe(204);
@@ -139,8 +141,8 @@ describe('summaries', () => {
     await expectError(`/cmd/createsummary?name=mine`, 403, /SummaryManagement/, plain);
     await expectError(`/cmd/renamesummary?name=mine&ID=${id}`, 403, /SummaryManagement/, plain);
     await expectError(`/cmd/closesummary?ID=${id}`, 403, /SummaryManagement/, plain);
-    await expectError(`/cmd/addhost?host=${running.id}&ID=${id}`, 403, /TargetManagement/, plain);
-    await expectError(`/cmd/removefromsummary?host=${running.id}&ID=${id}`, 403, /TargetManagement/, plain);
+    await expectError(`/cmd/addhost?host=${targetA.id}&ID=${id}`, 403, /TargetManagement/, plain);
+    await expectError(`/cmd/removefromsummary?host=${targetA.id}&ID=${id}`, 403, /TargetManagement/, plain);
 
     // Reading is allowed, and the flags tell the console what this user may do.
     const seen = (await json('/cmd/getsummaries', plain)).find((x: { UniqueID: string }) => x.UniqueID === id);
@@ -152,7 +154,7 @@ describe('summaries', () => {
   });
 
   it('keeps summaries and their members across a restart', async () => {
-    const s = await json(`/cmd/newsummary?name=${q('Survivor')}&addhost=${running.id}`);
+    const s = await json(`/cmd/newsummary?name=${q('Survivor')}&addhost=${targetA.id}`);
     const before = await json('/cmd/getsummaries');
     hw = await hw.restart();
     const after = await json('/cmd/getsummaries');
