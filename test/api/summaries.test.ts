@@ -178,3 +178,32 @@ describe('summaries licence', () => {
     }
   });
 });
+
+// With the real Local Machine agent: a trace to loopback, started and closed through /cmd.
+// Probing needs raw sockets (root); without them newtarget answers 503 and this is skipped.
+describe.skipIf(process.getuid?.() !== 0)('summaries with a started trace', () => {
+  it('adds and removes a started target, counts it in All Targets, and records the trace history', async () => {
+    const allBefore = (await json('/cmd/getsummaries'))[0].TargetCount;
+    const started = await json('/cmd/newtarget?target=127.0.0.1&traceInterval=1');
+    const id = String(started.ID);
+    try {
+      expect((await json('/cmd/getsummaries'))[0].TargetCount).toBe(allBefore + 1);
+      const s = await json(`/cmd/newsummary?name=${q('Live')}&addhost=${id}`);
+      expect(s.TargetCount).toBe(1);
+      expect((await json(`/cmd/addhost?host=${id}_h_1&ID=${s.UniqueID}`)).TargetCount).toBe(1);
+      expect((await json(`/cmd/removefromsummary?host=${id}&ID=${s.UniqueID}`)).TargetCount).toBe(0);
+      expect((await json(`/cmd/addhost?host=${id}&ID=${s.UniqueID}`)).TargetCount).toBe(1);
+
+      const history = JSON.parse(await json('/api/kvp/get?Type=AccountAndUser&KeyName=TraceTargetHistory'));
+      expect(history[0]).toBe('127.0.0.1');
+
+      // Closing the target takes it out of the counts, though it stays a member.
+      expect([200, 204]).toContain((await call(`/cmd/close?ID=${id}`)).status);
+      expect((await json('/cmd/getsummaries'))[0].TargetCount).toBe(allBefore);
+      expect((await json('/cmd/getsummaries')).find((x: { UniqueID: string }) => x.UniqueID === s.UniqueID).TargetCount).toBe(0);
+      await expectError(`/cmd/addhost?host=${id}&ID=${s.UniqueID}`, 400, /closed/);
+    } finally {
+      await call(`/cmd/close?ID=${id}`);
+    }
+  });
+});
