@@ -1,0 +1,129 @@
+// npm run bench:engine — the trace engine side by side with Debian's mtr-tiny and iputils
+// ping on one netns topology (3 routers and a target). Prints the figures and writes them,
+// dated, into docs/benchmarks.md under "## Engine (npm run bench:engine)".
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { startTrace, shutdownEngine, type TraceHandle, type TraceRound } from '../engine/index.js';
+import { buildTopology } from '../test/netns/topology.js';
+
+const ROUNDS = 300;
+const INTERVAL_S = 0.02;
+const RTT_PAIRS = 300;
+const lines: string[] = [];
+const say = (s: string) => { console.log(s); lines.push(s); };
+
+function nextRounds(h: TraceHandle, n: number): Promise<TraceRound[]> {
+  const got: TraceRound[] = [];
+  return new Promise((resolve, reject) => {
+    h.on('error', reject);
+    h.on('round', (r) => { if (!r.marker && got.push(r) === n) resolve(got); });
+  });
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+async function cpuPer1000(target: string) {
+  // Ours: process CPU (all threads) over ROUNDS rounds at the same interval as mtr.
+  const h = startTrace({ target, intervalSeconds: INTERVAL_S, timeoutMs: 500, reverseDns: false, maxTtl: 30 });
+  await nextRounds(h, 3); // discovery done
+  const c0 = process.cpuUsage();
+  const rounds = await nextRounds(h, ROUNDS);
+  const c1 = process.cpuUsage(c0);
+  await h.stop();
+  const ourProbes = rounds.reduce((n, r) => n + r.hops.length, 0);
+  const ourCpu = (c1.user + c1.system) / 1e6;
+  // mtr: children's CPU from the shell's `times`, probes from the report's Snt column.
+  const out = spawnSync('bash', ['-c', `mtr -n -r -c ${ROUNDS} -i ${INTERVAL_S} ${target}; times`], { encoding: 'utf8' }).stdout;
+  const snt = [...out.matchAll(/^\s*\d+\.\|--\s+\S+\s+[\d.]+%?\s+(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  const t = out.trim().split('\n').pop()!.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/)!;
+  const mtrCpu = Number(t[1]) * 60 + Number(t[2]) + Number(t[3]) * 60 + Number(t[4]);
+  const ours = (ourCpu / ourProbes) * 1000;
+  const theirs = (mtrCpu / snt) * 1000;
+  say(`CPU per 1,000 probes: ours ${ours.toFixed(4)} s (${ourProbes} probes, ${ourCpu.toFixed(3)} s), ` +
+    `mtr ${theirs.toFixed(4)} s (${snt} probes, ${mtrCpu.toFixed(3)} s); ratio ours/mtr ${(ours / theirs).toFixed(2)} (goal <= 0.5)`);
+}
+
+async function rttError(target: string) {
+  const h = startTrace({ target, firstTtl: 64, maxTtl: 64, intervalSeconds: 0.01, timeoutMs: 500, reverseDns: false });
+  const diffs: number[] = [];
+  await new Promise<void>((resolve, reject) => {
+    h.on('error', reject);
+    h.on('round', (r) => {
+      const hop = r.hops[r.hops.length - 1];
+      if (r.marker || !hop || hop.reply !== 'echoReply') return;
+      // Alternate: our probe, then one ping (kernel receive timestamp), and so on.
+      const p = spawnSync('ping', ['-n', '-c', '1', '-W', '1', target], { encoding: 'utf8' }).stdout;
+      const m = p.match(/time=([\d.]+) ms/);
+      if (m) diffs.push(Math.abs(hop.rtt - Number(m[1])) * 1000);
+      if (diffs.length >= RTT_PAIRS) resolve();
+    });
+  });
+  await h.stop();
+  diffs.sort((a, b) => a - b);
+  say(`RTT error vs ping (${diffs.length} alternating pairs, |ours - ping|): median ${quantile(diffs, 0.5).toFixed(1)} us, ` +
+    `p99 ${quantile(diffs, 0.99).toFixed(1)} us (goal median <= 50 us)`);
+}
+
+/** Offered load: `traces` concurrent traces of `hops` probes per round each `interval` s. */
+async function sustained(target: string, traces: number, interval: number, seconds: number) {
+  const hs = Array.from({ length: traces }, () => startTrace({ target, intervalSeconds: interval, timeoutMs: 1000, reverseDns: false, maxTtl: 8 }));
+  await Promise.all(hs.map((h) => nextRounds(h, 2)));
+  let sent = 0;
+  let lost = 0;
+  const t0 = process.hrtime.bigint();
+  const done = hs.map((h) => new Promise<void>((resolve) => {
+    const onRound = (r: TraceRound) => {
+      if (r.marker) return;
+      sent += r.hops.length;
+      lost += r.hops.filter((x) => x.reply === 'timeout').length;
+      if (Number(process.hrtime.bigint() - t0) / 1e9 >= seconds) { h.off('round', onRound); resolve(); }
+    };
+    h.on('round', onRound);
+  }));
+  await Promise.all(done);
+  const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+  await Promise.all(hs.map((h) => h.stop()));
+  return { rate: sent / elapsed, sent, lost };
+}
+
+async function maxRate(target: string) {
+  let best = 0;
+  for (const traces of [50, 100, 200, 400, 800]) {
+    const r = await sustained(target, traces, 0.02, 3);
+    say(`  ${traces} traces: ${Math.round(r.rate)} probes/s offered-and-answered, ${r.sent} probes, ${r.lost} unanswered`);
+    if (r.lost === 0) best = Math.max(best, r.rate);
+    else break;
+  }
+  say(`Highest sustained probe rate with every reply accounted for: ${Math.round(best)} probes/s (goal >= 20,000)`);
+}
+
+async function main() {
+  if (process.getuid?.() !== 0) throw new Error('bench:engine needs root (network namespaces, raw sockets)');
+  const topo = buildTopology({ id: 20, routers: 3 });
+  try {
+    const target = topo.target.v4;
+    say(`Topology: root namespace -> 3 routers -> target ${target} (veth, no shaping); Node ${process.version}, ${spawnSync('mtr', ['-v'], { encoding: 'utf8' }).stdout.trim()}`);
+    await cpuPer1000(target);
+    await rttError(target);
+    await maxRate(target);
+  } finally {
+    topo.destroy();
+    await shutdownEngine();
+  }
+  const file = new URL('../../docs/benchmarks.md', import.meta.url);
+  const heading = '## Engine (npm run bench:engine)';
+  const section = `${heading}\n\nLast run ${new Date().toISOString()}:\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`;
+  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = doc.indexOf(heading);
+  if (start >= 0) {
+    const rest = doc.indexOf('\n## ', start + heading.length);
+    doc = doc.slice(0, start) + section + (rest >= 0 ? doc.slice(rest + 1) : '');
+  } else {
+    doc = `${doc.trimEnd()}\n\n${section}`;
+  }
+  writeFileSync(file, doc);
+}
+
+main().catch((err) => { console.error(err); process.exitCode = 1; });
