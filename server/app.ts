@@ -16,6 +16,7 @@ import healthPlugin from './health/plugin.js';
 import webPlugin from './web/plugin.js';
 import targetsPlugin from './targets/plugin.js';
 import dataPlugin from './data/plugin.js';
+import mainHubPlugin from './mainhub/plugin.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { sessionsInStates } from './targets/repository.js';
@@ -96,6 +97,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(targetsPlugin, targetDeps);
   await app.register(dataPlugin);
+  await app.register(mainHubPlugin, { targets: targetDeps });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
   // Sessions that were running when the server stopped run again.

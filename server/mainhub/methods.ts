@@ -1,0 +1,181 @@
+// /mainHub methods of spec 3 section 7.5. Each calls the same service function as its REST
+// twin, so claims and validation are the same on both doors.
+import { createHub, hubMethods, HubError, type Hub } from '../hub/index.js';
+import type { Principal } from '../account/principal.js';
+import type { Store } from '../store/db.js';
+import type { Config } from '../config.js';
+import type { DomainEventBus } from '../events.js';
+import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
+import { ColumnGridType, TargetListType } from '../contract/targets.js';
+import * as targets from '../targets/service.js';
+import * as summaries from '../summaries/service.js';
+import * as comments from '../comments/service.js';
+import { getDisplaySettings } from '../configurations/service.js';
+import { dataPointBuckets } from '../data/buckets.js';
+import { traceGraphRows } from '../data/graph-rows.js';
+import { columnDefs } from '../data/column-defs.js';
+import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
+
+export interface MainHubDeps {
+  store: Store;
+  config: Config;
+  events: DomainEventBus;
+  targets: targets.TargetDeps;
+}
+
+export type MainHubEvents = {
+  SummaryListChanged: [];
+  UserUpdated: [];
+  SettingsChanged: [];
+  CloudConnectAccountUpdated: [];
+  HostUpdated: [id: string, time: string];
+  SummaryHostUpdated: [summaryId: string, hostId: string, time: string];
+  RouteChanged: [id: string];
+  SummaryChanged: [id: string];
+  SessionsChanged: [];
+  CommentChanged: [targetId: string, time: string, commentId: number];
+  WisdomTestProgressUpdated: [progress: { TestTitle: string }];
+};
+
+const id = { type: ['string', 'integer'] } as const;
+const int = { type: 'integer' } as const;
+const str = { type: 'string', maxLength: 1000 } as const;
+const time = { type: ['string', 'number'] } as const;
+
+/** The areas whose issues are not built yet answer this, naming the area. */
+const notBuilt = (area: string) => () => {
+  throw new HubError(`${area} is not available on this server yet.`);
+};
+
+export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> {
+  const { method } = hubMethods<Principal>();
+  const summaryDeps = { store: deps.store, events: deps.events, config: deps.config };
+  const commentDeps = { store: deps.store, events: deps.events };
+  const localAgent = () => ({
+    Name: LocalMachineAgentName,
+    ID: LocalMachineAgentId,
+    UniqueID: String(LocalMachineAgentId),
+    IsOnline: true,
+  });
+
+  return createHub<Principal, MainHubEvents>({
+    onConnected: (ctx) => {
+      ctx.groups.join(accountGroup(ctx.principal.accountId));
+      ctx.groups.join(userGroup(ctx.principal.userId));
+    },
+    methods: {
+      CreateSummary: method({ args: [{ name: 'name', schema: str }], handler: (ctx, name) => summaries.createSummary(summaryDeps, ctx.principal, { name }) }),
+      // Remote agents ("magneto") are not offered by this server yet: only the Local Machine.
+      GetIsMagneto: method({ args: [], handler: () => false }),
+      GetAgents: method({ args: [], handler: () => [localAgent()] }),
+      GetCloudConnectEntitlement: method({ args: [], handler: notBuilt('Remote agent management') }),
+      CreateAgent: method({ args: [{ name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
+      DeleteAgent: method({ args: [{ name: 'id', schema: int }, { name: 'shouldUninstall', schema: { type: 'boolean' } }], handler: notBuilt('Remote agent management') }),
+      ForceReconnect: method({ args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
+      AgentDownloadLink: method({ args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
+      UpdateSentinelName: method({ args: [{ name: 'id', schema: int }, { name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
+
+      ColumnDefs: method({
+        args: [{ name: 'targetId', schema: id }],
+        handler: async (ctx, targetId) => {
+          await targets.sessionFor(deps.store, ctx.principal, String(targetId));
+          return columnDefs(ColumnGridType.SingleTarget);
+        },
+      }),
+      TraceGraphRows: method({
+        args: [
+          {
+            name: 'requests',
+            schema: {
+              type: 'array',
+              maxItems: 1000,
+              items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'] }, End: { type: ['string', 'null'] } } },
+            },
+          },
+          { name: 'columnNames', schema: { type: 'array', items: { type: 'string' } } },
+          { name: 'listType', schema: { type: 'string', enum: [...TargetListType] } },
+          { name: 'id', schema: id },
+        ],
+        handler: (ctx, requests, columnNames, listType, uid) =>
+          traceGraphRows(deps.store, ctx.principal, {
+            requests: requests.map((r) => ({ ID: String(r.ID), Start: r.Start ?? undefined, End: r.End ?? undefined })),
+            columnNames,
+            listType: listType as (typeof TargetListType)[number],
+            uniqueID: String(uid),
+          }),
+      }),
+      ResetAndRestart: method({ args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.resetTrace(deps.targets, ctx.principal, String(tid)) }),
+      ResetAndRestartForSummary: method({
+        args: [{ name: 'ids', schema: { type: 'array', maxItems: 1000, items: id } }, { name: 'summaryId', schema: id }],
+        handler: async (ctx, ids, summaryId) => {
+          await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(summaryId) });
+          const out = [];
+          for (const tid of ids) out.push((await targets.resetTrace(deps.targets, ctx.principal, String(tid))).ID);
+          return out;
+        },
+      }),
+      DisplaySettings: method({ args: [{ name: 'configId', schema: int }], handler: (ctx, configId) => getDisplaySettings(deps.store, ctx.principal, configId) }),
+      ReresolveHost: method({ args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.reresolveHost(deps.targets, ctx.principal, String(tid)) }),
+      UpdateHostValue: method({
+        args: [{ name: 'id', schema: id }, { name: 'name', schema: str }, { name: 'value', schema: { type: 'string', maxLength: 1000 } }],
+        handler: (ctx, tid, name, value) => targets.updateHostValue(deps.targets, ctx.principal, String(tid), name, value),
+      }),
+
+      RegisterForNewSamples: method({
+        args: [{ name: 'sessionId', schema: id }],
+        handler: async (ctx, sid) => {
+          const s = await targets.sessionFor(deps.store, ctx.principal, String(sid));
+          ctx.groups.join(samplesGroup(s.id));
+        },
+      }),
+      UnregisterForNewSamples: method({ args: [{ name: 'sessionId', schema: id }], handler: (ctx, sid) => ctx.groups.leave(samplesGroup(Number.parseInt(String(sid), 10))) }),
+      RegisterForChangesToSummary: method({
+        args: [{ name: 'summaryId', schema: id }],
+        handler: async (ctx, sumId) => {
+          const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
+          ctx.groups.join(summaryGroup(Number(s.UniqueID)));
+        },
+      }),
+      UnregisterForChangesToSummary: method({ args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
+      RegisterForComments: method({
+        args: [{ name: 'targetId', schema: id }],
+        handler: async (ctx, tid) => {
+          const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
+          ctx.groups.join(commentsGroup(s.id));
+        },
+      }),
+      UnregisterForComments: method({ args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(commentsGroup(Number.parseInt(String(tid), 10))) }),
+      GetComments: method({
+        args: [{ name: 'targetId', schema: id }, { name: 'start', schema: time }, { name: 'end', schema: time }],
+        handler: (ctx, tid, start, end) => comments.getComments(commentDeps, ctx.principal, { sessionWebId: String(tid), startDate: start, endDate: end }),
+      }),
+      GetSampleCountForSession: method({
+        args: [{ name: 'sessionId', schema: id }, { name: 'pingServerId', schema: int, optional: true }],
+        handler: async (ctx, sid) => (await targets.sessionFor(deps.store, ctx.principal, String(sid))).sampleCount,
+      }),
+      PerformSessionListCommand: method({
+        args: [{ name: 'IDs', schema: { type: 'array', items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
+        handler: notBuilt('The sessions page'),
+      }),
+      DataPointBuckets: method({
+        args: [
+          { name: 'targetId', schema: id },
+          { name: 'start', schema: time },
+          { name: 'end', schema: time },
+          { name: 'bucketSizeSeconds', schema: { type: 'number', exclusiveMinimum: 0 } },
+          { name: 'includeJitter', schema: { type: 'boolean' } },
+        ],
+        handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
+          dataPointBuckets(deps.store, ctx.principal, {
+            targetId: String(tid),
+            startTime: typeof start === 'number' ? start : Date.parse(start),
+            endTime: typeof end === 'number' ? end : Date.parse(end),
+            periodSeconds: bucketSizeSeconds,
+            includeJitter,
+          }),
+      }),
+      RegisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+      UnregisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+    },
+  });
+}
