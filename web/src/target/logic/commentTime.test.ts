@@ -117,6 +117,22 @@ describe('reference time', () => {
   });
 });
 
+describe('month and year ends', () => {
+  it('steps back across the start of a month and a year', () => {
+    const newYear = local(2027, 1, 1, 0, 30); // Friday 1 January 2027, 00:30
+    const at = (text: string) => {
+      const r = parseCommentTime(text, { nowMs: newYear });
+      if (!r.ok) throw new Error(r.error);
+      return r.timeMs;
+    };
+    expect(at('yesterday at 18:00')).toBe(local(2026, 12, 31, 18));
+    expect(at('yesterday')).toBe(local(2026, 12, 31, 0, 30));
+    expect(at('last monday at 9')).toBe(local(2026, 12, 28, 9));
+    expect(at('06:00')).toBe(local(2026, 12, 31, 6));
+    expect(at('3 days ago')).toBe(local(2026, 12, 29, 0, 30));
+  });
+});
+
 describe('errors and round trip', () => {
   it('tells empty input from unreadable input', () => {
     expect(parse('   ')).toMatchObject({ ok: false, reason: 'empty' });

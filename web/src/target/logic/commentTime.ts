@@ -120,6 +120,12 @@ function localTime(year: number, month: number, day: number, time: TimeSpec): nu
   return d.getTime();
 }
 
+/** The time at clock on the calendar day `daysBack` days before base's day (month ends handled). */
+function onDayBefore(base: Date, daysBack: number, clock: TimeSpec): number {
+  const day = new Date(base.getFullYear(), base.getMonth(), base.getDate() - daysBack, 12);
+  return localTime(day.getFullYear(), day.getMonth(), day.getDate(), clock)!;
+}
+
 function daysBefore(ms: number, days: number): number {
   const d = new Date(ms);
   d.setDate(d.getDate() - days);
@@ -204,19 +210,18 @@ export function parseCommentTime(input: string, context: CommentTimeContext): Co
 
   if (day === null) {
     // A time alone: that time on the base's day, or the day before when that is still ahead.
-    const candidate = localTime(base.getFullYear(), base.getMonth(), base.getDate(), at!);
+    const candidate = onDayBefore(base, 0, at!);
     return latestNotAfterNow(candidate, (ms) => daysBefore(ms, 1));
   }
   switch (day.kind) {
     case 'relative': {
       const clock = at ?? { ...baseClock };
-      const ms = localTime(base.getFullYear(), base.getMonth(), base.getDate() - day.daysBack, clock);
       const keepMs = at ? 0 : base.getMilliseconds();
-      return ms === null ? unreadable : notFuture(ms + keepMs);
+      return notFuture(onDayBefore(base, day.daysBack, clock) + keepMs);
     }
     case 'weekday': {
       const back = (base.getDay() - day.weekday + 7) % 7 || (day.last ? 7 : 0);
-      const candidate = localTime(base.getFullYear(), base.getMonth(), base.getDate() - back, at ?? baseClock);
+      const candidate = onDayBefore(base, back, at ?? baseClock);
       return latestNotAfterNow(candidate, (ms) => daysBefore(ms, 7));
     }
     case 'date': {
