@@ -42,7 +42,9 @@ describe.skipIf(!asRoot)('engine on a lossy chain with a silent router', () => {
         expect(stats.get(3)!.address).toBe(topo.hop(3).v4);
         expect(stats.get(4)!.address).toBe(topo.hop(4).v4);
         expect(stats.get(5)!.address).toBe(topo.target.v4);
-        expect(Math.max(...stats.keys())).toBe(5);
+        // Only the discovery round can run past the target: when the probe at TTL 5 is lost
+        // there and the one at TTL 6 reaches the target, the path briefly looks one hop longer.
+        expect(results.get(type)!.filter((r) => r.hops.length > 5).length).toBeLessThanOrEqual(1);
         expect(results.get(type)!.filter((r) => r.reachedTarget).length).toBeGreaterThan(ROUNDS / 2);
       });
 
