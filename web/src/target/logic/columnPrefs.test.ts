@@ -11,15 +11,15 @@ import {
   serializeColumnPrefs,
   setColumnVisible,
 } from './columnPrefs';
-import { ColumnAlign, GridType } from './constants';
+import { ColumnAlign, ColumnGridType, type GraphColumnKind } from './constants';
 
-function def(Name: string, Width: number, Visible = true, CanChangeVisible = true): ColumnDef {
+function def(Name: GraphColumnKind, Width: number, Visible = true, CanChangeVisible = true): ColumnDef {
   return {
-    Name, Type: Name, Hint: '', Caption: Name, MenuCaption: Name, GridType: GridType.SingleTarget,
-    Align: ColumnAlign.Left, CanChangeVisible, SizeAbility: 0, Visible, Width,
+    Name, Type: Name, Hint: '', Caption: Name, MenuCaption: Name, GridType: ColumnGridType.SingleTarget,
+    Align: ColumnAlign.Left, CanChangeVisible, SizeAbility: true, Visible, Width,
   };
 }
-const server = [def('Hop', 40, true, false), def('PacketLoss', 60), def('IPAddress', 120), def('DNSName', 200), def('Avg', 60), def('Graph', 300, true, false), def('Jitter', 50, false)];
+const server = [def('Hop', 40, true, false), def('PacketLoss', 60), def('IPAddress', 120), def('DNSName', 200), def('Avg', 60), def('Graph', 300, true, false), def('RouteLength', 50, false)];
 const view = (cols: ColumnDef[]) => cols.map((c) => `${c.Name}:${c.Width}${c.Visible ? '' : '(hidden)'}`);
 
 describe('storage', () => {
@@ -47,9 +47,9 @@ describe('applyColumnPrefs', () => {
     expect(view(applyColumnPrefs(server, [{ Name: 'Gone', Width: 50 }]))).toEqual(view(server));
   });
   it('applies stored order and widths; unlisted hideable columns are hidden at the end', () => {
-    const prefs = [{ Name: 'Hop', Width: 30 }, { Name: 'DNSName', Width: 150 }, { Name: 'Graph', Width: 400 }, { Name: 'Gone', Width: 99 }, { Name: 'Jitter', Width: 45 }];
+    const prefs = [{ Name: 'Hop', Width: 30 }, { Name: 'DNSName', Width: 150 }, { Name: 'Graph', Width: 400 }, { Name: 'Gone', Width: 99 }, { Name: 'RouteLength', Width: 45 }];
     expect(view(applyColumnPrefs(server, prefs))).toEqual([
-      'Hop:30', 'DNSName:150', 'Graph:400', 'Jitter:45', 'PacketLoss:60(hidden)', 'IPAddress:120(hidden)', 'Avg:60(hidden)',
+      'Hop:30', 'DNSName:150', 'Graph:400', 'RouteLength:45', 'PacketLoss:60(hidden)', 'IPAddress:120(hidden)', 'Avg:60(hidden)',
     ]);
   });
   it('keeps columns the user cannot hide, at their server position', () => {
@@ -61,14 +61,14 @@ describe('applyColumnPrefs', () => {
 describe('edits and round trip', () => {
   it('show/hide, resize and move produce the list to store', () => {
     let cols = applyColumnPrefs(server, null);
-    cols = setColumnVisible(cols, 'Jitter', true);
+    cols = setColumnVisible(cols, 'RouteLength', true);
     cols = setColumnVisible(cols, 'Hop', false); // cannot be hidden
     cols = setColumnVisible(cols, 'IPAddress', false);
     cols = resizeColumn(cols, 'DNSName', 5);
     cols = moveColumn(cols, 3, 1);
     expect(columnPrefsOf(cols)).toEqual([
       { Name: 'Hop', Width: 40 }, { Name: 'DNSName', Width: 10 }, { Name: 'PacketLoss', Width: 60 },
-      { Name: 'Avg', Width: 60 }, { Name: 'Graph', Width: 300 }, { Name: 'Jitter', Width: 50 },
+      { Name: 'Avg', Width: 60 }, { Name: 'Graph', Width: 300 }, { Name: 'RouteLength', Width: 50 },
     ]);
     const restored = applyColumnPrefs(server, parseStoredColumnPrefs(serializeColumnPrefs(cols)));
     expect(columnPrefsOf(restored)).toEqual(columnPrefsOf(cols));

@@ -3,25 +3,10 @@
 // Summary-Columns (summary grid) as a list of name and width. That stored list is the shown
 // columns in display order (decision: name and width is all the spec stores, so order and
 // membership carry the chooser's show/hide state). Widths are at least 10 px.
-import { type ColumnAlign, type GridType, MinColumnWidthPx, StorageKeys } from './constants';
+import type { ColumnDef } from '../../../../server/contract/targets';
+import { MinColumnWidthPx, StorageKeys } from './constants';
 
-/**
- * A column definition as GET /api/data/ColumnDefs returns it (spec 2 section 3). Defined here
- * until the server's contract publishes it; the field names are the spec's.
- */
-export interface ColumnDef {
-  Name: string;
-  Type: string;
-  Hint: string;
-  Caption: string;
-  MenuCaption: string;
-  GridType: GridType;
-  Align: ColumnAlign;
-  CanChangeVisible: boolean;
-  SizeAbility: number;
-  Visible: boolean;
-  Width: number;
-}
+export type { ColumnDef };
 
 /** One stored column preference: name and width. */
 export interface StoredColumnPref {
@@ -66,7 +51,7 @@ export function parseStoredColumnPrefs(raw: string | null | undefined): StoredCo
  * dropped.
  */
 export function applyColumnPrefs(defs: readonly ColumnDef[], prefs: readonly StoredColumnPref[] | null): ColumnDef[] {
-  const byName = new Map(defs.map((def) => [def.Name, def]));
+  const byName = new Map<string, ColumnDef>(defs.map((def) => [def.Name, def]));
   const known = (prefs ?? []).filter((pref, i, all) => byName.has(pref.Name) && all.findIndex((p) => p.Name === pref.Name) === i);
   if (known.length === 0) return defs.map((def) => ({ ...def, Width: clampColumnWidth(def.Width) }));
 

@@ -1,6 +1,18 @@
 // The target window's business constants, exactly as spec 2 (sections 3, 4, 5 and 9) gives
 // them. One place, so the grid, the timeline graphs and the pickers cannot drift apart.
 // Values the spec does not give are marked "decision" and listed in docs/target-window-logic.md.
+// Constants the server shares (interval choices and bounds, column kinds and enums) come from
+// server/contract/targets and are re-exported here, not redefined.
+export {
+  TraceIntervalChoicesMs,
+  DefaultTraceIntervalMs,
+  MinTraceIntervalMs,
+  MaxTraceIntervalMs,
+  GraphColumnKind,
+  ColumnGridType,
+  ColumnAlign,
+  type ColumnDef,
+} from '../../../../server/contract/targets';
 
 const Second = 1000;
 const Minute = 60 * Second;
@@ -8,13 +20,6 @@ const Hour = 60 * Minute;
 const Day = 24 * Hour;
 
 export const Ms = { Second, Minute, Hour, Day } as const;
-
-// --- Trace interval picker (spec 2 section 9) ---------------------------------------------
-
-/** Interval choices: 1, 2.5, 5, 10, 15, 30, 60 seconds. */
-export const TraceIntervalChoicesMs: readonly number[] = [1, 2.5, 5, 10, 15, 30, 60].map((s) => s * Second);
-/** Default trace interval 2500 ms (a target row's TraceInterval defaults to 2.5 s). */
-export const DefaultTraceIntervalMs = 2500;
 
 // --- Focus picker ---------------------------------------------------------------------------
 
@@ -125,18 +130,6 @@ export const TimeDisplayMinutesFromMs = 2 * Minute;
 export const RowIdHostMarker = 'h';
 /** Host id 0 is the header row (not selectable); host id 1 is the first hop. */
 export const HeaderRowHostId = 0;
-
-/** Graph column kinds (spec 2 section 3). */
-export const GraphColumnKinds = [
-  'Hop', 'ErrCount', 'PacketLoss', 'IPAddress', 'DNSName', 'Avg', 'Min', 'Max', 'Cur', 'Graph', 'User', 'Agent', 'RouteLength',
-] as const;
-export type GraphColumnKind = (typeof GraphColumnKinds)[number];
-
-/** Column definition GridType and Align (spec 2 section 3). */
-export const GridType = { None: 0, SingleTarget: 1, Summary: 2 } as const;
-export type GridType = (typeof GridType)[keyof typeof GridType];
-export const ColumnAlign = { Left: 0, Center: 1, Right: 2 } as const;
-export type ColumnAlign = (typeof ColumnAlign)[keyof typeof ColumnAlign];
 
 // --- Local storage keys (spec 2 section 9) -------------------------------------------------
 

@@ -58,10 +58,14 @@ describe('parseDurationText and parseTraceIntervalText', () => {
     expect(parseDurationText('0:0:5:0')).toBe(300_000);
     expect(parseDurationText('5 min')).toBe(300_000);
   });
-  it('accepts positive intervals only', () => {
+  it('accepts intervals the server accepts (100 ms to 24 h)', () => {
     expect(parseTraceIntervalText('2.5')).toBe(2500);
     expect(parseTraceIntervalText('1m')).toBe(60_000);
+    expect(parseTraceIntervalText('100ms')).toBe(100);
+    expect(parseTraceIntervalText('1d')).toBe(86_400_000);
     expect(parseTraceIntervalText('0')).toBeNull();
+    expect(parseTraceIntervalText('50ms')).toBeNull();
+    expect(parseTraceIntervalText('2d')).toBeNull();
     expect(parseTraceIntervalText('fast')).toBeNull();
   });
 });

@@ -2,6 +2,8 @@
 // Focus pickers' custom text, the settings editor's time-span text (d:h:m:s) and the short
 // display ("5 s", "30 min", "3 h", "2 days") that switches units at 2 minutes, 2 hours, 2 days.
 import {
+  MaxTraceIntervalMs,
+  MinTraceIntervalMs,
   Ms,
   TimeDisplayDaysFromMs,
   TimeDisplayHoursFromMs,
@@ -71,12 +73,13 @@ export function parseDurationText(text: string): number | null {
 }
 
 /**
- * Trace Interval picker custom text ("2.5", "2.5s", "1m", "90 s"). A duration that is not
- * positive is not an interval: null.
+ * Trace Interval picker custom text ("2.5", "2.5s", "1m", "90 s"), in ms. Null when it is not
+ * a duration or lies outside the interval range the server accepts (MinTraceIntervalMs to
+ * MaxTraceIntervalMs of server/contract/targets).
  */
 export function parseTraceIntervalText(text: string): number | null {
   const ms = parseDurationText(text);
-  return ms !== null && ms > 0 ? ms : null;
+  return ms !== null && ms >= MinTraceIntervalMs && ms <= MaxTraceIntervalMs ? ms : null;
 }
 
 /** Up to one decimal, without a trailing ".0". */
