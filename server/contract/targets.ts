@@ -3,7 +3,7 @@
 /** Trace interval choices in ms (spec 2 section 9); default 2500. */
 export const TraceIntervalChoicesMs = [1000, 2500, 5000, 10000, 15000, 30000, 60000] as const;
 export const DefaultTraceIntervalMs = 2500;
-export const MinTraceIntervalMs = 500;
+export const MinTraceIntervalMs = 100;
 export const MaxTraceIntervalMs = 24 * 3600 * 1000;
 
 export const GraphColumnKind = [

@@ -9,6 +9,7 @@ import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
 import { setSessionTargetIp, type SessionRecord } from './repository.js';
+import { engineSettingsOf } from './engine-settings.js';
 
 export class TraceRunner {
   readonly agent: AgentRuntime;
@@ -56,8 +57,10 @@ export class TraceRunner {
     this.accountOf.set(s.id, s.accountId);
     this.ingest.openSession(s.id, s.accountId);
     this.errors.delete(s.id);
+    const engine = await this.store.exclusive((q) => engineSettingsOf(q, s.configurationId));
     await this.agent.run({
       traceId: s.id,
+      engine,
       target: s.targetName || s.targetIp,
       intervalMs: s.traceIntervalMs,
       finalHopOnly: s.finalHopOnly,

@@ -1,0 +1,29 @@
+// The engine settings of a named configuration (spec 2 settings, Engine pane), stored as
+// JSON in configurations.engine_json and handed to the engine for each trace.
+import type { TraceOptions } from '../../engine/types.js';
+import type { Queryable } from '../store/db.js';
+
+export type EngineSettings = Omit<TraceOptions, 'target' | 'intervalSeconds' | 'finalHopOnly' | 'reverseLookup' | 'resolveName'>;
+
+const keys = [
+  'packetType', 'tcpPort', 'udpBeginPort', 'udpEndPort', 'packetSize', 'timeoutMs', 'interHopDelayMs',
+  'firstTtl', 'maxTtl', 'allowFragmentation', 'sourceInterface', 'family', 'reverseDns',
+] as const;
+
+/** Known keys only; the engine validates the values when the trace starts. */
+export function parseEngineSettings(json: string): EngineSettings {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(json || '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (raw[k] !== undefined && raw[k] !== null) out[k] = raw[k];
+  return out as EngineSettings;
+}
+
+export async function engineSettingsOf(q: Queryable, configId: number): Promise<EngineSettings> {
+  const row = await q.one<{ engine: string }>('SELECT engine_json AS engine FROM configurations WHERE id = $1', [configId]);
+  return parseEngineSettings(row?.engine ?? '{}');
+}
