@@ -1,4 +1,4 @@
-// Piscina task module of the probe pool: the one thread of the process that loads raw-socket
+// Piscina task module of the probe pool: the one thread of the process that owns the raw sockets
 // and owns the raw sockets. Each task is one trace round (or a permission check); many run
 // concurrently in this thread.
 import { EngineError } from '../errors.js';

@@ -1,5 +1,5 @@
-// The probe pool: Piscina with exactly one worker thread (raw-socket loads in one thread per
-// process) that runs many rounds at once (concurrentTasksPerWorker). Atomics are disabled so
+// The probe pool: Piscina with exactly one worker thread, which owns the raw sockets (one per
+// process) and runs many rounds at once (concurrentTasksPerWorker). Atomics are disabled so
 // the worker's event loop keeps serving socket events between tasks.
 import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from '../errors.js';
