@@ -3,7 +3,7 @@
 // password, changes a web user's temporary password, signs out and in again, and exercises
 // gates, the not-found page, the sidebar collapse and the error path. Screenshots of the
 // shell go to test-results/shell-*.png.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -35,9 +35,15 @@ async function fillLogin(username: string, password: string) {
 }
 
 async function signOut() {
+  // Hold the logout call until the "Logging Out..." screen has been seen.
+  await page.route('**/api/Account/Logout', async (route) => {
+    await see('Logging Out...');
+    await route.continue();
+  });
   await page.getByRole('link', { name: 'Logout' }).click();
   await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
   await see('Remember login');
+  await page.unroute('**/api/Account/Logout');
 }
 
 beforeAll(async () => {
@@ -54,6 +60,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The server's log beside the screenshots, for reading after a failure.
+  if (app) writeFileSync(join(shots, 'shell-server.log'), app.output());
   await context?.close();
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   await app?.dispose();
@@ -69,6 +77,13 @@ describe('console shell in Chromium', () => {
     await see('Password cannot be blank');
     expect(loginCalls).toEqual([]);
     await shot('login');
+
+    await page.goto(`${app.url}/login?expired=true`);
+    await see('Trial Expired');
+    expect(await page.getByRole('button', { name: 'Log in' }).count()).toBe(0);
+    await page.goto(`${app.url}/login/expired`);
+    await see('Trial Expired');
+    await page.goto(`${app.url}/login`);
   });
 
   it('sends a guest to sign in and back; root sees the temporary-password warning and no Change Password', async () => {
@@ -124,6 +139,30 @@ describe('console shell in Chromium', () => {
     await page.locator('.error-banner').getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.locator('.error-banner').count()).toBe(0);
     await page.unrouteAll();
+
+    // An unhandled promise rejection takes the same path; a double click dismisses the toast.
+    await page.evaluate(() => void Promise.reject(new Error('Lost track of a background job')));
+    const toast = page.locator('.toast').filter({ hasText: 'Lost track of a background job' });
+    await toast.waitFor();
+    await toast.dblclick();
+    await toast.waitFor({ state: 'detached' });
+    await page.locator('.error-banner').getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('a 403 with expired-trial: True sends the user to the Trial Expired notice', async () => {
+    await page.route('**/cmd/newsummary**', (route) =>
+      route.fulfill({ status: 403, headers: { 'expired-trial': 'True', 'content-type': 'application/json' }, body: JSON.stringify({ Error: 'Trial expired' }) }),
+    );
+    page.once('dialog', (d) => void d.accept('Edge links'));
+    await page.getByRole('button', { name: 'New Summary' }).click();
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('expired') === 'true');
+    await see('Trial Expired');
+    await page.unrouteAll();
+    await page.locator('.error-banner').getByRole('button', { name: 'Dismiss' }).click();
+    // The session itself is still valid: signing in again returns to the previous screen.
+    await page.goto(`${app.url}/login`);
+    await fillLogin('admin', app.rootPassword!);
+    await page.waitForURL((u) => u.pathname === '/');
   });
 
   it('remembers a collapsed sidebar across reloads', async () => {

@@ -8,7 +8,7 @@ import { errorMessage } from '../api/errors';
 import { Brand } from '../components/Brand';
 import { Field } from '../components/Field';
 import { supportDialogOpenAtom } from '../state/dialogs';
-import { authLoadingAtom, currentUserAtom } from '../state/user';
+import { authLoadingAtom, currentUserAtom, trialExpiredAtom } from '../state/user';
 import { hasLoginErrors, isExpiredLogin, validateLogin, type LoginErrors } from './loginValidation';
 
 /** Where to go after login: the location the user was sent away from, else home. */
@@ -38,6 +38,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const setUser = useSetAtom(currentUserAtom);
   const setLoading = useSetAtom(authLoadingAtom);
+  const setTrialExpired = useSetAtom(trialExpiredAtom);
   const [username, setUsername] = useState(search.get('u') ?? '');
   const [password, setPassword] = useState(search.get('p') ?? '');
   const [rememberMe, setRememberMe] = useState(false);
@@ -57,6 +58,7 @@ export function LoginPage() {
       const user = await login({ Username: name, Password: pass, RememberMe: rememberMe });
       setUser(user);
       setLoading(false);
+      setTrialExpired(false);
       navigate(returnLocation(location.state), { replace: true });
     } catch (e) {
       setFailure(errorMessage(e));

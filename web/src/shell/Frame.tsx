@@ -7,7 +7,7 @@ import { ChangePasswordModal } from '../components/ChangePasswordModal';
 import { SupportTicketDialog } from '../components/SupportTicketDialog';
 import { changePasswordOpenAtom, supportDialogOpenAtom } from '../state/dialogs';
 import { store } from '../state/store';
-import { currentUserAtom } from '../state/user';
+import { currentUserAtom, trialExpiredAtom } from '../state/user';
 import { ErrorBanner } from './ErrorBanner';
 import { Toasts } from './Toasts';
 
@@ -19,8 +19,11 @@ export function Frame() {
   // A lost session anywhere: clear the user and sign in again, then come back here.
   useEffect(() => {
     setUnauthorizedHandler(({ expired }) => {
-      store.set(currentUserAtom, null);
       const from = location.pathname + location.search + location.hash;
+      // The gate of the screen being left redirects too when the user clears; it reads
+      // trialExpiredAtom so both redirects agree on expired=true.
+      store.set(trialExpiredAtom, expired);
+      store.set(currentUserAtom, null);
       navigate(expired ? '/login?expired=true' : '/login', { state: { from } });
     });
     return () => setUnauthorizedHandler(undefined);

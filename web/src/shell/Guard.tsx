@@ -4,19 +4,23 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { authLoadingAtom, currentUserAtom } from '../state/user';
+import { authLoadingAtom, currentUserAtom, trialExpiredAtom } from '../state/user';
 import { decideGate, type Gate } from './gates';
 import { LoadingPane } from './LoadingPane';
 
 export function Guard({ gate, children }: { gate: Gate; children: ReactNode }) {
   const user = useAtomValue(currentUserAtom);
   const loading = useAtomValue(authLoadingAtom);
+  const trialExpired = useAtomValue(trialExpiredAtom);
   const location = useLocation();
   switch (decideGate(gate, { loading, user })) {
     case 'wait':
       return <LoadingPane />;
     case 'login':
-      return <Navigate to={gate.signedOutTo ?? '/login'} replace state={{ from: location.pathname + location.search + location.hash }} />;
+      return (
+        <Navigate to={gate.signedOutTo ?? (trialExpired ? '/login?expired=true' : '/login')} replace
+          state={{ from: location.pathname + location.search + location.hash }} />
+      );
     case 'deny':
       return <NotFoundPage />;
     case 'allow':

@@ -9,6 +9,9 @@ export const currentUserAtom = atom<CurrentUser | null>(null);
 /** True until the first GetCurrentUser answer (or failure) at start-up. */
 export const authLoadingAtom = atom(true);
 
+/** Set when a 401/403 carried expired-trial: True; sign-in then shows the Trial Expired notice. */
+export const trialExpiredAtom = atom(false);
+
 /** Appliance facts; self-hosted until the server says otherwise (spec 1 section 1 default). */
 export const appConfigAtom = atom<AppConfig>({ DeploymentMode: DeploymentMode.SelfHosted, Version: '' });
 
