@@ -157,8 +157,11 @@ describe('console shell in Chromium', () => {
     await page.getByRole('button', { name: 'New Summary' }).click();
     await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('expired') === 'true');
     await see('Trial Expired');
+    await shot('trial-expired');
     await page.unrouteAll();
-    await page.locator('.error-banner').getByRole('button', { name: 'Dismiss' }).click();
+    // The redirect is the whole answer: no error toast or banner for it.
+    expect(await page.locator('.error-banner').count()).toBe(0);
+    expect(await page.locator('.toast-error').count()).toBe(0);
     // The session itself is still valid: signing in again returns to the previous screen.
     await page.goto(`${app.url}/login`);
     await fillLogin('admin', app.rootPassword!);
@@ -170,6 +173,7 @@ describe('console shell in Chromium', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Show sidebar' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('summary_sidebar_visible'))).toBe('false');
+    await shot('collapsed');
     await page.getByRole('button', { name: 'Show sidebar' }).click();
     await see('Manage Users');
   });

@@ -36,4 +36,11 @@ describe('error message extraction', () => {
     expect(isSuppressedError(new ServerError(UnexpectedServerError, 500, ''))).toBe(false);
     expect(isSuppressedError(new Error(''))).toBe(false);
   });
+
+  it('suppresses a 401/403 that already sent the user to sign in, not one that did not', () => {
+    const handled = new ServerError(UnexpectedServerError, 401, '');
+    handled.redirectedToLogin = true;
+    expect(isSuppressedError(handled)).toBe(true);
+    expect(isSuppressedError(new ServerError(UnexpectedServerError, 403, '{"Error":"Missing claim"}'))).toBe(false);
+  });
 });

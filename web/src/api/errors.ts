@@ -18,6 +18,9 @@ export class ServerError extends Error {
     this.name = 'ServerError';
   }
 
+  /** Set when a 401/403 sent the user to sign in: the redirect is the whole answer. */
+  redirectedToLogin = false;
+
   /** The body parsed as JSON, or undefined when it is not JSON. */
   get json(): unknown {
     try {
@@ -56,10 +59,13 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
-/** Status code 0 with no message is noise (an aborted request), not an error to show. */
+/**
+ * Status code 0 with no message is noise (an aborted request), not an error to show; a
+ * 401/403 that redirected to sign-in is handled by that redirect (spec 1 section 8).
+ */
 export function isSuppressedError(error: unknown): boolean {
   if (error === undefined || error === null) return true;
-  if (error instanceof ServerError) return error.status === 0 && !error.message;
+  if (error instanceof ServerError) return error.redirectedToLogin || (error.status === 0 && !error.message);
   if (typeof error === 'object' && 'status' in error && (error as { status: unknown }).status === 0) {
     const message = (error as { message?: unknown }).message;
     return typeof message !== 'string' || message === '';

@@ -61,7 +61,10 @@ export async function request<T>(method: string, url: string, options: RequestOp
   if (response.status !== 200) {
     const error = new ServerError(UnexpectedServerError, response.status, text, response.headers, url);
     if ((response.status === 401 || response.status === 403) && options.authRedirect !== false && !isLoginPath(location.pathname)) {
-      onUnauthorized?.({ status: response.status, expired: response.headers.get(ExpiredTrialHeader) === 'True' });
+      if (onUnauthorized) {
+        error.redirectedToLogin = true;
+        onUnauthorized({ status: response.status, expired: response.headers.get(ExpiredTrialHeader) === 'True' });
+      }
     }
     throw error;
   }

@@ -1,0 +1,103 @@
+// The console's one /mainHub connection (spec 3 section 7.5): started on first use, retried
+// every 2.5 s until it connects, reconnecting on its own after a drop. Events fan out to
+// every subscriber, and groups joined through `keepRegistered` are joined again after a
+// reconnect (the server forgets a connection's groups when it closes). The session cookie
+// authenticates; a 401/403 re-reads the current user, which sends a lost session to /login.
+import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { refreshCurrentUser } from '../state/session';
+
+export const HubPath = '/mainHub';
+export const HubRetryMs = 2500;
+
+type Handler = (...args: never[]) => void;
+
+let connection: HubConnection | undefined;
+let starting: Promise<HubConnection> | undefined;
+const handlers = new Map<string, Set<Handler>>();
+const registrations = new Set<() => Promise<unknown>>();
+
+const statusOf = (e: unknown) => (e && typeof e === 'object' && 'statusCode' in e ? Number((e as { statusCode: unknown }).statusCode) : 0);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function build(): HubConnection {
+  const c = new HubConnectionBuilder()
+    .withUrl(HubPath)
+    // Retry every 2.5 s for as long as it takes: a monitoring console should come back by itself.
+    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
+    .configureLogging(LogLevel.Warning)
+    .build();
+  c.onreconnected(() => {
+    for (const register of registrations) register().catch(() => undefined);
+  });
+  c.onclose(() => {
+    // Automatic reconnect gave up or the server refused us: start over (and re-check the user).
+    starting = undefined;
+    void refreshCurrentUser();
+    setTimeout(() => void ensureStarted().catch(() => undefined), HubRetryMs);
+  });
+  for (const name of handlers.keys()) attach(c, name);
+  return c;
+}
+
+function attach(c: HubConnection, name: string) {
+  c.on(name, (...args: unknown[]) => {
+    for (const h of handlers.get(name) ?? []) (h as (...a: unknown[]) => void)(...args);
+  });
+}
+
+/** The connected hub; starts it (retrying every 2.5 s) when needed. */
+export function ensureStarted(): Promise<HubConnection> {
+  connection ??= build();
+  if (connection.state === HubConnectionState.Connected) return Promise.resolve(connection);
+  starting ??= (async () => {
+    const c = connection!;
+    for (;;) {
+      if (c.state === HubConnectionState.Connected) return c;
+      if (c.state === HubConnectionState.Disconnected) {
+        try {
+          await c.start();
+          for (const register of registrations) register().catch(() => undefined);
+          return c;
+        } catch (e) {
+          const status = statusOf(e);
+          if (status === 401 || status === 403) await refreshCurrentUser();
+        }
+      }
+      await sleep(HubRetryMs);
+    }
+  })();
+  return starting;
+}
+
+/** Calls a hub method once the connection is up. */
+export async function invoke<T>(method: string, ...args: unknown[]): Promise<T> {
+  const c = await ensureStarted();
+  return c.invoke<T>(method, ...args);
+}
+
+/** Subscribes to a hub event; returns the unsubscribe function. */
+export function subscribe<A extends unknown[]>(event: string, handler: (...args: A) => void): () => void {
+  let set = handlers.get(event);
+  if (!set) {
+    set = new Set();
+    handlers.set(event, set);
+    if (connection) attach(connection, event);
+  }
+  set.add(handler as unknown as Handler);
+  void ensureStarted().catch(() => undefined);
+  return () => set!.delete(handler as unknown as Handler);
+}
+
+/**
+ * Joins a hub group now and after every reconnect (RegisterForNewSamples, RegisterForComments);
+ * the returned function leaves it (Unregister...).
+ */
+export function keepRegistered(method: string, unregisterMethod: string, ...args: unknown[]): () => void {
+  const register = () => invoke(method, ...args);
+  registrations.add(register);
+  register().catch(() => undefined);
+  return () => {
+    registrations.delete(register);
+    if (connection?.state === HubConnectionState.Connected) connection.invoke(unregisterMethod, ...args).catch(() => undefined);
+  };
+}

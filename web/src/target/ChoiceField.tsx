@@ -1,0 +1,68 @@
+// A picker with preset choices and free text (Trace Interval, Focus): typing and Enter or
+// leaving the field commits the text; the list offers the presets. The parent decides what
+// the text means and whether it is accepted (an unreadable text reverts).
+import { useEffect, useId, useState } from 'react';
+
+export function ChoiceField({
+  label,
+  value,
+  choices,
+  onCommit,
+  disabled,
+  title,
+  width = 92,
+}: {
+  label: string;
+  /** Text shown for the current value. */
+  value: string;
+  choices: readonly string[];
+  /** Returns false when the text is not accepted (the field shows the value again). */
+  onCommit: (text: string) => boolean;
+  disabled?: boolean;
+  title?: string;
+  width?: number;
+}) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  const [open, setOpen] = useState(false);
+  useEffect(() => setText(value), [value]);
+  const commit = (t: string) => {
+    setOpen(false);
+    if (t.trim() === value) return setText(value);
+    if (!onCommit(t.trim())) setText(value);
+  };
+  return (
+    <div className="choice-field" title={title}>
+      <label htmlFor={id}>{label}</label>
+      <div className="choice-box">
+        <input
+          id={id}
+          value={text}
+          disabled={disabled}
+          style={{ width }}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit(text);
+            if (e.key === 'Escape') {
+              setText(value);
+              setOpen(false);
+            }
+          }}
+          onBlur={() => commit(text)}
+        />
+        <button type="button" className="choice-toggle" aria-label={`${label} choices`} disabled={disabled} onMouseDown={(e) => e.preventDefault()} onClick={() => setOpen(!open)}>
+          ▾
+        </button>
+        {open && (
+          <div className="choice-list" role="listbox">
+            {choices.map((c) => (
+              <button key={c} type="button" role="option" aria-selected={c === value} onMouseDown={(e) => e.preventDefault()} onClick={() => commit(c)}>
+                {c}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
