@@ -44,7 +44,9 @@ export function UserGroup() {
       {open && (
         <div className="nav-group-items">
           {!selfHosted && hasClaim(user, Claim.UserManagement) && <NavItem icon="card" label="Manage Subscription" to="/subscription/" />}
-          {!user.IsRoot && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
+          {/* Hidden for root (spec 1 section 6), except to replace the generated temporary
+              password (docs/decisions.md, "Accounts and sign-in"). */}
+          {(!user.IsRoot || tempPassword) && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
           {!selfHosted && <NavItem icon="help" label="Get Help" onClick={() => openSupport(true)} />}
           {impersonating && <NavItem icon="user" label="Clear Impersonation" to="/clearimpersonation" />}
           <NavItem icon="logout" label="Logout" to="/logout" />
