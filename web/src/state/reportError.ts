@@ -30,5 +30,10 @@ export function reportError(error: unknown, options: { prefix?: string; submitta
 
 export function installGlobalErrorHandlers(): void {
   window.addEventListener('unhandledrejection', (event) => reportError(event.reason));
-  window.addEventListener('error', (event) => reportError(event.error ?? event.message));
+  window.addEventListener('error', (event) => {
+    // Browser notices that are not failures of the console: layout-loop warnings and
+    // opaque cross-origin script errors carry nothing a person could act on.
+    if (!event.error && /^(ResizeObserver loop|Script error)/.test(event.message)) return;
+    reportError(event.error ?? event.message);
+  });
 }

@@ -124,7 +124,7 @@ export function drawScaleHeader(ctx: CanvasRenderingContext2D, rect: { x: number
   ctx.fillStyle = '#475569';
   ctx.font = `500 11px ${font}`;
   ctx.textBaseline = 'middle';
-  const y = rect.y + rect.height / 2;
+  const y = rect.y + rect.height - 13;
   const label = (v: number) => (scaleMaxMs < 4 ? v.toFixed(2) : scaleMaxMs < 10 ? v.toFixed(1) : String(Math.round(v)));
   for (let q = 0; q <= 4; q++) {
     const tx = x0 + (w * q) / 4;

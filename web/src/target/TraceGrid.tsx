@@ -1,0 +1,193 @@
+// The trace grid (spec 2 "Trace grid") on glide-data-grid: the header row (_h_0, the target,
+// not selectable) and one row per hop; columns from ColumnDefs in the user's order and
+// widths (Target-Columns); the Graph column drawn on the canvas with the scale in its header.
+// Selection follows logic/rowSelection (plain click, alt/shift/meta toggles).
+import '@glideapps/glide-data-grid/dist/index.css';
+import {
+  DataEditor,
+  GridCellKind,
+  type GridCell,
+  type GridColumn,
+  type Item,
+  type Theme,
+  CompactSelection,
+  type GridSelection,
+  type DrawHeaderCallback,
+} from '@glideapps/glide-data-grid';
+import { useCallback, useMemo, useRef } from 'react';
+import type { ColumnDef, TargetRow } from '../../../server/contract/targets';
+import { ColumnAlign } from '../../../server/contract/targets';
+import { drawScaleHeader, hopGraphCell, hopGraphRenderer } from './graphCellRenderer';
+import { latencyColourClass } from './logic/hopStatus';
+import { isHeaderRow } from './logic/rowId';
+import type { ClickModifiers } from './logic/rowSelection';
+import { LatencyColours } from './colours';
+
+const theme: Partial<Theme> = {
+  accentColor: '#0d9488',
+  accentLight: 'rgba(13, 148, 136, 0.12)',
+  textDark: '#1b2430',
+  textMedium: '#475569',
+  textLight: '#94a3b8',
+  textHeader: '#334155',
+  bgHeader: '#f1f4f8',
+  bgHeaderHovered: '#e6ebf1',
+  bgHeaderHasFocus: '#e6ebf1',
+  borderColor: '#e5e9ef',
+  horizontalBorderColor: '#eef1f5',
+  headerFontStyle: '600 12px',
+  baseFontStyle: '13px',
+  fontFamily: 'Inter, "Segoe UI", system-ui, -apple-system, "Helvetica Neue", Arial, sans-serif',
+  cellHorizontalPadding: 8,
+};
+
+const NumericLatency = new Set(['Avg', 'Min', 'Max', 'Cur']);
+const emptySelection: GridSelection = { columns: CompactSelection.empty(), rows: CompactSelection.empty() };
+const noop = () => undefined;
+
+export interface TraceGridProps {
+  rows: TargetRow[];
+  columns: ColumnDef[];
+  selection: readonly string[];
+  warnMs: number;
+  badMs: number;
+  scaleMaxMs: number;
+  scaleFixed: boolean;
+  height: number;
+  /** Rows with a timeline graph shown. */
+  graphed: ReadonlySet<string>;
+  onRowClick: (rowId: string, modifiers: ClickModifiers) => void;
+  onRowContextMenu: (row: TargetRow, x: number, y: number) => void;
+  onColumnResize: (name: string, width: number) => void;
+  onColumnMove: (fromName: string, toName: string) => void;
+  /** Scroll to the last row (the target) after new rows. */
+  rowHeight?: number;
+}
+
+export function TraceGrid(p: TraceGridProps) {
+  const shown = useMemo(() => p.columns.filter((c) => c.Visible), [p.columns]);
+  const selected = useMemo(() => new Set(p.selection), [p.selection]);
+  const pointer = useRef<{ x: number; y: number; mods: ClickModifiers }>({ x: 0, y: 0, mods: {} });
+
+  const gridColumns: GridColumn[] = useMemo(
+    () =>
+      shown.map((c) => ({
+        id: c.Name,
+        title: c.Name === 'Graph' ? '' : c.Caption,
+        width: c.Width,
+        hasMenu: false,
+        themeOverride: c.Name === 'Graph' ? { cellHorizontalPadding: 0 } : undefined,
+      })),
+    [shown],
+  );
+
+  const getCellContent = useCallback(
+    ([col, rowIndex]: Item): GridCell => {
+      const row = p.rows[rowIndex];
+      const def = shown[col];
+      if (!row || !def) return { kind: GridCellKind.Text, data: '', displayData: '', allowOverlay: false };
+      if (def.Name === 'Graph') {
+        return hopGraphCell({
+          Minimum: row.Minimum,
+          Average: row.Average,
+          Maximum: row.Maximum,
+          PL: row.PL,
+          scaleMaxMs: p.scaleMaxMs,
+          warnMs: p.warnMs,
+          badMs: p.badMs,
+        });
+      }
+      const header = isHeaderRow(row.UniqueID);
+      let text = row.Columns[def.Name] ?? '';
+      if (def.Name === 'Hop' && header) text = '';
+      if (def.Name === 'DNSName' && header) text = row.DNSName || row.IP;
+      if (def.Name === 'IPAddress' && header) text = row.IP;
+      const cell: GridCell = {
+        kind: GridCellKind.Text,
+        data: text,
+        displayData: text,
+        allowOverlay: false,
+        contentAlign: def.Align === ColumnAlign.Right ? 'right' : def.Align === ColumnAlign.Center ? 'center' : 'left',
+      };
+      // Latency cells in the hop's colour; loss cells red when there is loss.
+      if (NumericLatency.has(def.Name)) {
+        const value = def.Name === 'Avg' ? row.Average : def.Name === 'Min' ? row.Minimum : def.Name === 'Max' ? row.Maximum : row.Current;
+        const cls = latencyColourClass(value, p.warnMs, p.badMs);
+        if (cls && cls !== 'Good') cell.themeOverride = { textDark: LatencyColours[cls] };
+        if (text === '*') cell.themeOverride = { textDark: LatencyColours.Bad };
+      } else if (def.Name === 'PacketLoss' && (row.PL ?? 0) > 0) {
+        cell.themeOverride = { textDark: LatencyColours.Bad };
+      }
+      return cell;
+    },
+    [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs],
+  );
+
+  const getRowThemeOverride = useCallback(
+    (rowIndex: number): Partial<Theme> | undefined => {
+      const row = p.rows[rowIndex];
+      if (!row) return undefined;
+      if (isHeaderRow(row.UniqueID)) return { bgCell: '#f8fafc', baseFontStyle: '600 13px', textDark: '#0f172a' };
+      if (selected.has(row.UniqueID)) return { bgCell: 'rgba(13, 148, 136, 0.12)' };
+      return undefined;
+    },
+    [p.rows, selected],
+  );
+
+  const drawHeader: DrawHeaderCallback = useCallback(
+    (args, drawContent) => {
+      if (args.column.id !== 'Graph') return drawContent();
+      args.ctx.fillStyle = args.theme.bgHeader;
+      args.ctx.fillRect(args.rect.x, args.rect.y, args.rect.width, args.rect.height);
+      drawScaleHeader(args.ctx, args.rect, p.scaleMaxMs, p.scaleFixed, args.theme.fontFamily);
+    },
+    [p.scaleMaxMs, p.scaleFixed],
+  );
+
+  return (
+    <div
+      className="trace-grid"
+      data-testid="trace-grid"
+      onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}
+      onContextMenuCapture={(e) => {
+        e.preventDefault();
+        pointer.current = { ...pointer.current, x: e.clientX, y: e.clientY };
+      }}
+    >
+      <DataEditor
+        columns={gridColumns}
+        rows={p.rows.length}
+        getCellContent={getCellContent}
+        getRowThemeOverride={getRowThemeOverride}
+        customRenderers={[hopGraphRenderer]}
+        drawHeader={drawHeader}
+        theme={theme}
+        width="100%"
+        height={p.height}
+        rowHeight={p.rowHeight ?? 30}
+        headerHeight={34}
+        smoothScrollX
+        smoothScrollY
+        rowMarkers="none"
+        rangeSelect="none"
+        columnSelect="none"
+        rowSelect="none"
+        gridSelection={emptySelection}
+        onGridSelectionChange={noop}
+        getCellsForSelection
+        minColumnWidth={10}
+        onColumnResize={(column, newSize) => p.onColumnResize(String(column.id), newSize)}
+        onColumnMoved={(from, to) => p.onColumnMove(shown[from].Name, shown[to].Name)}
+        onCellClicked={([, rowIndex]) => {
+          const row = p.rows[rowIndex];
+          if (row) p.onRowClick(row.UniqueID, pointer.current.mods);
+        }}
+        onCellContextMenu={([, rowIndex], e) => {
+          e.preventDefault();
+          const row = p.rows[rowIndex];
+          if (row) p.onRowContextMenu(row, e.bounds.x + e.localEventX, e.bounds.y + e.localEventY);
+        }}
+      />
+    </div>
+  );
+}

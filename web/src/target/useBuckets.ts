@@ -1,0 +1,89 @@
+// Timeline data of one hop (spec 2 sections 4 and 9): DataPointBuckets loaded at twice the
+// viewport span, reloaded when the viewport leaves it or its period changes, and topped up
+// with a 500 ms overlap as live samples arrive. Loads are debounced 100 ms after the last
+// viewport change and throttled to one per 125 ms.
+import { useEffect, useRef, useState } from 'react';
+import type { DataPoint } from '../../../server/contract/data';
+import { dataPointBuckets } from './api';
+import { DataLoadThrottleMs, ViewportUpdateDebounceMs } from './logic/constants';
+import { bucketPeriodSeconds, dataRangeToLoad, liveFetchRange, needsDataReload } from './logic/graphDataRange';
+import type { GraphTimeState, TimeRange } from './logic/graphTimeState';
+
+export interface BucketSeries {
+  periodMs: number;
+  /** Bucket start -> point, in time order when read through `points`. */
+  points: DataPoint[];
+  loaded: TimeRange | null;
+  /** Bumps on every change, for effects. */
+  version: number;
+}
+
+export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: number, reloadToken: number): BucketSeries {
+  const [series, setSeries] = useState<BucketSeries>({ periodMs: 1000, points: [], loaded: null, version: 0 });
+  const byTime = useRef(new Map<number, DataPoint>());
+  const loaded = useRef<TimeRange | null>(null);
+  const fetchedEnd = useRef(0);
+  const periodMs = useRef(0);
+  const lastLoadAt = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const latest = useRef({ state, plotWidthPx });
+  latest.current = { state, plotWidthPx };
+  const abort = useRef<AbortController>();
+
+  // A new target/hop or an explicit reload starts from nothing.
+  useEffect(() => {
+    byTime.current = new Map();
+    loaded.current = null;
+    fetchedEnd.current = 0;
+    setSeries({ periodMs: 1000, points: [], loaded: null, version: 0 });
+  }, [rowId, reloadToken]);
+
+  useEffect(() => {
+    const run = async () => {
+      timer.current = undefined;
+      lastLoadAt.current = Date.now();
+      const { state: s, plotWidthPx: width } = latest.current;
+      const period = bucketPeriodSeconds(s.viewportPeriodMs, width) * 1000;
+      const full = needsDataReload(loaded.current, s) || period !== periodMs.current;
+      let range: TimeRange;
+      if (full) {
+        const r = dataRangeToLoad(s);
+        // Buckets on a grid of their own period, so live top-ups land on the same buckets.
+        range = { startMs: Math.floor(r.startMs / period) * period, endMs: r.endMs };
+      } else {
+        if (s.newestSampleMs === null || s.newestSampleMs <= fetchedEnd.current) return;
+        const r = liveFetchRange(fetchedEnd.current, s.newestSampleMs + 1);
+        range = { startMs: Math.floor(r.startMs / period) * period, endMs: r.endMs };
+      }
+      abort.current?.abort();
+      const ac = new AbortController();
+      abort.current = ac;
+      try {
+        const answer = await dataPointBuckets(rowId, range.startMs, range.endMs, period / 1000, false, ac.signal);
+        if (ac.signal.aborted || !answer) return;
+        if (full) {
+          byTime.current = new Map();
+          periodMs.current = period;
+          loaded.current = dataRangeToLoad(s);
+        }
+        for (const p of answer.Points) byTime.current.set(Date.parse(p.Period), p);
+        const newest = answer.MostRecentDatapoint ? Date.parse(answer.MostRecentDatapoint) + 1 : range.endMs;
+        fetchedEnd.current = Math.max(range.startMs, Math.min(range.endMs, newest));
+        const points = [...byTime.current.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+        setSeries((prev) => ({ periodMs: periodMs.current, points, loaded: loaded.current, version: prev.version + 1 }));
+      } catch (e) {
+        // Spec 2 section 8: a bucket failure is logged and stops the spinner.
+        if (!ac.signal.aborted) console.warn('DataPointBuckets failed', e);
+      }
+    };
+    if (timer.current) return;
+    const wait = Math.max(ViewportUpdateDebounceMs, DataLoadThrottleMs - (Date.now() - lastLoadAt.current));
+    timer.current = setTimeout(() => void run(), wait);
+  }, [rowId, reloadToken, state.viewportEndMs, state.viewportPeriodMs, state.newestSampleMs, plotWidthPx]);
+
+  useEffect(() => () => {
+    clearTimeout(timer.current);
+    abort.current?.abort();
+  }, []);
+  return series;
+}
