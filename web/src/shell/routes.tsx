@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
-import { HomePage } from '../pages/HomePage';
+import { MainContainer, TargetPage } from '../target/TargetPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
@@ -40,9 +40,9 @@ const coming = (paths: string[], gate: Gate, screen: string): Entry => gated(pat
 
 /** Screens inside the sidebar layout. */
 export const shellEntries: Entry[] = [
-  gated(['/'], SignedIn, <HomePage />),
+  gated(['/'], SignedIn, <MainContainer />),
   coming(['/summary/:summaryUniqueID', '/summarys/:summaryId?'], SummaryGate, 'Summary'),
-  coming(['/targets/:targetUniqueID?'], SignedIn, 'Target Detail'),
+  gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
   coming(['/user-management'], needsClaim(Claim.UserManagement), 'Web Users'),

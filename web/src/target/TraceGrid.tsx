@@ -102,22 +102,24 @@ export function TraceGrid(p: TraceGridProps) {
       if (def.Name === 'Hop' && header) text = '';
       if (def.Name === 'DNSName' && header) text = row.DNSName || row.IP;
       if (def.Name === 'IPAddress' && header) text = row.IP;
+      // Latency cells in the hop's colour; loss cells red when there is loss.
+      let colour: string | undefined;
+      if (NumericLatency.has(def.Name)) {
+        const value = def.Name === 'Avg' ? row.Average : def.Name === 'Min' ? row.Minimum : def.Name === 'Max' ? row.Maximum : row.Current;
+        const cls = latencyColourClass(value, p.warnMs, p.badMs);
+        if (cls && cls !== 'Good') colour = LatencyColours[cls];
+        if (text === '*') colour = LatencyColours.Bad;
+      } else if (def.Name === 'PacketLoss' && (row.PL ?? 0) > 0) {
+        colour = LatencyColours.Bad;
+      }
       const cell: GridCell = {
         kind: GridCellKind.Text,
         data: text,
         displayData: text,
         allowOverlay: false,
         contentAlign: def.Align === ColumnAlign.Right ? 'right' : def.Align === ColumnAlign.Center ? 'center' : 'left',
+        themeOverride: colour ? { textDark: colour } : undefined,
       };
-      // Latency cells in the hop's colour; loss cells red when there is loss.
-      if (NumericLatency.has(def.Name)) {
-        const value = def.Name === 'Avg' ? row.Average : def.Name === 'Min' ? row.Minimum : def.Name === 'Max' ? row.Maximum : row.Current;
-        const cls = latencyColourClass(value, p.warnMs, p.badMs);
-        if (cls && cls !== 'Good') cell.themeOverride = { textDark: LatencyColours[cls] };
-        if (text === '*') cell.themeOverride = { textDark: LatencyColours.Bad };
-      } else if (def.Name === 'PacketLoss' && (row.PL ?? 0) > 0) {
-        cell.themeOverride = { textDark: LatencyColours.Bad };
-      }
       return cell;
     },
     [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs],

@@ -1,0 +1,354 @@
+// One timeline graph (spec 2 "Time graph") on uPlot: the hop's average latency line with its
+// min-max band, packet loss as red bars on the "Packet Loss %" axis, Warn and Bad bands, the
+// "Latency (ms)" axis and a comment strip below. Gestures go to the shared graph time state:
+// drag pans, the wheel zooms, a double click sets the explicit focus, the context menu
+// offers periods and comments.
+import 'uplot/dist/uPlot.min.css';
+import uPlot from 'uplot';
+import { useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
+import type { Comment } from '../../../server/contract/summaries';
+import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, WarnBand } from './colours';
+import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logic/constants';
+import { formatDurationShort } from './logic/duration';
+import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
+import { isMeasuredLatency, lossPercent } from './logic/hopStatus';
+import { nextAutomaticScale } from './logic/latencyScale';
+import { PopupMenu, type MenuItem } from './PopupMenu';
+import { useBuckets } from './useBuckets';
+
+export const CommentStripPx = 16;
+/** A comment marker answers a click this close (px). */
+const CommentHitPx = 6;
+
+export type CommentAction = { kind: 'create'; atMs: number } | { kind: 'edit'; comment: Comment } | { kind: 'delete'; comment: Comment };
+
+export interface TimelineGraphProps {
+  rowId: string;
+  title: string;
+  subtitle: string;
+  state: GraphTimeState;
+  dispatch: Dispatch<GraphTimeAction>;
+  warnMs: number;
+  badMs: number;
+  /** Fixed latency axis (display Scale > 0), else automatic. */
+  fixedScaleMs: number | null;
+  height: number;
+  comments: Comment[];
+  canComment: boolean;
+  onComment: (a: CommentAction) => void;
+  reloadToken: number;
+}
+
+const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
+
+export function TimelineGraph(p: TimelineGraphProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const readout = useRef<HTMLSpanElement>(null);
+  const plot = useRef<uPlot>();
+  const [width, setWidth] = useState(800);
+  const [menu, setMenu] = useState<{ x: number; y: number; atMs: number; comment?: Comment } | null>(null);
+  const plotHeight = Math.max(40, p.height - CommentStripPx);
+  const series = useBuckets(p.rowId, p.state, Math.max(100, width - 110), p.reloadToken);
+  const view = viewportRange(p.state);
+  const latest = useRef(p);
+  latest.current = p;
+
+  // Columns for uPlot: bucket centres, min, max, avg, loss %.
+  const data = useMemo(() => {
+    const xs: number[] = [];
+    const min: (number | null)[] = [];
+    const max: (number | null)[] = [];
+    const avg: (number | null)[] = [];
+    const loss: (number | null)[] = [];
+    for (const pt of series.points) {
+      xs.push(Date.parse(pt.Period) + series.periodMs / 2);
+      const m = (v: number | null) => (isMeasuredLatency(v) ? v : null);
+      avg.push(m(pt.AverageLatency));
+      min.push(m(pt.LatencyMinimum) ?? m(pt.AverageLatency));
+      max.push(m(pt.LatencyMaximum) ?? m(pt.AverageLatency));
+      loss.push(pt.LatencyCount > 0 && pt.LostPacketCount > 0 ? lossPercent(pt.LostPacketCount, pt.LatencyCount) : null);
+    }
+    return [xs, min, max, avg, loss] as uPlot.AlignedData;
+  }, [series]);
+
+  // The latency axis: fixed from Settings, or grown with the data on screen (shrinks only past 15%).
+  const autoScale = useRef(10);
+  const scaleMax = useMemo(() => {
+    if (p.fixedScaleMs) return p.fixedScaleMs;
+    let top = 0;
+    const [xs, , max] = data as [number[], (number | null)[], (number | null)[]];
+    for (let i = 0; i < xs.length; i++) if (xs[i] >= view.startMs && xs[i] <= view.endMs && (max[i] ?? 0) > top) top = max[i]!;
+    autoScale.current = nextAutomaticScale(autoScale.current, top);
+    return autoScale.current;
+  }, [data, p.fixedScaleMs, view.startMs, view.endMs]);
+  const scaleRef = useRef(scaleMax);
+  scaleRef.current = scaleMax;
+
+  useEffect(() => {
+    const el = host.current!;
+    const opts: uPlot.Options = {
+      width: el.clientWidth || 800,
+      height: plotHeight,
+      ms: 1,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false, setScale: false }, points: { show: false }, y: false },
+      scales: {
+        x: { time: true, auto: false },
+        ms: { auto: false, range: () => [0, scaleRef.current] },
+        pl: { auto: false, range: [0, 100] },
+      },
+      axes: [
+        { stroke: '#64748b', grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
+        {
+          scale: 'ms',
+          label: 'Latency (ms)',
+          labelSize: 16,
+          labelFont: '600 11px Inter, system-ui, sans-serif',
+          size: 46,
+          stroke: '#64748b',
+          font: '11px Inter, system-ui, sans-serif',
+          grid: { stroke: 'rgba(100,116,139,0.12)' },
+          ticks: { stroke: 'rgba(100,116,139,0.25)' },
+        },
+        {
+          scale: 'pl',
+          side: 1,
+          label: 'Packet Loss %',
+          labelSize: 16,
+          labelFont: '600 11px Inter, system-ui, sans-serif',
+          size: 40,
+          stroke: LossColour,
+          font: '11px Inter, system-ui, sans-serif',
+          grid: { show: false },
+          ticks: { stroke: 'rgba(225,29,72,0.3)' },
+          splits: () => [0, 25, 50, 75, 100],
+        },
+      ],
+      series: [
+        {},
+        { scale: 'ms', stroke: 'transparent', points: { show: false } },
+        { scale: 'ms', stroke: 'transparent', points: { show: false } },
+        { scale: 'ms', stroke: LatencyLine, width: 1.6, points: { show: false }, spanGaps: false },
+        {
+          scale: 'pl',
+          stroke: LossColour,
+          fill: 'rgba(225,29,72,0.55)',
+          width: 0,
+          points: { show: false },
+          paths: uPlot.paths.bars!({ size: [0.9, 24], align: 0 }),
+        },
+      ],
+      bands: [{ series: [2, 1], fill: LatencyBand }],
+      hooks: {
+        drawClear: [
+          (u) => {
+            // Warn and Bad bands behind the data.
+            const { warnMs, badMs } = latest.current;
+            const ctx = u.ctx;
+            const { left, top, width: w, height: h } = u.bbox;
+            const y = (v: number) => u.valToPos(v, 'ms', true);
+            const warnY = Math.max(top, Math.min(top + h, y(warnMs)));
+            const badY = Math.max(top, Math.min(top + h, y(badMs)));
+            ctx.save();
+            ctx.fillStyle = WarnBand;
+            ctx.fillRect(left, badY, w, warnY - badY);
+            ctx.fillStyle = BadBand;
+            ctx.fillRect(left, top, w, badY - top);
+            ctx.restore();
+          },
+        ],
+        draw: [
+          (u) => {
+            // The statistics focus: shaded outside it when it is not the whole viewport.
+            const s = latest.current.state;
+            if (s.focusMode === FocusMode.Viewport) return;
+            const r = statsRange(s);
+            const ctx = u.ctx;
+            const { left, top, width: w, height: h } = u.bbox;
+            const x1 = Math.max(left, u.valToPos(r.startMs, 'x', true));
+            const x2 = Math.min(left + w, u.valToPos(r.endMs, 'x', true));
+            ctx.save();
+            ctx.fillStyle = 'rgba(15, 23, 42, 0.06)';
+            if (x1 > left) ctx.fillRect(left, top, x1 - left, h);
+            if (x2 < left + w) ctx.fillRect(x2, top, left + w - x2, h);
+            ctx.strokeStyle = 'rgba(13,148,136,0.7)';
+            ctx.lineWidth = 1;
+            ctx.strokeRect(x1, top + 0.5, Math.max(1, x2 - x1), h - 1);
+            ctx.restore();
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const i = u.cursor.idx;
+            const el = readout.current;
+            if (!el) return;
+            if (i === null || i === undefined) return void (el.textContent = '');
+            const t = new Date((u.data[0][i] as number) - series.periodMs / 2);
+            const a = u.data[3][i];
+            const l = u.data[4][i];
+            el.textContent = `${t.toLocaleTimeString()}  avg ${a === null || a === undefined ? '–' : `${(a as number).toFixed(1)} ms`}  loss ${l ? `${(l as number).toFixed(0)}%` : '0%'}`;
+          },
+        ],
+      },
+    };
+    const u = new uPlot(opts, [[], [], [], [], []], el);
+    plot.current = u;
+    const ro = new ResizeObserver(() => {
+      const w = el.clientWidth;
+      if (w > 0) {
+        u.setSize({ width: w, height: u.height });
+        setWidth(w);
+      }
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      plot.current = undefined;
+    };
+    // The plot is built once; data, size and scales are pushed in by the effects below.
+  }, []);
+
+  useEffect(() => {
+    plot.current?.setSize({ width: plot.current.width, height: plotHeight });
+  }, [plotHeight]);
+
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    u.batch(() => {
+      u.setData(data, false);
+      u.setScale('x', { min: view.startMs, max: view.endMs });
+    });
+  }, [data, view.startMs, view.endMs, scaleMax, p.warnMs, p.badMs, p.state.focusMode, p.state.statsEndMs, p.state.statsPeriodMs]);
+
+  // Gestures on the plot area.
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    const over = u.over;
+    let drag: { x: number; moved: boolean } | null = null;
+    const timeAt = (clientX: number) => u.posToVal(clientX - over.getBoundingClientRect().left, 'x');
+    const down = (e: MouseEvent) => {
+      if (e.button !== 0) return;
+      drag = { x: e.clientX, moved: false };
+      e.preventDefault();
+    };
+    const move = (e: MouseEvent) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x;
+      if (Math.abs(dx) < 2) return;
+      drag.x = e.clientX;
+      drag.moved = true;
+      const s = latest.current.state;
+      latest.current.dispatch({ type: 'pan', deltaMs: dragDeltaMs(dx, u.bbox.width / devicePixelRatio, s.viewportPeriodMs) });
+    };
+    const up = () => (drag = null);
+    const wheel = (e: WheelEvent) => {
+      e.preventDefault();
+      latest.current.dispatch({ type: 'zoom', factor: wheelZoomFactor(e.deltaY), atMs: timeAt(e.clientX) });
+    };
+    const dbl = (e: MouseEvent) => latest.current.dispatch({ type: 'doubleClick', atMs: timeAt(e.clientX) });
+    const ctxMenu = (e: MouseEvent) => {
+      e.preventDefault();
+      setMenu({ x: e.clientX, y: e.clientY, atMs: timeAt(e.clientX), comment: commentNear(e.clientX) });
+    };
+    const commentNear = (clientX: number) => {
+      const left = over.getBoundingClientRect().left;
+      let best: Comment | undefined;
+      let bestD = CommentHitPx + 1;
+      for (const c of latest.current.comments) {
+        const d = Math.abs(u.valToPos(Date.parse(c.When), 'x') + left - clientX);
+        if (d < bestD) (best = c), (bestD = d);
+      }
+      return best;
+    };
+    over.addEventListener('mousedown', down);
+    window.addEventListener('mousemove', move);
+    window.addEventListener('mouseup', up);
+    over.addEventListener('wheel', wheel, { passive: false });
+    over.addEventListener('dblclick', dbl);
+    over.addEventListener('contextmenu', ctxMenu);
+    return () => {
+      over.removeEventListener('mousedown', down);
+      window.removeEventListener('mousemove', move);
+      window.removeEventListener('mouseup', up);
+      over.removeEventListener('wheel', wheel);
+      over.removeEventListener('dblclick', dbl);
+      over.removeEventListener('contextmenu', ctxMenu);
+    };
+  }, []);
+
+  const u = plot.current;
+  const plotLeft = u ? u.bbox.left / devicePixelRatio : 46;
+  const plotWidth = u ? u.bbox.width / devicePixelRatio : width - 86;
+  const xOf = (ms: number) => plotLeft + ((ms - view.startMs) / (view.endMs - view.startMs)) * plotWidth;
+
+  const menuItems = (m: { atMs: number; comment?: Comment }): MenuItem[] => [
+    ...ViewPeriodPresetsMinutes.map((min) => ({
+      label: `Show ${periodLabel(min)}`,
+      checked: p.state.viewportPeriodMs === min * 60_000,
+      onSelect: () => p.dispatch({ type: 'choosePeriod', periodMs: min * 60_000 }),
+    })),
+    { label: ResetToCurrentLabel, onSelect: () => p.dispatch({ type: 'resetToCurrent', nowMs: Date.now() }), separator: true },
+    ...(p.canComment
+      ? [
+          { label: 'Create comment...', separator: true, onSelect: () => p.onComment({ kind: 'create', atMs: Math.min(m.atMs, Date.now()) }) },
+          { label: 'Edit comment...', disabled: !m.comment, title: m.comment ? undefined : 'Right-click a comment marker', onSelect: () => m.comment && p.onComment({ kind: 'edit', comment: m.comment }) },
+          { label: 'Delete comment...', disabled: !m.comment, title: m.comment ? undefined : 'Right-click a comment marker', onSelect: () => m.comment && p.onComment({ kind: 'delete', comment: m.comment }) },
+        ]
+      : []),
+  ];
+
+  const presetValue = ViewPeriodPresetsMinutes.find((min) => min * 60_000 === p.state.viewportPeriodMs);
+  return (
+    <section className="timeline-graph" data-row-id={p.rowId} style={{ height: p.height + 26 }}>
+      <header className="timeline-head">
+        <span className="timeline-title">{p.title}</span>
+        <span className="timeline-sub">{p.subtitle}</span>
+        <span className="timeline-readout" ref={readout} />
+        <select
+          aria-label="Time span"
+          className="timeline-span"
+          value={presetValue === undefined ? 'custom' : String(presetValue)}
+          onChange={(e) =>
+            e.target.value === 'reset'
+              ? p.dispatch({ type: 'resetToCurrent', nowMs: Date.now() })
+              : p.dispatch({ type: 'choosePeriod', periodMs: Number(e.target.value) * 60_000 })
+          }
+        >
+          {presetValue === undefined && <option value="custom">{formatDurationShort(p.state.viewportPeriodMs)}</option>}
+          {ViewPeriodPresetsMinutes.map((min) => (
+            <option key={min} value={min}>
+              {periodLabel(min)}
+            </option>
+          ))}
+          <option value="reset">{ResetToCurrentLabel}</option>
+        </select>
+      </header>
+      <div className="timeline-plot" ref={host} />
+      <div className="comment-strip" style={{ height: CommentStripPx }} data-testid="comment-strip">
+        {p.comments.map((c) => {
+          const t = Date.parse(c.When);
+          if (t < view.startMs || t > view.endMs) return null;
+          return (
+            <button
+              key={c.Id}
+              type="button"
+              className="comment-marker"
+              style={{ left: xOf(t) - 6, background: CommentColour }}
+              title={`${new Date(t).toLocaleString()}: ${c.Text}`}
+              aria-label={`Comment: ${c.Text}`}
+              onContextMenu={(e) => {
+                e.preventDefault();
+                setMenu({ x: e.clientX, y: e.clientY, atMs: t, comment: c });
+              }}
+              onDoubleClick={() => p.canComment && p.onComment({ kind: 'edit', comment: c })}
+            />
+          );
+        })}
+      </div>
+      {menu && <PopupMenu x={menu.x} y={menu.y} items={menuItems(menu)} onClose={() => setMenu(null)} />}
+    </section>
+  );
+}
