@@ -10,7 +10,7 @@ import { sessionFor } from '../targets/service.js';
 import type { BucketResult } from '../../wasm/kernel-types.js';
 import { CellFlag } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
-import { closedMarks, cover } from './sources.js';
+import { closedMarks, cover, type Piece } from './sources.js';
 
 export const MaxBuckets = 10_000;
 
@@ -47,14 +47,13 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
 
   const { pieces, hopCount } = await store.exclusive(async (q) => {
     const marks = await closedMarks(q, s.id);
-    const pieces = await cover(q, s.id, grid.start, grid.start + grid.bucketCount * grid.period, grid.resolution, marks);
-    const hop = await q.one<{ maxHop: number | null }>('SELECT max(hop) AS "maxHop" FROM hosts WHERE session_id = $1', [s.id]);
-    return { pieces, hopCount: Math.max(1, hop?.maxHop ?? 1, requestedHop ?? 1) };
+    const pieces = await cover(q, s.id, grid.start, grid.start + grid.bucketCount * grid.period, grid.resolution, marks, grid);
+    return { pieces, hopCount: Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf)) };
   });
 
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
   for (const piece of pieces) {
-    if (piece.kind === 'rows') acc.addRollups(onlyHops(piece.rows, hopCount));
+    if (piece.kind === 'rows') acc.addRollups(piece.rows);
     else acc.addSamples(piece.samples);
   }
   const result = acc.finishBuckets();
@@ -65,10 +64,12 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   };
 }
 
-/** Rollup rows of hops beyond the host list (not yet written) are left out of the grid. */
-function onlyHops<T extends { hop: Int32Array }>(rows: T, hopCount: number): T {
-  for (let i = 0; i < rows.hop.length; i++) if (rows.hop[i] > hopCount) throw badRequest('hop beyond the known route');
-  return rows;
+/** The deepest hop a piece holds (the grid needs every hop that has data). */
+export function maxHopOf(piece: Piece): number {
+  const hops = piece.kind === 'rows' ? piece.rows.hop : piece.samples.hop;
+  let m = 0;
+  for (let i = 0; i < hops.length; i++) if (hops[i] > m) m = hops[i];
+  return m;
 }
 
 export function toPoints(r: BucketResult, hop: number | undefined, includeJitter: boolean): DataPoint[] {

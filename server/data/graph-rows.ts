@@ -13,6 +13,7 @@ import { sessionFor } from '../targets/service.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { closedMarks, cover } from './sources.js';
+import { maxHopOf } from './buckets.js';
 
 export interface GraphRowsArgs {
   requests: GraphRowsRequest[];
@@ -37,8 +38,8 @@ function parseTime(text: string | undefined): number | undefined {
 
 async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number): Promise<RowStatsResult> {
   const marks = await closedMarks(q, s.id);
-  const pieces = await cover(q, s.id, from, to, Infinity, marks);
-  const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount));
+  const pieces = await cover(q, s.id, from, to, Infinity, marks, { start: from, period: to - from });
+  const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf)));
   for (const piece of pieces) {
     if (piece.kind === 'rows') acc.addRollups(piece.rows);
     else acc.addSamples(piece.samples);

@@ -101,10 +101,13 @@ export class IngestPipeline {
     return p;
   }
 
-  /** Adds a whole columnar batch (bulk import, benchmarks) and waits for its commit. */
+  /** Adds a whole columnar batch (bulk import, benchmarks), flushes at once and waits for its commit. */
   addBatch(b: SampleBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('ingest is closed'));
     for (let i = 0; i < b.length; i++) this.builder.push(b.session[i], b.time[i], b.hop[i], b.latency[i]);
-    return this.commit();
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    void this.flushSoon(true);
+    return p;
   }
 
   private flushSoon(now: boolean): Promise<void> {
@@ -146,14 +149,7 @@ export class IngestPipeline {
     )) as PrepareResult;
     this.dropped += dropped;
 
-    // Split the batch by session.
-    const bySession = new Map<number, number[]>();
-    for (let i = 0; i < batch.length; i++) {
-      const sid = batch.session[i];
-      let list = bySession.get(sid);
-      if (!list) bySession.set(sid, (list = []));
-      list.push(i);
-    }
+    const bySession = splitBySession(batch);
 
     type Plan = {
       sessionId: number;
@@ -169,25 +165,20 @@ export class IngestPipeline {
     const plans: Plan[] = [];
     const sessions = new Set([...bySession.keys(), ...[...this.states].filter(([, s]) => s.finishing).map(([id]) => id)]);
     for (const sessionId of sessions) {
-      const idx = bySession.get(sessionId) ?? [];
+      const add = bySession.get(sessionId) ?? { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
       const state = this.states.get(sessionId) ?? new SessionRollupState();
       this.states.set(sessionId, state);
-      const add: RawPending = {
-        time: Float64Array.from(idx, (i) => batch.time[i]),
-        hop: Int32Array.from(idx, (i) => batch.hop[i]),
-        latency: Float64Array.from(idx, (i) => batch.latency[i]),
-      };
       let first = Infinity;
       let last = -Infinity;
       for (const t of add.time) {
         if (t < first) first = t;
         if (t > last) last = t;
       }
-      if (idx.length) state.anchor(first);
+      if (add.time.length) state.anchor(first);
       const plan: Plan = {
         sessionId,
         state,
-        count: idx.length,
+        count: add.time.length,
         first,
         last,
         raw: concatRaw(state.raw, add),
@@ -295,4 +286,32 @@ export class IngestPipeline {
     this.closed = true;
     await this.pool.destroy();
   }
+}
+
+/** The batch's rows per session; a batch of one session (the usual case) is not copied. */
+function splitBySession(batch: SampleBatch): Map<number, RawPending> {
+  const out = new Map<number, RawPending>();
+  if (!batch.length) return out;
+  const s0 = batch.session[0];
+  let single = true;
+  for (let i = 1; i < batch.length && single; i++) if (batch.session[i] !== s0) single = false;
+  if (single) {
+    out.set(s0, { time: batch.time, hop: batch.hop, latency: batch.latency });
+    return out;
+  }
+  const index = new Map<number, number[]>();
+  for (let i = 0; i < batch.length; i++) {
+    const sid = batch.session[i];
+    let list = index.get(sid);
+    if (!list) index.set(sid, (list = []));
+    list.push(i);
+  }
+  for (const [sid, idx] of index) {
+    out.set(sid, {
+      time: Float64Array.from(idx, (i) => batch.time[i]),
+      hop: Int32Array.from(idx, (i) => batch.hop[i]),
+      latency: Float64Array.from(idx, (i) => batch.latency[i]),
+    });
+  }
+  return out;
 }

@@ -29,6 +29,7 @@ export class SessionRollupState {
 }
 
 export function concatRaw(a: RawPending, b: RawPending): RawPending {
+  if (a.time.length === 0) return b;
   const cat = <T extends Float64Array | Int32Array>(x: T, y: T, make: (n: number) => T) => {
     const out = make(x.length + y.length);
     out.set(x);
@@ -44,9 +45,29 @@ export function concatRaw(a: RawPending, b: RawPending): RawPending {
 
 /** Splits raw rows at `cut`: [rows with from <= time < cut, rows with time >= cut]. */
 export function splitRaw(r: RawPending, from: number, cut: number): [RawPending, RawPending] {
+  const n = r.time.length;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (r.time[i] < r.time[i - 1]) sorted = false;
+  if (sorted) {
+    // Rounds arrive in time order: two binary searches and views, no copying.
+    const lowerBound = (t: number) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (r.time[mid] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const a = lowerBound(from);
+    const b = lowerBound(cut);
+    const view = (x: number, y: number): RawPending => ({ time: r.time.subarray(x, y), hop: r.hop.subarray(x, y), latency: r.latency.subarray(x, y) });
+    return [view(a, b), view(b, n)];
+  }
   const lo: number[] = [];
   const hi: number[] = [];
-  for (let i = 0; i < r.time.length; i++) {
+  for (let i = 0; i < n; i++) {
     const t = r.time[i];
     if (t >= cut) hi.push(i);
     else if (t >= from) lo.push(i); // earlier than the closed grid: raw only (late sample)
@@ -58,5 +79,3 @@ export function splitRaw(r: RawPending, from: number, cut: number): [RawPending,
   });
   return [pick(lo), pick(hi)];
 }
-
-export { concatRollupRows };

@@ -24,6 +24,8 @@ export interface Queryable {
   one<T = Row>(sql: string, params?: Params): Promise<T | undefined>;
   /** Column-major result (numbers for BIGINT): cheaper than row objects for large reads. */
   columns(sql: string, params?: Params): Promise<unknown[][]>;
+  /** Numeric columns straight from DuckDB's vectors into Float64Arrays; NULL becomes NaN. */
+  numbers(sql: string, params?: Params): Promise<Float64Array[]>;
 }
 
 function queryable(conn: DuckDBConnection): Queryable {
@@ -40,6 +42,27 @@ function queryable(conn: DuckDBConnection): Queryable {
       // An empty result has no column arrays at all: give one empty array per column.
       if (reader.currentRowCount === 0) return Array.from({ length: reader.columnCount }, () => []);
       return reader.getColumnsJS().map((col) => (col.length && typeof col[0] === 'bigint' ? col.map((v) => (typeof v === 'bigint' ? Number(v) : v)) : col));
+    },
+    async numbers(sql, params) {
+      const result = await conn.run(sql, params);
+      const width = result.columnCount;
+      const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
+      const n = chunks.reduce((s, c) => s + c.rowCount, 0);
+      const out = Array.from({ length: width }, () => new Float64Array(n));
+      let at = 0;
+      for (const chunk of chunks) {
+        const rows = chunk.rowCount;
+        for (let c = 0; c < width; c++) {
+          const vector = chunk.getColumnVector(c);
+          const col = out[c];
+          for (let j = 0; j < rows; j++) {
+            const v = vector.getItem(j);
+            col[at + j] = v === null ? NaN : Number(v);
+          }
+        }
+        at += rows;
+      }
+      return out;
     },
     async one<T>(sql: string, params?: Params) {
       const reader = await conn.runAndReadAll(sql, params);
@@ -106,6 +129,9 @@ export class Store implements Queryable {
   }
   columns(sql: string, params?: Params) {
     return this.exclusive((q) => q.columns(sql, params));
+  }
+  numbers(sql: string, params?: Params) {
+    return this.exclusive((q) => q.numbers(sql, params));
   }
 
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */

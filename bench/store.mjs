@@ -1,0 +1,163 @@
+// npm run bench:store: a generated history of 7 days x 30 hops at 2.5 s (~7.3 M hop samples)
+// through the real ingest path (Piscina worker, WASM rollups, DuckDB appender), next to the
+// raw DuckDB appender in the same run; then DataPointBuckets for 10 min, 24 h and 7 days
+// into ~600 buckets (20 calls each) next to a plain DuckDB GROUP BY over the raw samples;
+// then the WASM bucket kernel against the TypeScript reference. Prints what it measured.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = (p) => fileURLToPath(new URL(`../dist/${p}`, import.meta.url));
+if (!existsSync(dist('server/ingest/pipeline.js')) || !existsSync(dist('wasm/kernels.wasm'))) {
+  console.error('dist/ is missing: run "npm run build" first');
+  process.exit(1);
+}
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
+const { loadKernels } = await import(dist('wasm/loader.js'));
+const ref = await import(dist('wasm/reference.js'));
+const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+
+const DAY = 86_400_000;
+const HOPS = 30;
+const INTERVAL = 2500;
+const rounds = (7 * DAY) / INTERVAL;
+const total = rounds * HOPS;
+const end = Math.floor(Date.now() / 60_000) * 60_000;
+const start = end - 7 * DAY;
+
+// Deterministic history: per-hop base latency with noise, 2% timeouts.
+let seed = 4242;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+const time = new Float64Array(total);
+const hop = new Int32Array(total);
+const latency = new Float64Array(total);
+for (let r = 0, i = 0; r < rounds; r++) {
+  const t = start + r * INTERVAL;
+  for (let h = 1; h <= HOPS; h++, i++) {
+    time[i] = t;
+    hop[i] = h;
+    latency[i] = rnd() < 0.02 ? LatencyCode.Timeout : 1 + h * 0.8 + rnd() * 4;
+  }
+}
+
+const ms = (t0) => performance.now() - t0;
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const fmt = (x) => x.toFixed(2);
+const dir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-'));
+const store = await Store.open(dir);
+const events = new DomainEventBus();
+try {
+  console.log(`bench:store ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0].model})`);
+  console.log(`history: 7 days x ${HOPS} hops at ${INTERVAL / 1000} s = ${total.toLocaleString()} hop samples`);
+  const account = await store.one(`INSERT INTO accounts (name) VALUES ('bench') RETURNING id`);
+  const session = await store.one(
+    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+     VALUES ($1, 'bench', '', '10.0.0.1', 1, 0, 2500, $2) RETURNING id`,
+    [account.id, start],
+  );
+  const sid = session.id;
+  // Hosts, so the bucket grid knows the route length.
+  for (let h = 1; h <= HOPS; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
+
+  // 1. Ingest through the real path, in batches of one hour of rounds.
+  const ingest = new IngestPipeline(store, events);
+  await ingest.init();
+  ingest.openSession(sid, account.id);
+  const perBatch = (3_600_000 / INTERVAL) * HOPS;
+  let t0 = performance.now();
+  for (let a = 0; a < total; a += perBatch) {
+    const b = Math.min(total, a + perBatch);
+    await ingest.addBatch({
+      length: b - a,
+      session: new Int32Array(b - a).fill(sid),
+      time: time.subarray(a, b),
+      hop: hop.subarray(a, b),
+      latency: latency.subarray(a, b),
+    });
+  }
+  const ingestMs = ms(t0);
+  await ingest.close();
+  const ingestRate = total / (ingestMs / 1000);
+
+  // 2. The raw DuckDB appender alone, same rows, same process.
+  await store.run('CREATE TABLE samples_raw (session_id INTEGER, time DOUBLE, hop SMALLINT, latency DOUBLE)');
+  t0 = performance.now();
+  await store.exclusive(async (_q, conn) => {
+    const a = await conn.createAppender('samples_raw');
+    for (let i = 0; i < total; i++) {
+      a.appendInteger(sid);
+      a.appendDouble(time[i]);
+      a.appendSmallInt(hop[i]);
+      a.appendDouble(latency[i]);
+      a.endRow();
+    }
+    a.flushSync();
+    a.closeSync();
+  });
+  const rawRate = total / (ms(t0) / 1000);
+  console.log(`ingest (real path): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s)`);
+  console.log(`raw DuckDB appender: ${Math.round(rawRate).toLocaleString()} hop samples/s; ingest / raw = ${(ingestRate / rawRate).toFixed(2)} (goals: >= 1,000,000/s and >= 0.5)`);
+  const rollups = await store.one('SELECT count(*) AS n FROM rollups');
+  console.log(`rollup rows kept: ${rollups.n.toLocaleString()}`);
+
+  // 3. DataPointBuckets against a plain GROUP BY over the raw samples, same grid.
+  const principal = { userId: 0, accountId: account.id, username: 'bench', isRoot: true, claims: [] };
+  const CALLS = 20;
+  console.log(`DataPointBuckets, ${CALLS} calls each (ms):`);
+  for (const [label, span] of [['10 min', 600_000], ['24 h', DAY], ['7 days', 7 * DAY]]) {
+    const from = end - span;
+    const periodSeconds = span / 600 / 1000;
+    const grid = bucketGrid(from, end, periodSeconds * 1000);
+    const ours = [];
+    let points = 0;
+    for (let i = 0; i < CALLS; i++) {
+      t0 = performance.now();
+      const r = await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: end, periodSeconds, includeJitter: true });
+      ours.push(ms(t0));
+      points = r.Points.length;
+    }
+    const plain = [];
+    let groups = 0;
+    for (let i = 0; i < CALLS; i++) {
+      t0 = performance.now();
+      const rows = await store.all(
+        `SELECT floor((time - $2) / $3) AS bucket, hop, count(*) AS sent, count(*) FILTER (WHERE latency = $5) AS lost,
+                min(latency) FILTER (WHERE latency >= 0) AS mn, max(latency) FILTER (WHERE latency >= 0) AS mx,
+                avg(latency) FILTER (WHERE latency >= 0) AS av
+         FROM samples WHERE session_id = $1 AND time >= $2 AND time < $4 GROUP BY ALL`,
+        [sid, grid.start, grid.period, grid.start + grid.bucketCount * grid.period, LatencyCode.Timeout],
+      );
+      plain.push(ms(t0));
+      groups = rows.length;
+    }
+    const p95 = pct(ours, 95);
+    console.log(
+      `  ${label.padEnd(6)} buckets of ${grid.period / 1000} s: ours p50 ${fmt(pct(ours, 50))} p95 ${fmt(p95)} (${points} points); ` +
+        `plain GROUP BY p50 ${fmt(pct(plain, 50))} p95 ${fmt(pct(plain, 95))} (${groups} groups); plain / ours p50 = ${(pct(plain, 50) / pct(ours, 50)).toFixed(2)}` +
+        `${p95 <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`,
+    );
+  }
+
+  // 4. The WASM bucket kernel against the TypeScript reference, same arrays.
+  const k = loadKernels();
+  const spec = { start, period: (7 * DAY) / 600, bucketCount: 600, hopCount: HOPS };
+  const cols = { time, hop, latency };
+  const w = [];
+  const r = [];
+  for (let i = 0; i < 5; i++) {
+    t0 = performance.now();
+    k.bucketSamples(cols, spec);
+    w.push(ms(t0));
+    t0 = performance.now();
+    ref.referenceBucketSamples(cols, spec);
+    r.push(ms(t0));
+  }
+  console.log(`bucket kernel on ${total.toLocaleString()} samples: WASM ${fmt(pct(w, 50))} ms, TypeScript reference ${fmt(pct(r, 50))} ms, ratio ${(pct(r, 50) / pct(w, 50)).toFixed(2)}`);
+} finally {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
