@@ -1,0 +1,82 @@
+// npm run bench:hub: 500 @microsoft/signalr clients registered for one live trace at a 1 s
+// interval against the built appliance: delay from the round's sample time to the receipt
+// of HostUpdated (p50, p99), and the server's CPU and memory meanwhile. Loopback only.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const port = 18000 + Math.floor(Math.random() * 1000);
+const url = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-hub-'));
+const server = spawn(process.execPath, ['dist/server/main.js'], {
+  env: { ...process.env, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench', HOPWATCH_LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const clients = [];
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {}
+    if (i > 200) throw new Error('server did not start');
+    await sleep(100);
+  }
+  const login = await fetch(`${url}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Username: 'admin', Password: 'bench', RememberMe: false }),
+  });
+  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  const started = await fetch(`${url}/cmd/newtarget?target=127.0.0.1&traceInterval=1`, { headers: { cookie } });
+  if (!started.ok) throw new Error(`newtarget: ${started.status} ${await started.text()}`);
+  const { ID } = await started.json();
+
+  const delays = [];
+  let measuring = false;
+  const t0 = Date.now();
+  for (let i = 0; i < CLIENTS; i++) {
+    const c = new HubConnectionBuilder()
+      .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
+      .configureLogging(LogLevel.None)
+      .build();
+    c.on('HostUpdated', (_id, time) => {
+      if (measuring) delays.push(Date.now() - Date.parse(time));
+    });
+    await c.start();
+    await c.invoke('RegisterForNewSamples', ID);
+    clients.push(c);
+  }
+  console.log(`bench:hub ${new Date().toISOString()}: ${CLIENTS} clients connected and registered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const cpu = () => {
+    const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in seconds (USER_HZ 100)
+  };
+  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
+  const cpu0 = cpu();
+  const w0 = Date.now();
+  measuring = true;
+  let peak = 0;
+  while (Date.now() - w0 < SECONDS * 1000) {
+    await sleep(1000);
+    peak = Math.max(peak, rssMb());
+  }
+  measuring = false;
+  const cpuShare = (cpu() - cpu0) / ((Date.now() - w0) / 1000);
+  delays.sort((a, b) => a - b);
+  const q = (p) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))];
+  console.log(`events received: ${delays.length} in ${SECONDS} s (${(delays.length / SECONDS).toFixed(0)}/s over ${CLIENTS} clients)`);
+  console.log(`delay from the round's sample time to receipt: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms`);
+  console.log(`server CPU: ${(cpuShare * 100).toFixed(1)}% of one core; server memory: ${rssMb().toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB)`);
+  console.log('(the delay includes the round itself and the ingest commit before the event is sent)');
+} finally {
+  await Promise.allSettled(clients.map((c) => c.stop()));
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
