@@ -18,7 +18,23 @@ export function sessionTokenFrom(cookieHeader: string | undefined): string | und
 }
 
 export async function principalFromCookie(store: Store, cookieHeader: string | undefined): Promise<Principal | undefined> {
-  const token = sessionTokenFrom(cookieHeader);
+  return principalFromToken(store, sessionTokenFrom(cookieHeader));
+}
+
+/**
+ * The bearer token of the cloud flavour's hub connections: the same login-session token,
+ * sent as `Authorization: Bearer` or as the `access_token` query value the SignalR client
+ * uses for WebSockets.
+ */
+export function bearerTokenFrom(headers: { authorization?: string }, url: string | undefined): string | undefined {
+  const auth = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+  if (auth) return auth;
+  const q = url?.indexOf('?') ?? -1;
+  if (!url || q < 0) return undefined;
+  return new URLSearchParams(url.slice(q + 1)).get('access_token') || undefined;
+}
+
+export async function principalFromToken(store: Store, token: string | undefined): Promise<Principal | undefined> {
   if (!token) return undefined;
   return store.exclusive(async (q) => {
     const userId = await resolveLoginSession(q, token);
