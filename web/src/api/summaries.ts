@@ -9,4 +9,7 @@ export interface SummaryInfo {
   IsAllTargets: boolean;
 }
 
+/** GET /cmd/getsummaries: the all-targets summary first, then the named ones. */
+export const getSummaries = () => get<SummaryInfo[]>('/cmd/getsummaries');
+
 export const newSummary = (name: string) => get<SummaryInfo>(withQuery('/cmd/newsummary', { name }));
