@@ -177,10 +177,10 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Pro
     ]);
     if (!summary) throw notFound(`Summary ${summaryId} not found`);
     const sessions = summary.isAll
-      ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state <> 2 ORDER BY id', [p.accountId])
+      ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state IN (0, 1) ORDER BY id', [p.accountId])
       : await q.all<{ id: number }>(
           `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
-           WHERE m.summary_id = $1 AND s.state <> 2 ORDER BY s.id`,
+           WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
           [summaryId],
         );
     const rows: TargetRow[] = [];
