@@ -1,3 +1,3 @@
 // The server's one door to the engine, so tests can swap the prober for a simulation.
-export { startTrace, shutdownEngine, checkProbePermission } from '../engine/index.js';
+export { startTrace, shutdownEngine, checkProbePermission, EngineError } from '../engine/index.js';
 export type { StartTrace } from '../agent/runtime.js';

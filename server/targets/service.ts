@@ -14,7 +14,7 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus } from '../events.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
-import { checkProbePermission, EngineError } from '../../engine/index.js';
+import { checkProbePermission, EngineError } from '../trace-engine.js';
 import * as repo from './repository.js';
 import { resolveTarget } from './target-text.js';
 import type { TraceRunner } from './trace-runner.js';
