@@ -17,6 +17,7 @@ import webPlugin from './web/plugin.js';
 import targetsPlugin from './targets/plugin.js';
 import dataPlugin from './data/plugin.js';
 import mainHubPlugin from './mainhub/plugin.js';
+import supportPlugin from './support/plugin.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { sessionsInStates } from './targets/repository.js';
@@ -71,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(appConfigPlugin, { version: opts.version });
   await app.register(accountPlugin, { throttle: opts.throttle });
   await app.register(usersPlugin);
+  await app.register(supportPlugin);
   await app.register(summariesPlugin);
   await app.register(commentsPlugin);
   await app.register(kvpPlugin);

@@ -159,6 +159,24 @@ export const migrations: Migration[] = [
       `INSERT INTO configurations (name, description) VALUES ('Default', 'Default settings')`,
     ],
   },
+  {
+    id: 3,
+    name: 'support tickets',
+    up: [
+      // Tickets sent from the console's support dialog, kept in the appliance (a
+      // self-hosted server has no mail relay); the error log is the console's Error_Log.
+      `CREATE SEQUENCE support_ticket_id_seq START 1`,
+      `CREATE TABLE support_tickets (
+         id INTEGER PRIMARY KEY DEFAULT nextval('support_ticket_id_seq'),
+         account_id INTEGER NOT NULL,
+         user_id INTEGER NOT NULL,
+         name VARCHAR NOT NULL,
+         email VARCHAR NOT NULL,
+         problem_statement VARCHAR NOT NULL,
+         error_log VARCHAR NOT NULL,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable): Promise<number[]> {
