@@ -100,7 +100,7 @@ export function ControlPanel(p: ControlPanelProps) {
         </div>
         {p.selectionCount > 0 && (
           <button type="button" className="button secondary release" onClick={p.onReleaseFocus} title="Release the selected rows and enter a new target">
-            Release Focus <span aria-hidden>＋</span>
+            Release Focus <span aria-hidden>+</span>
           </button>
         )}
         <ChoiceField

@@ -266,7 +266,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           <h1 data-testid="target-heading">{heading}</h1>
           {details && (
             <span className="via">
-              via {LocalMachineAgentName}
+              <span>via {LocalMachineAgentName}</span>
               <span className={`state-pill ${running ? 'running' : 'paused'}`} title={running ? 'Tracing' : 'This target is paused.'}>
                 {running ? `Tracing every ${formatDurationShort(intervalMs)}` : 'Paused'}
               </span>

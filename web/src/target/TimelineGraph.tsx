@@ -98,7 +98,7 @@ export function TimelineGraph(p: TimelineGraphProps) {
         pl: { auto: false, range: [0, 100] },
       },
       axes: [
-        { stroke: '#64748b', grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
+        { stroke: '#64748b', space: 80, grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
         {
           scale: 'ms',
           label: 'Latency (ms)',
@@ -132,7 +132,7 @@ export function TimelineGraph(p: TimelineGraphProps) {
         {
           scale: 'pl',
           stroke: LossColour,
-          fill: 'rgba(225,29,72,0.55)',
+          fill: 'rgba(225,29,72,0.8)',
           width: 0,
           points: { show: false },
           paths: uPlot.paths.bars!({ size: [0.9, 24], align: 0 }),
