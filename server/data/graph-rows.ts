@@ -115,6 +115,12 @@ async function display(q: Queryable, configId: number): Promise<Display> {
   return c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' };
 }
 
+/** The first hop at which the target's own address answered, if it ever did. */
+export function targetHop(s: SessionRecord, hosts: HostRecord[]): number | undefined {
+  const hops = hosts.filter((h) => h.address && h.address === s.targetIp).map((h) => h.hop);
+  return hops.length ? Math.min(...hops) : undefined;
+}
+
 /** The last hop that answered in the range (the target), else the deepest hop seen. */
 function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   for (let h = st.hopCount; h >= 1; h--) if ((st.goodCount[h - 1] ?? 0) > 0) return h;
@@ -132,8 +138,11 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs): Prom
     const d = await display(q, s.configurationId);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
-    for (let hop = 1; hop <= Math.max(hopCount, st.hopCount); hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
-    const last = finalHop(st, hosts);
+    // The route ends where the target answers: deeper hops only come from rounds whose
+    // probe at the target's TTL was lost (the next TTL then reaches the target again).
+    const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
+    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
+    const last = targetHop(s, hosts) ?? finalHop(st, hosts);
     const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
@@ -195,7 +204,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Pro
       const d = await display(q, s.configurationId);
       warn = d.warn;
       bad = d.bad;
-      const last = finalHop(st, hosts);
+      const last = targetHop(s, hosts) ?? finalHop(st, hosts);
       const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
       row.DNSName = s.targetName || row.DNSName;
       row.IP = s.targetIp;
