@@ -2,8 +2,10 @@
 // Why our own: the raw-socket package polls its sockets on uv_default_loop(), i.e. the main
 // thread's loop, so it crashes when used from a worker thread (verified: segfault on the first
 // socket event). This one polls on the loop of the thread that opened the socket, drains all
-// queued datagrams per wake-up, and takes CLOCK_MONOTONIC timestamps (the clock of
-// process.hrtime) right at sendto() and recvfrom().
+// queued datagrams per wake-up, and timestamps on CLOCK_MONOTONIC (the clock of
+// process.hrtime): right before sendto(), and for receives the kernel's own timestamp
+// (SO_TIMESTAMPNS, taken when the packet arrived, as ping does) carried over to CLOCK_MONOTONIC,
+// so the time the thread took to wake up is not part of an RTT.
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <uv.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,10 +105,33 @@ static void on_readable(uv_poll_t *h, int status, int events) {
   s->dispatching = 1;
   for (int i = 0; i < MAX_DRAIN && !s->closed; i++) {
     struct sockaddr_storage from;
-    socklen_t fromlen = sizeof from;
-    ssize_t n = recvfrom(s->fd, s->buf, s->buflen, 0, (struct sockaddr *)&from, &fromlen);
+    struct iovec iov = { s->buf, s->buflen };
+    union { char buf[CMSG_SPACE(sizeof(struct timespec)) * 2]; struct cmsghdr align; } ctrl;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_name = &from;
+    msg.msg_namelen = sizeof from;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = ctrl.buf;
+    msg.msg_controllen = sizeof ctrl.buf;
+    ssize_t n = recvmsg(s->fd, &msg, 0);
     if (n < 0) break; // EAGAIN: drained (other errors: try again on the next wake-up)
+    // The kernel stamps on CLOCK_REALTIME: take "now" on both clocks back to back and move
+    // the stamp over by how long the datagram waited. A waiting time that is negative or
+    // above 1 s means the wall clock stepped: then the wake-up time is the best we have.
+    struct timespec real_now;
+    clock_gettime(CLOCK_REALTIME, &real_now);
     double at = now_ns();
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+        struct timespec kernel;
+        memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
+        // Integer seconds first: epoch nanoseconds do not fit a double exactly.
+        double waited = (double)(real_now.tv_sec - kernel.tv_sec) * 1e9 + (double)(real_now.tv_nsec - kernel.tv_nsec);
+        if (waited >= 0 && waited < 1e9) at -= waited;
+      }
+    }
     char addr[INET6_ADDRSTRLEN] = "";
     if (from.ss_family == AF_INET6) inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&from)->sin6_addr, addr, sizeof addr);
     else inet_ntop(AF_INET, &((struct sockaddr_in *)&from)->sin_addr, addr, sizeof addr);
@@ -221,6 +247,8 @@ static napi_value Receive(napi_env env, napi_callback_info info) {
   if (s->polling) { napi_throw_error(env, NULL, "already receiving"); return NULL; }
   void *data; size_t len;
   napi_get_buffer_info(env, argv[1], &data, &len);
+  int one = 1;
+  setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
   s->buf = data;
   s->buflen = len;
   napi_create_reference(env, argv[1], 1, &s->buffer_ref);

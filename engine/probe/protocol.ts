@@ -1,8 +1,12 @@
 // Messages between the trace sessions (main thread) and the probe worker (the one thread
-// that owns the raw sockets). One RoundTask is one trace round of one target.
+// that owns the raw sockets). The worker schedules the rounds of every trace itself (one
+// RoundTask is one trace round of one target, run inside the worker); the main thread sends
+// TraceCommands over a MessagePort and receives batches of RoundReports.
 import type { ProbeProtocol } from '../codec/probe-packet.js';
 import type { ReplyKind } from '../codec/reply.js';
 import type { EngineErrorCode } from '../errors.js';
+import type { RouteChange, TraceHop } from '../types.js';
+import type { MessagePort } from 'node:worker_threads';
 
 export interface RoundTask {
   type: 'round';
@@ -30,7 +34,60 @@ export interface CheckTask {
   type: 'check';
 }
 
-export type ProbeTask = RoundTask | CheckTask;
+/** The long-lived task that runs the traces: it ends when the main thread closes the port. */
+export interface ServeTask {
+  type: 'serve';
+  port: MessagePort;
+}
+
+export type ProbeTask = CheckTask | ServeTask;
+
+/** What the worker needs to run the rounds of one trace. */
+export interface TraceSpec {
+  family: 4 | 6;
+  protocol: ProbeProtocol;
+  destination: string;
+  source: string;
+  sourceInterface: string | null;
+  flowId: number;
+  destinationPort: number;
+  packetSize: number;
+  dontFragment: boolean;
+  timeoutMs: number;
+  interHopDelayMs: number;
+  intervalMs: number;
+  firstTtl: number;
+  maxTtl: number;
+  finalHopOnly: boolean;
+}
+
+export type TraceCommand =
+  | { op: 'start'; id: number; spec: TraceSpec }
+  /** The target resolved to another address: forget the path. */
+  | { op: 'retarget'; id: number; family: 4 | 6; destination: string; source: string }
+  | { op: 'interval'; id: number; intervalMs: number }
+  | { op: 'finalHopOnly'; id: number; on: boolean }
+  | { op: 'pause'; id: number }
+  | { op: 'resume'; id: number }
+  /** Answered by 'stopped' once no round of the trace is in flight any more. */
+  | { op: 'stop'; id: number };
+
+export interface RoundReport {
+  id: number;
+  /** Wall-clock ms when the round started. */
+  time: number;
+  target: string;
+  reachedTarget: boolean;
+  hops: Omit<TraceHop, 'name'>[];
+  routeChanges: Omit<RouteChange, 'time'>[];
+  /** The path length after this round (for the stop/start marker rounds). */
+  pathLength: number | null;
+}
+
+export type TraceMessage =
+  | { op: 'rounds'; rounds: RoundReport[] }
+  | { op: 'error'; id: number; code: EngineErrorCode; message: string }
+  | { op: 'stopped'; id: number };
 
 export interface ProbeOutcome {
   ttl: number;

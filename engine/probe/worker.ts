@@ -1,19 +1,30 @@
-// Piscina task module of the probe pool: the one thread of the process that owns the raw sockets
-// and owns the raw sockets. Each task is one trace round (or a permission check); many run
-// concurrently in this thread.
+// Piscina task module of the probe pool: the one thread of the process that owns the raw
+// sockets. Two tasks: 'check' (open the sockets: is CAP_NET_RAW there?) and 'serve', the
+// long-lived task that runs every trace's rounds (engine/probe/trace-loops.ts) and talks to
+// the main thread over the MessagePort it carries, until that port closes.
 import { EngineError } from '../errors.js';
 import { Prober } from './prober.js';
-import type { ProbeTask, ProbeTaskResult } from './protocol.js';
+import type { ProbeTask, ProbeTaskResult, ServeTask, TraceCommand } from './protocol.js';
+import { TraceLoops } from './trace-loops.js';
 
 const prober = new Prober();
 
+function serve(task: ServeTask): Promise<ProbeTaskResult> {
+  return new Promise((resolve) => {
+    const loops = new TraceLoops(prober, task.port);
+    task.port.on('message', (cmd: TraceCommand) => loops.handle(cmd));
+    task.port.once('close', () => {
+      loops.closeAll();
+      resolve({ ok: true });
+    });
+  });
+}
+
 export default async function probeTask(task: ProbeTask): Promise<ProbeTaskResult> {
   try {
-    if (task.type === 'check') {
-      prober.open();
-      return { ok: true };
-    }
-    return await prober.runRound(task);
+    if (task.type === 'serve') return await serve(task);
+    prober.open();
+    return { ok: true };
   } catch (err) {
     if (err instanceof EngineError) return { ok: false, code: err.code, message: err.message };
     return { ok: false, code: 'SocketError', message: err instanceof Error ? err.message : String(err) };

@@ -1,20 +1,21 @@
-// One running trace: resolves the target, runs one round per interval in the probe pool,
-// turns results into TraceRounds (hops with names from the reverse DNS cache) and events.
-// A round starts at each interval tick, or right after the previous round when that one
-// took longer than the interval: rounds of one trace never overlap.
+// One running trace: resolves the target, has the probe worker run its rounds (one per
+// interval; the worker schedules them: engine/probe/trace-loops.ts), and turns the reported
+// rounds into TraceRounds (hop names from the reverse DNS cache) and events. A round starts
+// at each interval tick, or right after the previous round when that one took longer than
+// the interval: rounds of one trace never overlap.
 import { EventEmitter } from 'node:events';
 import { EngineError } from '../errors.js';
 import { LatencyCode } from '../latency-codes.js';
+import type { RoundReport, TraceSpec } from '../probe/protocol.js';
 import type { ResolvedTraceOptions, TraceEvents, TraceHandle, TraceOptions, TraceRound } from '../types.js';
 import { allocateFlowId, releaseFlowId } from './flow-ids.js';
 import { destinationPort, probeProtocol, resolveTraceOptions } from './options.js';
-import { PathState } from './path-state.js';
-import { runRoundTask } from './probe-pool.js';
+import { sendTraceCommand, startTraceRounds, stopTraceRounds, type TraceClient } from './probe-pool.js';
 import { resolveTarget, systemResolveName, type NameResolver } from './resolve-target.js';
 import { ReverseDnsCache, sharedReverseDns } from './reverse-dns.js';
 import { sourceAddressFor } from './source-address.js';
 
-export class TraceSession extends EventEmitter implements TraceHandle {
+export class TraceSession extends EventEmitter implements TraceHandle, TraceClient {
   readonly options: ResolvedTraceOptions;
   address: string | null = null;
   state: TraceHandle['state'] = 'starting';
@@ -22,21 +23,20 @@ export class TraceSession extends EventEmitter implements TraceHandle {
   private family: 4 | 6 = 4;
   private source = '';
   private readonly flowId = allocateFlowId();
-  private nextSeq = 1;
   private roundIndex = 0;
-  private readonly path: PathState;
+  /** The worker's trace id, once its rounds run. */
+  private roundsId: number | null = null;
+  /** What the rounds showed of the path, for the stop/start marker rounds. */
+  private pathLength: number | null = null;
+  private readonly lastAddress = new Map<number, string>();
   private readonly names: ReverseDnsCache | null;
   private readonly resolveName: NameResolver;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private lastRoundStart = 0;
 
   constructor(input: TraceOptions) {
     super();
     this.options = resolveTraceOptions(input);
     this.resolveName = input.resolveName ?? systemResolveName;
     this.names = !this.options.reverseDns ? null : input.reverseLookup ? new ReverseDnsCache(input.reverseLookup) : sharedReverseDns();
-    this.path = new PathState({ firstTtl: this.options.firstTtl, maxTtl: this.options.maxTtl, finalHopOnly: this.options.finalHopOnly });
     // Start on the next tick so that the caller can attach listeners first.
     setImmediate(() => void this.start());
   }
@@ -47,9 +47,27 @@ export class TraceSession extends EventEmitter implements TraceHandle {
     } catch (err) {
       return this.fail(err);
     }
-    if (this.state !== 'starting') return;
+    if (this.state !== 'starting' || this.address === null) return;
     this.state = 'running';
-    this.schedule(Date.now());
+    const o = this.options;
+    const spec: TraceSpec = {
+      family: this.family,
+      protocol: probeProtocol(o.packetType),
+      destination: this.address,
+      source: this.source,
+      sourceInterface: o.sourceInterface,
+      flowId: this.flowId,
+      destinationPort: destinationPort(o, this.flowId),
+      packetSize: o.packetSize,
+      dontFragment: !o.allowFragmentation,
+      timeoutMs: o.timeoutMs,
+      interHopDelayMs: o.interHopDelayMs,
+      intervalMs: o.intervalSeconds * 1000,
+      firstTtl: o.firstTtl,
+      maxTtl: o.maxTtl,
+      finalHopOnly: o.finalHopOnly,
+    };
+    this.roundsId = startTraceRounds(spec, this);
   }
 
   private async resolve(): Promise<string> {
@@ -58,64 +76,45 @@ export class TraceSession extends EventEmitter implements TraceHandle {
     const previous = this.address;
     this.family = family;
     this.source = source;
+    if (this.roundsId !== null) sendTraceCommand({ op: 'retarget', id: this.roundsId, family, destination: address, source });
     if (address !== previous) {
       this.address = address;
-      if (previous !== null) this.path.reset();
+      if (previous !== null) {
+        this.pathLength = null;
+        this.lastAddress.clear();
+      }
       this.emit('targetResolved', address, previous);
     }
     return address;
   }
 
-  private schedule(at: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.runRound().finally(() => { this.inFlight = null; });
-    }, Math.max(0, at - Date.now()));
+  /** A round the worker finished (TraceClient). */
+  onRound(report: RoundReport): void {
+    if (this.state === 'stopped' || report.target !== this.address) return;
+    this.pathLength = report.pathLength;
+    for (const h of report.hops) if (h.address !== null) this.lastAddress.set(h.ttl, h.address);
+    const round: TraceRound = {
+      time: report.time,
+      index: this.roundIndex++,
+      target: report.target,
+      reachedTarget: report.reachedTarget,
+      hops: report.hops.map((h) => ({ ...h, name: h.address && this.names ? this.names.nameOf(h.address) : null })),
+    };
+    for (const change of report.routeChanges) this.emit('routeChange', { time: report.time, ...change });
+    this.emit('round', round);
   }
 
-  private async runRound(): Promise<void> {
-    if (this.state !== 'running' || this.address === null) return;
-    const time = Date.now();
-    this.lastRoundStart = time;
-    const ttls = this.path.nextTtls();
-    const seqStart = this.nextSeq;
-    this.nextSeq = ((this.nextSeq - 1 + ttls.length) % 0xfffe) + 1;
-    const o = this.options;
-    const target = this.address;
-    let result;
-    try {
-      result = await runRoundTask({
-        type: 'round',
-        family: this.family,
-        protocol: probeProtocol(o.packetType),
-        destination: target,
-        source: this.source,
-        sourceInterface: o.sourceInterface,
-        flowId: this.flowId,
-        destinationPort: destinationPort(o, this.flowId),
-        packetSize: o.packetSize,
-        dontFragment: !o.allowFragmentation,
-        timeoutMs: o.timeoutMs,
-        interHopDelayMs: o.interHopDelayMs,
-        ttls,
-        seqStart,
-      });
-    } catch (err) {
-      return this.fail(err);
-    }
-    if ((this.state as TraceHandle['state']) === 'stopped' || target !== this.address) return;
-    const applied = this.path.applyRound(result.probes, target);
-    const round: TraceRound = {
-      time,
-      index: this.roundIndex++,
-      target,
-      reachedTarget: applied.reachedTarget,
-      hops: applied.hops.map((h) => ({ ...h, name: h.address && this.names ? this.names.nameOf(h.address) : null })),
-    };
-    for (const change of applied.routeChanges) this.emit('routeChange', { time, ...change });
-    this.emit('round', round);
-    if (this.state === 'running') this.schedule(time + o.intervalSeconds * 1000);
+  /** The worker dropped the trace (TraceClient). */
+  onError(error: EngineError): void {
+    this.roundsId = null;
+    this.fail(error);
+  }
+
+  /** shutdownEngine() under a running trace (TraceClient): it just stops. */
+  onShutdown(): void {
+    this.roundsId = null;
+    this.state = 'stopped';
+    releaseFlowId(this.flowId);
   }
 
   private fail(err: unknown): void {
@@ -126,8 +125,8 @@ export class TraceSession extends EventEmitter implements TraceHandle {
 
   private emitMarker(marker: 'stop' | 'start'): void {
     if (this.address === null) return;
-    const hops = this.path.nextTtls().length && this.path.pathLength !== null
-      ? Array.from({ length: this.path.pathLength - this.options.firstTtl + 1 }, (_, i) => this.options.firstTtl + i)
+    const hops = this.pathLength !== null
+      ? Array.from({ length: this.pathLength - this.options.firstTtl + 1 }, (_, i) => this.options.firstTtl + i)
       : [];
     this.emit('round', {
       time: Date.now(),
@@ -136,7 +135,7 @@ export class TraceSession extends EventEmitter implements TraceHandle {
       reachedTarget: false,
       marker,
       hops: hops.map((ttl) => {
-        const address = this.path.addressAt(ttl);
+        const address = this.lastAddress.get(ttl) ?? null;
         return { ttl, address, name: address && this.names ? this.names.nameOf(address) : null, rtt: LatencyCode.StopStart, reply: 'stopStart' };
       }),
     } satisfies TraceRound);
@@ -145,8 +144,7 @@ export class TraceSession extends EventEmitter implements TraceHandle {
   pause(): void {
     if (this.state !== 'running') return;
     this.state = 'paused';
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.roundsId !== null) sendTraceCommand({ op: 'pause', id: this.roundsId });
     this.emitMarker('stop');
   }
 
@@ -154,19 +152,18 @@ export class TraceSession extends EventEmitter implements TraceHandle {
     if (this.state !== 'paused') return;
     this.state = 'running';
     this.emitMarker('start');
-    // A round still in flight reschedules itself when it completes.
-    if (!this.inFlight) this.schedule(Date.now());
+    if (this.roundsId !== null) sendTraceCommand({ op: 'resume', id: this.roundsId });
   }
 
   setInterval(seconds: number): void {
     if (!(seconds > 0 && seconds <= 86400)) throw new EngineError('BadOptions', 'intervalSeconds must be above 0 and at most 86400');
     this.options.intervalSeconds = seconds;
-    if (this.timer && this.state === 'running') this.schedule(this.lastRoundStart + seconds * 1000);
+    if (this.roundsId !== null) sendTraceCommand({ op: 'interval', id: this.roundsId, intervalMs: seconds * 1000 });
   }
 
   setFinalHopOnly(on: boolean): void {
     this.options.finalHopOnly = on;
-    this.path.setFinalHopOnly(on);
+    if (this.roundsId !== null) sendTraceCommand({ op: 'finalHopOnly', id: this.roundsId, on });
   }
 
   async reResolve(): Promise<string> {
@@ -177,10 +174,11 @@ export class TraceSession extends EventEmitter implements TraceHandle {
     if (this.state === 'stopped') return;
     const wasActive = this.state === 'running';
     this.state = 'stopped';
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     if (wasActive) this.emitMarker('stop');
-    await this.inFlight;
+    const id = this.roundsId;
+    this.roundsId = null;
+    // The flow id stays reserved until no round of this trace is in flight.
+    if (id !== null) await stopTraceRounds(id);
     releaseFlowId(this.flowId);
   }
 
