@@ -80,10 +80,13 @@ try {
     });
   }
   const ingestMs = ms(t0);
-  await ingest.close();
+  // The pipeline stays open, as in the server: queries read its recent data from memory.
   const ingestRate = total / (ingestMs / 1000);
 
-  // 2. The raw DuckDB appender alone, same rows, same process.
+  // 2. The raw DuckDB appender alone, same rows, same process: value by value, and in
+  // DataChunks of 2048 rows (what the ingest path uses); the ratio is taken against the
+  // faster of the two.
+  const { DuckDBDataChunk, INTEGER, DOUBLE, SMALLINT } = await import('@duckdb/node-api');
   await store.run('CREATE TABLE samples_raw (session_id INTEGER, time DOUBLE, hop SMALLINT, latency DOUBLE)');
   t0 = performance.now();
   await store.exclusive(async (_q, conn) => {
@@ -98,9 +101,33 @@ try {
     a.flushSync();
     a.closeSync();
   });
-  const rawRate = total / (ms(t0) / 1000);
+  const rawRowRate = total / (ms(t0) / 1000);
+  await store.run('DELETE FROM samples_raw');
+  t0 = performance.now();
+  await store.exclusive(async (_q, conn) => {
+    const a = await conn.createAppender('samples_raw');
+    const types = [INTEGER, DOUBLE, SMALLINT, DOUBLE];
+    for (let off = 0; off < total; off += 2048) {
+      const n = Math.min(2048, total - off);
+      const chunk = DuckDBDataChunk.create(types, n);
+      const [v0, v1, v2, v3] = [0, 1, 2, 3].map((c) => chunk.getColumnVector(c));
+      for (let j = 0; j < n; j++) {
+        v0.setItem(j, sid);
+        v1.setItem(j, time[off + j]);
+        v2.setItem(j, hop[off + j]);
+        v3.setItem(j, latency[off + j]);
+      }
+      for (const v of [v0, v1, v2, v3]) v.flush();
+      a.appendDataChunk(chunk);
+    }
+    a.flushSync();
+    a.closeSync();
+  });
+  const rawChunkRate = total / (ms(t0) / 1000);
+  const rawRate = Math.max(rawRowRate, rawChunkRate);
   console.log(`ingest (real path): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s)`);
-  console.log(`raw DuckDB appender: ${Math.round(rawRate).toLocaleString()} hop samples/s; ingest / raw = ${(ingestRate / rawRate).toFixed(2)} (goals: >= 1,000,000/s and >= 0.5)`);
+  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s`);
+  console.log(`ingest / raw (the faster) = ${(ingestRate / rawRate).toFixed(2)} (goals: >= 1,000,000/s and >= 0.5)${ingestRate >= 1e6 && ingestRate / rawRate >= 0.5 ? '' : '  [not met]'}`);
   const rollups = await store.one('SELECT count(*) AS n FROM rollups');
   console.log(`rollup rows kept: ${rollups.n.toLocaleString()}`);
 
@@ -108,15 +135,25 @@ try {
   const principal = { userId: 0, accountId: account.id, username: 'bench', isRoot: true, claims: [] };
   const CALLS = 20;
   console.log(`DataPointBuckets, ${CALLS} calls each (ms):`);
-  for (const [label, span] of [['10 min', 600_000], ['24 h', DAY], ['7 days', 7 * DAY]]) {
-    const from = end - span;
+  // The last three rows: the ranges the console shows (ending now). The fourth: 24 h that
+  // ended 6 days ago, outside the memory windows, so it is answered from DuckDB alone.
+  const ranges = [
+    ['10 min', 600_000, end],
+    ['24 h', DAY, end],
+    ['7 days', 7 * DAY, end],
+    ['24 h, 6 days ago', DAY, end - 6 * DAY],
+  ];
+  for (const [label, span, until] of ranges) {
+    const from = until - span;
     const periodSeconds = span / 600 / 1000;
-    const grid = bucketGrid(from, end, periodSeconds * 1000);
+    const grid = bucketGrid(from, until, periodSeconds * 1000);
     const ours = [];
     let points = 0;
+    // One call first, not measured: it compiles the query kernels' WASM (once per process).
+    await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: until, periodSeconds, includeJitter: true }, ingest);
     for (let i = 0; i < CALLS; i++) {
       t0 = performance.now();
-      const r = await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: end, periodSeconds, includeJitter: true });
+      const r = await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: until, periodSeconds, includeJitter: true }, ingest);
       ours.push(ms(t0));
       points = r.Points.length;
     }
@@ -141,6 +178,7 @@ try {
         `${p95 <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`,
     );
   }
+  await ingest.close();
 
   // 4. The WASM bucket kernel against the TypeScript reference, same arrays.
   const k = loadKernels();

@@ -6,11 +6,11 @@ import type { Principal } from '../account/principal.js';
 import { badRequest } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
-import { sessionFor } from '../targets/service.js';
+import { sessionTimes } from './session-times.js';
 import type { BucketResult } from '../../wasm/kernel-types.js';
 import { CellFlag } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
-import { closedMarks, cover, type Piece } from './sources.js';
+import { coverPieces, type Piece, type RecentSource } from './sources.js';
 
 export const MaxBuckets = 10_000;
 
@@ -37,19 +37,18 @@ export function bucketGrid(start: number, end: number, periodMs: number) {
   return { start: gridStart, period, bucketCount, resolution: res ?? 0 };
 }
 
-export async function dataPointBuckets(store: Store, p: Principal, args: BucketArgs): Promise<DataPointBuckets> {
-  const s = await sessionFor(store, p, args.targetId);
+/** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
+export async function dataPointBuckets(store: Store, p: Principal, args: BucketArgs, source?: RecentSource): Promise<DataPointBuckets> {
+  const s = await sessionTimes(store, p, args.targetId, source);
   const requestedHop = parseTargetId(args.targetId)?.hop;
   if (!(args.endTime > args.startTime)) throw badRequest('endTime must be after startTime.');
   if (!(args.periodSeconds > 0)) throw badRequest('periodSeconds must be above 0.');
   const grid = bucketGrid(args.startTime, args.endTime, args.periodSeconds * 1000);
   if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
 
-  const { pieces, hopCount } = await store.exclusive(async (q) => {
-    const marks = await closedMarks(q, s.id);
-    const pieces = await cover(q, s.id, grid.start, grid.start + grid.bucketCount * grid.period, grid.resolution, marks, grid);
-    return { pieces, hopCount: Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf)) };
-  });
+  const end = grid.start + grid.bucketCount * grid.period;
+  const pieces = await coverPieces((fn) => store.exclusive(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id));
+  const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
   for (const piece of pieces) {
@@ -89,6 +88,16 @@ export function toPoints(r: BucketResult, hop: number | undefined, includeJitter
     const h = (hop ?? (r.routeLength[b] || H)) - 1;
     const c = base + h;
     const count = r.count[c];
+    // Plain loops: Array.from with a callback per hop was most of this function's time.
+    const latencies = new Array<number | null>(H);
+    const sent = new Array<number>(H);
+    const lostPerHop = new Array<number>(H);
+    for (let k = 0; k < H; k++) {
+      const v = r.average[base + k];
+      latencies[k] = Number.isNaN(v) ? null : v;
+      sent[k] = r.count[base + k];
+      lostPerHop[k] = r.lost[base + k];
+    }
     points.push({
       Period: new Date(r.start + b * r.period).toISOString(),
       IsStartTrace: startTrace,
@@ -105,9 +114,9 @@ export function toPoints(r: BucketResult, hop: number | undefined, includeJitter
       SampleSetIndexEnd: sampleIndex + count,
       RouteBitMask: r.routeBitMask[b],
       RouteLength: r.routeLength[b],
-      RouteHostLatencies: Array.from({ length: H }, (_, k) => num(r.average[base + k])),
-      RouteHostSentCount: Array.from({ length: H }, (_, k) => r.count[base + k]),
-      RouteHostLostCount: Array.from({ length: H }, (_, k) => r.lost[base + k]),
+      RouteHostLatencies: latencies,
+      RouteHostSentCount: sent,
+      RouteHostLostCount: lostPerHop,
     });
     sampleIndex += count;
   }

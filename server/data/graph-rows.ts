@@ -12,7 +12,7 @@ import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../ta
 import { sessionFor } from '../targets/service.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
-import { closedMarks, cover } from './sources.js';
+import { coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
 
 export interface GraphRowsArgs {
@@ -36,9 +36,8 @@ function parseTime(text: string | undefined): number | undefined {
   return t;
 }
 
-async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number): Promise<RowStatsResult> {
-  const marks = await closedMarks(q, s.id);
-  const pieces = await cover(q, s.id, from, to, Infinity, marks, { start: from, period: to - from });
+async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number, source?: RecentSource): Promise<RowStatsResult> {
+  const pieces = await coverPieces((fn) => fn(q), s.id, from, to, Infinity, { start: from, period: to - from }, source?.recent(s.id));
   const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf)));
   for (const piece of pieces) {
     if (piece.kind === 'rows') acc.addRollups(piece.rows);
@@ -127,14 +126,14 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   return Math.max(1, ...hosts.map((x) => x.hop));
 }
 
-async function targetRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
   return store.exclusive(async (q) => {
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
-    const st = await statsFor(q, s, range.from, range.to, hopCount);
+    const st = await statsFor(q, s, range.from, range.to, hopCount, source);
     const d = await display(q, s.configurationId);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
@@ -175,7 +174,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs): Prom
   });
 }
 
-async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
+async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
   const editable = p.claims.includes(Claim.TargetManagement);
@@ -200,7 +199,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Pro
       const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
       const range = rangeFor(s, req);
       const hosts = await hostsOf(q, [id]);
-      const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)));
+      const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
       const d = await display(q, s.configurationId);
       warn = d.warn;
       bad = d.bad;
@@ -217,8 +216,9 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs): Pro
   });
 }
 
-export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs): Promise<GraphRowsResult> {
-  if (args.listType === 'Target') return targetRows(store, p, args);
-  if (args.listType === 'Summary') return summaryRows(store, p, args);
+/** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
+export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+  if (args.listType === 'Target') return targetRows(store, p, args, source);
+  if (args.listType === 'Summary') return summaryRows(store, p, args, source);
   throw badRequest(`List type ${args.listType} is not served yet: its area (agents, LiveShare) is not built.`);
 }

@@ -32,6 +32,8 @@ export function indexedRequests(query: Record<string, unknown>): GraphRowsReques
 
 export default async function dataPlugin(app: FastifyInstance) {
   const store = app.store;
+  // The ingest pipeline's memory of open sessions answers their recent data.
+  const recent = app.traces?.ingest;
 
   app.get<{ Querystring: { targetId: string; startTime: string; endTime: string; periodSeconds: number; includeJitter: boolean } }>(
     '/api/data/DataPointBuckets',
@@ -58,7 +60,7 @@ export default async function dataPlugin(app: FastifyInstance) {
         endTime: parseTimeParam('endTime', q.endTime),
         periodSeconds: q.periodSeconds,
         includeJitter: q.includeJitter,
-      });
+      }, recent);
     },
   );
 
@@ -98,7 +100,7 @@ export default async function dataPlugin(app: FastifyInstance) {
         columnNames,
         listType: q.listType as (typeof TargetListType)[number],
         uniqueID: String(q.uniqueID),
-      });
+      }, recent);
     },
   );
 }

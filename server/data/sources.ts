@@ -7,6 +7,7 @@ import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
 import type { RollupRows } from '../ingest/rollup-rows.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
+import type { RecentView } from '../ingest/recent-data.js';
 
 export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number } } | { kind: 'rows'; rows: RollupRows };
 
@@ -37,11 +38,11 @@ async function readSamples(q: Queryable, sessionId: number, from: number, to: nu
 // consecutive latencies within each rollup period; the one pair that straddles two rollup
 // periods is not counted (a window function for it cost 3x the whole query).
 const reduceSql = `
-  SELECT $5 + floor((time - $5) / $6) * $6 AS t, hop, sum(count) AS count, sum(lost) AS lost, sum(sum) AS sum,
+  SELECT $5 + floor((time - $5) / $6) * $6 AS t, hop, sum(count)::INTEGER AS count, sum(lost)::INTEGER AS lost, sum(sum) AS sum,
     min(min) AS min, max(max) AS max,
     arg_min(first, time) FILTER (WHERE first IS NOT NULL) AS first,
     arg_max(last_valid, time) FILTER (WHERE last_valid IS NOT NULL) AS last_valid,
-    sum(jitter_sum) AS jitter_sum, sum(jitter_pairs) AS jitter_pairs,
+    sum(jitter_sum) AS jitter_sum, sum(jitter_pairs)::INTEGER AS jitter_pairs,
     arg_max(last, time) FILTER (WHERE last IS NOT NULL) AS last,
     bit_or(flags) AS flags
   FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4
@@ -67,9 +68,99 @@ async function readRows(q: Queryable, sessionId: number, resolution: number, fro
   return { kind: 'rows', rows };
 }
 
+/** Where the recent data of open sessions comes from (the ingest pipeline). */
+export interface RecentSource {
+  recent(sessionId: number): RecentView | undefined;
+  /** Changes whenever samples of the session are committed. */
+  commits(sessionId: number): number;
+}
+
+/** Runs fn with the store: store.exclusive, or the caller's own exclusive section. */
+export type StoreAccess = <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
+
+/** A part of the cover: raw samples or rollup rows of one level, from memory or the store. */
+export interface Segment {
+  level: number; // -1: raw samples
+  from: number;
+  to: number;
+  memory: boolean;
+}
+
+/**
+ * Splits [from, to) into segments: rollups of at most `maxResolution` where they are closed,
+ * raw samples elsewhere; each from memory where the recent data covers it, else the store.
+ * Segments come in time order.
+ */
+export function planCover(from: number, to: number, maxResolution: number, marks: number[], recent?: Pick<RecentView, 'rawFrom' | 'rowsFrom'>): Segment[] {
+  const out: Segment[] = [];
+  const emit = (level: number, a: number, b: number) => {
+    const covered = recent ? (level < 0 ? recent.rawFrom : recent.rowsFrom[level]) : Infinity;
+    if (b <= covered) out.push({ level, from: a, to: b, memory: false });
+    else if (a >= covered) out.push({ level, from: a, to: b, memory: true });
+    else out.push({ level, from: a, to: covered, memory: false }, { level, from: covered, to: b, memory: true });
+  };
+  const walk = (a: number, b: number, level: number): void => {
+    if (b <= a) return;
+    if (level < 0) return emit(-1, a, b);
+    const res = RollupResolutionsMs[level];
+    if (res > maxResolution) return walk(a, b, level - 1);
+    const lo = ceilTo(a, res);
+    const hi = Math.min(floorTo(b, res), marks[level]);
+    if (hi <= lo) return walk(a, b, level - 1);
+    walk(a, lo, level - 1);
+    emit(level, lo, hi);
+    walk(hi, b, level - 1);
+  };
+  walk(from, to, RollupResolutionsMs.length - 1);
+  return out;
+}
+
+/**
+ * Covers [from, to) of a session with pieces for the kernels. With `recent` (the ingest
+ * pipeline's memory of an open session) the marks come from it and the recent parts are
+ * views of it, unreduced; the store is asked only for what lies before its coverage (and
+ * not at all when nothing does). Store rollup rows come reduced onto `grid`.
+ */
+export async function coverPieces(
+  withStore: StoreAccess,
+  sessionId: number,
+  from: number,
+  to: number,
+  maxResolution: number,
+  grid: Grid,
+  recent?: RecentView,
+): Promise<Piece[]> {
+  if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid));
+  const segments = planCover(from, to, maxResolution, recent.marks, recent);
+  // Views first, in this same tick: they are what was committed when the marks were read.
+  const fromMemory = segments.map((g) => (g.memory ? memoryPiece(recent, g) : undefined));
+  const stored = segments.filter((g) => !g.memory);
+  const fromStore = stored.length
+    ? await withStore(async (q) => {
+        const out: Piece[] = [];
+        for (const g of stored) out.push(await storePiece(q, sessionId, g, grid));
+        return out;
+      })
+    : [];
+  let k = 0;
+  return segments.map((g, i) => fromMemory[i] ?? fromStore[k++]);
+}
+
+function memoryPiece(recent: RecentView, g: Segment): Piece {
+  if (g.level < 0) {
+    const samples = recent.samples(g.from, g.to);
+    return { kind: 'samples', samples: { ...samples, length: samples.time.length } };
+  }
+  return { kind: 'rows', rows: recent.rows(g.level, g.from, g.to) };
+}
+
+function storePiece(q: Queryable, sessionId: number, g: Segment, grid: Grid): Promise<Piece> {
+  return g.level < 0 ? readSamples(q, sessionId, g.from, g.to) : readRows(q, sessionId, RollupResolutionsMs[g.level], g.from, g.to, grid);
+}
+
 /**
  * Covers [from, to) with rollups of at most `maxResolution` where they are closed, and raw
- * samples elsewhere. Rollup rows come reduced onto `grid` (bucket starts).
+ * samples elsewhere, all from the store. Rollup rows come reduced onto `grid`.
  */
 export async function cover(
   q: Queryable,
@@ -80,15 +171,7 @@ export async function cover(
   marks: number[],
   grid: Grid,
 ): Promise<Piece[]> {
-  const walk = async (a: number, b: number, level: number): Promise<Piece[]> => {
-    if (b <= a) return [];
-    if (level < 0) return [await readSamples(q, sessionId, a, b)];
-    const res = RollupResolutionsMs[level];
-    if (res > maxResolution) return walk(a, b, level - 1);
-    const lo = ceilTo(a, res);
-    const hi = Math.min(floorTo(b, res), marks[level]);
-    if (hi <= lo) return walk(a, b, level - 1);
-    return [...(await walk(a, lo, level - 1)), await readRows(q, sessionId, res, lo, hi, grid), ...(await walk(hi, b, level - 1))];
-  };
-  return walk(from, to, RollupResolutionsMs.length - 1);
+  const out: Piece[] = [];
+  for (const g of planCover(from, to, maxResolution, marks)) out.push(await storePiece(q, sessionId, g, grid));
+  return out;
 }

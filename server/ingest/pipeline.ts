@@ -12,6 +12,7 @@ import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 import type { PrepareResult, RowsRollupJob, SampleRollupJob } from './worker.js';
 import { loadRollupState } from './state-loader.js';
+import { RecentData, type RecentView } from './recent-data.js';
 
 export interface HostSeen {
   sessionId: number;
@@ -38,6 +39,8 @@ export class IngestPipeline {
   private waiters: Waiter[] = [];
   private states = new Map<number, SessionRollupState>();
   private accountOf = new Map<number, number>();
+  /** Per session, how many flushes committed samples of it (moved its sample times). */
+  private commitCount = new Map<number, number>();
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -85,6 +88,16 @@ export class IngestPipeline {
     return this.flushSoon(true);
   }
 
+  /** The committed recent data of an open session, for queries (undefined: read the store). */
+  recent(sessionId: number): RecentView | undefined {
+    return this.states.get(sessionId)?.recent;
+  }
+
+  /** Changes whenever a flush commits samples of the session (cached session times are stale then). */
+  commits(sessionId: number): number {
+    return this.commitCount.get(sessionId) ?? 0;
+  }
+
   /** Adds one sample; the promise resolves when it is committed. */
   add(sessionId: number, time: number, hop: number, latency: number): void {
     this.builder.push(sessionId, time, hop, latency);
@@ -106,7 +119,7 @@ export class IngestPipeline {
   /** Adds a whole columnar batch (bulk import, benchmarks), flushes at once and waits for its commit. */
   addBatch(b: SampleBatch): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingest is closed'));
-    for (let i = 0; i < b.length; i++) this.builder.push(b.session[i], b.time[i], b.hop[i], b.latency[i]);
+    this.builder.pushBatch(b);
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     void this.flushSoon(true);
     return p;
@@ -160,6 +173,10 @@ export class IngestPipeline {
       first: number;
       last: number;
       raw: RawPending;
+      /** This flush's samples of the session (for the recent data). */
+      add: RawPending;
+      /** closedUntil before this flush: where a new session's recent data starts. */
+      coverFrom: number[];
       rows: RollupRows[];
       closedUntil: number[];
       pendingRows: RollupRows[];
@@ -184,27 +201,41 @@ export class IngestPipeline {
         first,
         last,
         raw: concatRaw(state.raw, add),
+        add,
+        coverFrom: [...state.closedUntil],
         rows: RollupResolutionsMs.map(() => emptyRollupRows()),
         closedUntil: [...state.closedUntil],
         pendingRows: [...state.pendingRows],
       };
-      await this.planRollups(plan, Math.max(state.maxTime, last));
       plans.push(plan);
     }
+    // The worker rolls up while this thread appends the samples: the two overlap.
+    const planning = (async () => {
+      for (const plan of plans) await this.planRollups(plan, Math.max(plan.state.maxTime, plan.last));
+    })();
+    planning.catch(() => undefined); // awaited in the transaction; a failure there rolls back
 
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
+      await planning;
+      await appendRollups(
+        conn,
+        plans.flatMap((p) => RollupResolutionsMs.map((resolution, level) => ({ resolution, sessionId: p.sessionId, rows: p.rows[level] }))),
+      );
+      // Every moved mark in one statement (an upsert costs about a millisecond each).
+      const marks = plans.flatMap((p) =>
+        RollupResolutionsMs.flatMap((resolution, level) =>
+          Number.isNaN(p.closedUntil[level]) || p.closedUntil[level] === p.state.storedMarks[level] ? [] : [[resolution, p.sessionId, p.closedUntil[level]]],
+        ),
+      );
+      if (marks.length) {
+        await q.run(
+          `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ${marks.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(', ')}
+           ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+          marks.flat(),
+        );
+      }
       for (const p of plans) {
-        for (let level = 0; level < RollupResolutionsMs.length; level++) {
-          await appendRollups(conn, RollupResolutionsMs[level], p.sessionId, p.rows[level]);
-          if (!Number.isNaN(p.closedUntil[level])) {
-            await q.run(
-              `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ($1, $2, $3)
-               ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
-              [RollupResolutionsMs[level], p.sessionId, p.closedUntil[level]],
-            );
-          }
-        }
         if (p.count) {
           await q.run(
             `UPDATE sessions SET sample_count = sample_count + $2,
@@ -233,10 +264,14 @@ export class IngestPipeline {
       const s = p.state;
       s.raw = p.raw;
       s.closedUntil = p.closedUntil;
+      s.storedMarks = [...p.closedUntil];
       s.pendingRows = p.pendingRows;
       if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
+      if (!s.recent && !p.coverFrom.some(Number.isNaN)) s.recent = new RecentData(p.coverFrom, s.storedMarks.map(() => NaN), emptyRaw());
+      s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime);
       if (s.finishing) this.states.delete(p.sessionId);
       if (p.count) {
+        this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
         const accountId = this.accountOf.get(p.sessionId);
         if (accountId !== undefined) this.events.emit('HostUpdated', accountId, p.sessionId, String(p.sessionId), p.last);
       }
@@ -289,6 +324,8 @@ export class IngestPipeline {
     await this.pool.destroy();
   }
 }
+
+const emptyRaw = (): RawPending => ({ time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) });
 
 /** The batch's rows per session; a batch of one session (the usual case) is not copied. */
 function splitBySession(batch: SampleBatch): Map<number, RawPending> {

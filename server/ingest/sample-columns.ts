@@ -36,8 +36,19 @@ export class SampleBatchBuilder {
     this.latency[i] = latency;
   }
 
+  /** Adds a whole columnar batch (typed copies, no per-row calls). */
+  pushBatch(b: SampleBatch): void {
+    while (this.n + b.length > this.time.length) this.grow();
+    const at = this.n;
+    this.session.set(b.session.subarray(0, b.length), at);
+    this.time.set(b.time.subarray(0, b.length), at);
+    this.hop.set(b.hop.subarray(0, b.length), at);
+    this.latency.set(b.latency.subarray(0, b.length), at);
+    this.n += b.length;
+  }
+
   private grow(): void {
-    const cap = this.time.length * 2;
+    const cap = Math.max(1, this.time.length * 2);
     const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
       const b = make(cap);
       b.set(a);

@@ -4,6 +4,7 @@
 // store at start.
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
 import { concatRollupRows, emptyRollupRows, type RollupRows } from './rollup-rows.js';
+import type { RecentData } from './recent-data.js';
 
 export interface RawPending {
   time: Float64Array;
@@ -14,10 +15,14 @@ export interface RawPending {
 export class SessionRollupState {
   /** closedUntil per level; NaN until the first sample fixes the grid. */
   closedUntil: number[] = RollupResolutionsMs.map(() => NaN);
+  /** closedUntil as rollup_marks holds it (a mark is written only when it moves). */
+  storedMarks: number[] = RollupResolutionsMs.map(() => NaN);
   raw: RawPending = { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
   /** pendingRows[i] feeds level i + 1. */
   pendingRows: RollupRows[] = RollupResolutionsMs.slice(1).map(() => emptyRollupRows());
   maxTime = -Infinity;
+  /** What queries read from memory; from the first commit (or the start) on. */
+  recent: RecentData | undefined;
   /** Set when the session closes: everything is rolled up at the next flush. */
   finishing = false;
 

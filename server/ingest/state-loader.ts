@@ -4,6 +4,7 @@ import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
 import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
 import { SessionRollupState } from './session-rollup-state.js';
+import { RecentData } from './recent-data.js';
 
 const nanOf = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
@@ -46,7 +47,7 @@ export async function loadRollupState(q: Queryable): Promise<Map<number, { accou
     );
     RollupResolutionsMs.forEach((res, i) => {
       const m = marks.find((x) => x.resolution === res);
-      if (m) state.closedUntil[i] = m.closedUntil;
+      if (m) state.closedUntil[i] = state.storedMarks[i] = m.closedUntil;
       else if (s.firstSample !== null) state.closedUntil[i] = floorTo(s.firstSample, res);
     });
     if (s.latestSample !== null) state.maxTime = s.latestSample;
@@ -64,6 +65,7 @@ export async function loadRollupState(q: Queryable): Promise<Map<number, { accou
         state.pendingRows[level - 1] = await rowsFrom(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level]);
       }
     }
+    if (!Number.isNaN(state.closedUntil[0])) state.recent = new RecentData(state.closedUntil, state.storedMarks, state.raw);
     out.set(s.id, { accountId: s.accountId, state });
   }
   return out;

@@ -1,0 +1,81 @@
+// The recent data of one open session, kept in memory by the ingest pipeline as it commits:
+// raw samples of the last RecentRawMs and the rollup rows of each level over its window.
+// Queries read these instead of DuckDB (no SQL, no row conversion: views straight into the
+// kernel), and fall back to DuckDB before the coverage start. Coverage starts where the
+// pipeline's memory of the session starts (at server start: the rollup marks), and moves
+// forward as the windows trim.
+import { RollupResolutionsMs } from './rollup-levels.js';
+import { ColumnLog } from './column-log.js';
+import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
+import type { RawPending } from './session-rollup-state.js';
+
+/** Raw samples kept: covers the console's default 10-minute view with room to spare. */
+export const RecentRawMs = 30 * 60_000;
+/** Rollup rows kept per level (1 min, 10 min, 1 h): a 24-hour view, a 7-day view. */
+export const RecentRowsMs = [25 * 3_600_000, 8 * 86_400_000, 8 * 86_400_000] as const;
+
+type RawColumns = { time: Float64Array; hop: Int32Array; latency: Float64Array };
+type RowColumns = RollupRows & Record<string, Float64Array | Int32Array>;
+
+const rawLog = () => new ColumnLog<RawColumns>((n) => ({ time: new Float64Array(n), hop: new Int32Array(n), latency: new Float64Array(n) }));
+const rowsLog = () => new ColumnLog<RowColumns>((n) => emptyRollupRows(n) as RowColumns);
+
+/** What a query may read from memory for one session. */
+export interface RecentView {
+  /** Closed-until per level as committed (the store's rollup_marks); -Infinity when none. */
+  marks: number[];
+  /** Every committed sample with time >= rawFrom is in memory. */
+  rawFrom: number;
+  /** Per level: every closed rollup row with time >= rowsFrom[level] is in memory. */
+  rowsFrom: number[];
+  samples(from: number, to: number): RawColumns;
+  rows(level: number, from: number, to: number): RollupRows;
+}
+
+export class RecentData implements RecentView {
+  marks: number[] = RollupResolutionsMs.map(() => -Infinity);
+  rawFrom: number;
+  rowsFrom: number[];
+  private readonly raw = rawLog();
+  private readonly levels = RollupResolutionsMs.map(() => rowsLog());
+
+  /**
+   * Starts covering at `closedUntil` (per level; NaN: nothing of the session is stored yet)
+   * with `pending`, the committed raw samples from closedUntil[0] on.
+   */
+  constructor(closedUntil: number[], marks: number[], pending: RawPending) {
+    const from = (t: number) => (Number.isNaN(t) ? -Infinity : t);
+    this.rowsFrom = closedUntil.map(from);
+    this.rawFrom = from(closedUntil[0]);
+    this.marks = marks.map(from);
+    this.raw.append(pending, pending.time.length);
+  }
+
+  /** Records one committed flush: its samples, the rows it closed, the marks it moved. */
+  commit(samples: RawPending, rows: RollupRows[], marks: number[], latest: number): void {
+    this.raw.append(samples, samples.time.length);
+    rows.forEach((r, level) => this.levels[level].append(r as RowColumns, r.time.length));
+    this.marks = marks.map((m) => (Number.isNaN(m) ? -Infinity : m));
+    if (!Number.isFinite(latest)) return;
+    const rawCut = latest - RecentRawMs;
+    if (rawCut > this.rawFrom) {
+      this.raw.trimBefore(rawCut);
+      this.rawFrom = rawCut;
+    }
+    RecentRowsMs.forEach((span, level) => {
+      const cut = latest - span;
+      if (cut > this.rowsFrom[level]) {
+        this.levels[level].trimBefore(cut);
+        this.rowsFrom[level] = cut;
+      }
+    });
+  }
+
+  samples(from: number, to: number): RawColumns {
+    return this.raw.slice(from, to);
+  }
+
+  rows(level: number, from: number, to: number): RollupRows {
+    return this.levels[level].slice(from, to);
+  }
+}

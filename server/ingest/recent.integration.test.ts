@@ -1,0 +1,162 @@
+// The pipeline's recent data (server/ingest/recent-data.ts) answers DataPointBuckets and
+// TraceGraphRows exactly as the store does, while periods close, windows trim and the
+// server restarts; the cached session times follow every commit. Through dist/ (the
+// pipeline runs a Piscina worker): npm run build:server first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
+const { traceGraphRows } = await import(dist('server/data/graph-rows.js'));
+const { RecentRawMs } = await import(dist('server/ingest/recent-data.js'));
+const ref = await import(dist('wasm/reference.js'));
+const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+
+const HOPS = 5;
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+const H = 3_600_000;
+
+let seed = 99;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+
+/** Rounds every second from `from` to `to`: latencies, Timeouts, NotParticipating. */
+function rounds(sid: number, from: number, to: number) {
+  const time: number[] = [];
+  const hop: number[] = [];
+  const latency: number[] = [];
+  for (let t = from; t < to; t += 1000) {
+    for (let h = 1; h <= HOPS; h++) {
+      const x = rnd();
+      time.push(t + h); // hops answer a little apart, as real rounds do
+      hop.push(h);
+      latency.push(x < 0.05 ? LatencyCode.Timeout : x < 0.07 ? LatencyCode.NotParticipating : 1 + h + rnd() * 10);
+    }
+  }
+  const n = time.length;
+  return { length: n, session: new Int32Array(n).fill(sid), time: Float64Array.from(time), hop: Int32Array.from(hop), latency: Float64Array.from(latency) };
+}
+
+let dir: string;
+let store: InstanceType<typeof Store>;
+let ingest: InstanceType<typeof IngestPipeline>;
+let sid: number;
+let principal: { userId: number; accountId: number; username: string; isRoot: boolean; claims: string[] };
+let latest = 0;
+
+async function add(from: number, to: number) {
+  for (let a = from; a < to; a += H) await ingest.addBatch(rounds(sid, a, Math.min(to, a + H)));
+  latest = to;
+}
+
+/** Every field of the two answers, jitter aside (the store's reduced rows leave out straddling pairs). */
+function comparable(points: Array<Record<string, unknown>>) {
+  return points.map((p) => ({ ...p, Jitter: undefined, AverageLatency: p.AverageLatency === null ? null : Number((p.AverageLatency as number).toFixed(9)), RouteHostLatencies: (p.RouteHostLatencies as (number | null)[]).map((v) => (v === null ? null : Number(v.toFixed(9)))) }));
+}
+
+async function checkRange(from: number, to: number, periodSeconds: number, hop = HOPS) {
+  const args = { targetId: `${sid}_h_${hop}`, startTime: from, endTime: to, periodSeconds, includeJitter: true };
+  const memory = await dataPointBuckets(store, principal, args, ingest);
+  const stored = await dataPointBuckets(store, principal, args);
+  expect(memory.Points.length).toBeGreaterThan(0);
+  expect(comparable(memory.Points)).toEqual(comparable(stored.Points));
+  expect(memory.MostRecentDatapoint).toBe(stored.MostRecentDatapoint);
+  expect(memory.FirstDatapoint).toBe(stored.FirstDatapoint);
+  // Against the raw samples, bucketed by the reference kernel: counts exact, jitter too.
+  const grid = bucketGrid(from, to, periodSeconds * 1000);
+  const [time, hops, latency] = await store.numbers('SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY time, hop', [sid]);
+  const truth = ref.referenceBucketSamples({ time, hop: hops, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
+  let sent = 0;
+  for (const p of memory.Points) {
+    const c = p.UnitNumber * HOPS + hop - 1;
+    expect(p.LatencyCount).toBe(truth.count[c]);
+    expect(p.LostPacketCount).toBe(truth.lost[c]);
+    expect(p.LatencyMinimum).toBe(Number.isNaN(truth.min[c]) ? null : truth.min[c]);
+    if (p.Jitter !== null) expect(p.Jitter).toBeCloseTo(truth.jitter[c], 9);
+    sent += p.LatencyCount;
+  }
+  let total = 0;
+  for (let b = 0; b < grid.bucketCount; b++) total += truth.count[b * HOPS + hop - 1];
+  expect(sent).toBe(total);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hopwatch-recent-'));
+  store = await Store.open(dir);
+  const account = await store.one(`INSERT INTO accounts (name) VALUES ('recent') RETURNING id`);
+  principal = { userId: 0, accountId: account.id, username: 'recent', isRoot: true, claims: [] };
+  const s = await store.one(
+    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+     VALUES ($1, 'recent', '', '10.0.0.1', 1, 0, 1000, $2) RETURNING id`,
+    [account.id, T0],
+  );
+  sid = s.id;
+  ingest = new IngestPipeline(store, new DomainEventBus());
+  await ingest.init();
+  ingest.openSession(sid, account.id);
+  await add(T0, T0 + 3 * H + 7 * 60_000 + 30_000);
+});
+
+afterAll(async () => {
+  await ingest?.close();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('recent data of an open session', () => {
+  it('covers the raw window and the rollups since the session started', () => {
+    const r = ingest.recent(sid)!;
+    expect(r).toBeDefined();
+    expect(r.rawFrom).toBeCloseTo(latest - RecentRawMs, -4);
+    expect(r.rowsFrom[0]).toBe(T0);
+    expect(r.marks[0]).toBe(T0 + 3 * H + 7 * 60_000); // the last sample minus the grace, floored to the minute
+  });
+
+  it('answers like the store and the raw samples, inside and across the memory windows', async () => {
+    await checkRange(latest - 10 * 60_000, latest, 1); // raw, memory only
+    await checkRange(latest - 50 * 60_000, latest, 2); // raw: store before the window, memory after
+    await checkRange(T0, latest, 18); // 1-min rows and raw tail
+    await checkRange(T0 + 1234, latest - 777, 600, 3); // 10-min rows, edges from finer levels
+    await checkRange(T0, latest + H, 3600, 1); // 1-h rows
+  });
+
+  it('follows the commits: a period that closes and the session times', async () => {
+    const before = await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: T0, endTime: latest + 10 * 60_000, periodSeconds: 60, includeJitter: false }, ingest);
+    await add(latest, latest + 4 * 60_000);
+    const after = await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: T0, endTime: latest + 10 * 60_000, periodSeconds: 60, includeJitter: false }, ingest);
+    expect(Date.parse(after.MostRecentDatapoint!)).toBeGreaterThan(Date.parse(before.MostRecentDatapoint!));
+    expect(after.Points.length).toBe(before.Points.length + 4);
+    await checkRange(T0, latest, 60);
+    await checkRange(latest - 20 * 60_000, latest, 1);
+  });
+
+  it('gives the same grid rows as the store', async () => {
+    const args = { requests: [{ ID: String(sid), Start: String(T0), End: String(latest) }], columnNames: [], listType: 'Target', uniqueID: String(sid) };
+    const memory = await traceGraphRows(store, principal, args, ingest);
+    const stored = await traceGraphRows(store, principal, args);
+    const pick = (r: { Rows: Array<Record<string, unknown>> }) => r.Rows.map((x) => [x.HopNum, x.TotalCount, x.GoodCount, x.Minimum, x.Maximum, x.Current, x.PL]);
+    expect(pick(memory)).toEqual(pick(stored));
+  });
+
+  it('starts again from the marks after a restart, and still answers like the store', async () => {
+    await ingest.close();
+    ingest = new IngestPipeline(store, new DomainEventBus());
+    await ingest.init();
+    const r = ingest.recent(sid)!;
+    expect(r.rowsFrom[0]).toBe(r.marks[0]);
+    expect(r.rawFrom).toBe(r.marks[0]);
+    await add(latest, latest + 3 * 60_000);
+    await checkRange(T0, latest, 60);
+    await checkRange(latest - 10 * 60_000, latest, 1);
+  });
+
+  it('is forgotten when the session finishes', async () => {
+    await ingest.finishSession(sid);
+    expect(ingest.recent(sid)).toBeUndefined();
+    await checkRange(T0, latest, 60);
+  });
+});
