@@ -6,7 +6,7 @@ import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Claim, Flag } from '../../../server/contract/account';
-import { LocalMachineAgentName } from '../../../server/contract/sessions';
+import { LocalMachineAgentId, LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { Comment, DisplaySettings } from '../../../server/contract/summaries';
 import type { ColumnDef, TargetRow } from '../../../server/contract/targets';
 import { DefaultTraceIntervalMs } from '../../../server/contract/targets';
@@ -38,6 +38,8 @@ import { useTargetRows } from './useTargetRows';
 import { forgetOpenTarget } from './openTarget';
 
 const SplitterPx = 8;
+/** The agents this console knows: the appliance itself, online while it answers (remote agents come with CloudConnect). */
+const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
 const hostLabel = (r: TargetRow) => (r.DNSName && r.DNSName !== r.IP ? `${r.DNSName} (${r.IP})` : r.IP || '*');
 
 export function TargetWindow({ targetId }: { targetId?: string }) {
@@ -104,6 +106,12 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   useEffect(() => {
     setSelection((sel) => (newTargetMode ? sel.filter((id) => rowIds.includes(id)) : selectionAfterRowsChanged(sel, rowIds, false)));
   }, [rowIds, newTargetMode]);
+  // Select All: every hop row, or none when they all are selected already.
+  const selectAll = () => {
+    const hops = rowIds.filter((id) => !isHeaderRow(id));
+    setSelection((sel) => (hops.length > 0 && hops.every((id) => sel.includes(id)) ? [] : hops));
+    setNewTargetMode(false);
+  };
   const clickRow = (rowId: string, mods: ClickModifiers) => {
     setSelection((sel) => {
       const next = selectionAfterClick(sel, rowId, mods);
@@ -241,6 +249,37 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
     window.addEventListener('mouseup', up);
   };
 
+  // "Fully drawn" (the perf suite's signal, docs/benchmarks.md): the grid has painted its
+  // last row with every row of the answer, and every visible graph has drawn a frame with
+  // data. Marked once per target: a performance mark and data-drawn on the window.
+  const root = useRef<HTMLDivElement>(null);
+  const drawn = useRef({ target: '', gridRows: 0, graphs: new Set<string>(), done: false });
+  const drawnWant = useRef({ rows: 0, graphs: [] as string[] });
+  drawnWant.current = {
+    rows: rows.length,
+    graphs: graphHops.map((h) => rows.find((r) => r.HopNum === h && !isHeaderRow(r.UniqueID))?.UniqueID ?? ''),
+  };
+  if (drawn.current.target !== (targetId ?? '')) {
+    drawn.current = { target: targetId ?? '', gridRows: 0, graphs: new Set(), done: false };
+    delete root.current?.dataset.drawn;
+  }
+  const checkDrawn = useCallback(() => {
+    const d = drawn.current;
+    const want = drawnWant.current;
+    if (d.done || want.rows < 2 || d.gridRows !== want.rows || !want.graphs.every((id) => d.graphs.has(id))) return;
+    d.done = true;
+    performance.mark('hopwatch:target-drawn', { detail: { target: d.target } });
+    if (root.current) root.current.dataset.drawn = d.target;
+  }, []);
+  const onGridPainted = useCallback((count: number) => {
+    drawn.current.gridRows = count;
+    checkDrawn();
+  }, [checkDrawn]);
+  const onGraphDrawn = useCallback((rowId: string) => {
+    drawn.current.graphs.add(rowId);
+    checkDrawn();
+  }, [checkDrawn]);
+
   const focusText = time.focusMode === FocusMode.AllSamples ? 'All' : time.focusMode === FocusMode.Viewport ? 'Auto' : formatDurationShort(time.statsPeriodMs);
   const graphed = useMemo(() => new Set(graphHops.map((h) => `${targetId}_h_${h}`)), [graphHops, targetId]);
   const fixedScale = (display?.Scale ?? DisplaySettingsDefaults.Scale) > 0 ? (display?.Scale ?? DisplaySettingsDefaults.Scale) : null;
@@ -260,7 +299,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   );
 
   return (
-    <div className="target-window">
+    <div className="target-window" ref={root}>
       <header className="target-heading">
         <div className="target-title">
           <h1 data-testid="target-heading">{heading}</h1>
@@ -360,6 +399,9 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                 onRowContextMenu={(row, x, y) => setRowMenu({ row, x, y })}
                 onColumnResize={(name, w) => updateColumns(resizeColumn(columns, name, w))}
                 onColumnMove={(from, to) => updateColumns(moveColumn(columns, columns.findIndex((c) => c.Name === from), columns.findIndex((c) => c.Name === to)))}
+                onLastRowPainted={onGridPainted}
+                agents={KnownAgents}
+                onSelectAll={selectAll}
               />
             </div>
           ) : (
@@ -390,6 +432,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     canComment={canManage}
                     onComment={onComment}
                     reloadToken={0}
+                    onDrawnWithData={onGraphDrawn}
                   />
                 );
               })}

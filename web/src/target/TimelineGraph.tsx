@@ -37,6 +37,8 @@ export interface TimelineGraphProps {
   canComment: boolean;
   onComment: (a: CommentAction) => void;
   reloadToken: number;
+  /** Called after uPlot drew a frame holding data (the "fully drawn" signal of the perf suite). */
+  onDrawnWithData?: (rowId: string) => void;
 }
 
 const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
@@ -158,6 +160,9 @@ export function TimelineGraph(p: TimelineGraphProps) {
           },
         ],
         draw: [
+          (u) => {
+            if (u.data[0].length > 0) latest.current.onDrawnWithData?.(latest.current.rowId);
+          },
           (u) => {
             // The statistics focus: shaded outside it when it is not the whole viewport.
             const s = latest.current.state;

@@ -13,8 +13,10 @@ import {
   CompactSelection,
   type GridSelection,
   type DrawHeaderCallback,
+  type DrawCellCallback,
+  type GridMouseEventArgs,
 } from '@glideapps/glide-data-grid';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ColumnDef, TargetRow } from '../../../server/contract/targets';
 import { ColumnAlign } from '../../../server/contract/targets';
 import { drawScaleHeader, hopGraphCell, hopGraphRenderer } from './graphCellRenderer';
@@ -22,6 +24,7 @@ import { latencyColourClass } from './logic/hopStatus';
 import { isHeaderRow } from './logic/rowId';
 import type { ClickModifiers } from './logic/rowSelection';
 import { LatencyColours } from './colours';
+import { agentTooltip, cellTooltip, type KnownAgent } from './gridTooltip';
 
 const theme: Partial<Theme> = {
   accentColor: '#0d9488',
@@ -60,8 +63,13 @@ export interface TraceGridProps {
   onRowContextMenu: (row: TargetRow, x: number, y: number) => void;
   onColumnResize: (name: string, width: number) => void;
   onColumnMove: (fromName: string, toName: string) => void;
-  /** Scroll to the last row (the target) after new rows. */
   rowHeight?: number;
+  /** Agents known to the console, for the Agent cell's tooltip and offline marker. */
+  agents: readonly KnownAgent[];
+  /** Select All (Ctrl/Cmd+A in the grid) toggles the selection of every hop row. */
+  onSelectAll: () => void;
+  /** Called after the grid painted a cell of its last row (the "fully drawn" signal of the perf suite). */
+  onLastRowPainted?: (rowCount: number) => void;
 }
 
 export function TraceGrid(p: TraceGridProps) {
@@ -75,6 +83,8 @@ export function TraceGrid(p: TraceGridProps) {
         id: c.Name,
         title: c.Name === 'Graph' ? '' : c.Caption,
         width: c.Width,
+        // The Graph column takes the row's spare width.
+        grow: c.Name === 'Graph' ? 1 : undefined,
         hasMenu: false,
         themeOverride: c.Name === 'Graph' ? { cellHorizontalPadding: 0 } : undefined,
       })),
@@ -111,6 +121,8 @@ export function TraceGrid(p: TraceGridProps) {
         if (text === '*') colour = LatencyColours.Bad;
       } else if (def.Name === 'PacketLoss' && (row.PL ?? 0) > 0) {
         colour = LatencyColours.Bad;
+      } else if (def.Name === 'Agent' && agentTooltip(row.HubSentinelID, p.agents).offline) {
+        colour = LatencyColours.Bad; // the red offline marker
       }
       const cell: GridCell = {
         kind: GridCellKind.Text,
@@ -122,7 +134,21 @@ export function TraceGrid(p: TraceGridProps) {
       };
       return cell;
     },
-    [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs],
+    [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs, p.agents],
+  );
+
+  // Tooltips (spec 2): shown under the hovered cell when it has one.
+  const [tip, setTip] = useState<{ text: string; x: number; y: number } | null>(null);
+  const onItemHovered = useCallback(
+    (args: GridMouseEventArgs) => {
+      if (args.kind !== 'cell') return setTip(null);
+      const [col, rowIndex] = args.location;
+      const row = p.rows[rowIndex];
+      const def = shown[col];
+      const text = row && def ? cellTooltip(row, def.Name, p.agents) : null;
+      setTip(text ? { text, x: args.bounds.x + 8, y: args.bounds.y + args.bounds.height + 4 } : null);
+    },
+    [p.rows, shown, p.agents],
   );
 
   const getRowThemeOverride = useCallback(
@@ -134,6 +160,18 @@ export function TraceGrid(p: TraceGridProps) {
       return undefined;
     },
     [p.rows, selected],
+  );
+
+  // Cheap: one comparison per painted cell; the callback runs only for the last row.
+  const painted = useRef(p.onLastRowPainted);
+  painted.current = p.onLastRowPainted;
+  const rowCount = p.rows.length;
+  const drawCell: DrawCellCallback = useCallback(
+    (args, drawContent) => {
+      drawContent();
+      if (args.row === rowCount - 1 && args.col === 0) painted.current?.(rowCount);
+    },
+    [rowCount],
   );
 
   const drawHeader: DrawHeaderCallback = useCallback(
@@ -151,6 +189,14 @@ export function TraceGrid(p: TraceGridProps) {
       className="trace-grid"
       data-testid="trace-grid"
       onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}
+      onMouseLeave={() => setTip(null)}
+      onKeyDownCapture={(e) => {
+        if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+          e.preventDefault();
+          e.stopPropagation();
+          p.onSelectAll();
+        }
+      }}
       onContextMenuCapture={(e) => {
         e.preventDefault();
         pointer.current = { ...pointer.current, x: e.clientX, y: e.clientY };
@@ -163,6 +209,8 @@ export function TraceGrid(p: TraceGridProps) {
         getRowThemeOverride={getRowThemeOverride}
         customRenderers={[hopGraphRenderer]}
         drawHeader={drawHeader}
+        drawCell={p.onLastRowPainted ? drawCell : undefined}
+        onItemHovered={onItemHovered}
         theme={theme}
         width="100%"
         height={p.height}
@@ -190,6 +238,11 @@ export function TraceGrid(p: TraceGridProps) {
           if (row) p.onRowContextMenu(row, e.bounds.x + e.localEventX, e.bounds.y + e.localEventY);
         }}
       />
+      {tip && (
+        <div className="grid-tooltip" role="tooltip" style={{ left: tip.x, top: tip.y }}>
+          {tip.text}
+        </div>
+      )}
     </div>
   );
 }
