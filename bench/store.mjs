@@ -124,10 +124,13 @@ try {
     a.closeSync();
   });
   const rawChunkRate = total / (ms(t0) / 1000);
-  const rawRate = Math.max(rawRowRate, rawChunkRate);
   console.log(`ingest (real path): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s)`);
-  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s`);
-  console.log(`ingest / raw (the faster) = ${(ingestRate / rawRate).toFixed(2)} (goals: >= 1,000,000/s and >= 0.5)${ingestRate >= 1e6 && ingestRate / rawRate >= 0.5 ? '' : '  [not met]'}`);
+  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (one transaction)`);
+  const flag = (ratio) => (ingestRate >= 1e6 && ratio >= 0.5 ? 'met' : 'not met');
+  console.log(
+    `ingest / raw value by value = ${(ingestRate / rawRowRate).toFixed(2)} [${flag(ingestRate / rawRowRate)}]; ` +
+      `ingest / raw DataChunks = ${(ingestRate / rawChunkRate).toFixed(2)} [${flag(ingestRate / rawChunkRate)}] (goals: >= 1,000,000/s and >= 0.5)`,
+  );
   const rollups = await store.one('SELECT count(*) AS n FROM rollups');
   console.log(`rollup rows kept: ${rollups.n.toLocaleString()}`);
 
