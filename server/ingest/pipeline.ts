@@ -267,7 +267,7 @@ export class IngestPipeline {
       s.storedMarks = [...p.closedUntil];
       s.pendingRows = p.pendingRows;
       if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
-      if (!s.recent && !p.coverFrom.some(Number.isNaN)) s.recent = new RecentData(p.coverFrom, s.storedMarks.map(() => NaN), emptyRaw());
+      if (!s.recent && !p.coverFrom.some(Number.isNaN)) s.recent = new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: p.coverFrom, marks: p.closedUntil });
       s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime);
       if (s.finishing) this.states.delete(p.sessionId);
       if (p.count) {
@@ -324,8 +324,6 @@ export class IngestPipeline {
     await this.pool.destroy();
   }
 }
-
-const emptyRaw = (): RawPending => ({ time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) });
 
 /** The batch's rows per session; a batch of one session (the usual case) is not copied. */
 function splitBySession(batch: SampleBatch): Map<number, RawPending> {

@@ -40,15 +40,17 @@ export class RecentData implements RecentView {
   private readonly levels = RollupResolutionsMs.map(() => rowsLog());
 
   /**
-   * Starts covering at `closedUntil` (per level; NaN: nothing of the session is stored yet)
-   * with `pending`, the committed raw samples from closedUntil[0] on.
+   * Starts covering raw samples from `rawFrom` and rows of each level from `rowsFrom`
+   * (-Infinity or NaN: from the beginning), with what the store already holds there:
+   * `raw` parts and `rows` per level, each in time order, parts in time order.
    */
-  constructor(closedUntil: number[], marks: number[], pending: RawPending) {
+  constructor(init: { rawFrom: number; rowsFrom: number[]; marks: number[]; raw?: RawPending[]; rows?: RollupRows[] }) {
     const from = (t: number) => (Number.isNaN(t) ? -Infinity : t);
-    this.rowsFrom = closedUntil.map(from);
-    this.rawFrom = from(closedUntil[0]);
-    this.marks = marks.map(from);
-    this.raw.append(pending, pending.time.length);
+    this.rowsFrom = init.rowsFrom.map(from);
+    this.rawFrom = from(init.rawFrom);
+    this.marks = init.marks.map(from);
+    for (const part of init.raw ?? []) this.raw.append(part, part.time.length);
+    (init.rows ?? []).forEach((r, level) => this.levels[level].append(r as RowColumns, r.time.length));
   }
 
   /** Records one committed flush: its samples, the rows it closed, the marks it moved. */

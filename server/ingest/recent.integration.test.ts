@@ -13,7 +13,7 @@ const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
 const { DomainEventBus } = await import(dist('server/events.js'));
 const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
 const { traceGraphRows } = await import(dist('server/data/graph-rows.js'));
-const { RecentRawMs } = await import(dist('server/ingest/recent-data.js'));
+const { RecentRawMs, RecentRowsMs } = await import(dist('server/ingest/recent-data.js'));
 const ref = await import(dist('wasm/reference.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
 
@@ -142,13 +142,16 @@ describe('recent data of an open session', () => {
     expect(pick(memory)).toEqual(pick(stored));
   });
 
-  it('starts again from the marks after a restart, and still answers like the store', async () => {
+  it('fills its windows from the store after a restart, and still answers like the store', async () => {
     await ingest.close();
     ingest = new IngestPipeline(store, new DomainEventBus());
     await ingest.init();
     const r = ingest.recent(sid)!;
-    expect(r.rowsFrom[0]).toBe(r.marks[0]);
-    expect(r.rawFrom).toBe(r.marks[0]);
+    const { latest_sample: stored } = await store.one('SELECT latest_sample FROM sessions WHERE id = $1', [sid]);
+    expect(r.rawFrom).toBe(stored - RecentRawMs);
+    expect(r.rowsFrom).toEqual(RecentRowsMs.map((w: number) => stored - w));
+    expect(r.rows(0, -Infinity, Infinity).time[0]).toBe(T0); // the whole history is back in memory
+    expect(r.samples(-Infinity, Infinity).time[0]).toBeGreaterThanOrEqual(stored - RecentRawMs);
     await add(latest, latest + 3 * 60_000);
     await checkRange(T0, latest, 60);
     await checkRange(latest - 10 * 60_000, latest, 1);

@@ -4,7 +4,7 @@ import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
 import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
 import { SessionRollupState } from './session-rollup-state.js';
-import { RecentData } from './recent-data.js';
+import { RecentData, RecentRawMs, RecentRowsMs } from './recent-data.js';
 
 const nanOf = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
@@ -31,6 +31,49 @@ async function rowsFrom(q: Queryable, resolution: number, sessionId: number, fro
     out.flags[i] = Number(r.flags);
   });
   return out;
+}
+
+/** Rows of one level with from <= time < to, through typed columns (NULL becomes NaN). */
+async function rowsBetween(q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> {
+  const c = await q.numbers(
+    `SELECT time, hop, count, lost, sum, min, max, first, last_valid, jitter_sum, jitter_pairs, last, flags
+     FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 ORDER BY time, hop`,
+    [resolution, sessionId, from, to],
+  );
+  return {
+    time: c[0],
+    hop: Int32Array.from(c[1]),
+    count: Int32Array.from(c[2]),
+    lost: Int32Array.from(c[3]),
+    sum: c[4],
+    min: c[5],
+    max: c[6],
+    first: c[7],
+    lastValid: c[8],
+    jitterSum: c[9],
+    jitterPairs: Int32Array.from(c[10]),
+    last: c[11],
+    flags: Int32Array.from(c[12]),
+  };
+}
+
+/**
+ * The recent data of a session at start: its memory windows filled from the store (closed
+ * rows before the marks, raw samples before the 1-minute mark) plus the pending raw
+ * samples, so the console's views stay off DuckDB after a restart too.
+ */
+async function warmRecent(q: Queryable, sessionId: number, state: SessionRollupState, latest: number): Promise<RecentData> {
+  const rawFrom = Math.min(state.closedUntil[0], latest - RecentRawMs);
+  const [time, hop, latency] = await q.numbers(
+    'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop',
+    [sessionId, rawFrom, state.closedUntil[0]],
+  );
+  const rowsFrom = RollupResolutionsMs.map((_, level) => Math.min(state.closedUntil[level], latest - RecentRowsMs[level]));
+  const rows: RollupRows[] = [];
+  for (let level = 0; level < RollupResolutionsMs.length; level++) {
+    rows.push(await rowsBetween(q, RollupResolutionsMs[level], sessionId, rowsFrom[level], state.closedUntil[level]));
+  }
+  return new RecentData({ rawFrom, rowsFrom, marks: state.storedMarks, raw: [{ time, hop: Int32Array.from(hop), latency }, state.raw], rows });
 }
 
 export async function loadRollupState(q: Queryable): Promise<Map<number, { accountId: number; state: SessionRollupState }>> {
@@ -65,7 +108,7 @@ export async function loadRollupState(q: Queryable): Promise<Map<number, { accou
         state.pendingRows[level - 1] = await rowsFrom(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level]);
       }
     }
-    if (!Number.isNaN(state.closedUntil[0])) state.recent = new RecentData(state.closedUntil, state.storedMarks, state.raw);
+    if (!Number.isNaN(state.closedUntil[0])) state.recent = await warmRecent(q, s.id, state, s.latestSample ?? state.closedUntil[0]);
     out.set(s.id, { accountId: s.accountId, state });
   }
   return out;
