@@ -157,6 +157,30 @@ describe('recent data of an open session', () => {
     await checkRange(latest - 10 * 60_000, latest, 1);
   });
 
+  it('keeps a late sample (its minute already closed) as the store does', async () => {
+    // A session of its own: rollups leave late samples out, which the raw checks above would see.
+    const s2 = await store.one(
+      `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+       VALUES ($1, 'late', '', '10.0.0.2', 1, 0, 1000, $2) RETURNING id`,
+      [principal.accountId, T0],
+    );
+    ingest.openSession(s2.id, principal.accountId);
+    await ingest.addBatch(rounds(s2.id, T0, T0 + 6 * 60_000));
+    const late = T0 + 60_000 + 500; // its minute closed long ago
+    await ingest.addBatch({ length: 1, session: Int32Array.of(s2.id), time: Float64Array.of(late), hop: Int32Array.of(HOPS), latency: Float64Array.of(4242) });
+    expect(ingest.recent(s2.id)!.marks[0]).toBeGreaterThan(late);
+    for (const [from, to, period] of [
+      [T0, T0 + 6 * 60_000, 1],
+      [T0, T0 + 6 * 60_000, 60],
+    ]) {
+      const args = { targetId: `${s2.id}_h_${HOPS}`, startTime: from, endTime: to, periodSeconds: period, includeJitter: false };
+      const memory = await dataPointBuckets(store, principal, args, ingest);
+      const stored = await dataPointBuckets(store, principal, args);
+      expect(comparable(memory.Points)).toEqual(comparable(stored.Points));
+      if (period === 1) expect(memory.Points.some((p: { LatencyMaximum: number }) => p.LatencyMaximum === 4242)).toBe(true);
+    }
+  });
+
   it('is forgotten when the session finishes', async () => {
     await ingest.finishSession(sid);
     expect(ingest.recent(sid)).toBeUndefined();
