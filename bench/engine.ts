@@ -43,6 +43,13 @@ async function cpuPer1000(target: string) {
   const theirs = (mtrCpu / snt) * 1000;
   say(`CPU per 1,000 probes: ours ${ours.toFixed(4)} s (${ourProbes} probes, ${ourCpu.toFixed(3)} s), ` +
     `mtr ${theirs.toFixed(4)} s (${snt} probes, ${mtrCpu.toFixed(3)} s); ratio ours/mtr ${(ours / theirs).toFixed(2)} (goal <= 0.5)`);
+  // What the shape itself costs (bench/engine-floor.mjs): a bare probe thread, same rounds.
+  const floorScript = new URL('../../bench/engine-floor.mjs', import.meta.url).pathname;
+  const addon = new URL('../engine/native/rawsock.node', import.meta.url).pathname;
+  const floor = JSON.parse(spawnSync(process.execPath, [floorScript, target, addon], { encoding: 'utf8' }).stdout) as { workerOnly: number; withMessage: number };
+  say(`  floor of the shape, same rounds: bare worker thread (timer, 4 sendto, replies) ${floor.workerOnly.toFixed(4)} s ` +
+    `(${(floor.workerOnly / theirs).toFixed(2)} x mtr); plus one message per round to the main thread ${floor.withMessage.toFixed(4)} s ` +
+    `(${(floor.withMessage / theirs).toFixed(2)} x mtr)`);
 }
 
 async function rttError(target: string) {

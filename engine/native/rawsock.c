@@ -92,10 +92,9 @@ static void close_sock(RawSock *s, Instance *inst, int tearing_down) {
   if (!s->dispatching) free(s);
 }
 
-static void on_readable(uv_poll_t *h, int status, int events) {
-  RawSock *s = (RawSock *)h->data;
-  if (!s || status < 0 || s->closed) return;
-  if (!s->callback) return;
+// Reads every queued datagram (up to MAX_DRAIN) and calls back for each. Frees the socket
+// when it was closed from inside a callback.
+static void drain(RawSock *s) {
   napi_env env = s->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
@@ -149,6 +148,12 @@ static void on_readable(uv_poll_t *h, int status, int events) {
   s->dispatching = 0;
   napi_close_handle_scope(env, scope);
   if (s->closed) free(s);
+}
+
+static void on_readable(uv_poll_t *h, int status, int events) {
+  RawSock *s = (RawSock *)h->data;
+  if (!s || status < 0 || s->closed || !s->callback) return;
+  drain(s);
 }
 
 // open(family: 4|6, protocol: number) -> socket
@@ -263,6 +268,17 @@ static napi_value Receive(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// drain(socket): read what is queued now, without waiting for the loop's poll phase (a timer
+// that fires after a stall runs before the poll phase, while replies already wait here).
+static napi_value Drain(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (s && s->callback && !s->dispatching) drain(s);
+  return NULL;
+}
+
 // unref(socket): the poll does not keep the thread alive.
 static napi_value Unref(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -307,6 +323,7 @@ NAPI_MODULE_INIT() {
     {"setOption", NULL, SetOption, NULL, NULL, NULL, napi_default, NULL},
     {"send", NULL, Send, NULL, NULL, NULL, napi_default, NULL},
     {"receive", NULL, Receive, NULL, NULL, NULL, napi_default, NULL},
+    {"drain", NULL, Drain, NULL, NULL, NULL, napi_default, NULL},
     {"unref", NULL, Unref, NULL, NULL, NULL, napi_default, NULL},
     {"close", NULL, Close, NULL, NULL, NULL, napi_default, NULL},
     {"now", NULL, Now, NULL, NULL, NULL, napi_default, NULL},

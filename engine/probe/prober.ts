@@ -91,7 +91,7 @@ export class Prober {
         }
         round.sendsDone = true;
         if (this.complete(round)) return this.finish(round);
-        round.timer = setTimeout(() => this.finish(round), task.timeoutMs);
+        round.timer = setTimeout(() => this.timedOut(round), task.timeoutMs);
       };
       sendAt(0);
     });
@@ -148,6 +148,17 @@ export class Prober {
       if (o.kind === 'notSent' && !round.sendsDone) return false;
     }
     return true;
+  }
+
+  /**
+   * The round's timeout passed. After a stall of this thread the timer runs before the loop
+   * polls the sockets, so replies that came in time may still be queued: read them first
+   * (their kernel receive times decide whether they were in time).
+   */
+  private timedOut(round: RoundState): void {
+    round.timer = null;
+    this.sockets.drain();
+    this.finish(round);
   }
 
   private finish(round: RoundState): void {

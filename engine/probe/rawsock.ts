@@ -11,6 +11,8 @@ export interface RawSockAddon {
   send(sock: RawSocketHandle, buf: Buffer, length: number, address: string): number;
   /** Calls back once per received datagram (bytes in buf, sender, receive time in ns). */
   receive(sock: RawSocketHandle, buf: Buffer, cb: (bytes: number, source: string, receivedAtNs: number) => void): void;
+  /** Reads (and calls back for) every datagram queued now, without waiting for the loop. */
+  drain(sock: RawSocketHandle): void;
   unref(sock: RawSocketHandle): void;
   close(sock: RawSocketHandle): void;
   now(): number;

@@ -51,6 +51,11 @@ export class ProbeSockets {
     this.receiver(family, protocol === 'tcp' ? 'tcp' : 'icmp');
   }
 
+  /** Handles the replies queued on every receive socket now (before deciding a probe timed out). */
+  drain(): void {
+    for (const s of this.receivers.values()) rawsock().drain(s);
+  }
+
   close(): void {
     for (const s of [...this.senders.values(), ...this.receivers.values()]) rawsock().close(s);
     this.senders.clear();
