@@ -5,7 +5,7 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
-import type { RollupRows } from '../ingest/rollup-rows.js';
+import { RollupSelectColumns, inTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../ingest/recent-data.js';
 
@@ -48,24 +48,22 @@ const reduceSql = `
   FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4
   GROUP BY 1, 2 ORDER BY 1, 2`;
 
+/**
+ * Up to this many rollup rows per bucket and hop, store rows come as stored and the kernel
+ * merges them (cheaper than the SQL reduction, and exact for jitter too); beyond, SQL
+ * reduces them onto the grid first so that few rows cross into JS.
+ */
+export const PlainRowsPerBucket = 4;
+
+// Without ORDER BY: DuckDB keeps insertion order (preserve_insertion_order), which is time
+// order for one session and level; inTimeOrder checks it and sorts if it ever is not.
+const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece> {
-  const c = await q.numbers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period]);
-  const rows: RollupRows = {
-    time: c[0],
-    hop: Int32Array.from(c[1]),
-    count: Int32Array.from(c[2]),
-    lost: Int32Array.from(c[3]),
-    sum: c[4],
-    min: c[5],
-    max: c[6],
-    first: c[7],
-    lastValid: c[8],
-    jitterSum: c[9],
-    jitterPairs: Int32Array.from(c[10]),
-    last: c[11],
-    flags: Int32Array.from(c[12]),
-  };
-  return { kind: 'rows', rows };
+  if (grid.period / resolution <= PlainRowsPerBucket) {
+    return { kind: 'rows', rows: inTimeOrder(rowsFromColumns(await q.numbers(plainSql, [resolution, sessionId, from, to]))) };
+  }
+  return { kind: 'rows', rows: rowsFromColumns(await q.numbers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])) };
 }
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */

@@ -79,6 +79,14 @@ async function checkRange(from: number, to: number, periodSeconds: number, hop =
     if (p.Jitter !== null) expect(p.Jitter).toBeCloseTo(truth.jitter[c], 9);
     sent += p.LatencyCount;
   }
+  // The store's rows come unreduced up to PlainRowsPerBucket rows per bucket (three here):
+  // then its jitter is exact too.
+  if (periodSeconds === 180) {
+    stored.Points.forEach((p: { UnitNumber: number; Jitter: number | null }) => {
+      const c = p.UnitNumber * HOPS + hop - 1;
+      if (p.Jitter !== null) expect(p.Jitter).toBeCloseTo(truth.jitter[c], 9);
+    });
+  }
   let total = 0;
   for (let b = 0; b < grid.bucketCount; b++) total += truth.count[b * HOPS + hop - 1];
   expect(sent).toBe(total);
@@ -119,7 +127,9 @@ describe('recent data of an open session', () => {
   it('answers like the store and the raw samples, inside and across the memory windows', async () => {
     await checkRange(latest - 10 * 60_000, latest, 1); // raw, memory only
     await checkRange(latest - 50 * 60_000, latest, 2); // raw: store before the window, memory after
-    await checkRange(T0, latest, 18); // 1-min rows and raw tail
+    await checkRange(T0, latest, 18); // raw: store before the window, memory after
+    await checkRange(T0, latest, 60); // 1-min rows and raw tail
+    await checkRange(T0, latest, 180); // three 1-min rows per bucket
     await checkRange(T0 + 1234, latest - 777, 600, 3); // 10-min rows, edges from finer levels
     await checkRange(T0, latest + H, 3600, 1); // 1-h rows
   });

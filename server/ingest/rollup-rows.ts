@@ -48,3 +48,41 @@ export function sliceRollupRows(rows: RollupRows, from: number, to: number): Rol
 }
 
 export const rollupColumnNames = { I32, F64 };
+
+/** The SQL columns of rollup rows, in the order rowsFromColumns expects. */
+export const RollupSelectColumns = 'time, hop, count, lost, sum, min, max, first, last_valid, jitter_sum, jitter_pairs, last, flags';
+
+/** Rollup rows from numeric result columns in RollupSelectColumns order (NULL already NaN). */
+export function rowsFromColumns(c: Float64Array[]): RollupRows {
+  return {
+    time: c[0],
+    hop: Int32Array.from(c[1]),
+    count: Int32Array.from(c[2]),
+    lost: Int32Array.from(c[3]),
+    sum: c[4],
+    min: c[5],
+    max: c[6],
+    first: c[7],
+    lastValid: c[8],
+    jitterSum: c[9],
+    jitterPairs: Int32Array.from(c[10]),
+    last: c[11],
+    flags: Int32Array.from(c[12]),
+  };
+}
+
+/** The rows in time order (stable): as they are when they already are, else sorted copies. */
+export function inTimeOrder(rows: RollupRows): RollupRows {
+  const t = rows.time;
+  let sorted = true;
+  for (let i = 1; i < t.length && sorted; i++) if (t[i] < t[i - 1]) sorted = false;
+  if (sorted) return rows;
+  const idx = Array.from({ length: t.length }, (_, i) => i).sort((a, b) => t[a] - t[b] || a - b);
+  const out = emptyRollupRows(t.length);
+  for (const k of [...I32, ...F64]) {
+    const src = rows[k] as Float64Array;
+    const dst = out[k] as Float64Array;
+    for (let i = 0; i < idx.length; i++) dst[i] = src[idx[i]];
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // the raw samples after the 1-minute mark, and the finer rows after each coarser mark.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
+import { RollupSelectColumns, emptyRollupRows, rowsFromColumns, type RollupRows } from './rollup-rows.js';
 import { SessionRollupState } from './session-rollup-state.js';
 import { RecentData, RecentRawMs, RecentRowsMs } from './recent-data.js';
 
@@ -36,25 +36,11 @@ async function rowsFrom(q: Queryable, resolution: number, sessionId: number, fro
 /** Rows of one level with from <= time < to, through typed columns (NULL becomes NaN). */
 async function rowsBetween(q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> {
   const c = await q.numbers(
-    `SELECT time, hop, count, lost, sum, min, max, first, last_valid, jitter_sum, jitter_pairs, last, flags
-     FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 ORDER BY time, hop`,
+    `SELECT ${RollupSelectColumns} FROM rollups
+     WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 ORDER BY time, hop`,
     [resolution, sessionId, from, to],
   );
-  return {
-    time: c[0],
-    hop: Int32Array.from(c[1]),
-    count: Int32Array.from(c[2]),
-    lost: Int32Array.from(c[3]),
-    sum: c[4],
-    min: c[5],
-    max: c[6],
-    first: c[7],
-    lastValid: c[8],
-    jitterSum: c[9],
-    jitterPairs: Int32Array.from(c[10]),
-    last: c[11],
-    flags: Int32Array.from(c[12]),
-  };
+  return rowsFromColumns(c);
 }
 
 /**
