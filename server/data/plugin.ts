@@ -7,6 +7,7 @@ import { sessionFor } from '../targets/service.js';
 import { dataPointBuckets } from './buckets.js';
 import { columnDefs } from './column-defs.js';
 import { traceGraphRows } from './graph-rows.js';
+import { queryKernels } from './kernels.js';
 
 /** Epoch milliseconds or an ISO date-time. */
 export function parseTimeParam(name: string, text: string): number {
@@ -34,6 +35,8 @@ export default async function dataPlugin(app: FastifyInstance) {
   const store = app.store;
   // The ingest pipeline's memory of open sessions answers their recent data.
   const recent = app.traces?.ingest;
+  // Compile the query kernels now, not in the first user's call.
+  queryKernels();
 
   app.get<{ Querystring: { targetId: string; startTime: string; endTime: string; periodSeconds: number; includeJitter: boolean } }>(
     '/api/data/DataPointBuckets',
