@@ -3,6 +3,7 @@
 // dated, into docs/benchmarks.md under "## Engine (npm run bench:engine)".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { startTrace, shutdownEngine, type TraceHandle, type TraceRound } from '../engine/index.js';
 import { buildTopology } from '../test/netns/topology.js';
 
@@ -111,7 +112,8 @@ async function main() {
   const topo = buildTopology({ id: 20, routers: 3 });
   try {
     const target = topo.target.v4;
-    say(`Topology: root namespace -> 3 routers -> target ${target} (veth, no shaping); Node ${process.version}, ${spawnSync('mtr', ['-v'], { encoding: 'utf8' }).stdout.trim()}`);
+    say(`Topology: root namespace -> 3 routers -> target ${target} (veth, no shaping); Node ${process.version}, ${spawnSync('mtr', ['-v'], { encoding: 'utf8' }).stdout.trim()}; ` +
+      `${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)} at start (other jobs on the machine count)`);
     await cpuPer1000(target);
     await rttError(target);
     await maxRate(target);
@@ -121,7 +123,7 @@ async function main() {
   }
   const file = new URL('../../docs/benchmarks.md', import.meta.url);
   const heading = '## Engine (npm run bench:engine)';
-  const section = `${heading}\n\nLast run ${new Date().toISOString()}:\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`;
+  const section = `${heading}\n\nLast run ${new Date().toISOString()}:\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\n`;
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = doc.indexOf(heading);
   if (start >= 0) {
