@@ -57,7 +57,7 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   }
   const result = acc.finishBuckets();
   return {
-    Points: toPoints(result, requestedHop || undefined, args.includeJitter),
+    Points: toPoints(result, requestedHop || undefined, args.includeJitter, s.targetHop ?? undefined),
     FirstDatapoint: iso(s.firstSample),
     MostRecentDatapoint: iso(s.latestSample),
   };
@@ -71,9 +71,15 @@ export function maxHopOf(piece: Piece): number {
   return m;
 }
 
-export function toPoints(r: BucketResult, hop: number | undefined, includeJitter: boolean): DataPoint[] {
+/**
+ * Points of the buckets that hold data. `routeEnd` (the hop where the target answers) cuts
+ * the per-hop route arrays there, as the grid does: deeper hops only come from rounds that
+ * lost the probe at the target's TTL.
+ */
+export function toPoints(r: BucketResult, hop: number | undefined, includeJitter: boolean, routeEnd?: number): DataPoint[] {
   const points: DataPoint[] = [];
   const H = r.hopCount;
+  const shown = routeEnd ? Math.min(H, routeEnd) : H;
   let sampleIndex = 0;
   for (let b = 0; b < r.bucketCount; b++) {
     const base = b * H;
@@ -84,15 +90,16 @@ export function toPoints(r: BucketResult, hop: number | undefined, includeJitter
       if (r.flags[base + h] & CellFlag.IsStartTrace) startTrace = true;
     }
     if (!any) continue;
-    // Without a hop, the target's own row: the last hop of the route in this bucket.
-    const h = (hop ?? (r.routeLength[b] || H)) - 1;
+    // Without a hop, the target's own row: where the target answers, else the last hop of
+    // the route in this bucket.
+    const h = (hop ?? routeEnd ?? (r.routeLength[b] || H)) - 1;
     const c = base + h;
     const count = r.count[c];
     // Plain loops: Array.from with a callback per hop was most of this function's time.
-    const latencies = new Array<number | null>(H);
-    const sent = new Array<number>(H);
-    const lostPerHop = new Array<number>(H);
-    for (let k = 0; k < H; k++) {
+    const latencies = new Array<number | null>(shown);
+    const sent = new Array<number>(shown);
+    const lostPerHop = new Array<number>(shown);
+    for (let k = 0; k < shown; k++) {
       const v = r.average[base + k];
       latencies[k] = Number.isNaN(v) ? null : v;
       sent[k] = r.count[base + k];
