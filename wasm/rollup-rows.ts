@@ -17,21 +17,7 @@ export function rollupRowsFromBuckets(result: BucketResult): RollupRows {
     if (result.count[i] > 0 || result.flags[i] !== 0) keep.push(i);
   }
   const n = keep.length;
-  const rows: RollupRows = {
-    time: new Float64Array(n),
-    hop: new Int32Array(n),
-    count: new Int32Array(n),
-    lost: new Int32Array(n),
-    sum: new Float64Array(n),
-    min: new Float64Array(n),
-    max: new Float64Array(n),
-    first: new Float64Array(n),
-    lastValid: new Float64Array(n),
-    jitterSum: new Float64Array(n),
-    jitterPairs: new Int32Array(n),
-    last: new Float64Array(n),
-    flags: new Int32Array(n),
-  };
+  const rows = emptyRollupRows(n);
   // Cells are bucket-major, so rows come out in time order.
   for (let r = 0; r < n; r++) {
     const i = keep[r];
@@ -51,4 +37,23 @@ export function rollupRowsFromBuckets(result: BucketResult): RollupRows {
     rows.flags[r] = result.flags[i];
   }
   return rows;
+}
+
+/** n rows of zeros, every column allocated. */
+export function emptyRollupRows(n = 0): RollupRows {
+  return {
+    time: new Float64Array(n),
+    hop: new Int32Array(n),
+    count: new Int32Array(n),
+    lost: new Int32Array(n),
+    sum: new Float64Array(n),
+    min: new Float64Array(n),
+    max: new Float64Array(n),
+    first: new Float64Array(n),
+    lastValid: new Float64Array(n),
+    jitterSum: new Float64Array(n),
+    jitterPairs: new Int32Array(n),
+    last: new Float64Array(n),
+    flags: new Int32Array(n),
+  };
 }

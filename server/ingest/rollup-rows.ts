@@ -1,29 +1,11 @@
 // Rollup rows as plain typed columns (wasm/kernel-types.ts RollupColumns), with helpers to
 // cut, concatenate and move them between the main thread, the worker and DuckDB.
-import type { RollupRows } from '../../wasm/rollup-rows.js';
+import { emptyRollupRows, type RollupRows } from '../../wasm/rollup-rows.js';
 
-export type { RollupRows };
+export { emptyRollupRows, type RollupRows };
 
 const I32 = ['hop', 'count', 'lost', 'jitterPairs', 'flags'] as const;
 const F64 = ['time', 'sum', 'min', 'max', 'first', 'lastValid', 'jitterSum', 'last'] as const;
-
-export function emptyRollupRows(n = 0): RollupRows {
-  return {
-    time: new Float64Array(n),
-    hop: new Int32Array(n),
-    count: new Int32Array(n),
-    lost: new Int32Array(n),
-    sum: new Float64Array(n),
-    min: new Float64Array(n),
-    max: new Float64Array(n),
-    first: new Float64Array(n),
-    lastValid: new Float64Array(n),
-    jitterSum: new Float64Array(n),
-    jitterPairs: new Int32Array(n),
-    last: new Float64Array(n),
-    flags: new Int32Array(n),
-  };
-}
 
 export function concatRollupRows(parts: RollupRows[]): RollupRows {
   const n = parts.reduce((s, p) => s + p.time.length, 0);

@@ -6,21 +6,20 @@
 // Failures the server cannot produce on demand (a failing New Summary, a failing ticket
 // relay, an expired trial) are injected with page.route. Screenshots of the shell go to
 // test-results/shell-*.png, the server's log to test-results/shell-server.log.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { openBrowser, type Browser } from '../support/browser.js';
 
-const chromiumPath = '/usr/bin/chromium';
 const shots = resolve(import.meta.dirname, '../../test-results');
 const TempPasswordWarning = "You're using a temporary password.";
 
 let app: Appliance;
 let context: BrowserContext;
 let page: Page;
-let userDataDir: string;
+let browser: Browser;
 
 const rootNewPassword = 'Root-chosen-pass-77';
 const user = { name: 'ops.engineer', email: 'ops.engineer@example.org', temp: 'Temp-pass-0001', next: 'My-own-pass-2024' };
@@ -53,21 +52,15 @@ async function signOut() {
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   app = await startAppliance();
-  userDataDir = mkdtempSync(join(tmpdir(), 'hopwatch-shell-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 800 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser({ width: 1280, height: 800 });
+  context = browser.context;
+  page = browser.page;
 });
 
 afterAll(async () => {
   // The server's log beside the screenshots, for reading after a failure.
   if (app) writeFileSync(join(shots, 'shell-server.log'), app.output());
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await browser?.close();
   await app?.dispose();
 });
 

@@ -10,15 +10,16 @@
 //    runs at a 0.2 s interval and the grid refreshes on every 150 ms HostUpdated batch.
 // The behaviour it checks (rows drawn, frames counted, the live grid growing) can fail.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir, cpus, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
+import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 import { Store } from '../../dist/server/store/db.js';
 import { IngestPipeline } from '../../dist/server/ingest/pipeline.js';
 import { DomainEventBus } from '../../dist/server/events.js';
@@ -106,9 +107,8 @@ function serveDir(dir: string): Promise<{ server: Server; url: string }> {
 
 describe.skipIf(!asRoot)('target window performance in Chromium (printed, not asserted)', () => {
   let app: Appliance;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let userDataDir: string;
   let sessionId = 0;
   let topo: Topology | undefined;
 
@@ -123,26 +123,15 @@ describe.skipIf(!asRoot)('target window performance in Chromium (printed, not as
     sessionId = seeded.sessionId;
     say(`seeded ${seeded.samples.toLocaleString()} hop samples (24 h x ${HOPS} hops at ${INTERVAL_MS / 1000} s, paused session ${sessionId}) through IngestPipeline in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     app = await app.restart();
-    userDataDir = mkdtempSync(join(tmpdir(), 'hopwatch-perf-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      // Tall enough for the grid pane (0.7 of the panes) to show all 31 rows.
-      viewport: { width: 1440, height: 1700 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${app.url}/login`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
+    // Tall enough for the grid pane (0.7 of the panes) to show all 31 rows.
+    browser = await openBrowser({ width: 1440, height: 1700 });
+    page = browser.page;
+    await signInWithForm(page, app.url, 'admin', password);
   }, 240_000);
 
   afterAll(async () => {
     console.log(`[target-window-perf] summary\n${report.join('\n')}`);
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await app?.dispose();
     topo?.destroy();
   });
@@ -177,7 +166,7 @@ describe.skipIf(!asRoot)('target window performance in Chromium (printed, not as
       stdio: 'inherit',
     });
     const { server, url } = await serveDir(join(repo, 'dist/web-perf'));
-    const perf = await context.newPage();
+    const perf = await browser.context.newPage();
     try {
       await perf.setViewportSize({ width: 1440, height: 900 });
       await perf.goto(`${url}/grid.html`);
@@ -259,7 +248,7 @@ describe.skipIf(!asRoot)('target window performance in Chromium (printed, not as
       if (req.url().includes('/api/data/DataPointBuckets')) bucketReads++;
     };
     page.on('request', count);
-    const cdp = await context.newCDPSession(page);
+    const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
     const metric = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');

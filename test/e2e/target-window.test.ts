@@ -3,15 +3,15 @@
 // target. Types the target and presses Enter, reads the hop rows (addresses and loss) from
 // the grid, checks the loss on the timeline graphs, pans and zooms the timeline, adds a
 // comment, and saves screenshots under test-results/target-*.png.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
+import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = process.env.HOPWATCH_ROOT_PASSWORD || 'Target-window-pw-1';
@@ -19,9 +19,8 @@ const password = process.env.HOPWATCH_ROOT_PASSWORD || 'Target-window-pw-1';
 describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
   let topo: Topology;
   let app: Appliance;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let userDataDir: string;
   let targetId = '';
   let startedAt = 0;
 
@@ -73,25 +72,14 @@ describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
     topo = buildTopology({ id: 31, routers: 3, loss: [{ router: 2, percent: 30 }] });
     const dataDir = await dataDirWithEngineSettings({ timeoutMs: 300 });
     app = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: password } });
-    userDataDir = mkdtempSync(join(tmpdir(), 'hopwatch-target-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1440, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${app.url}/login`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
+    browser = await openBrowser({ width: 1440, height: 900 });
+    page = browser.page;
+    await signInWithForm(page, app.url, 'admin', password);
   }, 120_000);
 
   afterAll(async () => {
     if (app) writeFileSync(join(shots, 'target-server.log'), app.output());
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await app?.dispose();
     topo?.destroy();
   });

@@ -1,0 +1,45 @@
+// Debian Chromium driven by playwright-core, with the flags ARCHITECTURE.md verified and a
+// fresh profile that is removed on close.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close: () => Promise<void>;
+}
+
+export async function openBrowser(viewport: { width: number; height: number }): Promise<Browser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'hopwatch-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    return {
+      context,
+      page,
+      close: async () => {
+        await context.close();
+        rmSync(userDataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Signs in through the login form and waits for the home route. */
+export async function signInWithForm(page: Page, url: string, username: string, password: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
+}
