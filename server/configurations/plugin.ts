@@ -1,8 +1,10 @@
 // GET /api/data/DisplaySettings?configId: a REST twin of the hub's DisplaySettings(configId)
-// (an addition to the spec's calls; see docs/api.md).
+// (an addition to the spec's calls; see docs/api.md). GET /cmd/getsettingslist: the settings
+// list items {id, name} of every configuration (spec 3 section 11; the control panel's
+// Settings picker).
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
-import { getDisplaySettings } from './service.js';
+import { getDisplaySettings, listSettingsItems } from './service.js';
 
 export default async function configurationsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { configId: number } }>(
@@ -18,4 +20,9 @@ export default async function configurationsPlugin(app: FastifyInstance) {
     },
     async (request) => getDisplaySettings(app.store, requireUser(request), request.query.configId),
   );
+
+  app.get('/cmd/getsettingslist', async (request) => {
+    requireUser(request);
+    return listSettingsItems(app.store);
+  });
 }

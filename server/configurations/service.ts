@@ -21,3 +21,14 @@ export async function getDisplaySettings(store: Store, principal: Principal, con
 export function listConfigurations(store: Store): Promise<ConfigurationListItem[]> {
   return store.all<ConfigurationListItem>('SELECT id, name, description FROM configurations ORDER BY id');
 }
+
+/** A settings list item (spec 2): id and name only. */
+export interface SettingsListItem {
+  id: number;
+  name: string;
+}
+
+/** GET /cmd/getsettingslist: every configuration as a settings list item, in id order. */
+export async function listSettingsItems(store: Store): Promise<SettingsListItem[]> {
+  return (await listConfigurations(store)).map(({ id, name }) => ({ id, name }));
+}

@@ -203,4 +203,42 @@ describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
     await page.mouse.move(pb.x + pb.width * 0.5, pb.y + pb.height / 2);
     await shot('comment');
   }, 30_000);
+
+  it('starts the typed target, not the paused one, when the name of the reopened target answers late', async () => {
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await see('Paused');
+    // "/" reopens this paused target. Hold its rows until the user has changed the interval
+    // and typed another address, so the target's name arrives after the typing.
+    let release = () => {};
+    const held = new Promise<void>((ok) => (release = ok));
+    await page.route(`**/api/data/TraceGraphRows?*uniqueID=${targetId}&*`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const commands: string[] = [];
+    page.on('request', (r) => r.url().includes('/cmd/') && commands.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await page.goto(`${app.url}/`);
+    const interval = page.getByRole('textbox', { name: 'Trace Interval' });
+    await interval.fill('10');
+    await interval.press('Enter');
+    const entry = page.getByPlaceholder('Enter target name or IP');
+    const other = topo.hop(1).v4;
+    await entry.fill(other);
+    release();
+    await see('Paused');
+    await page.getByRole('button', { name: 'Start', exact: true }).waitFor({ timeout: 5000 });
+    expect(await entry.inputValue()).toBe(other);
+    await entry.press('Enter');
+    await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${targetId}`), { timeout: 15_000 });
+    await page.unroute(`**/api/data/TraceGraphRows?*uniqueID=${targetId}&*`);
+    expect(commands.filter((c) => c.startsWith('/cmd/resumetrace'))).toEqual([]);
+    expect(commands.find((c) => c.startsWith('/cmd/newtarget'))).toMatch(new RegExp(`target=${other.replace(/\./g, '\\.')}&traceInterval=10(&|$)`));
+    // The paused target stays paused on the server.
+    const details = await page.evaluate(async (id) => {
+      const r = await fetch(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests[0].ID=${id}`);
+      return (await r.json()).Details;
+    }, targetId);
+    expect(details.IsRunning).toBe(false);
+    await shot('typed-after-paused');
+  }, 60_000);
 });

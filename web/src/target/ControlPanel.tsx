@@ -1,5 +1,6 @@
 // The control panel above the grid (spec 2 "Control panel"): target entry, play/pause with
-// its dropdown, Release Focus, Trace Interval and Focus pickers, the latency colour legend,
+// its dropdown, Release Focus, the Agent picker (multi-agent only), Trace Interval and Focus
+// pickers, the Settings picker (more than one configuration), the latency colour legend,
 // the focus time-range display and the "Show / hide columns" chooser.
 import { useRef, useState } from 'react';
 import type { ColumnDef } from '../../../server/contract/targets';
@@ -11,6 +12,10 @@ import { parseFocusChoiceText } from './logic/focusChoice';
 import { ChoiceField } from './ChoiceField';
 import { PopupMenu, type MenuItem } from './PopupMenu';
 import { TargetEntry } from './TargetEntry';
+import { AgentPicker } from './AgentPicker';
+import { SettingsPicker } from './SettingsPicker';
+import type { SettingsListItem } from './api';
+import { agentPickerDisabled, agentPickerVisible, type AgentItem } from './logic/agentPicker';
 
 export interface ControlPanelProps {
   entryText: string;
@@ -38,6 +43,13 @@ export interface ControlPanelProps {
   warnMs: number;
   badMs: number;
   rangeText: string;
+  agents: readonly AgentItem[];
+  agent: AgentItem | null;
+  onAgent: (id: number) => void;
+  settingsList: readonly SettingsListItem[];
+  /** The open target's configuration (null without a target). */
+  configId: number | null;
+  onConfiguration: (id: number) => void;
   columns: ColumnDef[];
   onToggleColumn: (name: string, visible: boolean) => void;
 }
@@ -103,6 +115,15 @@ export function ControlPanel(p: ControlPanelProps) {
             Release Focus <span aria-hidden>+</span>
           </button>
         )}
+        {agentPickerVisible(p.agents) && (
+          <AgentPicker
+            agents={p.agents}
+            chosen={p.agent}
+            onChoose={p.onAgent}
+            disabled={agentPickerDisabled(p.selectionCount)}
+            title={agentPickerDisabled(p.selectionCount) ? 'Release the selected rows to choose an agent' : 'The agent new traces run on'}
+          />
+        )}
         <ChoiceField
           label="Trace Interval"
           value={formatDurationShort(p.intervalMs)}
@@ -126,6 +147,15 @@ export function ControlPanel(p: ControlPanelProps) {
             return true;
           }}
         />
+        {p.settingsList.length > 1 && (
+          <SettingsPicker
+            items={p.settingsList}
+            configId={p.configId}
+            onChoose={p.onConfiguration}
+            disabled={!p.canManageTargets || !p.hasTarget || !p.rowEditable}
+            title={noPermission}
+          />
+        )}
       </div>
       <div className="control-row secondary-row">
         <div className="legend" aria-label="Latency colours">

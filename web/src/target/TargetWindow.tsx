@@ -30,6 +30,8 @@ import { isHeaderRow, parseRowId } from './logic/rowId';
 import { selectionAfterClick, selectionAfterRowsChanged, type ClickModifiers } from './logic/rowSelection';
 import { splitterFraction, timelineGraphHeight } from './logic/timelineLayout';
 import { formatTimeRangeText } from './logic/timeRangeText';
+import { chosenAgent, type AgentItem } from './logic/agentPicker';
+import { entryReducer, initialEntryState, playAction } from './logic/playAction';
 import { parseVisibleGraphs, serializeVisibleGraphs, toggleVisibleGraph, visibleGraphHosts } from './logic/visibleGraphs';
 import { PopupMenu, type MenuItem } from './PopupMenu';
 import { TimelineGraph, type CommentAction } from './TimelineGraph';
@@ -133,21 +135,34 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
   // Entry text and trace interval.
   const targetName = details ? details.TargetDescription || details.TargetDNSName || details.TargetIPAddress : '';
-  const [entryText, setEntryText] = useState('');
-  useEffect(() => setEntryText(targetName), [targetName]);
+  const [entry, entryEvent] = useReducer(entryReducer, initialEntryState);
+  const entryText = entry.text;
+  useEffect(() => entryEvent({ type: 'targetName', name: targetName }), [targetName]);
   const [intervalMs, setIntervalMs] = useState(DefaultTraceIntervalMs);
   useEffect(() => {
     if (details) setIntervalMs(Math.round(details.TraceInterval * 1000));
   }, [details?.TraceInterval]);
 
+  // Agents (GetAgents) for the Agent picker and newtarget's agentID; configurations for the
+  // Settings picker.
+  const [agents, setAgents] = useState<AgentItem[]>([]);
+  const [agentId, setAgentId] = useState<number | null>(null);
+  const [settingsList, setSettingsList] = useState<api.SettingsListItem[]>([]);
+  useEffect(() => {
+    invoke<AgentItem[]>('GetAgents').then((list) => setAgents(list ?? []), (e) => console.warn('GetAgents failed', e));
+    api.getSettingsList().then((list) => setSettingsList(list ?? []), (e) => console.warn('getsettingslist failed', e));
+  }, []);
+  const agent = chosenAgent(agents, agentId);
+
   const hasTarget = !!targetId && !!details;
   const running = !!details?.IsRunning;
-  const playStarts = !hasTarget || newTargetMode || entryText.trim() !== targetName;
+  const play = playAction({ hasTarget, newTargetMode, running, entryText, targetName });
+  const playStarts = play === 'start';
   const rowEditable = details?.Editable ?? false;
 
   const start = async (target: string) => {
     try {
-      const answer = await api.newTarget({ target, traceIntervalMs: intervalMs, configId: details?.ConfigurationID });
+      const answer = await api.newTarget({ target, traceIntervalMs: intervalMs, configId: details?.ConfigurationID, agentId: agent?.ID });
       if (answer) {
         setNewTargetMode(false);
         navigate(`/targets/${answer.ID}`);
@@ -158,9 +173,9 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   };
   const run = (p: Promise<unknown>) => p.then(refresh, (e) => reportError(e));
   const onPlay = () => {
-    if (playStarts) return void start(entryText.trim());
+    if (play === 'start') return void start(entryText.trim());
     if (!targetId) return;
-    run(running ? api.stopTrace(targetId) : api.resumeTrace(targetId));
+    run(play === 'pause' ? api.stopTrace(targetId) : api.resumeTrace(targetId));
   };
 
   // Comments of the loaded range, refreshed on CommentChanged.
@@ -331,7 +346,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
       <ControlPanel
         entryText={entryText}
-        onEntryText={setEntryText}
+        onEntryText={(text) => entryEvent({ type: 'typed', text })}
         onStart={(t) => void start(t)}
         canManageTargets={canManage}
         canSetAccountDefault={claims.includes(Claim.UserManagement)}
@@ -354,18 +369,27 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
         onReleaseFocus={() => {
           setSelection([]);
           setNewTargetMode(true);
-          setEntryText('');
+          entryEvent({ type: 'cleared' });
         }}
         intervalMs={intervalMs}
         onInterval={(ms) => {
           setIntervalMs(ms);
-          if (hasTarget && targetId) api.updateTraceInterval(targetId, ms).then(refresh, (e) => showToast('error', errorMessage(e)));
+          if (targetId && rowsState.status !== 'notFound') api.updateTraceInterval(targetId, ms).then(refresh, (e) => showToast('error', errorMessage(e)));
         }}
         focusText={focusText}
         onFocus={(text) => dispatch({ type: 'pickFocus', text })}
         warnMs={warnMs}
         badMs={badMs}
         rangeText={formatTimeRangeText(focus.startMs, focus.endMs)}
+        agents={agents}
+        agent={agent}
+        onAgent={setAgentId}
+        settingsList={settingsList}
+        configId={details?.ConfigurationID ?? null}
+        onConfiguration={(configId) => {
+          if (!targetId) return;
+          api.updateConfigurationId(targetId, configId).then(refresh, (e) => showToast('error', errorMessage(e)));
+        }}
         columns={columns}
         onToggleColumn={(name, visible) => updateColumns(setColumnVisible(columns, name, visible))}
       />

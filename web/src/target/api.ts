@@ -27,6 +27,16 @@ export function finalHop(ids: string[]) {
   for (const id of ids) q.append('Ids', id);
   return get<null>(`/cmd/finalHop?${q}`);
 }
+export function updateConfigurationId(webId: string, configId: number) {
+  need('configId', configId);
+  return get<null>(withQuery('/cmd/updateConfigurationId', { webId, configId }));
+}
+/** A settings list item (spec 2): one named configuration. */
+export interface SettingsListItem {
+  id: number;
+  name: string;
+}
+export const getSettingsList = () => get<SettingsListItem[]>('/cmd/getsettingslist');
 export function updateTraceInterval(webId: string, traceIntervalInMS: number) {
   need('traceIntervalInMS', traceIntervalInMS);
   return get<null>(withQuery('/cmd/updateTraceInterval', { webId, traceIntervalInMS }));

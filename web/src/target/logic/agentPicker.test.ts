@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { agentPickerDisabled, agentPickerVisible, agentTextStyle, chosenAgent, filterAgents, OfflineAgentColour, sortAgents, type AgentItem } from './agentPicker';
+
+const local: AgentItem = { ID: -1, Name: 'Local Machine', IsOnline: true };
+const berlin: AgentItem = { ID: 4, Name: 'berlin', IsOnline: true };
+const attic: AgentItem = { ID: 7, Name: 'Attic', IsOnline: false };
+const zurich: AgentItem = { ID: 2, Name: 'Zurich', IsOnline: true };
+
+describe('agent picker', () => {
+  it('is shown only with more than one agent', () => {
+    expect(agentPickerVisible([])).toBe(false);
+    expect(agentPickerVisible([local])).toBe(false);
+    expect(agentPickerVisible([local, attic])).toBe(true);
+  });
+  it('sorts online agents first, then by name', () => {
+    expect(sortAgents([zurich, attic, local, berlin]).map((a) => a.Name)).toEqual(['berlin', 'Local Machine', 'Zurich', 'Attic']);
+  });
+  it('chooses the first agent when none is chosen or the chosen one is gone', () => {
+    expect(chosenAgent([zurich, attic, berlin], null)).toBe(berlin);
+    expect(chosenAgent([zurich, attic, berlin], 99)).toBe(berlin);
+    expect(chosenAgent([zurich, attic, berlin], 7)).toBe(attic);
+    expect(chosenAgent([], null)).toBeNull();
+  });
+  it('filters by name in any case', () => {
+    expect(filterAgents([zurich, attic, local, berlin], 'ER').map((a) => a.ID)).toEqual([4]);
+    expect(filterAgents([zurich, attic], '')).toEqual([zurich, attic]);
+  });
+  it('shows offline agents in red', () => {
+    expect(agentTextStyle(attic)).toEqual({ color: OfflineAgentColour });
+    expect(agentTextStyle(local).color).toBeUndefined();
+  });
+  it('is disabled while rows are selected', () => {
+    expect(agentPickerDisabled(0)).toBe(false);
+    expect(agentPickerDisabled(2)).toBe(true);
+  });
+});

@@ -1,0 +1,39 @@
+// The control panel's Agent picker (spec 2 section 2): shown only when agents exist and the
+// deployment is multi-agent (more than one agent); filterable; offline agents in red; the
+// first agent is chosen when none is; disabled while rows are selected. Sorted online first,
+// then by name (spec 2 section 9).
+
+/** An agent as the hub's GetAgents answers it. */
+export interface AgentItem {
+  ID: number;
+  Name: string;
+  IsOnline: boolean;
+}
+
+export const AgentPickerMinWidthPx = 140;
+/** The text colour of an offline agent. */
+export const OfflineAgentColour = '#d32f2f';
+
+export const agentPickerVisible = (agents: readonly AgentItem[]): boolean => agents.length > 1;
+
+export function sortAgents(agents: readonly AgentItem[]): AgentItem[] {
+  return [...agents].sort(
+    (a, b) => Number(b.IsOnline) - Number(a.IsOnline) || a.Name.localeCompare(b.Name, undefined, { sensitivity: 'base' }) || a.ID - b.ID,
+  );
+}
+
+/** The chosen agent: the one chosen while it still exists, else the first in picker order. */
+export function chosenAgent(agents: readonly AgentItem[], chosenId: number | null): AgentItem | null {
+  return agents.find((a) => a.ID === chosenId) ?? sortAgents(agents)[0] ?? null;
+}
+
+/** Agents whose name contains the filter text (any case), in picker order. */
+export function filterAgents(agents: readonly AgentItem[], filter: string): AgentItem[] {
+  const f = filter.trim().toLowerCase();
+  return sortAgents(agents).filter((a) => a.Name.toLowerCase().includes(f));
+}
+
+export const agentPickerDisabled = (selectionCount: number): boolean => selectionCount > 0;
+
+/** How an agent's name is drawn in the picker and its list. */
+export const agentTextStyle = (a: AgentItem): { color?: string } => (a.IsOnline ? {} : { color: OfflineAgentColour });
