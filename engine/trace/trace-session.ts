@@ -47,8 +47,15 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     } catch (err) {
       return this.fail(err);
     }
-    if (this.state !== 'starting' || this.address === null) return;
+    // Paused (or stopped) while the target was resolving: rounds begin at resume().
+    if (this.state === 'stopped' || this.state === 'paused' || this.address === null) return;
     this.state = 'running';
+    this.beginRounds();
+  }
+
+  /** Hands the trace to the probe worker, which runs its rounds from now on. */
+  private beginRounds(): void {
+    if (this.address === null || this.roundsId !== null) return;
     const o = this.options;
     const spec: TraceSpec = {
       family: this.family,
@@ -142,7 +149,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   }
 
   pause(): void {
-    if (this.state !== 'running') return;
+    if (this.state !== 'running' && this.state !== 'starting') return;
     this.state = 'paused';
     if (this.roundsId !== null) sendTraceCommand({ op: 'pause', id: this.roundsId });
     this.emitMarker('stop');
@@ -153,6 +160,8 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     this.state = 'running';
     this.emitMarker('start');
     if (this.roundsId !== null) sendTraceCommand({ op: 'resume', id: this.roundsId });
+    // Paused before the rounds began: begin them now (or start() will, once resolved).
+    else this.beginRounds();
   }
 
   setInterval(seconds: number): void {
