@@ -8,22 +8,9 @@ import type { EngineErrorCode } from '../errors.js';
 import type { RouteChange, TraceHop } from '../types.js';
 import type { MessagePort } from 'node:worker_threads';
 
-export interface RoundTask {
+/** One round of one trace: the trace's probe settings and the TTLs to probe now. */
+export interface RoundTask extends Omit<TraceSpec, 'intervalMs' | 'firstTtl' | 'maxTtl' | 'finalHopOnly'> {
   type: 'round';
-  family: 4 | 6;
-  protocol: ProbeProtocol;
-  /** Canonical destination address. */
-  destination: string;
-  /** Canonical source address (needed for UDP/TCP/ICMPv6 checksums). */
-  source: string;
-  /** Bind the send socket to this interface (SO_BINDTODEVICE), or null. */
-  sourceInterface: string | null;
-  flowId: number;
-  destinationPort: number;
-  packetSize: number;
-  dontFragment: boolean;
-  timeoutMs: number;
-  interHopDelayMs: number;
   /** TTLs to probe, ascending. */
   ttls: number[];
   /** Probe number of the first probe; the next ones follow (wrapping within 1..0xfffe). */
