@@ -22,9 +22,12 @@ export function isSpecialLatency(value: number): boolean {
   return value < SpecialLatencyBase;
 }
 
-/** Text a grid cell shows for a latency value (spec 2: "*" timeout, "N/A" or "?" others). */
-export function latencyDisplayText(value: number, digits = 1): string {
-  if (!isSpecialLatency(value)) return value.toFixed(digits);
+/**
+ * Text a grid cell shows for a latency value (spec 2: "*" timeout, "N/A" or "?" others).
+ * Without `digits`, one decimal, or two below 1 ms so LAN hops do not read "0.0".
+ */
+export function latencyDisplayText(value: number, digits?: number): string {
+  if (!isSpecialLatency(value)) return value.toFixed(digits ?? (value < 1 ? 2 : 1));
   if (value === LatencyCode.Timeout) return '*';
   if (value === LatencyCode.Pending) return '?';
   return 'N/A';

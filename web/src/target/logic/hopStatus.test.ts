@@ -44,6 +44,7 @@ describe('latencyCellText', () => {
   it('shows values, "*" for timeouts and N/A or ? for the other codes', () => {
     expect(latencyCellText(12.345)).toBe('12.3');
     expect(latencyCellText(12.345, 0)).toBe('12');
+    expect(latencyCellText(0.0734)).toBe('0.07');
     expect(latencyCellText(LatencyCode.Timeout)).toBe('*');
     expect(latencyCellText(LatencyCode.Pending)).toBe('?');
     expect(latencyCellText(LatencyCode.NotParticipating)).toBe('N/A');

@@ -42,7 +42,7 @@ export function packetLossBarFraction(lossPercentValue: number): number {
  * Text of a latency cell (Avg, Min, Max, Cur): the value, "*" for a timeout, "N/A" or "?"
  * for the other special codes (one definition, server/contract/latency), empty with no data.
  */
-export function latencyCellText(value: number | null | undefined, digits = 1): string {
+export function latencyCellText(value: number | null | undefined, digits?: number): string {
   if (typeof value !== 'number' || Number.isNaN(value)) return '';
   return latencyDisplayText(value, digits);
 }
