@@ -79,7 +79,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(configurationsPlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
-  const ingest = new IngestPipeline(opts.store, app.events);
+  const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });
   await ingest.init();
   const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace);
   app.decorate('traces', { ingest, runner });

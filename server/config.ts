@@ -16,6 +16,8 @@ export interface Config {
   /** Directory of the built console (index.html and assets). */
   webDir: string;
   logLevel: string;
+  /** Open sessions whose recent data the server keeps in memory for fast graphs. */
+  memorySessions: number;
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     trialExpires = new Date(trialRaw);
     if (Number.isNaN(trialExpires.getTime())) throw new ConfigError(`HOPWATCH_TRIAL_EXPIRES must be a date, got "${trialRaw}"`);
   }
+  if (intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100) < 0) throw new ConfigError('HOPWATCH_MEMORY_SESSIONS must be 0 or more');
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
@@ -51,5 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     trialExpires,
     webDir: resolve(env.HOPWATCH_WEB_DIR || webDirDefault),
     logLevel: env.HOPWATCH_LOG_LEVEL || 'info',
+    memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
   };
 }

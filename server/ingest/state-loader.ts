@@ -62,11 +62,16 @@ async function warmRecent(q: Queryable, sessionId: number, state: SessionRollupS
   return new RecentData({ rawFrom, rowsFrom, marks: state.storedMarks, raw: [{ time, hop: Int32Array.from(hop), latency }, state.raw], rows });
 }
 
-export async function loadRollupState(q: Queryable): Promise<Map<number, { accountId: number; state: SessionRollupState }>> {
+/** `memorySessions`: how many sessions (the most recently sampled) get their memory windows. */
+export async function loadRollupState(
+  q: Queryable,
+  memorySessions = Infinity,
+): Promise<Map<number, { accountId: number; state: SessionRollupState }>> {
   const sessions = await q.all<{ id: number; accountId: number; firstSample: number | null; latestSample: number | null }>(
     `SELECT id, account_id AS "accountId", first_sample AS "firstSample", latest_sample AS "latestSample"
-     FROM sessions WHERE state IN (0, 1)`,
+     FROM sessions WHERE state IN (0, 1) ORDER BY latest_sample DESC NULLS LAST, id`,
   );
+  let warmed = 0;
   const out = new Map<number, { accountId: number; state: SessionRollupState }>();
   for (const s of sessions) {
     const state = new SessionRollupState();
@@ -94,7 +99,10 @@ export async function loadRollupState(q: Queryable): Promise<Map<number, { accou
         state.pendingRows[level - 1] = await rowsFrom(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level]);
       }
     }
-    if (!Number.isNaN(state.closedUntil[0])) state.recent = await warmRecent(q, s.id, state, s.latestSample ?? state.closedUntil[0]);
+    if (!Number.isNaN(state.closedUntil[0]) && warmed < memorySessions) {
+      state.recent = await warmRecent(q, s.id, state, s.latestSample ?? state.closedUntil[0]);
+      warmed++;
+    }
     out.set(s.id, { accountId: s.accountId, state });
   }
   return out;

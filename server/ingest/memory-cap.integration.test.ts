@@ -1,0 +1,59 @@
+// HOPWATCH_MEMORY_SESSIONS: only that many open sessions keep recent data in memory; the
+// others are answered from the store, with the same numbers. Through dist/ (Piscina worker).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+const { dataPointBuckets } = await import(dist('server/data/buckets.js'));
+
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+const dir = mkdtempSync(join(tmpdir(), 'hopwatch-memcap-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function rounds(sid: number, from: number, to: number) {
+  const time: number[] = [];
+  const hop: number[] = [];
+  const latency: number[] = [];
+  for (let t = from; t < to; t += 1000) for (let h = 1; h <= 3; h++) (time.push(t), hop.push(h), latency.push(h + ((t / 1000) % 7)));
+  const n = time.length;
+  return { length: n, session: new Int32Array(n).fill(sid), time: Float64Array.from(time), hop: Int32Array.from(hop), latency: Float64Array.from(latency) };
+}
+
+describe('memory cap on recent data', () => {
+  it('keeps the first session in memory, answers the second from the store, both alike', async () => {
+    const store = await Store.open(dir);
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { memorySessions: 1 });
+    try {
+      await ingest.init();
+      const account = await store.one(`INSERT INTO accounts (name) VALUES ('cap') RETURNING id`);
+      const ids: number[] = [];
+      for (const name of ['a', 'b']) {
+        const s = await store.one(
+          `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+           VALUES ($1, $2, '', '127.0.0.1', 1, 0, 1000, $3) RETURNING id`,
+          [account.id, name, T0],
+        );
+        ids.push(s.id);
+        ingest.openSession(s.id, account.id);
+      }
+      for (const id of ids) await ingest.addBatch(rounds(id, T0, T0 + 20 * 60_000));
+      expect(ingest.recent(ids[0])).toBeDefined();
+      expect(ingest.recent(ids[1])).toBeUndefined();
+      const p = { userId: 0, accountId: account.id, username: 'cap', isRoot: true, claims: [] };
+      const ask = (id: number) =>
+        dataPointBuckets(store, p, { targetId: `${id}_h_3`, startTime: T0, endTime: T0 + 20 * 60_000, periodSeconds: 60, includeJitter: false }, ingest);
+      const [a, b] = await Promise.all(ids.map(ask));
+      expect(b.Points.map((x: { LatencyCount: number }) => x.LatencyCount)).toEqual(a.Points.map((x: { LatencyCount: number }) => x.LatencyCount));
+      expect(b.Points.map((x: { AverageLatency: number }) => x.AverageLatency)).toEqual(a.Points.map((x: { AverageLatency: number }) => x.AverageLatency));
+      expect(a.Points.length).toBe(20);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+});
