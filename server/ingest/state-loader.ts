@@ -2,38 +2,10 @@
 // the raw samples after the 1-minute mark, and the finer rows after each coarser mark.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { RollupSelectColumns, emptyRollupRows, rowsFromColumns, type RollupRows } from './rollup-rows.js';
+import { RollupSelectColumns, rowsFromColumns, type RollupRows } from './rollup-rows.js';
 import { SessionRollupState } from './session-rollup-state.js';
 import { RecentData, RecentRawMs, RecentRowsMs } from './recent-data.js';
 
-const nanOf = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
-
-async function rowsFrom(q: Queryable, resolution: number, sessionId: number, from: number): Promise<RollupRows> {
-  const rows = await q.all<Record<string, number | null>>(
-    `SELECT time, hop, count, lost, sum, min, max, first, last_valid, jitter_sum, jitter_pairs, last, flags
-     FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 ORDER BY time, hop`,
-    [resolution, sessionId, from],
-  );
-  const out = emptyRollupRows(rows.length);
-  rows.forEach((r, i) => {
-    out.time[i] = Number(r.time);
-    out.hop[i] = Number(r.hop);
-    out.count[i] = Number(r.count);
-    out.lost[i] = Number(r.lost);
-    out.sum[i] = Number(r.sum);
-    out.min[i] = nanOf(r.min);
-    out.max[i] = nanOf(r.max);
-    out.first[i] = nanOf(r.first);
-    out.lastValid[i] = nanOf(r.last_valid);
-    out.jitterSum[i] = Number(r.jitter_sum);
-    out.jitterPairs[i] = Number(r.jitter_pairs);
-    out.last[i] = nanOf(r.last);
-    out.flags[i] = Number(r.flags);
-  });
-  return out;
-}
-
-/** Rows of one level with from <= time < to, through typed columns (NULL becomes NaN). */
 async function rowsBetween(q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> {
   const c = await q.numbers(
     `SELECT ${RollupSelectColumns} FROM rollups
@@ -96,7 +68,7 @@ export async function loadRollupState(
         latency: Float64Array.from(raw, (r) => r.latency),
       };
       for (let level = 1; level < RollupResolutionsMs.length; level++) {
-        state.pendingRows[level - 1] = await rowsFrom(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level]);
+        state.pendingRows[level - 1] = await rowsBetween(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level], Number.MAX_SAFE_INTEGER);
       }
     }
     if (!Number.isNaN(state.closedUntil[0]) && warmed < memorySessions) {

@@ -11,6 +11,7 @@ import { showToast } from '../state/toasts';
 import { createComment, updateComment } from './api';
 import { commentDraftError } from './logic/commentDraft';
 import { formatCommentTime, parseCommentTime } from './logic/commentTime';
+import { CancelSaveActions } from '../components/CancelSaveActions';
 
 export function CommentDialog({
   targetId,
@@ -80,14 +81,7 @@ export function CommentDialog({
           <label htmlFor="comment-text">Comment</label>
           <textarea id="comment-text" value={text} autoFocus onChange={(e) => setText(e.target.value)} placeholder="What happened at this time?" />
         </div>
-        <div className="modal-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
-            Save
-          </button>
-        </div>
+        <CancelSaveActions busy={busy} onCancel={onClose} onSave={() => void save()} />
       </div>
     </Modal>
   );

@@ -5,6 +5,7 @@ import { Modal } from '../components/Modal';
 import { invoke } from '../hub/connection';
 import { reportError } from '../state/reportError';
 import { showInfo } from '../state/toasts';
+import { CancelSaveActions } from '../components/CancelSaveActions';
 
 export function HostValueDialog({ rowId, field, initial, onClose }: { rowId: string; field: 'Name' | 'Notes'; initial: string; onClose: () => void }) {
   const [value, setValue] = useState(initial);
@@ -31,14 +32,7 @@ export function HostValueDialog({ rowId, field, initial, onClose }: { rowId: str
             <textarea id="host-value" value={value} autoFocus maxLength={1000} onChange={(e) => setValue(e.target.value)} />
           )}
         </div>
-        <div className="modal-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void save()}>
-            Save
-          </button>
-        </div>
+        <CancelSaveActions busy={busy} onCancel={onClose} onSave={() => void save()} />
       </div>
     </Modal>
   );
