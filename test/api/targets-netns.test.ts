@@ -42,6 +42,15 @@ describe.skipIf(!asRoot)('a trace through the API on a lossy chain', () => {
       await new Promise((ok) => setTimeout(ok, 500));
     }
     expect((await get(`/cmd/stoptrace?ID=${id}`)).status).toBe(204);
+    // A round already in flight when the pause arrived still lands (its probes were sent):
+    // wait until the counts stop moving before comparing answers taken at different moments.
+    let before = '';
+    for (;;) {
+      const now = JSON.stringify((await rows()).Rows.map((x: { TotalCount: number }) => x.TotalCount));
+      if (now === before) break;
+      before = now;
+      await new Promise((ok) => setTimeout(ok, 1000));
+    }
   }, 120_000);
 
   afterAll(async () => {

@@ -188,6 +188,7 @@ export function TraceGrid(p: TraceGridProps) {
     <div
       className="trace-grid"
       data-testid="trace-grid"
+      data-row-count={rowCount}
       onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}
       onMouseLeave={() => setTip(null)}
       onKeyDownCapture={(e) => {
