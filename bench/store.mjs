@@ -24,6 +24,7 @@ const { LatencyCode } = await import(dist('engine/latency-codes.js'));
 const DAY = 86_400_000;
 const HOPS = 30;
 const INTERVAL = 2500;
+const PRODUCERS = Number(process.env.PRODUCERS ?? 8);
 const rounds = (7 * DAY) / INTERVAL;
 const total = rounds * HOPS;
 const end = Math.floor(Date.now() / 60_000) * 60_000;
@@ -63,22 +64,30 @@ try {
   // Hosts, so the bucket grid knows the route length.
   for (let h = 1; h <= HOPS; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
 
-  // 1. Ingest through the real path, in batches of one hour of rounds.
+  // 1. Ingest through the real path. The history goes in as batches of one hour of rounds
+  // from PRODUCERS concurrent senders (as agents deliver at once), each sending its next
+  // batch only after the previous one was acknowledged, i.e. committed.
   const ingest = new IngestPipeline(store, events);
   await ingest.init();
   ingest.openSession(sid, account.id);
   const perBatch = (3_600_000 / INTERVAL) * HOPS;
+  let next = 0;
+  const produce = async () => {
+    while (next < total) {
+      const a = next;
+      const b = Math.min(total, a + perBatch);
+      next = b;
+      await ingest.addBatch({
+        length: b - a,
+        session: new Int32Array(b - a).fill(sid),
+        time: time.subarray(a, b),
+        hop: hop.subarray(a, b),
+        latency: latency.subarray(a, b),
+      });
+    }
+  };
   let t0 = performance.now();
-  for (let a = 0; a < total; a += perBatch) {
-    const b = Math.min(total, a + perBatch);
-    await ingest.addBatch({
-      length: b - a,
-      session: new Int32Array(b - a).fill(sid),
-      time: time.subarray(a, b),
-      hop: hop.subarray(a, b),
-      latency: latency.subarray(a, b),
-    });
-  }
+  await Promise.all(Array.from({ length: PRODUCERS }, produce));
   const ingestMs = ms(t0);
   // The pipeline stays open, as in the server: queries read its recent data from memory.
   const ingestRate = total / (ingestMs / 1000);

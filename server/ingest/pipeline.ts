@@ -49,6 +49,8 @@ export class IngestPipeline {
   /** Per session, how many flushes committed samples of it (moved its sample times). */
   private commitCount = new Map<number, number>();
   private flushing: Promise<void> = Promise.resolve();
+  /** A flush is chained and has not started: later requests ride on it (group commit). */
+  private flushQueued = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly flushIntervalMs: number;
@@ -155,7 +157,14 @@ export class IngestPipeline {
   }
 
   private enqueueFlush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flush());
+    // While a flush runs, every batch that arrives waits for the one flush queued behind
+    // it, so under load each commit carries more samples instead of more commits queueing.
+    if (this.flushQueued) return this.flushing;
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(() => {
+      this.flushQueued = false;
+      return this.flush();
+    });
     return this.flushing;
   }
 

@@ -1,0 +1,58 @@
+// Group commit: batches that arrive while a flush runs share the next flush (one COMMIT),
+// and each one's promise still resolves only once its samples are in the store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+const dir = mkdtempSync(join(tmpdir(), 'hopwatch-groupcommit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function minuteOfRounds(sid: number, minute: number) {
+  const n = 60 * 3;
+  const b = { length: n, session: new Int32Array(n).fill(sid), time: new Float64Array(n), hop: new Int32Array(n), latency: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    b.time[i] = T0 + minute * 60_000 + Math.floor(i / 3) * 1000;
+    b.hop[i] = (i % 3) + 1;
+    b.latency[i] = 1 + (i % 3);
+  }
+  return b;
+}
+
+describe('group commit', () => {
+  it('commits batches sent while a flush runs together, and acknowledges each after its commit', async () => {
+    const store = await Store.open(dir);
+    const ingest = new IngestPipeline(store, new DomainEventBus());
+    try {
+      await ingest.init();
+      const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc') RETURNING id`);
+      const s = await store.one(
+        `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+         VALUES ($1, 'gc', '', '127.0.0.1', 1, 0, 1000, $2) RETURNING id`,
+        [account.id, T0],
+      );
+      ingest.openSession(s.id, account.id);
+      const acked: number[] = [];
+      const count = async () => Number((await store.one('SELECT count(*) AS n FROM samples WHERE session_id = $1', [s.id])).n);
+      const send = (m: number) => ingest.addBatch(minuteOfRounds(s.id, m)).then(async () => acked.push(await count()));
+      // The first batch starts a flush; the nineteen sent while it runs wait for the next one.
+      const first = send(0);
+      await new Promise((r) => setImmediate(r));
+      await Promise.all([first, ...Array.from({ length: 19 }, (_, m) => send(m + 1))]);
+      // Each acknowledgement saw at least its own batch (and every earlier one) in the store.
+      acked.forEach((n, k) => expect(n).toBeGreaterThanOrEqual((k + 1) * 180));
+      expect(await count()).toBe(20 * 180);
+      // One flush for the first batch, then one for the nineteen that waited: not twenty.
+      expect(ingest.commits(s.id)).toBe(2);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+});
