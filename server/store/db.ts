@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { applyMigrations } from './migrations.js';
+import { numericColumns } from './numeric-columns.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -44,25 +45,7 @@ function queryable(conn: DuckDBConnection): Queryable {
       return reader.getColumnsJS().map((col) => (col.length && typeof col[0] === 'bigint' ? col.map((v) => (typeof v === 'bigint' ? Number(v) : v)) : col));
     },
     async numbers(sql, params) {
-      const result = await conn.run(sql, params);
-      const width = result.columnCount;
-      const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
-      const n = chunks.reduce((s, c) => s + c.rowCount, 0);
-      const out = Array.from({ length: width }, () => new Float64Array(n));
-      let at = 0;
-      for (const chunk of chunks) {
-        const rows = chunk.rowCount;
-        for (let c = 0; c < width; c++) {
-          const vector = chunk.getColumnVector(c);
-          const col = out[c];
-          for (let j = 0; j < rows; j++) {
-            const v = vector.getItem(j);
-            col[at + j] = v === null ? NaN : Number(v);
-          }
-        }
-        at += rows;
-      }
-      return out;
+      return numericColumns(await conn.run(sql, params));
     },
     async one<T>(sql: string, params?: Params) {
       const reader = await conn.runAndReadAll(sql, params);

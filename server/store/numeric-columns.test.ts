@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { numericColumns } from './numeric-columns.js';
+
+describe('numericColumns', () => {
+  it('matches the library accessor for every numeric type, NULLs and chunk boundaries included', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    // 5,000 rows: three chunks; NULLs at scattered positions, some columns without any.
+    const sql = `SELECT i::DOUBLE / 3 AS d, CASE WHEN i % 7 = 0 THEN NULL ELSE i * 1.5 END AS dn,
+        (i - 2500)::INTEGER AS int, CASE WHEN i % 64 = 63 THEN NULL ELSE i::SMALLINT END AS small,
+        (i * 1000000)::BIGINT AS big, (i % 100 - 50)::TINYINT AS tiny, (i / 8)::DECIMAL(10, 2) AS dec,
+        CASE WHEN i = 4999 THEN NULL ELSE -i::FLOAT END AS f
+      FROM range(5000) t(i)`;
+    const fast = numericColumns(await conn.run(sql));
+    const reference = (await conn.runAndReadAll(sql)).getColumnsJS();
+    expect(fast).toHaveLength(reference.length);
+    reference.forEach((col, c) => {
+      expect(fast[c]).toHaveLength(5000);
+      const want = col.map((v) => (v === null ? NaN : Number(v)));
+      expect(Array.from(fast[c])).toEqual(want);
+    });
+    expect(fast[1].filter(Number.isNaN)).toHaveLength(715);
+    conn.closeSync();
+  });
+
+  it('gives empty columns for an empty result', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const cols = numericColumns(await conn.run('SELECT 1::DOUBLE AS a, 2 AS b WHERE false'));
+    expect(cols.map((c) => c.length)).toEqual([0, 0]);
+    conn.closeSync();
+  });
+});
