@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
+import { appendColumns } from './appenders.js';
+
+describe('appendColumns', () => {
+  it('stores every value of every column, NULL for NaN in nullable columns, across chunks', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (i INTEGER, s SMALLINT, d DOUBLE, n DOUBLE, plain DOUBLE)');
+    const n = 5000; // three DataChunks: 2048 + 2048 + 904
+    const i = Int32Array.from({ length: n }, (_, k) => k * 7 - 9000);
+    const s = Int32Array.from({ length: n }, (_, k) => (k % 300) - 20);
+    const d = Float64Array.from({ length: n }, (_, k) => k / 3);
+    // NULLs at chunk edges, in one whole 64-row word, and scattered.
+    const nulls = new Set([0, 63, 64, 2047, 2048, 4999, ...Array.from({ length: 64 }, (_, k) => 3008 + k), ...Array.from({ length: 50 }, (_, k) => k * 97 + 5)]);
+    const nv = Float64Array.from({ length: n }, (_, k) => (nulls.has(k) ? NaN : k * 1.25));
+    const plain = Float64Array.from({ length: n }, (_, k) => -k);
+    await appendColumns(conn, 't', n, [
+      { type: INTEGER, values: i },
+      { type: SMALLINT, values: s },
+      { type: DOUBLE, values: d },
+      { type: DOUBLE, values: nv, nullable: true },
+      { type: DOUBLE, values: plain },
+    ]);
+    const rows = (await conn.runAndReadAll('SELECT i, s, d, n, plain FROM t')).getColumnsJS();
+    expect(rows[0]).toEqual(Array.from(i));
+    expect(rows[1]).toEqual(Array.from(s));
+    expect(rows[2]).toEqual(Array.from(d));
+    expect(rows[3]).toEqual(Array.from(nv, (v) => (Number.isNaN(v) ? null : v)));
+    expect(rows[4]).toEqual(Array.from(plain));
+    expect(rows[3].filter((v) => v === null)).toHaveLength(nulls.size);
+    conn.closeSync();
+  });
+});
