@@ -55,7 +55,8 @@ export function writeProbe(buf: Uint8Array, p: ProbeSpec): number {
   const transportLength = Math.max(p.packetSize, minimumPacketSize(p.protocol)) - IPV4_HEADER_LENGTH;
   const total = ipLength + transportLength;
   const t = ipLength;
-  buf.fill(0, 0, total);
+  // The typed-array builtin, not Buffer#fill (argument checks and a C++ call per probe).
+  Uint8Array.prototype.fill.call(buf, 0, 0, total);
   const nextHeader = p.protocol === 'tcp' ? IPPROTO_TCP : p.protocol === 'udp' ? IPPROTO_UDP : p.family === 4 ? IPPROTO_ICMP : IPPROTO_ICMPV6;
   if (p.family === 4) {
     writeIPv4Header(buf, 0, {

@@ -1,4 +1,7 @@
 // rawsock: a minimal raw-socket addon for the probe worker (Node-API, context-aware).
+// Built for few crossings into JavaScript: a round's probes go out in one call (one sendto
+// per probe, each stamped right before its sendto), and received datagrams are read with
+// recvmmsg() and handed over in batches, one callback per batch.
 // Why our own: the raw-socket package polls its sockets on uv_default_loop(), i.e. the main
 // thread's loop, so it crashes when used from a worker thread (verified: segfault on the first
 // socket event). This one polls on the loop of the thread that opened the socket, drains all
@@ -6,6 +9,7 @@
 // process.hrtime): right before sendto(), and for receives the kernel's own timestamp
 // (SO_TIMESTAMPNS, taken when the packet arrived, as ping does) carried over to CLOCK_MONOTONIC,
 // so the time the thread took to wake up is not part of an RTT.
+#define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <uv.h>
@@ -17,10 +21,15 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_DRAIN 256
+// Datagrams per recvmmsg() and per callback; each lands in its own SLOT bytes of the
+// receive buffer (a reply is parsed from its headers: a longer one may be cut).
+#define BATCH 32
+#define SLOT 2048
 
 typedef struct RawSock {
   int fd;
@@ -32,8 +41,13 @@ typedef struct RawSock {
   napi_env env;
   napi_ref callback;
   napi_ref buffer_ref;
+  napi_ref meta_ref;
+  napi_ref from_ref;
   char *buf;
-  size_t buflen;
+  // Per datagram of a batch: meta[2i] = bytes, meta[2i+1] = receive time (ns, CLOCK_MONOTONIC);
+  // from[16i..] = sender address (IPv4: the first 4 bytes).
+  double *meta;
+  unsigned char *from;
   struct RawSock *next;
 } RawSock;
 
@@ -71,9 +85,13 @@ static void close_sock(RawSock *s, Instance *inst, int tearing_down) {
   if (!tearing_down) {
     if (s->callback) napi_delete_reference(s->env, s->callback);
     if (s->buffer_ref) napi_delete_reference(s->env, s->buffer_ref);
+    if (s->meta_ref) napi_delete_reference(s->env, s->meta_ref);
+    if (s->from_ref) napi_delete_reference(s->env, s->from_ref);
   }
   s->callback = NULL;
   s->buffer_ref = NULL;
+  s->meta_ref = NULL;
+  s->from_ref = NULL;
   close(s->fd);
   s->fd = -1;
   if (inst) {
@@ -92,8 +110,8 @@ static void close_sock(RawSock *s, Instance *inst, int tearing_down) {
   if (!s->dispatching) free(s);
 }
 
-// Reads every queued datagram (up to MAX_DRAIN) and calls back for each. Frees the socket
-// when it was closed from inside a callback.
+// Reads every queued datagram (up to MAX_DRAIN), BATCH at a time with recvmmsg(), and calls
+// back once per batch with its count. Frees the socket when it was closed from inside a callback.
 static void drain(RawSock *s) {
   napi_env env = s->env;
   napi_handle_scope scope;
@@ -102,48 +120,60 @@ static void drain(RawSock *s) {
   napi_get_reference_value(env, s->callback, &cb);
   napi_get_global(env, &global);
   s->dispatching = 1;
-  for (int i = 0; i < MAX_DRAIN && !s->closed; i++) {
-    struct sockaddr_storage from;
-    struct iovec iov = { s->buf, s->buflen };
-    union { char buf[CMSG_SPACE(sizeof(struct timespec)) * 2]; struct cmsghdr align; } ctrl;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_name = &from;
-    msg.msg_namelen = sizeof from;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = ctrl.buf;
-    msg.msg_controllen = sizeof ctrl.buf;
-    ssize_t n = recvmsg(s->fd, &msg, 0);
-    if (n < 0) break; // EAGAIN: drained (other errors: try again on the next wake-up)
+  struct mmsghdr msgs[BATCH];
+  struct iovec iov[BATCH];
+  struct sockaddr_storage from[BATCH];
+  union { char buf[CMSG_SPACE(sizeof(struct timespec)) * 2]; struct cmsghdr align; } ctrl[BATCH];
+  for (int total = 0; total < MAX_DRAIN && !s->closed;) {
+    memset(msgs, 0, sizeof msgs);
+    for (int i = 0; i < BATCH; i++) {
+      iov[i].iov_base = s->buf + (size_t)i * SLOT;
+      iov[i].iov_len = SLOT;
+      msgs[i].msg_hdr.msg_name = &from[i];
+      msgs[i].msg_hdr.msg_namelen = sizeof from[i];
+      msgs[i].msg_hdr.msg_iov = &iov[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+      msgs[i].msg_hdr.msg_control = ctrl[i].buf;
+      msgs[i].msg_hdr.msg_controllen = sizeof ctrl[i].buf;
+    }
+    int n = recvmmsg(s->fd, msgs, BATCH, MSG_DONTWAIT, NULL);
+    if (n <= 0) break; // EAGAIN: drained (other errors: try again on the next wake-up)
     // The kernel stamps on CLOCK_REALTIME: take "now" on both clocks back to back and move
-    // the stamp over by how long the datagram waited. A waiting time that is negative or
-    // above 1 s means the wall clock stepped: then the wake-up time is the best we have.
+    // each stamp over by how long its datagram waited. A waiting time that is negative or
+    // above 1 s means the wall clock stepped: then the read time is the best we have.
     struct timespec real_now;
     clock_gettime(CLOCK_REALTIME, &real_now);
-    double at = now_ns();
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-        struct timespec kernel;
-        memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
-        // Integer seconds first: epoch nanoseconds do not fit a double exactly.
-        double waited = (double)(real_now.tv_sec - kernel.tv_sec) * 1e9 + (double)(real_now.tv_nsec - kernel.tv_nsec);
-        if (waited >= 0 && waited < 1e9) at -= waited;
+    double mono_now = now_ns();
+    for (int i = 0; i < n; i++) {
+      double at = mono_now;
+      struct msghdr *m = &msgs[i].msg_hdr;
+      for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+          struct timespec kernel;
+          memcpy(&kernel, CMSG_DATA(c), sizeof kernel);
+          // Integer seconds first: epoch nanoseconds do not fit a double exactly.
+          double waited = (double)(real_now.tv_sec - kernel.tv_sec) * 1e9 + (double)(real_now.tv_nsec - kernel.tv_nsec);
+          if (waited >= 0 && waited < 1e9) at -= waited;
+        }
       }
+      s->meta[2 * i] = (double)(msgs[i].msg_len < SLOT ? msgs[i].msg_len : SLOT);
+      s->meta[2 * i + 1] = at;
+      unsigned char *a = s->from + 16 * i;
+      memset(a, 0, 16);
+      if (from[i].ss_family == AF_INET6) memcpy(a, &((struct sockaddr_in6 *)&from[i])->sin6_addr, 16);
+      else memcpy(a, &((struct sockaddr_in *)&from[i])->sin_addr, 4);
     }
-    char addr[INET6_ADDRSTRLEN] = "";
-    if (from.ss_family == AF_INET6) inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&from)->sin6_addr, addr, sizeof addr);
-    else inet_ntop(AF_INET, &((struct sockaddr_in *)&from)->sin_addr, addr, sizeof addr);
-    napi_value argv[3];
-    napi_create_int32(env, (int32_t)n, &argv[0]);
-    napi_create_string_latin1(env, addr, NAPI_AUTO_LENGTH, &argv[1]);
-    napi_create_double(env, at, &argv[2]);
+    napi_value argv[1];
+    napi_create_int32(env, n, &argv[0]);
     napi_value result;
-    if (napi_call_function(env, global, cb, 3, argv, &result) != napi_ok) {
+    if (napi_call_function(env, global, cb, 1, argv, &result) != napi_ok) {
       napi_value err;
       if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
       break;
     }
+    total += n;
+    // A short batch emptied the queue: spare the read that would only say EAGAIN.
+    if (n < BATCH) break;
   }
   s->dispatching = 0;
   napi_close_handle_scope(env, scope);
@@ -206,6 +236,20 @@ static napi_value SetOption(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static int to_sockaddr(int family, const char *addr, struct sockaddr_storage *to, socklen_t *tolen) {
+  memset(to, 0, sizeof *to);
+  if (family == 6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)to;
+    a->sin6_family = AF_INET6;
+    *tolen = sizeof *a;
+    return inet_pton(AF_INET6, addr, &a->sin6_addr) == 1;
+  }
+  struct sockaddr_in *a = (struct sockaddr_in *)to;
+  a->sin_family = AF_INET;
+  *tolen = sizeof *a;
+  return inet_pton(AF_INET, addr, &a->sin_addr) == 1;
+}
+
 // send(socket, buffer, length, address) -> send time in ns (CLOCK_MONOTONIC), or -errno
 static napi_value Send(napi_env env, napi_callback_info info) {
   size_t argc = 4;
@@ -222,19 +266,8 @@ static napi_value Send(napi_env env, napi_callback_info info) {
   size_t alen = 0;
   napi_get_value_string_latin1(env, argv[3], addr, sizeof addr, &alen);
   struct sockaddr_storage to;
-  memset(&to, 0, sizeof to);
   socklen_t tolen;
-  if (s->family == 6) {
-    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&to;
-    a->sin6_family = AF_INET6;
-    if (inet_pton(AF_INET6, addr, &a->sin6_addr) != 1) return throw_errno(env, "bad IPv6 address", EINVAL);
-    tolen = sizeof *a;
-  } else {
-    struct sockaddr_in *a = (struct sockaddr_in *)&to;
-    a->sin_family = AF_INET;
-    if (inet_pton(AF_INET, addr, &a->sin_addr) != 1) return throw_errno(env, "bad IPv4 address", EINVAL);
-    tolen = sizeof *a;
-  }
+  if (!to_sockaddr(s->family, addr, &to, &tolen)) return throw_errno(env, "bad address", EINVAL);
   double at = now_ns();
   ssize_t n = sendto(s->fd, data, len, 0, (struct sockaddr *)&to, tolen);
   napi_value out;
@@ -242,22 +275,74 @@ static napi_value Send(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// receive(socket, buffer, callback(bytes, source, receivedAtNs)): polls on this thread's loop.
+// sendBatch(socket, buffer, length, count, address, times: Float64Array): sends `count`
+// datagrams of `length` bytes packed back to back in buffer, one sendto() each, to one
+// address. times[i] = send time in ns (CLOCK_MONOTONIC, right before its sendto), or -errno.
+static napi_value SendBatch(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  RawSock *s = get_sock(env, argv[0]);
+  if (!s) return NULL;
+  void *data; size_t buflen;
+  napi_get_buffer_info(env, argv[1], &data, &buflen);
+  uint32_t len = 0, count = 0;
+  napi_get_value_uint32(env, argv[2], &len);
+  napi_get_value_uint32(env, argv[3], &count);
+  char addr[64];
+  size_t alen = 0;
+  napi_get_value_string_latin1(env, argv[4], addr, sizeof addr, &alen);
+  napi_typedarray_type type;
+  size_t tlen = 0;
+  void *tdata = NULL;
+  napi_get_typedarray_info(env, argv[5], &type, &tlen, &tdata, NULL, NULL);
+  if (type != napi_float64_array || tlen < count || (size_t)len * count > buflen) {
+    napi_throw_error(env, NULL, "sendBatch: buffer or times too small");
+    return NULL;
+  }
+  struct sockaddr_storage to;
+  socklen_t tolen;
+  if (!to_sockaddr(s->family, addr, &to, &tolen)) return throw_errno(env, "bad address", EINVAL);
+  double *times = tdata;
+  for (uint32_t i = 0; i < count; i++) {
+    double at = now_ns();
+    ssize_t n = sendto(s->fd, (char *)data + (size_t)i * len, len, 0, (struct sockaddr *)&to, tolen);
+    times[i] = n < 0 ? -(double)errno : at;
+  }
+  return NULL;
+}
+
+// receive(socket, buffer, meta: Float64Array, from: Buffer, callback(count)): polls on this
+// thread's loop; buffer holds BATCH slots of SLOT bytes, meta 2 numbers and from 16 bytes per
+// datagram (see RawSock).
 static napi_value Receive(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   RawSock *s = get_sock(env, argv[0]);
   if (!s) return NULL;
   if (s->polling) { napi_throw_error(env, NULL, "already receiving"); return NULL; }
   void *data; size_t len;
   napi_get_buffer_info(env, argv[1], &data, &len);
+  napi_typedarray_type type;
+  size_t mlen = 0;
+  void *mdata = NULL;
+  napi_get_typedarray_info(env, argv[2], &type, &mlen, &mdata, NULL, NULL);
+  void *fdata; size_t flen;
+  napi_get_buffer_info(env, argv[3], &fdata, &flen);
+  if (len < (size_t)BATCH * SLOT || type != napi_float64_array || mlen < 2 * BATCH || flen < 16 * BATCH) {
+    napi_throw_error(env, NULL, "receive: buffers too small");
+    return NULL;
+  }
   int one = 1;
   setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
   s->buf = data;
-  s->buflen = len;
+  s->meta = mdata;
+  s->from = fdata;
   napi_create_reference(env, argv[1], 1, &s->buffer_ref);
-  napi_create_reference(env, argv[2], 1, &s->callback);
+  napi_create_reference(env, argv[2], 1, &s->meta_ref);
+  napi_create_reference(env, argv[3], 1, &s->from_ref);
+  napi_create_reference(env, argv[4], 1, &s->callback);
   uv_loop_t *loop = NULL;
   napi_get_uv_event_loop(env, &loop);
   s->poll = malloc(sizeof *s->poll);
@@ -322,6 +407,7 @@ NAPI_MODULE_INIT() {
     {"open", NULL, Open, NULL, NULL, NULL, napi_default, NULL},
     {"setOption", NULL, SetOption, NULL, NULL, NULL, napi_default, NULL},
     {"send", NULL, Send, NULL, NULL, NULL, napi_default, NULL},
+    {"sendBatch", NULL, SendBatch, NULL, NULL, NULL, napi_default, NULL},
     {"receive", NULL, Receive, NULL, NULL, NULL, napi_default, NULL},
     {"drain", NULL, Drain, NULL, NULL, NULL, napi_default, NULL},
     {"unref", NULL, Unref, NULL, NULL, NULL, napi_default, NULL},

@@ -6,11 +6,18 @@ import { parseAddress } from '../codec/address.js';
 import { writeProbe, type ProbeSpec } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
-import { probeSeqAt, type ProbeOutcome, type RoundResult, type RoundTask } from './protocol.js';
+import { probeSeqAt, type ProbeOutcome, type RoundTask, type TraceSpec } from './protocol.js';
+import type { RawSocketHandle } from './rawsock.js';
 import { ProbeSockets, SendError } from './sockets.js';
+
+/** Called once per round with every probe's outcome; may be called before runRound returns. */
+export type RoundEnded = (probes: ProbeOutcome[]) => void;
+/** A round with spaced probes (interHopDelayMs) could not send a later probe. */
+export type RoundFailed = (err: unknown) => void;
 
 interface RoundState {
   task: RoundTask;
+  spec: Readonly<TraceSpec>;
   outcomes: ProbeOutcome[];
   keys: number[];
   /** Lowest TTL at which the path ended (destination answered, or unreachable). */
@@ -18,7 +25,8 @@ interface RoundState {
   sendsDone: boolean;
   finished: boolean;
   timer: NodeJS.Timeout | null;
-  resolve: (r: RoundResult) => void;
+  ended: RoundEnded;
+  failed: RoundFailed;
 }
 
 interface PendingProbe {
@@ -27,7 +35,17 @@ interface PendingProbe {
   sentAtNs: number;
 }
 
+/** What a trace's settings mean for sending, worked out once per TraceSpec (not per round). */
+interface Flow {
+  probe: ProbeSpec;
+  sender: RawSocketHandle;
+  /** Bytes of every probe of the flow (0 until known). */
+  length: number;
+  slots: Uint8Array[];
+}
+
 const PROTOCOL_CODE = { icmp: 1, udp: 2, tcp: 3 } as const;
+const BATCH_BYTES = 64 * 1024;
 
 function probeKey(family: 4 | 6, protocol: 'icmp' | 'udp' | 'tcp', flowId: number, probeSeq: number): number {
   return ((family === 6 ? 4 : 0) + PROTOCOL_CODE[protocol]) * 0x100000000 + flowId * 0x10000 + probeSeq;
@@ -37,6 +55,10 @@ export class Prober {
   private readonly pending = new Map<number, PendingProbe>();
   private readonly sockets = new ProbeSockets((reply, at) => this.onReply(reply, at));
   private readonly packet = Buffer.alloc(65536);
+  /** A round's probes, back to back, for one sendBatch() call. */
+  private readonly batch = Buffer.alloc(BATCH_BYTES);
+  private readonly sendTimes = new Float64Array(256);
+  private flows = new WeakMap<Readonly<TraceSpec>, Flow>();
   private opened = false;
 
   /** Opens the receive sockets; throws EngineError('NoRawSocketPermission') without CAP_NET_RAW. */
@@ -48,6 +70,7 @@ export class Prober {
 
   close(): void {
     this.sockets.close();
+    this.flows = new WeakMap();
     this.opened = false;
   }
 
@@ -55,57 +78,150 @@ export class Prober {
     return this.pending.size;
   }
 
-  runRound(task: RoundTask): Promise<RoundResult> {
-    this.open();
-    this.sockets.listen(task.family, task.protocol);
-    const source = parseAddress(task.source);
-    const destination = parseAddress(task.destination);
-    if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
-    return new Promise<RoundResult>((resolve) => {
-      const round: RoundState = {
-        task,
-        outcomes: task.ttls.map((ttl) => ({ ttl, kind: 'notSent', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 })),
-        keys: [],
-        endTtl: Infinity,
-        sendsDone: false,
-        finished: false,
-        timer: null,
-        resolve,
-      };
-      const spec: ProbeSpec = {
-        family: task.family, protocol: task.protocol, source, destination, flowId: task.flowId,
-        destinationPort: task.destinationPort, packetSize: task.packetSize, dontFragment: task.dontFragment,
-        ttl: 0, probeSeq: 0,
-      };
-      const sendAt = (index: number) => {
-        if (round.finished) return;
-        const ttl = task.ttls[index];
-        if (ttl <= round.endTtl) this.sendProbe(round, spec, index);
-        if (index + 1 < task.ttls.length) {
-          if (task.interHopDelayMs > 0) {
-            round.timer = setTimeout(() => sendAt(index + 1), task.interHopDelayMs);
-          } else {
-            sendAt(index + 1);
-          }
-          return;
-        }
-        round.sendsDone = true;
-        if (this.complete(round)) return this.finish(round);
-        round.timer = setTimeout(() => this.timedOut(round), task.timeoutMs);
-      };
-      sendAt(0);
-    });
+  /**
+   * Sends the round's probes and calls `ended` once every probe up to the end of the path has
+   * an outcome or the timeout passed. Throws (without calling `ended`) when nothing could be
+   * sent: bad addresses, sockets that cannot be opened.
+   */
+  runRound(task: RoundTask, ended: RoundEnded, failed: RoundFailed): void {
+    const spec = task.spec;
+    const flow = this.flow(spec);
+    const round: RoundState = {
+      task,
+      spec,
+      outcomes: task.ttls.map((ttl) => ({ ttl, kind: 'notSent', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 })),
+      keys: [],
+      endTtl: Infinity,
+      sendsDone: false,
+      finished: false,
+      timer: null,
+      ended,
+      failed,
+    };
+    try {
+      if (spec.interHopDelayMs > 0) return this.sendSpaced(round, flow, 0);
+      if (!this.sendAll(round, flow)) {
+        for (let i = 0; i < task.ttls.length; i++) this.sendProbe(round, flow, i);
+      }
+    } catch (err) {
+      this.forget(round);
+      throw err;
+    }
+    this.sent(round);
   }
 
-  private sendProbe(round: RoundState, spec: ProbeSpec, index: number): void {
+  private flow(spec: Readonly<TraceSpec>): Flow {
+    let flow = this.flows.get(spec);
+    if (flow) return flow;
+    this.open();
+    this.sockets.listen(spec.family, spec.protocol);
+    const source = parseAddress(spec.source);
+    const destination = parseAddress(spec.destination);
+    if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
+    flow = {
+      length: 0,
+      slots: [],
+      sender: this.sockets.sender(spec.family, spec.sourceInterface),
+      probe: {
+        family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
+        destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
+        ttl: 0, probeSeq: 0,
+      },
+    };
+    this.flows.set(spec, flow);
+    return flow;
+  }
+
+  /** Views of the batch buffer, one per probe of the flow's size, made once per flow. */
+  private batchSlots(flow: Flow, count: number): Uint8Array[] | null {
+    if (flow.length === 0) flow.length = writeProbe(this.packet, flow.probe);
+    const length = flow.length;
+    if (length * count > this.batch.length) return null;
+    while (flow.slots.length < count) {
+      const at = flow.slots.length * length;
+      flow.slots.push(new Uint8Array(this.batch.buffer, this.batch.byteOffset + at, length));
+    }
+    return flow.slots;
+  }
+
+  /** interHopDelayMs > 0: one probe per timer tick. */
+  private sendSpaced(round: RoundState, flow: Flow, index: number): void {
+    round.timer = null;
+    if (round.finished) return;
+    if (round.task.ttls[index] <= round.endTtl) this.sendProbe(round, flow, index);
+    if (index + 1 < round.task.ttls.length) {
+      round.timer = setTimeout(() => {
+        try {
+          this.sendSpaced(round, flow, index + 1);
+        } catch (err) {
+          this.forget(round);
+          round.failed(err);
+        }
+      }, round.spec.interHopDelayMs);
+    } else {
+      this.sent(round);
+    }
+  }
+
+  /**
+   * Every probe is out. On a short path the replies are often queued already (the kernel
+   * forwards and answers inside sendto() on local links): reading them now ends the round
+   * in this turn of the loop, with no wake-up for the socket and no timeout timer.
+   */
+  private sent(round: RoundState): void {
+    round.sendsDone = true;
+    if (!this.complete(round)) this.sockets.drainFamily(round.spec.family);
+    if (round.finished) return;
+    if (this.complete(round)) return this.finish(round);
+    round.timer = setTimeout(() => this.timedOut(round), round.spec.timeoutMs);
+  }
+
+  /**
+   * All probes of the round in one call into the addon (still one sendto each, each stamped
+   * right before it). False when they do not fit the batch buffer: send them one by one.
+   */
+  private sendAll(round: RoundState, flow: Flow): boolean {
     const task = round.task;
-    spec.ttl = task.ttls[index];
-    spec.probeSeq = probeSeqAt(task.seqStart, index);
-    const length = writeProbe(this.packet, spec);
-    const key = probeKey(task.family, task.protocol, task.flowId, spec.probeSeq);
+    const spec = round.spec;
+    const probe = flow.probe;
+    const count = task.ttls.length;
+    if (count > this.sendTimes.length) return false;
+    const slots = this.batchSlots(flow, count);
+    if (!slots) return false;
+    for (let i = 0; i < count; i++) {
+      probe.ttl = task.ttls[i];
+      probe.probeSeq = probeSeqAt(task.seqStart, i);
+      writeProbe(slots[i], probe);
+    }
+    const length = flow.length;
+    this.sockets.sendBatch(flow.sender, this.batch, length, count, spec.destination, this.sendTimes);
+    for (let i = 0; i < count; i++) {
+      const sentAtNs = this.sendTimes[i];
+      const outcome = round.outcomes[i];
+      // ENOBUFS, ENETUNREACH...: that probe is lost; the round goes on.
+      if (sentAtNs < 0) {
+        outcome.kind = 'sendError';
+        continue;
+      }
+      const key = probeKey(spec.family, spec.protocol, spec.flowId, probeSeqAt(task.seqStart, i));
+      outcome.kind = 'timeout';
+      this.pending.set(key, { round, index: i, sentAtNs });
+      round.keys.push(key);
+    }
+    return true;
+  }
+
+  private sendProbe(round: RoundState, flow: Flow, index: number): void {
+    const task = round.task;
+    const spec = round.spec;
+    const probe = flow.probe;
+    probe.ttl = task.ttls[index];
+    probe.probeSeq = probeSeqAt(task.seqStart, index);
+    const length = writeProbe(this.packet, probe);
+    const key = probeKey(spec.family, spec.protocol, spec.flowId, probe.probeSeq);
     const outcome = round.outcomes[index];
     try {
-      const sentAtNs = this.sockets.send(task.family, task.sourceInterface, this.packet, length, task.destination);
+      const sentAtNs = this.sockets.send(flow.sender, this.packet, length, spec.destination);
       outcome.kind = 'timeout';
       this.pending.set(key, { round, index, sentAtNs });
       round.keys.push(key);
@@ -121,12 +237,12 @@ export class Prober {
     const probe = this.pending.get(key);
     if (!probe) return;
     const round = probe.round;
-    const task = round.task;
+    const spec = round.spec;
     // Same flow and number but not our destination or port: someone else's packet.
-    if (reply.destination !== task.destination) return;
-    if (task.protocol !== 'icmp' && reply.destinationPort !== task.destinationPort) return;
+    if (reply.destination !== spec.destination) return;
+    if (spec.protocol !== 'icmp' && reply.destinationPort !== spec.destinationPort) return;
     const rttMs = (receivedAtNs - probe.sentAtNs) / 1e6;
-    if (rttMs > task.timeoutMs) return;
+    if (rttMs > spec.timeoutMs) return;
     this.pending.delete(key);
     const outcome = round.outcomes[probe.index];
     outcome.kind = reply.kind;
@@ -134,7 +250,7 @@ export class Prober {
     outcome.rttMs = rttMs;
     outcome.icmpType = reply.icmpType;
     outcome.icmpCode = reply.icmpCode;
-    const ended = reply.kind === 'unreachable' || reply.responder === task.destination;
+    const ended = reply.kind === 'unreachable' || reply.responder === spec.destination;
     if (ended && outcome.ttl < round.endTtl) round.endTtl = outcome.ttl;
     if (this.complete(round)) this.finish(round);
   }
@@ -161,18 +277,24 @@ export class Prober {
     this.finish(round);
   }
 
-  private finish(round: RoundState): void {
-    if (round.finished) return;
+  /** Drops the round's probes from the pending map (late replies no longer match). */
+  private forget(round: RoundState): void {
     round.finished = true;
     if (round.timer) clearTimeout(round.timer);
+    round.timer = null;
     for (const key of round.keys) {
       const p = this.pending.get(key);
       if (p && p.round === round) this.pending.delete(key);
     }
+  }
+
+  private finish(round: RoundState): void {
+    if (round.finished) return;
+    this.forget(round);
     // Probes beyond the end of the path are not part of this round's answer.
     for (const o of round.outcomes) {
       if (o.ttl > round.endTtl && o.kind === 'timeout') o.kind = 'notSent';
     }
-    round.resolve({ ok: true, probes: round.outcomes });
+    round.ended(round.outcomes);
   }
 }

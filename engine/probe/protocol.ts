@@ -8,9 +8,12 @@ import type { EngineErrorCode } from '../errors.js';
 import type { RouteChange, TraceHop } from '../types.js';
 import type { MessagePort } from 'node:worker_threads';
 
-/** One round of one trace: the trace's probe settings and the TTLs to probe now. */
-export interface RoundTask extends Omit<TraceSpec, 'intervalMs' | 'firstTtl' | 'maxTtl' | 'finalHopOnly'> {
-  type: 'round';
+/**
+ * One round of one trace: the trace's settings as they were when the round started (the
+ * worker replaces, never edits, a trace's TraceSpec) and the TTLs of the round.
+ */
+export interface RoundTask {
+  spec: Readonly<TraceSpec>;
   /** TTLs to probe, ascending. */
   ttls: number[];
   /** Probe number of the first probe; the next ones follow (wrapping within 1..0xfffe). */
@@ -86,18 +89,13 @@ export interface ProbeOutcome {
   icmpCode: number;
 }
 
-export interface RoundResult {
-  ok: true;
-  probes: ProbeOutcome[];
-}
-
 export interface TaskFailure {
   ok: false;
   code: EngineErrorCode;
   message: string;
 }
 
-export type ProbeTaskResult = RoundResult | TaskFailure | { ok: true; probes?: undefined };
+export type ProbeTaskResult = TaskFailure | { ok: true };
 
 export function probeSeqAt(seqStart: number, index: number): number {
   return ((seqStart - 1 + index) % 0xfffe) + 1;

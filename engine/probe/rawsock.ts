@@ -9,14 +9,28 @@ export interface RawSockAddon {
   setOption(sock: RawSocketHandle, level: number, option: number, value: number | Buffer): void;
   /** Returns the send time in ns (CLOCK_MONOTONIC, as process.hrtime), or -errno. */
   send(sock: RawSocketHandle, buf: Buffer, length: number, address: string): number;
-  /** Calls back once per received datagram (bytes in buf, sender, receive time in ns). */
-  receive(sock: RawSocketHandle, buf: Buffer, cb: (bytes: number, source: string, receivedAtNs: number) => void): void;
+  /**
+   * Sends `count` datagrams of `length` bytes packed back to back in buf (one sendto each);
+   * times[i] = the send time of datagram i in ns (taken right before its sendto), or -errno.
+   */
+  sendBatch(sock: RawSocketHandle, buf: Buffer, length: number, count: number, address: string, times: Float64Array): void;
+  /**
+   * Polls the socket on this thread's loop and calls back once per batch of received datagrams:
+   * datagram i of a batch is in buf at i * RECEIVE_SLOT_BYTES, meta[2i] its length, meta[2i+1]
+   * its receive time in ns (the kernel's stamp, on CLOCK_MONOTONIC), from[16i..] the sender
+   * address (IPv4: 4 bytes).
+   */
+  receive(sock: RawSocketHandle, buf: Buffer, meta: Float64Array, from: Buffer, cb: (count: number) => void): void;
   /** Reads (and calls back for) every datagram queued now, without waiting for the loop. */
   drain(sock: RawSocketHandle): void;
   unref(sock: RawSocketHandle): void;
   close(sock: RawSocketHandle): void;
   now(): number;
 }
+
+/** Datagrams per receive batch and the bytes each gets (BATCH and SLOT in rawsock.c). */
+export const RECEIVE_BATCH = 32;
+export const RECEIVE_SLOT_BYTES = 2048;
 
 let addon: RawSockAddon | null = null;
 

@@ -5,7 +5,8 @@
 import { EngineError, NO_RAW_SOCKET_PERMISSION } from '../errors.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from '../codec/reply.js';
-import { rawsock, type RawSocketHandle } from './rawsock.js';
+import { formatIPv6 } from '../codec/address.js';
+import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type RawSocketHandle } from './rawsock.js';
 
 const IPPROTO_RAW = 255;
 const IPPROTO_ICMP = 1;
@@ -30,6 +31,8 @@ export class SendError extends Error {
 export class ProbeSockets {
   private readonly senders = new Map<string, RawSocketHandle>();
   private readonly receivers = new Map<string, RawSocketHandle>();
+  private readonly receivers4: RawSocketHandle[] = [];
+  private readonly receivers6: RawSocketHandle[] = [];
 
   constructor(private readonly onReply: ReplyListener) {}
 
@@ -39,9 +42,14 @@ export class ProbeSockets {
     this.receiver(6, 'icmp');
   }
 
-  /** Sends one probe; returns the send time in ns (CLOCK_MONOTONIC), taken right before sendto. */
-  send(family: 4 | 6, sourceInterface: string | null, buf: Buffer, length: number, destination: string): number {
-    const r = rawsock().send(this.sender(family, sourceInterface), buf, length, destination);
+  /** Sends probes packed in buf (see RawSockAddon.sendBatch); times[i] < 0 is -errno. */
+  sendBatch(sender: RawSocketHandle, buf: Buffer, length: number, count: number, destination: string, times: Float64Array): void {
+    rawsock().sendBatch(sender, buf, length, count, destination, times);
+  }
+
+  /** Sends one probe on a sender(); returns the send time in ns (CLOCK_MONOTONIC), taken right before sendto. */
+  send(sender: RawSocketHandle, buf: Buffer, length: number, destination: string): number {
+    const r = rawsock().send(sender, buf, length, destination);
     if (r < 0) throw new SendError(-r);
     return r;
   }
@@ -56,13 +64,22 @@ export class ProbeSockets {
     for (const s of this.receivers.values()) rawsock().drain(s);
   }
 
+  /** Handles the replies queued now on the receive sockets of one family. */
+  drainFamily(family: 4 | 6): void {
+    const list = family === 4 ? this.receivers4 : this.receivers6;
+    for (let i = 0; i < list.length; i++) rawsock().drain(list[i]);
+  }
+
   close(): void {
     for (const s of [...this.senders.values(), ...this.receivers.values()]) rawsock().close(s);
     this.senders.clear();
     this.receivers.clear();
+    this.receivers4.length = 0;
+    this.receivers6.length = 0;
   }
 
-  private sender(family: 4 | 6, sourceInterface: string | null): RawSocketHandle {
+  /** The send socket of a family and source interface (opened on first use). */
+  sender(family: 4 | 6, sourceInterface: string | null): RawSocketHandle {
     const key = `${family}/${sourceInterface ?? ''}`;
     let sock = this.senders.get(key);
     if (sock) return sock;
@@ -88,17 +105,28 @@ export class ProbeSockets {
       family === 4
         ? kind === 'tcp' ? (b, n) => parseIPv4TcpReply(b, n) : (b, n) => parseIPv4IcmpReply(b, n)
         : kind === 'tcp' ? parseIPv6TcpReply : parseIPv6IcmpReply;
-    const buffer = Buffer.alloc(65536);
+    const buffer = Buffer.alloc(RECEIVE_BATCH * RECEIVE_SLOT_BYTES);
+    const slots = Array.from({ length: RECEIVE_BATCH }, (_, i) => buffer.subarray(i * RECEIVE_SLOT_BYTES, (i + 1) * RECEIVE_SLOT_BYTES));
+    const meta = new Float64Array(2 * RECEIVE_BATCH);
+    const from = Buffer.alloc(16 * RECEIVE_BATCH);
     const onReply = this.onReply;
-    // Parse in place (no copy); a bad packet never throws out of the receive path.
-    addon.receive(sock, buffer, (bytes, source, receivedAtNs) => {
-      let reply: ProbeReply | null = null;
-      try { reply = parse(buffer, bytes, source); } catch { reply = null; }
-      if (reply) onReply(reply, receivedAtNs);
+    // Parse in place (no copy); a bad packet never throws out of the receive path. IPv4
+    // parsers read the sender from the IP header; IPv6 sockets deliver no header.
+    addon.receive(sock, buffer, meta, from, (count) => {
+      for (let i = 0; i < count; i++) {
+        let reply: ProbeReply | null = null;
+        try {
+          reply = parse(slots[i], meta[2 * i], family === 6 ? formatIPv6(from, 16 * i) : '');
+        } catch {
+          reply = null;
+        }
+        if (reply) onReply(reply, meta[2 * i + 1]);
+      }
     });
     // Idle sockets must not keep the worker alive; in-flight rounds hold timers anyway.
     addon.unref(sock);
     this.receivers.set(key, sock);
+    (family === 4 ? this.receivers4 : this.receivers6).push(sock);
     return sock;
   }
 }

@@ -7,15 +7,29 @@ import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
 import type { Prober } from './prober.js';
-import { probeSeqAt, type RoundReport, type RoundResult, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
+import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
+
+/** Finished rounds reach the main thread at most once per this many ms (see deliver()). */
+export const DELIVERY_WINDOW_MS = 100;
+/** Held rounds wait at most this long after the window for a round start to carry them. */
+const DELIVERY_GRACE_MS = 50;
 
 interface Loop {
   id: number;
-  spec: TraceSpec;
+  /** Replaced, never edited: a round in flight keeps the settings it started with. */
+  spec: Readonly<TraceSpec>;
   path: PathState;
   /** 'stopping': stop was asked while a round was in flight; acknowledged when it ends. */
   state: 'running' | 'paused' | 'stopping';
+  /** A one-off start: the first round after start, resume, an interval change or a late round. */
   timer: NodeJS.Timeout | null;
+  /**
+   * The steady cadence: a repeating timer started with a round that timer started. Node
+   * re-arms it in place, so a round costs no new timer object or timer list.
+   */
+  ticker: NodeJS.Timeout | null;
+  /** The ticker fired while a round was still in flight: start the next one when it ends. */
+  late: boolean;
   inFlight: boolean;
   lastRoundStart: number;
   nextSeq: number;
@@ -24,7 +38,9 @@ interface Loop {
 export class TraceLoops {
   private readonly loops = new Map<number, Loop>();
   private outbox: RoundReport[] = [];
-  private flushQueued = false;
+  /** performance.now() of the last message of rounds to the main thread. */
+  private lastDelivery = -Infinity;
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly prober: Prober, private readonly port: MessagePort) {}
 
@@ -39,16 +55,18 @@ export class TraceLoops {
     switch (cmd.op) {
       case 'retarget':
         if (cmd.destination !== loop.spec.destination) loop.path.reset();
-        loop.spec.family = cmd.family;
-        loop.spec.destination = cmd.destination;
-        loop.spec.source = cmd.source;
+        loop.spec = { ...loop.spec, family: cmd.family, destination: cmd.destination, source: cmd.source };
         return;
-      case 'interval':
-        loop.spec.intervalMs = cmd.intervalMs;
-        if (loop.timer && loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
+      case 'interval': {
+        loop.spec = { ...loop.spec, intervalMs: cmd.intervalMs };
+        const waiting = (loop.timer !== null || loop.ticker !== null) && !loop.inFlight;
+        // In flight: the round's end schedules the next one at the new interval.
+        this.clearTimer(loop);
+        if (waiting && loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
         return;
+      }
       case 'finalHopOnly':
-        loop.spec.finalHopOnly = cmd.on;
+        loop.spec = { ...loop.spec, finalHopOnly: cmd.on };
         loop.path.setFinalHopOnly(cmd.on);
         return;
       case 'pause':
@@ -80,6 +98,8 @@ export class TraceLoops {
     for (const loop of this.loops.values()) this.clearTimer(loop);
     this.loops.clear();
     this.outbox = [];
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
   }
 
   private start(id: number, spec: TraceSpec): void {
@@ -90,6 +110,8 @@ export class TraceLoops {
       path: new PathState({ firstTtl: spec.firstTtl, maxTtl: spec.maxTtl, finalHopOnly: spec.finalHopOnly }),
       state: 'running',
       timer: null,
+      ticker: null,
+      late: false,
       inFlight: false,
       lastRoundStart: 0,
       nextSeq: 1,
@@ -98,37 +120,56 @@ export class TraceLoops {
     this.run(loop);
   }
 
+  /** A one-off start at `at`; that round starts the ticker again. */
   private schedule(loop: Loop, at: number): void {
     this.clearTimer(loop);
-    loop.timer = setTimeout(() => this.run(loop), Math.max(0, at - Date.now()));
+    loop.timer = setTimeout(() => {
+      loop.timer = null;
+      this.run(loop, false);
+    }, Math.max(0, at - Date.now()));
   }
 
   private clearTimer(loop: Loop): void {
     if (loop.timer) clearTimeout(loop.timer);
+    if (loop.ticker) clearInterval(loop.ticker);
     loop.timer = null;
+    loop.ticker = null;
+    loop.late = false;
   }
 
-  private run(loop: Loop): void {
-    loop.timer = null;
+  private tick(loop: Loop): void {
+    if (loop.inFlight) loop.late = true;
+    else this.run(loop, true);
+  }
+
+  private run(loop: Loop, byTicker = false): void {
     if (loop.state !== 'running') return;
+    if (!byTicker) {
+      if (loop.ticker) clearInterval(loop.ticker);
+      loop.ticker = setInterval(() => this.tick(loop), loop.spec.intervalMs);
+    }
+    // Held rounds ride on this wake-up when their window has passed (see deliver()).
+    if (this.flushTimer && performance.now() >= this.lastDelivery + DELIVERY_WINDOW_MS) this.flush();
     const time = Date.now();
     loop.lastRoundStart = time;
     const ttls = loop.path.nextTtls();
     const seqStart = loop.nextSeq;
     loop.nextSeq = probeSeqAt(seqStart, ttls.length);
     const spec = loop.spec;
-    const target = spec.destination;
-    let pending: Promise<RoundResult>;
-    try {
-      pending = this.prober.runRound({ type: 'round', ...spec, ttls, seqStart });
-    } catch (err) {
-      return this.fail(loop, err);
-    }
     loop.inFlight = true;
-    pending.then((result) => this.ended(loop, target, time, result), (err) => this.fail(loop, err));
+    try {
+      // May end the round before it returns (replies already queued): see Prober.sent().
+      this.prober.runRound(
+        { spec, ttls, seqStart },
+        (probes) => this.ended(loop, spec.destination, time, probes),
+        (err) => this.fail(loop, err),
+      );
+    } catch (err) {
+      this.fail(loop, err);
+    }
   }
 
-  private ended(loop: Loop, target: string, time: number, result: RoundResult): void {
+  private ended(loop: Loop, target: string, time: number, probes: ProbeOutcome[]): void {
     loop.inFlight = false;
     if (loop.state === 'stopping') {
       this.loops.delete(loop.id);
@@ -137,32 +178,51 @@ export class TraceLoops {
     }
     // A round of an address the trace no longer probes says nothing about the new path.
     if (target === loop.spec.destination) {
-      const applied = loop.path.applyRound(result.probes, target);
+      const applied = loop.path.applyRound(probes, target);
       this.outbox.push({
         id: loop.id, time, target, reachedTarget: applied.reachedTarget, hops: applied.hops,
         routeChanges: applied.routeChanges, pathLength: loop.path.pathLength,
       });
-      if (!this.flushQueued) {
-        this.flushQueued = true;
-        setImmediate(() => this.flush());
-      }
+      this.deliver();
     }
-    if (loop.state === 'running') this.schedule(loop, time + loop.spec.intervalMs);
+    if (loop.state !== 'running') return;
+    // Paused and resumed, or a new interval, while this round was in flight: no ticker runs.
+    if (!loop.ticker && !loop.timer) this.schedule(loop, time + loop.spec.intervalMs);
+    // It took longer than the interval: the next round starts now, with a new cadence.
+    else if (loop.late) this.schedule(loop, Date.now());
   }
 
   private fail(loop: Loop, err: unknown): void {
     loop.inFlight = false;
     this.clearTimer(loop);
     this.loops.delete(loop.id);
+    // A stop asked for while the round was in flight is answered as a stop.
+    if (loop.state === 'stopping') return this.post({ op: 'stopped', id: loop.id });
     const code: EngineErrorCode = err instanceof EngineError ? err.code : 'SocketError';
     this.post({ op: 'error', id: loop.id, code, message: err instanceof Error ? err.message : String(err) });
   }
 
+  /**
+   * Rounds go to the main thread at most about once per DELIVERY_WINDOW_MS: a round that ends
+   * when nothing was delivered within the window goes at once. Rounds ending sooner are held
+   * and go together with the first round that starts or ends after the window, or by a timer
+   * DELIVERY_GRACE_MS after it when no round does (so at intervals below the window the timer
+   * adds no wake-up of its own). Every message wakes the main thread; the hub only promises
+   * HostUpdated within 1 s of a round.
+   */
+  private deliver(): void {
+    const wait = this.lastDelivery + DELIVERY_WINDOW_MS - performance.now();
+    if (wait <= 0) return this.flush();
+    this.flushTimer ??= setTimeout(() => this.flush(), wait + DELIVERY_GRACE_MS);
+  }
+
   private flush(): void {
-    this.flushQueued = false;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     if (this.outbox.length === 0) return;
     const rounds = this.outbox;
     this.outbox = [];
+    this.lastDelivery = performance.now();
     this.port.postMessage({ op: 'rounds', rounds } satisfies TraceMessage);
   }
 
