@@ -6,11 +6,11 @@ import { Piscina } from 'piscina';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import { appendRollups, appendSamples } from './appenders.js';
-import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
+import { RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
 import { concatRollupRows, emptyRollupRows, sliceRollupRows, type RollupRows } from './rollup-rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
-import { SessionRollupState, concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
-import type { PrepareResult, RowsRollupJob, SampleRollupJob } from './worker.js';
+import { SessionRollupState, type RawPending } from './session-rollup-state.js';
+import type { FlushResult, FlushTask, RowsRollupJob, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { RecentData, type RecentView } from './recent-data.js';
 
@@ -183,13 +183,23 @@ export class IngestPipeline {
   }
 
   private async flushBatch(raw: SampleBatch, hosts: HostSeen[]): Promise<void> {
-    const { batch, dropped } = (await this.pool.run(
-      { op: 'prepare', batch: raw },
+    // The worker validates the batch and closes the 1-minute periods in one task; it needs
+    // each session's carried-over state (copied: it is small, and a view would clone the
+    // whole buffer behind it).
+    const ids = sessionsIn(raw);
+    for (const [id, s] of this.states) if (s.finishing) ids.add(id);
+    const sessions: SessionCarry[] = [...ids].map((sessionId) => {
+      let state = this.states.get(sessionId);
+      if (!state) this.states.set(sessionId, (state = new SessionRollupState()));
+      const { time, hop, latency } = state.raw;
+      return { sessionId, closedUntil: state.closedUntil[0], maxTime: state.maxTime, finishing: state.finishing, pending: { time: time.slice(), hop: hop.slice(), latency: latency.slice() } };
+    });
+    const prepared = (await this.pool.run(
+      { op: 'flush', batch: raw, sessions } satisfies FlushTask,
       { transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[] },
-    )) as PrepareResult;
-    this.dropped += dropped;
-
-    const bySession = splitBySession(batch);
+    )) as FlushResult;
+    this.dropped += prepared.dropped;
+    const batch = prepared.batch;
 
     type Plan = {
       sessionId: number;
@@ -206,37 +216,26 @@ export class IngestPipeline {
       closedUntil: number[];
       pendingRows: RollupRows[];
     };
-    const plans: Plan[] = [];
-    const sessions = new Set([...bySession.keys(), ...[...this.states].filter(([, s]) => s.finishing).map(([id]) => id)]);
-    for (const sessionId of sessions) {
-      const add = bySession.get(sessionId) ?? { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
-      const state = this.states.get(sessionId) ?? new SessionRollupState();
-      this.states.set(sessionId, state);
-      let first = Infinity;
-      let last = -Infinity;
-      for (const t of add.time) {
-        if (t < first) first = t;
-        if (t > last) last = t;
-      }
-      if (add.time.length) state.anchor(first);
-      const plan: Plan = {
-        sessionId,
+    const plans: Plan[] = prepared.sessions.map((f) => {
+      const state = this.states.get(f.sessionId)!;
+      if (f.add.time.length) state.anchor(f.first);
+      return {
+        sessionId: f.sessionId,
         state,
-        count: add.time.length,
-        first,
-        last,
-        raw: concatRaw(state.raw, add),
-        add,
+        count: f.add.time.length,
+        first: f.first,
+        last: f.last,
+        raw: f.pending,
+        add: f.add,
         coverFrom: [...state.closedUntil],
-        rows: RollupResolutionsMs.map(() => emptyRollupRows()),
-        closedUntil: [...state.closedUntil],
+        rows: [f.rows, ...RollupResolutionsMs.slice(1).map(() => emptyRollupRows())],
+        closedUntil: [f.closedUntil, ...state.closedUntil.slice(1)],
         pendingRows: [...state.pendingRows],
       };
-      plans.push(plan);
-    }
-    // The worker rolls up while this thread appends the samples: the two overlap.
+    });
+    // The 10-minute and 1-hour merges run in the worker while this thread appends the samples.
     const planning = (async () => {
-      for (const plan of plans) await this.planRollups(plan, Math.max(plan.state.maxTime, plan.last));
+      for (const plan of plans) await this.planUpperRollups(plan);
     })();
     planning.catch(() => undefined); // awaited in the transaction; a failure there rolls back
 
@@ -303,22 +302,10 @@ export class IngestPipeline {
     }
   }
 
-  /** Decides which periods close with this flush and computes their rollup rows. */
-  private async planRollups(
-    p: { state: SessionRollupState; raw: RawPending; rows: RollupRows[]; closedUntil: number[]; pendingRows: RollupRows[] },
-    maxTime: number,
-  ): Promise<void> {
-    if (Number.isNaN(p.closedUntil[0]) || !Number.isFinite(maxTime)) return;
+  /** Closes the 10-minute and 1-hour periods that the 1-minute level has passed (the worker closed that one). */
+  private async planUpperRollups(p: { state: SessionRollupState; rows: RollupRows[]; closedUntil: number[]; pendingRows: RollupRows[] }): Promise<void> {
+    if (Number.isNaN(p.closedUntil[0])) return;
     const finishing = p.state.finishing;
-    const res0 = RollupResolutionsMs[0];
-    const cut0 = finishing ? ceilTo(maxTime + 1, res0) : floorTo(maxTime - LateSampleGraceMs, res0);
-    if (cut0 > p.closedUntil[0]) {
-      const [closing, open] = splitRaw(p.raw, p.closedUntil[0], cut0);
-      const job: SampleRollupJob = { kind: 'samples', start: p.closedUntil[0], end: cut0, resolution: res0, ...closing };
-      p.rows[0] = closing.time.length ? await this.runRollup(job) : emptyRollupRows();
-      p.raw = open;
-      p.closedUntil[0] = cut0;
-    }
     for (let level = 1; level < RollupResolutionsMs.length; level++) {
       const res = RollupResolutionsMs[level];
       const feed = concatRollupRows([p.pendingRows[level - 1], p.rows[level - 1]]);
@@ -335,7 +322,7 @@ export class IngestPipeline {
     }
   }
 
-  private runRollup(job: SampleRollupJob | RowsRollupJob): Promise<RollupRows> {
+  private runRollup(job: RowsRollupJob): Promise<RollupRows> {
     return this.pool.run({ op: 'rollup', job }) as Promise<RollupRows>;
   }
 
@@ -350,30 +337,14 @@ export class IngestPipeline {
   }
 }
 
-/** The batch's rows per session; a batch of one session (the usual case) is not copied. */
-function splitBySession(batch: SampleBatch): Map<number, RawPending> {
-  const out = new Map<number, RawPending>();
-  if (!batch.length) return out;
-  const s0 = batch.session[0];
-  let single = true;
-  for (let i = 1; i < batch.length && single; i++) if (batch.session[i] !== s0) single = false;
-  if (single) {
-    out.set(s0, { time: batch.time, hop: batch.hop, latency: batch.latency });
-    return out;
-  }
-  const index = new Map<number, number[]>();
+/** The sessions that have rows in the batch. */
+function sessionsIn(batch: SampleBatch): Set<number> {
+  const out = new Set<number>();
+  let last = NaN;
   for (let i = 0; i < batch.length; i++) {
     const sid = batch.session[i];
-    let list = index.get(sid);
-    if (!list) index.set(sid, (list = []));
-    list.push(i);
-  }
-  for (const [sid, idx] of index) {
-    out.set(sid, {
-      time: Float64Array.from(idx, (i) => batch.time[i]),
-      hop: Int32Array.from(idx, (i) => batch.hop[i]),
-      latency: Float64Array.from(idx, (i) => batch.latency[i]),
-    });
+    if (sid !== last) out.add(sid);
+    last = sid;
   }
   return out;
 }

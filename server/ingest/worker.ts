@@ -1,9 +1,12 @@
 // The ingest worker (Piscina): validates sample batches and computes rollup rows with the
 // WASM bucket kernel. Stateless: every task carries what it needs.
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
-import { rollupRowsFromBuckets, type RollupRows } from '../../wasm/rollup-rows.js';
+import { emptyRollupRows, rollupRowsFromBuckets, type RollupRows } from '../../wasm/rollup-rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import type { SampleBatch } from './sample-columns.js';
+import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
+import { concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 
 let kernels: Kernels | undefined;
 const k = () => (kernels ??= loadKernels());
@@ -96,6 +99,102 @@ export function rollup(job: SampleRollupJob | RowsRollupJob): RollupRows {
   return rollupRowsFromBuckets(k().mergeRollups(job.rows, spec));
 }
 
-export default function task(message: { op: 'prepare'; batch: SampleBatch } | { op: 'rollup'; job: SampleRollupJob | RowsRollupJob }) {
-  return message.op === 'prepare' ? prepare(message.batch) : rollup(message.job);
+/** What a flush carries over for one session: its 1-minute grid and raw samples not rolled up. */
+export interface SessionCarry {
+  sessionId: number;
+  /** Where the 1-minute level is closed; NaN until the session's first sample. */
+  closedUntil: number;
+  maxTime: number;
+  finishing: boolean;
+  pending: RawPending;
+}
+
+export interface FlushTask {
+  op: 'flush';
+  batch: SampleBatch;
+  /** Every session with samples in the batch, and every finishing one. */
+  sessions: SessionCarry[];
+}
+
+export interface SessionFlush {
+  sessionId: number;
+  /** This flush's stored samples of the session, and their time span. */
+  add: RawPending;
+  first: number;
+  last: number;
+  /** The 1-minute level after this flush, its newly closed rows, the raw samples left open. */
+  closedUntil: number;
+  rows: RollupRows;
+  pending: RawPending;
+}
+
+export interface FlushResult {
+  batch: SampleBatch;
+  dropped: number;
+  sessions: SessionFlush[];
+}
+
+/** The batch's rows of one session: views when the batch holds only that session. */
+function rowsOf(batch: SampleBatch, sessionId: number, single: boolean): RawPending {
+  if (single) return { time: batch.time, hop: batch.hop, latency: batch.latency };
+  const idx: number[] = [];
+  for (let i = 0; i < batch.length; i++) if (batch.session[i] === sessionId) idx.push(i);
+  return {
+    time: Float64Array.from(idx, (i) => batch.time[i]),
+    hop: Int32Array.from(idx, (i) => batch.hop[i]),
+    latency: Float64Array.from(idx, (i) => batch.latency[i]),
+  };
+}
+
+/**
+ * One flush's work off the main thread: validate the batch, then per session close the
+ * 1-minute periods that no more samples can reach (15 s of grace; all of them when the
+ * session is finishing) and roll them up. Everything stays in this thread until the answer,
+ * whose buffers move back without copying.
+ */
+export function prepareFlush(task: FlushTask) {
+  const { batch, dropped } = prepare(task.batch);
+  const res = RollupResolutionsMs[0];
+  let single = batch.length > 0;
+  for (let i = 1; i < batch.length && single; i++) if (batch.session[i] !== batch.session[0]) single = false;
+  const sessions: SessionFlush[] = task.sessions.map((c) => {
+    const add = batch.length && (!single || batch.session[0] === c.sessionId) ? rowsOf(batch, c.sessionId, single) : { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
+    let first = Infinity;
+    let last = -Infinity;
+    for (let i = 0; i < add.time.length; i++) {
+      const t = add.time[i];
+      if (t < first) first = t;
+      if (t > last) last = t;
+    }
+    let closedUntil = Number.isNaN(c.closedUntil) && add.time.length ? floorTo(first, res) : c.closedUntil;
+    let pending = concatRaw(c.pending, add);
+    let rows = emptyRollupRows();
+    const maxTime = Math.max(c.maxTime, last);
+    if (!Number.isNaN(closedUntil) && Number.isFinite(maxTime)) {
+      const cut = c.finishing ? ceilTo(maxTime + 1, res) : floorTo(maxTime - LateSampleGraceMs, res);
+      if (cut > closedUntil) {
+        const [closing, open] = splitRaw(pending, closedUntil, cut);
+        if (closing.time.length) rows = rollup({ kind: 'samples', start: closedUntil, end: cut, resolution: res, ...closing });
+        pending = open;
+        closedUntil = cut;
+      }
+    }
+    return { sessionId: c.sessionId, add, first, last, closedUntil, rows, pending };
+  });
+  const result: FlushResult = { batch, dropped, sessions };
+  const buffers = new Set<ArrayBufferLike>();
+  const keep = (a: ArrayBufferView) => buffers.add(a.buffer);
+  [batch.session, batch.time, batch.hop, batch.latency].forEach(keep);
+  for (const s of sessions) {
+    [s.add.time, s.add.hop, s.add.latency, s.pending.time, s.pending.hop, s.pending.latency].forEach(keep);
+    Object.values(s.rows).forEach(keep);
+  }
+  return move({
+    [transferableSymbol]: [...buffers].filter((b) => b.byteLength > 0),
+    [valueSymbol]: result,
+  });
+}
+
+export default function task(message: FlushTask | { op: 'rollup'; job: SampleRollupJob | RowsRollupJob }) {
+  return message.op === 'flush' ? prepareFlush(message) : rollup(message.job);
 }
