@@ -27,8 +27,8 @@ function probeLoop({ target, addonPath, message }) {
   const addon = createRequire(import.meta.url)(addonPath);
   const sender = addon.open(4, 255);
   const receiver = addon.open(4, 1);
-  const buf = Buffer.alloc(65536);
-  addon.receive(receiver, buf, () => {});
+  // The addon's receive batches: up to 32 datagrams of 2048 bytes, lengths/times, senders.
+  addon.receive(receiver, Buffer.alloc(32 * 2048), new Float64Array(64), Buffer.alloc(32 * 16), () => {});
   const pkt = Buffer.alloc(56);
   const dst = target.split('.').map(Number);
   let seq = 1;

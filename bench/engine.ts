@@ -2,7 +2,7 @@
 // ping on one netns topology (3 routers and a target). Prints the figures and writes them,
 // dated, into docs/benchmarks.md under "## Engine (npm run bench:engine)".
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { startTrace, shutdownEngine, type TraceHandle, type TraceRound } from '../engine/index.js';
 import { buildTopology } from '../test/netns/topology.js';
@@ -25,13 +25,40 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+/** CPU ns per thread of this process so far (/proc schedstat), by thread id, with its name. */
+function threadCpu(): Map<string, { name: string; ns: number }> {
+  const out = new Map<string, { name: string; ns: number }>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      out.set(tid, { name, ns });
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+/** Where our CPU went between two threadCpu() snapshots: probe worker, main thread, the rest. */
+function threadShares(before: Map<string, { name: string; ns: number }>, after: Map<string, { name: string; ns: number }>): string {
+  let worker = 0, main = 0, other = 0;
+  for (const [tid, t] of after) {
+    const ms = (t.ns - (before.get(tid)?.ns ?? 0)) / 1e6;
+    if (tid === String(process.pid)) main += ms;
+    else if (t.name === 'hopwatch-probe') worker += ms;
+    else other += ms;
+  }
+  return `probe worker ${worker.toFixed(0)} ms, main thread ${main.toFixed(0)} ms, other threads (V8 compiler/GC, libuv) ${other.toFixed(0)} ms`;
+}
+
 async function cpuPer1000(target: string) {
   // Ours: process CPU (all threads) over ROUNDS rounds at the same interval as mtr.
   const h = startTrace({ target, intervalSeconds: INTERVAL_S, timeoutMs: 500, reverseDns: false, maxTtl: 30 });
   await nextRounds(h, 3); // discovery done
+  const t0 = threadCpu(); // outside the measured window: reading /proc costs CPU too
   const c0 = process.cpuUsage();
   const rounds = await nextRounds(h, ROUNDS);
   const c1 = process.cpuUsage(c0);
+  const t1 = threadCpu();
   await h.stop();
   const ourProbes = rounds.reduce((n, r) => n + r.hops.length, 0);
   const ourCpu = (c1.user + c1.system) / 1e6;
@@ -44,6 +71,7 @@ async function cpuPer1000(target: string) {
   const theirs = (mtrCpu / snt) * 1000;
   say(`CPU per 1,000 probes: ours ${ours.toFixed(4)} s (${ourProbes} probes, ${ourCpu.toFixed(3)} s), ` +
     `mtr ${theirs.toFixed(4)} s (${snt} probes, ${mtrCpu.toFixed(3)} s); ratio ours/mtr ${(ours / theirs).toFixed(2)} (goal <= 0.5)`);
+  say(`  ours by thread (schedstat, same window): ${threadShares(t0, t1)}`);
   // What the shape itself costs (bench/engine-floor.mjs): a bare probe thread, same rounds.
   const floorScript = new URL('../../bench/engine-floor.mjs', import.meta.url).pathname;
   const addon = new URL('../engine/native/rawsock.node', import.meta.url).pathname;

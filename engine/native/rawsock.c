@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <stdint.h>
@@ -51,7 +52,18 @@ typedef struct RawSock {
   struct RawSock *next;
 } RawSock;
 
-typedef struct { RawSock *head; } Instance;
+// A repeating timer on this thread's loop that calls straight into JavaScript: a trace's
+// round cadence without Node's timer lists (a JS timer costs a few JS frames per tick).
+typedef struct Ticker {
+  uv_timer_t timer; // first: the struct is freed as the handle (see close_ticker)
+  napi_env env;
+  napi_ref callback;
+  napi_async_context context;
+  int closed;
+  struct Ticker *next;
+} Ticker;
+
+typedef struct { RawSock *head; Ticker *tickers; } Instance;
 
 static double now_ns(void) {
   struct timespec ts;
@@ -385,15 +397,132 @@ static napi_value Close(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// setThreadName(name): names the calling thread (top -H, /proc/self/task/*/comm; 15 bytes).
+static napi_value SetThreadName(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char name[16];
+  size_t len = 0;
+  napi_get_value_string_latin1(env, argv[0], name, sizeof name, &len);
+  prctl(PR_SET_NAME, name, 0, 0, 0);
+  return NULL;
+}
+
 static napi_value Now(napi_env env, napi_callback_info info) {
   napi_value out;
   napi_create_double(env, now_ns(), &out);
   return out;
 }
 
+static void close_ticker(Ticker *t, Instance *inst, int tearing_down) {
+  if (t->closed) return;
+  t->closed = 1;
+  if (!tearing_down) {
+    napi_delete_reference(t->env, t->callback);
+    napi_async_destroy(t->env, t->context);
+  }
+  t->callback = NULL;
+  if (inst) {
+    Ticker **p = &inst->tickers;
+    while (*p && *p != t) p = &(*p)->next;
+    if (*p) *p = t->next;
+  }
+  uv_timer_stop(&t->timer);
+  t->timer.data = NULL;
+  // libc's free as the close callback, as for the polls (addons unload before it runs).
+  uv_close((uv_handle_t *)&t->timer, (uv_close_cb)(void *)free);
+}
+
+static void on_tick(uv_timer_t *h) {
+  Ticker *t = (Ticker *)h->data;
+  if (!t || t->closed || !t->callback) return;
+  napi_env env = t->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value cb, global, result;
+  napi_get_reference_value(env, t->callback, &cb);
+  napi_get_global(env, &global);
+  // make_callback: microtasks and process.nextTick callbacks run after it, as after a JS timer.
+  if (napi_make_callback(env, t->context, global, cb, 0, NULL, &result) != napi_ok) {
+    napi_value err;
+    if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
+  }
+  napi_close_handle_scope(env, scope);
+}
+
+static Ticker *get_ticker(napi_env env, napi_value v) {
+  Ticker *t = NULL;
+  if (napi_get_value_external(env, v, (void **)&t) != napi_ok || !t || t->closed) {
+    napi_throw_error(env, NULL, "ticker is closed");
+    return NULL;
+  }
+  return t;
+}
+
+// ticker(callback) -> ticker: a stopped timer; tickerStart(ticker, delayMs, repeatMs) arms it
+// (repeatMs 0: once), tickerStop(ticker) disarms it, tickerClose(ticker) frees it.
+static napi_value NewTicker(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  Ticker *t = calloc(1, sizeof *t);
+  t->env = env;
+  uv_timer_init(loop, &t->timer);
+  t->timer.data = t;
+  napi_create_reference(env, argv[0], 1, &t->callback);
+  napi_value name;
+  napi_create_string_latin1(env, "hopwatch:roundTicker", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, NULL, name, &t->context);
+  Instance *inst = NULL;
+  napi_get_instance_data(env, (void **)&inst);
+  if (inst) { t->next = inst->tickers; inst->tickers = t; }
+  napi_value ext;
+  napi_create_external(env, t, NULL, NULL, &ext);
+  return ext;
+}
+
+static napi_value TickerStart(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  Ticker *t = get_ticker(env, argv[0]);
+  if (!t) return NULL;
+  double delay = 0, repeat = 0;
+  napi_get_value_double(env, argv[1], &delay);
+  napi_get_value_double(env, argv[2], &repeat);
+  if (!(delay >= 0)) delay = 0;
+  if (!(repeat >= 0)) repeat = 0;
+  uv_timer_start(&t->timer, on_tick, (uint64_t)delay, (uint64_t)repeat);
+  return NULL;
+}
+
+static napi_value TickerStop(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  Ticker *t = get_ticker(env, argv[0]);
+  if (t) uv_timer_stop(&t->timer);
+  return NULL;
+}
+
+static napi_value TickerClose(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  Ticker *t = NULL;
+  Instance *inst = NULL;
+  napi_get_instance_data(env, (void **)&inst);
+  if (napi_get_value_external(env, argv[0], (void **)&t) == napi_ok && t) close_ticker(t, inst, 0);
+  return NULL;
+}
+
 static void cleanup(void *arg) {
   Instance *inst = arg;
   while (inst->head) close_sock(inst->head, inst, 1);
+  while (inst->tickers) close_ticker(inst->tickers, inst, 1);
   // inst itself is freed by the instance-data finalizer.
 }
 
@@ -413,6 +542,11 @@ NAPI_MODULE_INIT() {
     {"unref", NULL, Unref, NULL, NULL, NULL, napi_default, NULL},
     {"close", NULL, Close, NULL, NULL, NULL, napi_default, NULL},
     {"now", NULL, Now, NULL, NULL, NULL, napi_default, NULL},
+    {"setThreadName", NULL, SetThreadName, NULL, NULL, NULL, napi_default, NULL},
+    {"ticker", NULL, NewTicker, NULL, NULL, NULL, napi_default, NULL},
+    {"tickerStart", NULL, TickerStart, NULL, NULL, NULL, napi_default, NULL},
+    {"tickerStop", NULL, TickerStop, NULL, NULL, NULL, napi_default, NULL},
+    {"tickerClose", NULL, TickerClose, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -89,7 +89,7 @@ export class Prober {
     const round: RoundState = {
       task,
       spec,
-      outcomes: task.ttls.map((ttl) => ({ ttl, kind: 'notSent', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 })),
+      outcomes: [],
       keys: [],
       endTtl: Infinity,
       sendsDone: false,
@@ -98,6 +98,9 @@ export class Prober {
       ended,
       failed,
     };
+    for (let i = 0; i < task.ttls.length; i++) {
+      round.outcomes.push({ ttl: task.ttls[i], kind: 'notSent', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
+    }
     try {
       if (spec.interHopDelayMs > 0) return this.sendSpaced(round, flow, 0);
       if (!this.sendAll(round, flow)) {

@@ -15,7 +15,7 @@ import type { MessagePort } from 'node:worker_threads';
 export interface RoundTask {
   spec: Readonly<TraceSpec>;
   /** TTLs to probe, ascending. */
-  ttls: number[];
+  ttls: readonly number[];
   /** Probe number of the first probe; the next ones follow (wrapping within 1..0xfffe). */
   seqStart: number;
 }

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 
 export type RawSocketHandle = { readonly __rawSocket: unique symbol };
+export type TickerHandle = { readonly __ticker: unique symbol };
 
 export interface RawSockAddon {
   /** Throws an Error with code 'EPERM' without CAP_NET_RAW. */
@@ -26,6 +27,17 @@ export interface RawSockAddon {
   unref(sock: RawSocketHandle): void;
   close(sock: RawSocketHandle): void;
   now(): number;
+  /** Names the calling thread (seen in top -H and /proc/self/task/N/comm; at most 15 bytes). */
+  setThreadName(name: string): void;
+  /**
+   * A timer on this thread's loop that calls `cb` directly (no Node timer lists), created
+   * stopped. A closed ticker must not be used again.
+   */
+  ticker(cb: () => void): TickerHandle;
+  /** Arms it: first call after delayMs, then every repeatMs (0: once). Re-arming replaces. */
+  tickerStart(t: TickerHandle, delayMs: number, repeatMs: number): void;
+  tickerStop(t: TickerHandle): void;
+  tickerClose(t: TickerHandle): void;
 }
 
 /** Datagrams per receive batch and the bytes each gets (BATCH and SLOT in rawsock.c). */

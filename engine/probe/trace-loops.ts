@@ -1,12 +1,13 @@
 // The rounds of every trace, scheduled inside the probe worker. Why here and not on the main
 // thread: a round per Piscina task cost a task message in and out per round, and the main
-// thread's dispatching capped the engine near 4,000 rounds/s. Here a round is a timer and a
-// few sendto() calls; finished rounds go to the main thread in one message per event-loop
-// turn, however many traces finished in it.
+// thread's dispatching capped the engine near 4,000 rounds/s. Here a round is a timer tick and
+// a few sendto() calls; finished rounds go to the main thread together, at most about once
+// per DELIVERY_WINDOW_MS, however many traces finished (see deliver()).
 import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
-import type { Prober } from './prober.js';
+import type { Prober, RoundEnded, RoundFailed } from './prober.js';
+import { rawsock, type TickerHandle } from './rawsock.js';
 import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
 
 /** Finished rounds reach the main thread at most once per this many ms (see deliver()). */
@@ -19,17 +20,28 @@ interface Loop {
   /** Replaced, never edited: a round in flight keeps the settings it started with. */
   spec: Readonly<TraceSpec>;
   path: PathState;
-  /** 'stopping': stop was asked while a round was in flight; acknowledged when it ends. */
-  state: 'running' | 'paused' | 'stopping';
+  /**
+   * 'stopping': stop was asked while a round was in flight; acknowledged when it ends.
+   * 'removed': gone (its ticker is closed); a round still in flight ends unheard.
+   */
+  state: 'running' | 'paused' | 'stopping' | 'removed';
   /** A one-off start: the first round after start, resume, an interval change or a late round. */
   timer: NodeJS.Timeout | null;
   /**
-   * The steady cadence: a repeating timer started with a round that timer started. Node
-   * re-arms it in place, so a round costs no new timer object or timer list.
+   * The steady cadence: a repeating timer of the rawsock addon, armed when a round starts
+   * other than by it. It calls the round straight from the loop: no Node timer object or
+   * timer list per round. Closed when the trace goes.
    */
-  ticker: NodeJS.Timeout | null;
+  ticker: TickerHandle;
+  tickerArmed: boolean;
   /** The ticker fired while a round was still in flight: start the next one when it ends. */
   late: boolean;
+  /** Start time and target of the round in flight. */
+  roundTime: number;
+  roundTarget: string;
+  /** The prober's callbacks for this trace's rounds (made once, not per round). */
+  onEnded: RoundEnded;
+  onFailed: RoundFailed;
   inFlight: boolean;
   lastRoundStart: number;
   nextSeq: number;
@@ -38,7 +50,7 @@ interface Loop {
 export class TraceLoops {
   private readonly loops = new Map<number, Loop>();
   private outbox: RoundReport[] = [];
-  /** performance.now() of the last message of rounds to the main thread. */
+  /** Date.now() of the last message of rounds to the main thread (a cheap clock; steps are handled). */
   private lastDelivery = -Infinity;
   private flushTimer: NodeJS.Timeout | null = null;
 
@@ -59,7 +71,7 @@ export class TraceLoops {
         return;
       case 'interval': {
         loop.spec = { ...loop.spec, intervalMs: cmd.intervalMs };
-        const waiting = (loop.timer !== null || loop.ticker !== null) && !loop.inFlight;
+        const waiting = (loop.timer !== null || loop.tickerArmed) && !loop.inFlight;
         // In flight: the round's end schedules the next one at the new interval.
         this.clearTimer(loop);
         if (waiting && loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
@@ -86,7 +98,7 @@ export class TraceLoops {
           // Its probes' flow id must stay reserved until the round ends (late replies).
           loop.state = 'stopping';
         } else {
-          this.loops.delete(loop.id);
+          this.remove(loop);
           this.post({ op: 'stopped', id: loop.id });
         }
         return;
@@ -95,8 +107,7 @@ export class TraceLoops {
 
   /** The port closed (engine shutdown): drop every trace. */
   closeAll(): void {
-    for (const loop of this.loops.values()) this.clearTimer(loop);
-    this.loops.clear();
+    for (const loop of [...this.loops.values()]) this.remove(loop);
     this.outbox = [];
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
@@ -104,14 +115,25 @@ export class TraceLoops {
 
   private start(id: number, spec: TraceSpec): void {
     if (this.loops.has(id)) return;
+    let ticker: TickerHandle;
+    try {
+      ticker = rawsock().ticker(() => this.tick(loop));
+    } catch (err) {
+      return this.post({ op: 'error', id, code: 'SocketError', message: err instanceof Error ? err.message : String(err) });
+    }
     const loop: Loop = {
       id,
       spec,
       path: new PathState({ firstTtl: spec.firstTtl, maxTtl: spec.maxTtl, finalHopOnly: spec.finalHopOnly }),
       state: 'running',
       timer: null,
-      ticker: null,
+      ticker,
+      tickerArmed: false,
       late: false,
+      roundTime: 0,
+      roundTarget: spec.destination,
+      onEnded: (probes) => this.ended(loop, probes),
+      onFailed: (err) => this.fail(loop, err),
       inFlight: false,
       lastRoundStart: 0,
       nextSeq: 1,
@@ -131,10 +153,19 @@ export class TraceLoops {
 
   private clearTimer(loop: Loop): void {
     if (loop.timer) clearTimeout(loop.timer);
-    if (loop.ticker) clearInterval(loop.ticker);
+    if (loop.tickerArmed) rawsock().tickerStop(loop.ticker);
     loop.timer = null;
-    loop.ticker = null;
+    loop.tickerArmed = false;
     loop.late = false;
+  }
+
+  /** The trace is gone: its timers too (a closed ticker must never be used again). */
+  private remove(loop: Loop): void {
+    if (loop.state === 'removed') return;
+    this.clearTimer(loop);
+    rawsock().tickerClose(loop.ticker);
+    loop.state = 'removed';
+    this.loops.delete(loop.id);
   }
 
   private tick(loop: Loop): void {
@@ -145,11 +176,11 @@ export class TraceLoops {
   private run(loop: Loop, byTicker = false): void {
     if (loop.state !== 'running') return;
     if (!byTicker) {
-      if (loop.ticker) clearInterval(loop.ticker);
-      loop.ticker = setInterval(() => this.tick(loop), loop.spec.intervalMs);
+      rawsock().tickerStart(loop.ticker, loop.spec.intervalMs, loop.spec.intervalMs);
+      loop.tickerArmed = true;
     }
     // Held rounds ride on this wake-up when their window has passed (see deliver()).
-    if (this.flushTimer && performance.now() >= this.lastDelivery + DELIVERY_WINDOW_MS) this.flush();
+    if (this.flushTimer && this.windowPassed(Date.now())) this.flush();
     const time = Date.now();
     loop.lastRoundStart = time;
     const ttls = loop.path.nextTtls();
@@ -157,22 +188,23 @@ export class TraceLoops {
     loop.nextSeq = probeSeqAt(seqStart, ttls.length);
     const spec = loop.spec;
     loop.inFlight = true;
+    loop.roundTime = time;
+    loop.roundTarget = spec.destination;
     try {
       // May end the round before it returns (replies already queued): see Prober.sent().
-      this.prober.runRound(
-        { spec, ttls, seqStart },
-        (probes) => this.ended(loop, spec.destination, time, probes),
-        (err) => this.fail(loop, err),
-      );
+      this.prober.runRound({ spec, ttls, seqStart }, loop.onEnded, loop.onFailed);
     } catch (err) {
       this.fail(loop, err);
     }
   }
 
-  private ended(loop: Loop, target: string, time: number, probes: ProbeOutcome[]): void {
+  private ended(loop: Loop, probes: ProbeOutcome[]): void {
     loop.inFlight = false;
+    const target = loop.roundTarget;
+    const time = loop.roundTime;
+    if (loop.state === 'removed') return;
     if (loop.state === 'stopping') {
-      this.loops.delete(loop.id);
+      this.remove(loop);
       this.post({ op: 'stopped', id: loop.id });
       return;
     }
@@ -187,17 +219,18 @@ export class TraceLoops {
     }
     if (loop.state !== 'running') return;
     // Paused and resumed, or a new interval, while this round was in flight: no ticker runs.
-    if (!loop.ticker && !loop.timer) this.schedule(loop, time + loop.spec.intervalMs);
+    if (!loop.tickerArmed && !loop.timer) this.schedule(loop, time + loop.spec.intervalMs);
     // It took longer than the interval: the next round starts now, with a new cadence.
     else if (loop.late) this.schedule(loop, Date.now());
   }
 
   private fail(loop: Loop, err: unknown): void {
     loop.inFlight = false;
-    this.clearTimer(loop);
-    this.loops.delete(loop.id);
+    const stopping = loop.state === 'stopping';
+    if (loop.state === 'removed') return;
+    this.remove(loop);
     // A stop asked for while the round was in flight is answered as a stop.
-    if (loop.state === 'stopping') return this.post({ op: 'stopped', id: loop.id });
+    if (stopping) return this.post({ op: 'stopped', id: loop.id });
     const code: EngineErrorCode = err instanceof EngineError ? err.code : 'SocketError';
     this.post({ op: 'error', id: loop.id, code, message: err instanceof Error ? err.message : String(err) });
   }
@@ -211,9 +244,15 @@ export class TraceLoops {
    * HostUpdated within 1 s of a round.
    */
   private deliver(): void {
-    const wait = this.lastDelivery + DELIVERY_WINDOW_MS - performance.now();
-    if (wait <= 0) return this.flush();
-    this.flushTimer ??= setTimeout(() => this.flush(), wait + DELIVERY_GRACE_MS);
+    const now = Date.now();
+    if (this.windowPassed(now)) return this.flush();
+    this.flushTimer ??= setTimeout(() => this.flush(), this.lastDelivery + DELIVERY_WINDOW_MS - now + DELIVERY_GRACE_MS);
+  }
+
+  /** The window since the last delivery has passed (or the wall clock stepped back). */
+  private windowPassed(now: number): boolean {
+    const elapsed = now - this.lastDelivery;
+    return elapsed >= DELIVERY_WINDOW_MS || elapsed < 0;
   }
 
   private flush(): void {
@@ -222,7 +261,7 @@ export class TraceLoops {
     if (this.outbox.length === 0) return;
     const rounds = this.outbox;
     this.outbox = [];
-    this.lastDelivery = performance.now();
+    this.lastDelivery = Date.now();
     this.port.postMessage({ op: 'rounds', rounds } satisfies TraceMessage);
   }
 

@@ -4,10 +4,19 @@
 // the main thread over the MessagePort it carries, until that port closes.
 import { EngineError } from '../errors.js';
 import { Prober } from './prober.js';
+import { rawsock } from './rawsock.js';
 import type { ProbeTask, ProbeTaskResult, ServeTask, TraceCommand } from './protocol.js';
 import { TraceLoops } from './trace-loops.js';
 
+/** The probe worker's thread name, so that per-thread tools (top -H, bench:engine) tell it apart. */
+export const PROBE_THREAD_NAME = 'hopwatch-probe';
+
 const prober = new Prober();
+try {
+  rawsock().setThreadName(PROBE_THREAD_NAME);
+} catch {
+  // No addon: every task reports that itself.
+}
 
 function serve(task: ServeTask): Promise<ProbeTaskResult> {
   return new Promise((resolve) => {

@@ -22,6 +22,7 @@ export class PathState {
   /** TTL at which the path ended last (destination answered, or unreachable), or null when unknown. */
   pathLength: number | null = null;
   private readonly lastAddress = new Map<number, string>();
+  private ttls: readonly number[] = [];
 
   constructor(private readonly settings: PathSettings) {}
 
@@ -36,12 +37,19 @@ export class PathState {
   }
 
   /** TTLs of the next round: the known path, or up to maxTtl when it is not known. */
-  nextTtls(): number[] {
+  /** TTLs of the next round (callers only read it: the same array is handed out while the path stays). */
+  nextTtls(): readonly number[] {
     const { firstTtl, maxTtl } = this.settings;
-    if (this.settings.finalHopOnly && this.pathLength !== null) return [maxTtl];
-    const last = this.pathLength ?? maxTtl;
+    if (this.settings.finalHopOnly && this.pathLength !== null) return this.ttlRange(maxTtl, maxTtl);
+    return this.ttlRange(firstTtl, this.pathLength ?? maxTtl);
+  }
+
+  private ttlRange(first: number, last: number): readonly number[] {
+    const cached = this.ttls;
+    if (cached.length === last - first + 1 && cached[0] === first) return cached;
     const ttls: number[] = [];
-    for (let t = firstTtl; t <= last; t++) ttls.push(t);
+    for (let t = first; t <= last; t++) ttls.push(t);
+    this.ttls = ttls;
     return ttls;
   }
 
