@@ -4,7 +4,7 @@ import { canonicalAddress, formatIPv6, parseIPv4, parseIPv6 } from './address.js
 import { readIPv4Header, writeIPv4Header } from './ipv4.js';
 import { readIPv6Header, ipv6PseudoHeaderSum } from './ipv6.js';
 import { ipv4PseudoHeaderSum } from './ipv4.js';
-import { icmpFlowChecksum, minimumPacketSize, writeProbe, type ProbeSpec } from './probe-packet.js';
+import { icmpFlowChecksum, minimumPacketSize, ProbeTemplate, writeProbe, type ProbeSpec } from './probe-packet.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from './reply.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
@@ -121,6 +121,30 @@ describe('probe packets', () => {
   });
   it('never goes below the header sizes', () => {
     expect(writeProbe(new Uint8Array(128), base({ packetSize: 1 }))).toBe(minimumPacketSize('icmp'));
+  });
+
+  it('writes from a ProbeTemplate exactly what writeProbe writes, for every family and protocol', () => {
+    const v6 = { source: parseIPv6('fd00:251:3::1')!, destination: parseIPv6('fd00:251:3:3::2')! };
+    const cases: Partial<ProbeSpec>[] = [];
+    for (const protocol of ['icmp', 'udp', 'tcp'] as const) {
+      for (const packetSize of [1, 56, 57, 120]) {
+        for (const dontFragment of [true, false]) {
+          cases.push({ protocol, packetSize, dontFragment, flowId: 0xbeef, destinationPort: 33434 });
+          cases.push({ protocol, packetSize, dontFragment, flowId: 61000, destinationPort: 443, family: 6, ...v6 });
+        }
+      }
+    }
+    for (const c of cases) {
+      const spec = base(c);
+      const template = new ProbeTemplate(spec);
+      for (const [ttl, probeSeq] of [[1, 1], [2, 2], [30, 0x7fff], [64, 0xfffe], [255, 0x1234], [7, 0x8000]]) {
+        const expected = new Uint8Array(256);
+        const n = writeProbe(expected, { ...spec, ttl, probeSeq });
+        const got = new Uint8Array(256).fill(0xaa);
+        expect(template.write(got, ttl, probeSeq)).toBe(n);
+        expect(toHex(got.subarray(0, n))).toBe(toHex(expected.subarray(0, n)));
+      }
+    }
   });
 });
 

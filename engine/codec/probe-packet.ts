@@ -3,7 +3,7 @@
 // type/code/checksum, IPv6 flow label) are constant for a flow; the probe number travels in a
 // field that is quoted back in ICMP errors but not hashed: the ICMP sequence (the checksum is
 // held constant by a compensation word in the payload), the UDP checksum, the TCP sequence.
-import { compensationWord, fold, internetChecksum, onesComplementSum } from './checksum.js';
+import { compensationWord, finishChecksum, fold, internetChecksum, onesComplementSum } from './checksum.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, IPV4_HEADER_LENGTH, ipv4PseudoHeaderSum, writeIPv4Header } from './ipv4.js';
 import { IPV6_HEADER_LENGTH, ipv6PseudoHeaderSum, writeIPv6Header } from './ipv6.js';
 
@@ -122,4 +122,96 @@ function write32(buf: Uint8Array, o: number, v: number): void {
   buf[o + 1] = (v >>> 16) & 0xff;
   buf[o + 2] = (v >>> 8) & 0xff;
   buf[o + 3] = v & 0xff;
+}
+
+/**
+ * The probes of one flow, written from a template. Probes of a flow differ only in the TTL
+ * and the probe number (writeProbe's Paris-style layout), so the template holds a probe with
+ * both at 0 and the one's complement sums of its fixed parts; a probe is then a copy plus a
+ * few words and O(1) checksum arithmetic, byte for byte what writeProbe writes.
+ */
+export class ProbeTemplate {
+  /** Bytes of every probe of the flow. */
+  readonly length: number;
+  private readonly bytes: Uint8Array;
+  private readonly family: 4 | 6;
+  private readonly protocol: ProbeProtocol;
+  private readonly transport: number;
+  /** IPv4 header sum with TTL, identification and checksum at 0. */
+  private readonly ipSum: number;
+  /** Transport sum (pseudo-header included where the protocol has one) with the per-probe fields at 0. */
+  private readonly transportSum: number;
+  private readonly wanted: number;
+
+  constructor(p: Omit<ProbeSpec, 'ttl' | 'probeSeq'>) {
+    const spec: ProbeSpec = { ...p, ttl: 0, probeSeq: 0 };
+    this.family = p.family;
+    this.protocol = p.protocol;
+    this.bytes = new Uint8Array(Math.max(p.packetSize, minimumPacketSize(p.protocol)) - IPV4_HEADER_LENGTH + (p.family === 4 ? IPV4_HEADER_LENGTH : IPV6_HEADER_LENGTH));
+    this.length = writeProbe(this.bytes, spec);
+    const t = p.family === 4 ? IPV4_HEADER_LENGTH : IPV6_HEADER_LENGTH;
+    this.transport = t;
+    const b = this.bytes.slice();
+    let pseudo = 0;
+    if (p.family === 4) {
+      b[10] = 0;
+      b[11] = 0;
+      this.ipSum = onesComplementSum(b, 0, IPV4_HEADER_LENGTH);
+    } else {
+      this.ipSum = 0;
+    }
+    const transportLength = this.length - t;
+    const nextHeader = p.protocol === 'tcp' ? IPPROTO_TCP : p.protocol === 'udp' ? IPPROTO_UDP : p.family === 4 ? IPPROTO_ICMP : IPPROTO_ICMPV6;
+    if (p.family === 6 || p.protocol !== 'icmp') {
+      pseudo = p.family === 4
+        ? ipv4PseudoHeaderSum(p.source, p.destination, nextHeader, transportLength)
+        : ipv6PseudoHeaderSum(p.source, p.destination, nextHeader, transportLength);
+    }
+    if (p.protocol === 'icmp') {
+      // Checksum field and compensation word at 0 (the sequence is 0 already).
+      b[t + 2] = b[t + 3] = b[t + 8] = b[t + 9] = 0;
+    } else if (p.protocol === 'udp') {
+      b[t + 6] = b[t + 7] = b[t + 8] = b[t + 9] = 0;
+    } else {
+      b[t + 16] = b[t + 17] = 0;
+    }
+    this.transportSum = onesComplementSum(b, t, this.length, pseudo);
+    this.wanted = icmpFlowChecksum(p.flowId);
+  }
+
+  /** Writes probe (ttl, probeSeq) into buf; returns its length. */
+  write(buf: Uint8Array, ttl: number, probeSeq: number): number {
+    buf.set(this.bytes);
+    const t = this.transport;
+    if (this.family === 4) {
+      buf[4] = probeSeq >> 8;
+      buf[5] = probeSeq & 0xff;
+      buf[8] = ttl;
+      const sum = finishChecksum(this.ipSum + (ttl << 8) + probeSeq);
+      buf[10] = sum >> 8;
+      buf[11] = sum & 0xff;
+    } else {
+      buf[7] = ttl;
+    }
+    if (this.protocol === 'icmp') {
+      buf[t + 6] = probeSeq >> 8;
+      buf[t + 7] = probeSeq & 0xff;
+      const word = compensationWord(fold(this.transportSum + probeSeq), this.wanted);
+      buf[t + 8] = word >> 8;
+      buf[t + 9] = word & 0xff;
+    } else if (this.protocol === 'udp') {
+      const word = compensationWord(this.transportSum, probeSeq);
+      buf[t + 8] = word >> 8;
+      buf[t + 9] = word & 0xff;
+      buf[t + 6] = probeSeq >> 8;
+      buf[t + 7] = probeSeq & 0xff;
+    } else {
+      buf[t + 6] = probeSeq >> 8;
+      buf[t + 7] = probeSeq & 0xff;
+      const sum = finishChecksum(this.transportSum + probeSeq);
+      buf[t + 16] = sum >> 8;
+      buf[t + 17] = sum & 0xff;
+    }
+    return this.length;
+  }
 }

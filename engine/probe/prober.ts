@@ -3,7 +3,7 @@
 // probe's destination, and ends the round when every probe up to the end of the path has an
 // outcome or the timeout passed. Many rounds of many targets share the sockets at once.
 import { parseAddress } from '../codec/address.js';
-import { writeProbe, type ProbeSpec } from '../codec/probe-packet.js';
+import { ProbeTemplate } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
 import { probeSeqAt, type ProbeOutcome, type RoundTask, type TraceSpec } from './protocol.js';
@@ -37,10 +37,9 @@ interface PendingProbe {
 
 /** What a trace's settings mean for sending, worked out once per TraceSpec (not per round). */
 interface Flow {
-  probe: ProbeSpec;
+  template: ProbeTemplate;
   sender: RawSocketHandle;
-  /** Bytes of every probe of the flow (0 until known). */
-  length: number;
+  /** Views of the batch buffer, one per probe (made as rounds need them). */
   slots: Uint8Array[];
 }
 
@@ -53,7 +52,9 @@ function probeKey(family: 4 | 6, protocol: 'icmp' | 'udp' | 'tcp', flowId: numbe
 
 export class Prober {
   private readonly pending = new Map<number, PendingProbe>();
-  private readonly sockets = new ProbeSockets((reply, at) => this.onReply(reply, at));
+  private readonly sockets = new ProbeSockets((reply, at) => this.onReply(reply, at), () => this.checkAnswered());
+  /** Rounds that got an answer in the current read: checked for completion once it is done. */
+  private answered: RoundState[] = [];
   private readonly packet = Buffer.alloc(65536);
   /** A round's probes, back to back, for one sendBatch() call. */
   private readonly batch = Buffer.alloc(BATCH_BYTES);
@@ -122,14 +123,12 @@ export class Prober {
     const destination = parseAddress(spec.destination);
     if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
     flow = {
-      length: 0,
       slots: [],
       sender: this.sockets.sender(spec.family, spec.sourceInterface),
-      probe: {
+      template: new ProbeTemplate({
         family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
         destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
-        ttl: 0, probeSeq: 0,
-      },
+      }),
     };
     this.flows.set(spec, flow);
     return flow;
@@ -137,8 +136,7 @@ export class Prober {
 
   /** Views of the batch buffer, one per probe of the flow's size, made once per flow. */
   private batchSlots(flow: Flow, count: number): Uint8Array[] | null {
-    if (flow.length === 0) flow.length = writeProbe(this.packet, flow.probe);
-    const length = flow.length;
+    const length = flow.template.length;
     if (length * count > this.batch.length) return null;
     while (flow.slots.length < count) {
       const at = flow.slots.length * length;
@@ -186,17 +184,12 @@ export class Prober {
   private sendAll(round: RoundState, flow: Flow): boolean {
     const task = round.task;
     const spec = round.spec;
-    const probe = flow.probe;
     const count = task.ttls.length;
     if (count > this.sendTimes.length) return false;
     const slots = this.batchSlots(flow, count);
     if (!slots) return false;
-    for (let i = 0; i < count; i++) {
-      probe.ttl = task.ttls[i];
-      probe.probeSeq = probeSeqAt(task.seqStart, i);
-      writeProbe(slots[i], probe);
-    }
-    const length = flow.length;
+    for (let i = 0; i < count; i++) flow.template.write(slots[i], task.ttls[i], probeSeqAt(task.seqStart, i));
+    const length = flow.template.length;
     this.sockets.sendBatch(flow.sender, this.batch, length, count, spec.destination, this.sendTimes);
     for (let i = 0; i < count; i++) {
       const sentAtNs = this.sendTimes[i];
@@ -217,11 +210,9 @@ export class Prober {
   private sendProbe(round: RoundState, flow: Flow, index: number): void {
     const task = round.task;
     const spec = round.spec;
-    const probe = flow.probe;
-    probe.ttl = task.ttls[index];
-    probe.probeSeq = probeSeqAt(task.seqStart, index);
-    const length = writeProbe(this.packet, probe);
-    const key = probeKey(spec.family, spec.protocol, spec.flowId, probe.probeSeq);
+    const probeSeq = probeSeqAt(task.seqStart, index);
+    const length = flow.template.write(this.packet, task.ttls[index], probeSeq);
+    const key = probeKey(spec.family, spec.protocol, spec.flowId, probeSeq);
     const outcome = round.outcomes[index];
     try {
       const sentAtNs = this.sockets.send(flow.sender, this.packet, length, spec.destination);
@@ -255,7 +246,19 @@ export class Prober {
     outcome.icmpCode = reply.icmpCode;
     const ended = reply.kind === 'unreachable' || reply.responder === spec.destination;
     if (ended && outcome.ttl < round.endTtl) round.endTtl = outcome.ttl;
-    if (this.complete(round)) this.finish(round);
+    // Whether the round is complete is asked once per read, not per reply (checkAnswered).
+    this.answered.push(round);
+  }
+
+  /** After a read: ends the rounds whose answers are all in. */
+  private checkAnswered(): void {
+    const rounds = this.answered;
+    if (rounds.length === 0) return;
+    this.answered = [];
+    for (let i = 0; i < rounds.length; i++) {
+      const round = rounds[i];
+      if (!round.finished && this.complete(round)) this.finish(round);
+    }
   }
 
   /** Every sent probe up to the end of the path has an outcome (later ones are not needed). */

@@ -34,7 +34,8 @@ export class ProbeSockets {
   private readonly receivers4: RawSocketHandle[] = [];
   private readonly receivers6: RawSocketHandle[] = [];
 
-  constructor(private readonly onReply: ReplyListener) {}
+  /** onBatchEnd: after the replies of one read (see Prober: rounds are checked once per read). */
+  constructor(private readonly onReply: ReplyListener, private readonly onBatchEnd: () => void) {}
 
   /** Opens the ICMP receive sockets of both families (fails without CAP_NET_RAW). */
   open(): void {
@@ -110,6 +111,7 @@ export class ProbeSockets {
     const meta = new Float64Array(2 * RECEIVE_BATCH);
     const from = Buffer.alloc(16 * RECEIVE_BATCH);
     const onReply = this.onReply;
+    const onBatchEnd = this.onBatchEnd;
     // Parse in place (no copy); a bad packet never throws out of the receive path. IPv4
     // parsers read the sender from the IP header; IPv6 sockets deliver no header.
     addon.receive(sock, buffer, meta, from, (count) => {
@@ -122,6 +124,7 @@ export class ProbeSockets {
         }
         if (reply) onReply(reply, meta[2 * i + 1]);
       }
+      onBatchEnd();
     });
     // Idle sockets must not keep the worker alive; in-flight rounds hold timers anyway.
     addon.unref(sock);
