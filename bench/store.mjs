@@ -64,6 +64,23 @@ try {
   // Hosts, so the bucket grid knows the route length.
   for (let h = 1; h <= HOPS; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
 
+  // DuckDB appends faster in an instance that has written before (allocations, file
+  // growth): one unmeasured raw append first, so that the ingest run below and the raw
+  // runs after it all start warm.
+  const { INTEGER, DOUBLE, SMALLINT } = await import('@duckdb/node-api');
+  const { appendColumns } = await import(dist('server/ingest/appenders.js'));
+  const chunks = (conn, table) =>
+    appendColumns(conn, table, total, [
+      { type: INTEGER, values: new Int32Array(total).fill(sid) },
+      { type: DOUBLE, values: time },
+      { type: SMALLINT, values: hop },
+      { type: DOUBLE, values: latency },
+    ]);
+  await store.run('CREATE TABLE warmup (session_id INTEGER NOT NULL, time DOUBLE NOT NULL, hop SMALLINT NOT NULL, latency DOUBLE NOT NULL)');
+  await store.exclusive((_q, conn) => chunks(conn, 'warmup'));
+  await store.run('DROP TABLE warmup');
+  await store.run('CHECKPOINT');
+
   // 1. Ingest through the real path. The history goes in as batches of one hour of rounds
   // from PRODUCERS concurrent senders (as agents deliver at once), each sending its next
   // batch only after the previous one was acknowledged, i.e. committed.
@@ -92,15 +109,18 @@ try {
   // The pipeline stays open, as in the server: queries read its recent data from memory.
   const ingestRate = total / (ingestMs / 1000);
 
-  // 2. The raw DuckDB appender alone, same rows, same table shape, same process: value by
+  // 2. The raw DuckDB appender alone, same rows, same table shape, same database: value by
   // value, and in DataChunks of 2048 rows filled by the same bulk column copy the ingest
-  // path uses (server/ingest/appenders.ts). The goal is judged against the faster one.
-  const { INTEGER, DOUBLE, SMALLINT } = await import('@duckdb/node-api');
-  const { appendColumns } = await import(dist('server/ingest/appenders.js'));
-  await store.run('CREATE TABLE samples_raw (session_id INTEGER NOT NULL, time DOUBLE NOT NULL, hop SMALLINT NOT NULL, latency DOUBLE NOT NULL)'); // as samples
-  t0 = performance.now();
-  await store.exclusive(async (_q, conn) => {
-    const a = await conn.createAppender('samples_raw');
+  // path uses (server/ingest/appenders.ts). The DataChunk run is made twice and the faster
+  // counts; the goal is judged against it.
+  const rawRate = async (table, append) => {
+    await store.run(`CREATE TABLE ${table} (session_id INTEGER NOT NULL, time DOUBLE NOT NULL, hop SMALLINT NOT NULL, latency DOUBLE NOT NULL)`); // as samples
+    const t = performance.now();
+    await store.exclusive((_q, conn) => append(conn, table));
+    return total / (ms(t) / 1000);
+  };
+  const rawRowRate = await rawRate('samples_raw_rows', async (conn, table) => {
+    const a = await conn.createAppender(table);
     for (let i = 0; i < total; i++) {
       a.appendInteger(sid);
       a.appendDouble(time[i]);
@@ -111,20 +131,9 @@ try {
     a.flushSync();
     a.closeSync();
   });
-  const rawRowRate = total / (ms(t0) / 1000);
-  await store.run('DELETE FROM samples_raw');
-  t0 = performance.now();
-  await store.exclusive((_q, conn) =>
-    appendColumns(conn, 'samples_raw', total, [
-      { type: INTEGER, values: new Int32Array(total).fill(sid) },
-      { type: DOUBLE, values: time },
-      { type: SMALLINT, values: hop },
-      { type: DOUBLE, values: latency },
-    ]),
-  );
-  const rawChunkRate = total / (ms(t0) / 1000);
+  const rawChunkRate = Math.max(await rawRate('samples_raw_a', chunks), await rawRate('samples_raw_b', chunks));
   console.log(`ingest (real path): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s)`);
-  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (one transaction)`);
+  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of two; each one transaction)`);
   const flag = (ratio) => (ingestRate >= 1e6 && ratio >= 0.5 ? 'met' : 'not met');
   console.log(
     `ingest / raw value by value = ${(ingestRate / rawRowRate).toFixed(2)} [${flag(ingestRate / rawRowRate)}]; ` +
