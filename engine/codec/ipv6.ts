@@ -1,5 +1,5 @@
-// IPv6 fixed header (RFC 8200), 40 bytes; extension headers are not written and quoted
-// datagrams carrying them are ignored (our probes never have any).
+// IPv6 fixed header (RFC 8200), 40 bytes. The only extension header our probes carry is the
+// Fragment header of a fragmented probe (fragment.ts); quoted datagrams with others are ignored.
 
 export const IPV6_HEADER_LENGTH = 40;
 

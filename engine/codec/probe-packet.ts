@@ -39,6 +39,12 @@ export function minimumPacketSize(protocol: ProbeProtocol): number {
   return IPV4_HEADER_LENGTH + (protocol === 'udp' ? UDP_HEADER_LENGTH : ICMP_HEADER_LENGTH) + 2;
 }
 
+/** Bytes of a probe datagram (IP header included) for a packet size: IPv6 carries the same transport bytes. */
+export function probeLength(family: 4 | 6, protocol: ProbeProtocol, packetSize: number): number {
+  const transportLength = Math.max(packetSize, minimumPacketSize(protocol)) - IPV4_HEADER_LENGTH;
+  return (family === 4 ? IPV4_HEADER_LENGTH : IPV6_HEADER_LENGTH) + transportLength;
+}
+
 /** The constant ICMP checksum of a flow (any fixed value works; derived from the flow id). */
 export function icmpFlowChecksum(flowId: number): number {
   return (flowId ^ 0x5a5a) & 0xffff;

@@ -3,6 +3,7 @@
 // or not an answer to one of our probe kinds gives null: the receive path never throws.
 import { formatIPv4, formatIPv6, canonicalAddress } from './address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, readIPv4Header } from './ipv4.js';
+import { IPV6_FRAGMENT_HEADER, IPV6_FRAGMENT_HEADER_LENGTH } from './fragment.js';
 import { IPV6_HEADER_LENGTH, readIPv6Header } from './ipv6.js';
 import { ICMP_ECHO_REQUEST, ICMPV6_ECHO_REQUEST, type ProbeProtocol } from './probe-packet.js';
 
@@ -54,6 +55,8 @@ export function parseIPv4IcmpReply(buf: Uint8Array, length: number): ProbeReply 
   if (type !== ICMP_TIME_EXCEEDED && type !== ICMP_UNREACHABLE) return null;
   const q = readIPv4Header(buf, icmp + 8, length);
   if (!q) return null;
+  // A later fragment of a probe quotes no transport header (Linux answers fragment 0 only).
+  if (((buf[icmp + 8 + 6] & 0x1f) | buf[icmp + 8 + 7]) !== 0) return null;
   const qt = icmp + 8 + q.headerLength;
   if (length - qt < 8) return null;
   return quoted(type === ICMP_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', q.protocol, ICMP_ECHO_REQUEST,
@@ -76,11 +79,20 @@ export function parseIPv6IcmpReply(buf: Uint8Array, length: number, from: string
   if (type !== ICMPV6_TIME_EXCEEDED && type !== ICMPV6_UNREACHABLE) return null;
   const q = readIPv6Header(buf, 8, length);
   if (!q) return null;
-  const qt = 8 + IPV6_HEADER_LENGTH;
+  let qt = 8 + IPV6_HEADER_LENGTH;
+  let next = q.nextHeader;
+  // A fragmented probe (allowFragmentation): the first fragment's Fragment header comes before
+  // the transport header; later fragments quote no transport header at all.
+  if (next === IPV6_FRAGMENT_HEADER) {
+    if (length - qt < IPV6_FRAGMENT_HEADER_LENGTH) return null;
+    if ((((buf[qt + 2] << 8) | buf[qt + 3]) & 0xfff8) !== 0) return null;
+    next = buf[qt];
+    qt += IPV6_FRAGMENT_HEADER_LENGTH;
+  }
   if (length - qt < 8) return null;
   const responder = canonicalAddress(from);
   if (!responder) return null;
-  const nh = q.nextHeader === IPPROTO_ICMPV6 ? IPPROTO_ICMP : q.nextHeader;
+  const nh = next === IPPROTO_ICMPV6 ? IPPROTO_ICMP : next;
   return quoted(type === ICMPV6_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', nh, ICMPV6_ECHO_REQUEST,
     buf, qt, responder, formatIPv6(buf, q.destinationOffset), type, code);
 }

@@ -324,6 +324,52 @@ static napi_value SendBatch(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// pathMtu(family, address, interface | null) -> the MTU toward address: what the kernel's
+// routing says for a connected UDP socket (the outgoing interface's MTU, or a smaller path MTU
+// it learned). Nothing is sent. Throws on a bad address or no route.
+static napi_value PathMtu(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  int32_t family = 0;
+  napi_get_value_int32(env, argv[0], &family);
+  char addr[64];
+  size_t alen = 0;
+  napi_get_value_string_latin1(env, argv[1], addr, sizeof addr, &alen);
+  char ifname[64] = "";
+  size_t ilen = 0;
+  napi_valuetype t = napi_null;
+  if (argc > 2) napi_typeof(env, argv[2], &t);
+  if (t == napi_string) napi_get_value_string_latin1(env, argv[2], ifname, sizeof ifname, &ilen);
+  struct sockaddr_storage to;
+  socklen_t tolen;
+  if (!to_sockaddr(family, addr, &to, &tolen)) return throw_errno(env, "bad address", EINVAL);
+  // Any port: connect() on a UDP socket only looks up the route.
+  if (family == 6) ((struct sockaddr_in6 *)&to)->sin6_port = htons(9);
+  else ((struct sockaddr_in *)&to)->sin_port = htons(9);
+  int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) return throw_errno(env, "socket", errno);
+  if (ilen > 0 && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, ifname, (socklen_t)ilen + 1) < 0) {
+    int err = errno;
+    close(fd);
+    return throw_errno(env, "SO_BINDTODEVICE", err);
+  }
+  if (connect(fd, (struct sockaddr *)&to, tolen) < 0) {
+    int err = errno;
+    close(fd);
+    return throw_errno(env, "connect", err);
+  }
+  int mtu = 0;
+  socklen_t mlen = sizeof mtu;
+  int rc = family == 6 ? getsockopt(fd, IPPROTO_IPV6, IPV6_MTU, &mtu, &mlen) : getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &mlen);
+  int err = errno;
+  close(fd);
+  if (rc < 0) return throw_errno(env, family == 6 ? "getsockopt IPV6_MTU" : "getsockopt IP_MTU", err);
+  napi_value out;
+  napi_create_int32(env, mtu, &out);
+  return out;
+}
+
 // receive(socket, buffer, meta: Float64Array, from: Buffer, callback(count)): polls on this
 // thread's loop; buffer holds BATCH slots of SLOT bytes, meta 2 numbers and from 16 bytes per
 // datagram (see RawSock).
@@ -537,6 +583,7 @@ NAPI_MODULE_INIT() {
     {"setOption", NULL, SetOption, NULL, NULL, NULL, napi_default, NULL},
     {"send", NULL, Send, NULL, NULL, NULL, napi_default, NULL},
     {"sendBatch", NULL, SendBatch, NULL, NULL, NULL, napi_default, NULL},
+    {"pathMtu", NULL, PathMtu, NULL, NULL, NULL, napi_default, NULL},
     {"receive", NULL, Receive, NULL, NULL, NULL, napi_default, NULL},
     {"drain", NULL, Drain, NULL, NULL, NULL, napi_default, NULL},
     {"unref", NULL, Unref, NULL, NULL, NULL, napi_default, NULL},

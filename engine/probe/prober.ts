@@ -3,6 +3,7 @@
 // probe's destination, and ends the round when every probe up to the end of the path has an
 // outcome or the timeout passed. Many rounds of many targets share the sockets at once.
 import { parseAddress } from '../codec/address.js';
+import { fragmentIPv4, fragmentIPv6 } from '../codec/fragment.js';
 import { ProbeTemplate } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
@@ -41,6 +42,8 @@ interface Flow {
   sender: RawSocketHandle;
   /** Views of the batch buffer, one per probe (made as rounds need them). */
   slots: Uint8Array[];
+  /** The probes are longer than the MTU toward the destination: each goes out as fragments of at most this. */
+  fragmentMtu: number | null;
 }
 
 const PROTOCOL_CODE = { icmp: 1, udp: 2, tcp: 3 } as const;
@@ -56,6 +59,8 @@ export class Prober {
   /** Rounds that got an answer in the current read: checked for completion once it is done. */
   private answered: RoundState[] = [];
   private readonly packet = Buffer.alloc(65536);
+  /** A fragmented probe's fragments, back to back (headers repeat per fragment). */
+  private readonly fragments = Buffer.alloc(2 * 65536);
   /** A round's probes, back to back, for one sendBatch() call. */
   private readonly batch = Buffer.alloc(BATCH_BYTES);
   private readonly sendTimes = new Float64Array(256);
@@ -104,7 +109,7 @@ export class Prober {
     }
     try {
       if (spec.interHopDelayMs > 0) return this.sendSpaced(round, flow, 0);
-      if (!this.sendAll(round, flow)) {
+      if (flow.fragmentMtu !== null || !this.sendAll(round, flow)) {
         for (let i = 0; i < task.ttls.length; i++) this.sendProbe(round, flow, i);
       }
     } catch (err) {
@@ -122,14 +127,13 @@ export class Prober {
     const source = parseAddress(spec.source);
     const destination = parseAddress(spec.destination);
     if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
-    flow = {
-      slots: [],
-      sender: this.sockets.sender(spec.family, spec.sourceInterface),
-      template: new ProbeTemplate({
-        family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
-        destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
-      }),
-    };
+    const template = new ProbeTemplate({
+      family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
+      destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
+    });
+    // The worker refused the trace when its probes do not fit and may not be fragmented (path-mtu.ts).
+    const fragmentMtu = spec.mtu !== undefined && template.length > spec.mtu ? spec.mtu : null;
+    flow = { slots: [], sender: this.sockets.sender(spec.family, spec.sourceInterface), template, fragmentMtu };
     this.flows.set(spec, flow);
     return flow;
   }
@@ -215,7 +219,9 @@ export class Prober {
     const key = probeKey(spec.family, spec.protocol, spec.flowId, probeSeq);
     const outcome = round.outcomes[index];
     try {
-      const sentAtNs = this.sockets.send(flow.sender, this.packet, length, spec.destination);
+      const sentAtNs = flow.fragmentMtu === null
+        ? this.sockets.send(flow.sender, this.packet, length, spec.destination)
+        : this.sendFragments(flow, flow.fragmentMtu, length, probeSeq, spec);
       outcome.kind = 'timeout';
       this.pending.set(key, { round, index, sentAtNs });
       round.keys.push(key);
@@ -224,6 +230,28 @@ export class Prober {
       // ENOBUFS, ENETUNREACH...: this probe is lost; the round goes on.
       outcome.kind = 'sendError';
     }
+  }
+
+  /**
+   * Sends the probe in this.packet as fragments; returns the send time of the first (taken
+   * right before its sendto: the probe is on its way from then). Throws SendError when a
+   * fragment cannot be sent (the probe cannot be reassembled then).
+   */
+  private sendFragments(flow: Flow, mtu: number, length: number, probeSeq: number, spec: Readonly<TraceSpec>): number {
+    const out = this.fragments;
+    // IPv4 fragments keep the probe's identification (its probe number, never 0); IPv6 has
+    // 32 bits: flow id and probe number, unique among the probes in flight.
+    const lengths = spec.family === 4
+      ? fragmentIPv4(this.packet, length, mtu, out)
+      : fragmentIPv6(this.packet, length, mtu, ((spec.flowId << 16) | probeSeq) >>> 0, out);
+    let sentAtNs = 0;
+    let at = 0;
+    for (let i = 0; i < lengths.length; i++) {
+      const t = this.sockets.send(flow.sender, i === 0 ? out : out.subarray(at), lengths[i], spec.destination);
+      if (i === 0) sentAtNs = t;
+      at += lengths[i];
+    }
+    return sentAtNs;
   }
 
   private onReply(reply: ProbeReply, receivedAtNs: number): void {

@@ -49,6 +49,11 @@ export interface TraceSpec {
   firstTtl: number;
   maxTtl: number;
   finalHopOnly: boolean;
+  /**
+   * The MTU toward the destination, looked up by the worker when the trace starts and on
+   * retarget (path-mtu.ts); a probe longer than this is sent as fragments. Unset: never fragment.
+   */
+  mtu?: number;
 }
 
 export type TraceCommand =

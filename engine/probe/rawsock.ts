@@ -8,6 +8,11 @@ export interface RawSockAddon {
   /** Throws an Error with code 'EPERM' without CAP_NET_RAW. */
   open(family: 4 | 6, protocol: number): RawSocketHandle;
   setOption(sock: RawSocketHandle, level: number, option: number, value: number | Buffer): void;
+  /**
+   * The MTU toward address as the kernel's routing has it (a connected UDP socket, IP_MTU or
+   * IPV6_MTU; nothing is sent), through `sourceInterface` when given. Throws without a route.
+   */
+  pathMtu(family: 4 | 6, address: string, sourceInterface: string | null): number;
   /** Returns the send time in ns (CLOCK_MONOTONIC, as process.hrtime), or -errno. */
   send(sock: RawSocketHandle, buf: Buffer, length: number, address: string): number;
   /**

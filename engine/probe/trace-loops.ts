@@ -6,6 +6,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
+import { withPathMtu } from './path-mtu.js';
 import type { Prober, RoundEnded, RoundFailed } from './prober.js';
 import { rawsock, type TickerHandle } from './rawsock.js';
 import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
@@ -65,10 +66,18 @@ export class TraceLoops {
       return;
     }
     switch (cmd.op) {
-      case 'retarget':
+      case 'retarget': {
+        // The way to the new address may have another MTU.
+        let spec: TraceSpec;
+        try {
+          spec = withPathMtu({ ...loop.spec, family: cmd.family, destination: cmd.destination, source: cmd.source });
+        } catch (err) {
+          return this.fail(loop, err);
+        }
         if (cmd.destination !== loop.spec.destination) loop.path.reset();
-        loop.spec = { ...loop.spec, family: cmd.family, destination: cmd.destination, source: cmd.source };
+        loop.spec = spec;
         return;
+      }
       case 'interval': {
         loop.spec = { ...loop.spec, intervalMs: cmd.intervalMs };
         const waiting = (loop.timer !== null || loop.tickerArmed) && !loop.inFlight;
@@ -113,8 +122,15 @@ export class TraceLoops {
     this.flushTimer = null;
   }
 
-  private start(id: number, spec: TraceSpec): void {
+  private start(id: number, requested: TraceSpec): void {
     if (this.loops.has(id)) return;
+    let spec: TraceSpec;
+    try {
+      spec = withPathMtu(requested);
+    } catch (err) {
+      const code: EngineErrorCode = err instanceof EngineError ? err.code : 'SocketError';
+      return this.post({ op: 'error', id, code, message: err instanceof Error ? err.message : String(err) });
+    }
     let ticker: TickerHandle;
     try {
       ticker = rawsock().ticker(() => this.tick(loop));

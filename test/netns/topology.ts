@@ -34,6 +34,9 @@ function tryRun(args: string[]): void {
 
 const prefix = (id: number) => `hw${id}`;
 
+/** A Scenario whose links (every veth, both ends) may have another MTU than 1500. */
+export type TopologyScenario = Scenario & { mtu?: number };
+
 /** Removes whatever a previous (possibly crashed) run of scenario `id` left behind. */
 export function removeTopology(id: number): void {
   const p = prefix(id);
@@ -43,7 +46,7 @@ export function removeTopology(id: number): void {
   tryRun(['ip', 'link', 'delete', `${p}x0a`]);
 }
 
-export function buildTopology(s: Scenario): Topology {
+export function buildTopology(s: TopologyScenario): Topology {
   const p = prefix(s.id);
   const n = s.routers;
   removeTopology(s.id);
@@ -77,6 +80,10 @@ export function buildTopology(s: Scenario): Topology {
       ipIn(up, ['addr', 'add', `${v6(num, 1)}/64`, 'dev', a, 'nodad']);
       ipIn(down, ['addr', 'add', `${v4(num, 2)}/29`, 'dev', b]);
       ipIn(down, ['addr', 'add', `${v6(num, 2)}/64`, 'dev', b, 'nodad']);
+      if (s.mtu) {
+        ipIn(up, ['link', 'set', a, 'mtu', String(s.mtu)]);
+        ipIn(down, ['link', 'set', b, 'mtu', String(s.mtu)]);
+      }
       ipIn(up, ['link', 'set', a, 'up']);
       ipIn(down, ['link', 'set', b, 'up']);
     };
