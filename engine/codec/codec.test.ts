@@ -189,6 +189,13 @@ describe('reply decoding', () => {
   it('decodes a SYN-ACK by its acknowledgement number', () => {
     expect(parseIPv4TcpReply(SYN_ACK, SYN_ACK.length)).toMatchObject({ kind: 'tcpReply', protocol: 'tcp', flowId: 0x1234, probeSeq: 3, destinationPort: 80, responder: '10.251.3.2' });
   });
+  it('gives a reset its raw acknowledgement, which counts the data the SYN carried', () => {
+    const rst = Uint8Array.from(SYN_ACK);
+    rst[33] = 0x14; // RST+ACK
+    new DataView(rst.buffer).setUint32(28, 0x12340003 + 1 + 60); // a SYN of probe 3 with 60 data bytes
+    expect(parseIPv4TcpReply(rst, rst.length)).toMatchObject({ kind: 'tcpReply', flowId: 0x1234, tcpResetAcked: 0x12340003 + 60 });
+    expect(parseIPv4TcpReply(SYN_ACK, SYN_ACK.length)).not.toHaveProperty('tcpResetAcked');
+  });
   it('ignores TCP segments that do not answer a probe', () => {
     const other = Uint8Array.from(SYN_ACK);
     other[33] = 0x18; // PSH+ACK: ordinary data

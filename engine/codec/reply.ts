@@ -24,6 +24,12 @@ export interface ProbeReply {
   /** ICMP type and code of the reply (0 for TCP replies). */
   icmpType: number;
   icmpCode: number;
+  /**
+   * TCP resets only: the acknowledgement number minus one. A reset acknowledges the data
+   * bytes the SYN carried as well, so only the prober, which knows how many that flow sends,
+   * can tell the probe's sequence number (and so flowId and probeSeq) from it.
+   */
+  tcpResetAcked?: number;
 }
 
 const ICMP_ECHO_REPLY = 0;
@@ -139,10 +145,12 @@ function tcpSegment(buf: Uint8Array, t: number, length: number, responder: strin
   if (!synAck && !rstAck) return null;
   const acked = (read32(buf, t + 8) - 1) >>> 0;
   const flowId = read16(buf, t + 2);
-  if (acked >>> 16 !== flowId) return null;
+  // A SYN-ACK acknowledges the SYN alone (its data is not taken before the handshake).
+  if (synAck && acked >>> 16 !== flowId) return null;
   return {
     kind: 'tcpReply', protocol: 'tcp', responder, destination: responder, flowId,
     probeSeq: acked & 0xffff, destinationPort: read16(buf, t), icmpType: 0, icmpCode: 0,
+    ...(synAck ? {} : { tcpResetAcked: acked }),
   };
 }
 

@@ -4,7 +4,7 @@
 // outcome or the timeout passed. Many rounds of many targets share the sockets at once.
 import { parseAddress } from '../codec/address.js';
 import { fragmentIPv4, fragmentIPv6 } from '../codec/fragment.js';
-import { ProbeTemplate } from '../codec/probe-packet.js';
+import { ProbeTemplate, minimumPacketSize } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
 import { probeSeqAt, type ProbeOutcome, type RoundTask, type TraceSpec } from './protocol.js';
@@ -65,6 +65,8 @@ export class Prober {
   private readonly batch = Buffer.alloc(BATCH_BYTES);
   private readonly sendTimes = new Float64Array(256);
   private flows = new WeakMap<Readonly<TraceSpec>, Flow>();
+  /** Per TCP flow id, the data bytes its SYNs carry (packet sizes above the bare headers). */
+  private readonly tcpDataBytes = new Map<number, number>();
   private opened = false;
 
   /** Opens the receive sockets; throws EngineError('NoRawSocketPermission') without CAP_NET_RAW. */
@@ -133,6 +135,7 @@ export class Prober {
     });
     // The worker refused the trace when its probes do not fit and may not be fragmented (path-mtu.ts).
     const fragmentMtu = spec.mtu !== undefined && template.length > spec.mtu ? spec.mtu : null;
+    if (spec.protocol === 'tcp') this.tcpDataBytes.set(spec.flowId, Math.max(spec.packetSize, minimumPacketSize('tcp')) - minimumPacketSize('tcp'));
     flow = { slots: [], sender: this.sockets.sender(spec.family, spec.sourceInterface), template, fragmentMtu };
     this.flows.set(spec, flow);
     return flow;
@@ -255,7 +258,14 @@ export class Prober {
   }
 
   private onReply(reply: ProbeReply, receivedAtNs: number): void {
-    const key = probeKey(reply.destination.includes(':') ? 6 : 4, reply.protocol, reply.flowId, reply.probeSeq);
+    let probeSeq = reply.probeSeq;
+    if (reply.tcpResetAcked !== undefined) {
+      // A reset acknowledges the SYN's data bytes too: take them off to find the probe.
+      const seq = (reply.tcpResetAcked - (this.tcpDataBytes.get(reply.flowId) ?? 0)) >>> 0;
+      if (seq >>> 16 !== reply.flowId) return;
+      probeSeq = seq & 0xffff;
+    }
+    const key = probeKey(reply.destination.includes(':') ? 6 : 4, reply.protocol, reply.flowId, probeSeq);
     const probe = this.pending.get(key);
     if (!probe) return;
     const round = probe.round;
