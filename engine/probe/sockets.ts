@@ -6,12 +6,10 @@ import { EngineError, NO_RAW_SOCKET_PERMISSION } from '../errors.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from '../codec/reply.js';
 import { formatIPv6 } from '../codec/address.js';
+import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
 import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type RawSocketHandle } from './rawsock.js';
 
 const IPPROTO_RAW = 255;
-const IPPROTO_ICMP = 1;
-const IPPROTO_TCP = 6;
-const IPPROTO_ICMPV6 = 58;
 const SOL_SOCKET = 1;
 const SO_RCVBUF = 8;
 const SO_BINDTODEVICE = 25;
