@@ -15,6 +15,13 @@ export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number
 export interface Grid {
   start: number;
   period: number;
+  /**
+   * The one hop whose full statistics the caller reads (a timeline graph's hop). Other hops
+   * then need only count, lost, sum and flags (the route arrays and markers), so unreduced
+   * store rows of them come with those columns alone: about a third of the DuckDB work for
+   * a day of 1-minute rows. Their min, max, first, last and jitter are then not valid.
+   */
+  detailHop?: number;
 }
 
 export async function closedMarks(q: Queryable, sessionId: number): Promise<number[]> {
@@ -59,11 +66,37 @@ export const PlainRowsPerBucket = 4;
 // order for one session and level; inTimeOrder checks it and sorts if it ever is not.
 const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
 
-async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece> {
-  if (grid.period / resolution <= PlainRowsPerBucket) {
-    return { kind: 'rows', rows: inTimeOrder(rowsFromColumns(await q.numbers(plainSql, [resolution, sessionId, from, to]))) };
-  }
-  return { kind: 'rows', rows: rowsFromColumns(await q.numbers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])) };
+async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
+  const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
+  if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
+  const params = [resolution, sessionId, from, to];
+  if (grid.detailHop === undefined) return [rows(inTimeOrder(rowsFromColumns(await q.numbers(plainSql, params))))];
+  // Two pieces: each is in time order per hop, which is all the kernel needs.
+  const detail = inTimeOrder(rowsFromColumns(await q.numbers(`${plainSql} AND hop = $5`, [...params, grid.detailHop])));
+  const others = inTimeOrder(leanRows(await q.numbers(leanSql, [...params, grid.detailHop])));
+  return [rows(detail), rows(others)];
+}
+
+const leanSql = `SELECT time, hop, count, lost, sum, flags FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
+
+/** Rows of leanSql; the columns it leaves out read as "no value" (NaN) and 0. */
+function leanRows([time, hop, count, lost, sum, flags]: Float64Array[]): RollupRows {
+  const none = new Float64Array(time.length).fill(NaN);
+  return {
+    time,
+    hop: Int32Array.from(hop),
+    count: Int32Array.from(count),
+    lost: Int32Array.from(lost),
+    sum,
+    min: none,
+    max: none,
+    first: none,
+    lastValid: none,
+    jitterSum: new Float64Array(time.length),
+    jitterPairs: new Int32Array(time.length),
+    last: none,
+    flags: Int32Array.from(flags),
+  };
 }
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */
@@ -135,13 +168,13 @@ export async function coverPieces(
   const stored = segments.filter((g) => !g.memory);
   const fromStore = stored.length
     ? await withStore(async (q) => {
-        const out: Piece[] = [];
-        for (const g of stored) out.push(await storePiece(q, sessionId, g, grid));
+        const out: Piece[][] = [];
+        for (const g of stored) out.push(await storePieces(q, sessionId, g, grid));
         return out;
       })
     : [];
   let k = 0;
-  return segments.map((g, i) => fromMemory[i] ?? fromStore[k++]);
+  return segments.flatMap((g, i) => fromMemory[i] ?? fromStore[k++]);
 }
 
 function memoryPiece(recent: RecentView, g: Segment): Piece {
@@ -152,8 +185,8 @@ function memoryPiece(recent: RecentView, g: Segment): Piece {
   return { kind: 'rows', rows: recent.rows(g.level, g.from, g.to) };
 }
 
-function storePiece(q: Queryable, sessionId: number, g: Segment, grid: Grid): Promise<Piece> {
-  return g.level < 0 ? readSamples(q, sessionId, g.from, g.to) : readRows(q, sessionId, RollupResolutionsMs[g.level], g.from, g.to, grid);
+async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid): Promise<Piece[]> {
+  return g.level < 0 ? [await readSamples(q, sessionId, g.from, g.to)] : readRows(q, sessionId, RollupResolutionsMs[g.level], g.from, g.to, grid);
 }
 
 /**
@@ -170,6 +203,6 @@ export async function cover(
   grid: Grid,
 ): Promise<Piece[]> {
   const out: Piece[] = [];
-  for (const g of planCover(from, to, maxResolution, marks)) out.push(await storePiece(q, sessionId, g, grid));
+  for (const g of planCover(from, to, maxResolution, marks)) out.push(...(await storePieces(q, sessionId, g, grid)));
   return out;
 }
