@@ -86,8 +86,26 @@ try {
   // batch only after the previous one was acknowledged, i.e. committed.
   const ingest = new IngestPipeline(store, events);
   await ingest.init();
-  ingest.openSession(sid, account.id);
   const perBatch = (3_600_000 / INTERVAL) * HOPS;
+  // As the raw appender gets an unmeasured append, the ingest path gets an unmeasured warm-up:
+  // 8 hours of another session's history (its worker compiles the kernels and the JIT warms
+  // up; the first flushes of a cold process took up to 3x as long). It is closed and deleted
+  // before the measured run, so the measured session starts as a fresh one.
+  const warm = await store.one(
+    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+     VALUES ($1, 'warm-up', '', '10.0.0.2', 1, 0, 2500, $2) RETURNING id`,
+    [account.id, start],
+  );
+  ingest.openSession(warm.id, account.id);
+  const warmRows = 8 * perBatch;
+  for (let a = 0; a < warmRows; a += perBatch) {
+    await ingest.addBatch({ length: perBatch, session: new Int32Array(perBatch).fill(warm.id), time: time.subarray(a, a + perBatch), hop: hop.subarray(a, a + perBatch), latency: latency.subarray(a, a + perBatch) });
+  }
+  await ingest.finishSession(warm.id);
+  for (const table of ['samples', 'rollups', 'rollup_marks']) await store.run(`DELETE FROM ${table} WHERE session_id = $1`, [warm.id]);
+  await store.run('DELETE FROM sessions WHERE id = $1', [warm.id]);
+  await store.run('CHECKPOINT');
+  ingest.openSession(sid, account.id);
   let next = 0;
   const produce = async () => {
     while (next < total) {
@@ -132,7 +150,7 @@ try {
     a.closeSync();
   });
   const rawChunkRate = Math.max(await rawRate('samples_raw_a', chunks), await rawRate('samples_raw_b', chunks));
-  console.log(`ingest (real path): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s)`);
+  console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s; after an unmeasured 8 h of another session)`);
   console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of two; each one transaction)`);
   const flag = (ratio) => (ingestRate >= 1e6 && ratio >= 0.5 ? 'met' : 'not met');
   console.log(
