@@ -5,7 +5,7 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
-import { RollupSelectColumns, inTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
+import { RollupSelectColumns, asFloat64, asInt32, inTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../ingest/recent-data.js';
 
@@ -68,35 +68,46 @@ const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = 
 
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
   const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
-  if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
+  if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
   const params = [resolution, sessionId, from, to];
-  if (grid.detailHop === undefined) return [rows(inTimeOrder(rowsFromColumns(await q.numbers(plainSql, params))))];
+  if (grid.detailHop === undefined) return [rows(inTimeOrder(rowsFromColumns(await q.numbersWithIntegers(plainSql, params))))];
   // Two pieces: each is in time order per hop, which is all the kernel needs.
-  const detail = inTimeOrder(rowsFromColumns(await q.numbers(`${plainSql} AND hop = $5`, [...params, grid.detailHop])));
-  const others = inTimeOrder(leanRows(await q.numbers(leanSql, [...params, grid.detailHop])));
+  const detail = inTimeOrder(rowsFromColumns(await q.numbersWithIntegers(`${plainSql} AND hop = $5`, [...params, grid.detailHop])));
+  const others = inTimeOrder(leanRows(await q.numbersWithIntegers(leanSql, [...params, grid.detailHop])));
   return [rows(detail), rows(others)];
 }
 
 const leanSql = `SELECT time, hop, count, lost, sum, flags FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
 
 /** Rows of leanSql; the columns it leaves out read as "no value" (NaN) and 0. */
-function leanRows([time, hop, count, lost, sum, flags]: Float64Array[]): RollupRows {
-  const none = new Float64Array(time.length).fill(NaN);
+function leanRows([time, hop, count, lost, sum, flags]: ArrayLike<number>[]): RollupRows {
+  const n = time.length;
+  const f = fillers(n);
   return {
-    time,
-    hop: Int32Array.from(hop),
-    count: Int32Array.from(count),
-    lost: Int32Array.from(lost),
-    sum,
-    min: none,
-    max: none,
-    first: none,
-    lastValid: none,
-    jitterSum: new Float64Array(time.length),
-    jitterPairs: new Int32Array(time.length),
-    last: none,
-    flags: Int32Array.from(flags),
+    time: asFloat64(time),
+    hop: asInt32(hop),
+    count: asInt32(count),
+    lost: asInt32(lost),
+    sum: asFloat64(sum),
+    min: f.none,
+    max: f.none,
+    first: f.none,
+    lastValid: f.none,
+    jitterSum: f.zeros,
+    jitterPairs: f.zeroInts,
+    last: f.none,
+    flags: asInt32(flags),
   };
+}
+
+// Filler columns shared by every lean read (the kernel only reads them); grown as needed.
+let filler = { none: new Float64Array(0), zeros: new Float64Array(0), zeroInts: new Int32Array(0) };
+function fillers(n: number) {
+  if (filler.none.length < n) {
+    const m = Math.max(n, 2 * filler.none.length);
+    filler = { none: new Float64Array(m).fill(NaN), zeros: new Float64Array(m), zeroInts: new Int32Array(m) };
+  }
+  return { none: filler.none.subarray(0, n), zeros: filler.zeros.subarray(0, n), zeroInts: filler.zeroInts.subarray(0, n) };
 }
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */

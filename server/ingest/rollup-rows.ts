@@ -35,23 +35,27 @@ export const rollupColumnNames = { I32, F64 };
 export const RollupSelectColumns = 'time, hop, count, lost, sum, min, max, first, last_valid, jitter_sum, jitter_pairs, last, flags';
 
 /** Rollup rows from numeric result columns in RollupSelectColumns order (NULL already NaN). */
-export function rowsFromColumns(c: Float64Array[]): RollupRows {
+export function rowsFromColumns(c: ArrayLike<number>[]): RollupRows {
   return {
-    time: c[0],
-    hop: Int32Array.from(c[1]),
-    count: Int32Array.from(c[2]),
-    lost: Int32Array.from(c[3]),
-    sum: c[4],
-    min: c[5],
-    max: c[6],
-    first: c[7],
-    lastValid: c[8],
-    jitterSum: c[9],
-    jitterPairs: Int32Array.from(c[10]),
-    last: c[11],
-    flags: Int32Array.from(c[12]),
+    time: asFloat64(c[0]),
+    hop: asInt32(c[1]),
+    count: asInt32(c[2]),
+    lost: asInt32(c[3]),
+    sum: asFloat64(c[4]),
+    min: asFloat64(c[5]),
+    max: asFloat64(c[6]),
+    first: asFloat64(c[7]),
+    lastValid: asFloat64(c[8]),
+    jitterSum: asFloat64(c[9]),
+    jitterPairs: asInt32(c[10]),
+    last: asFloat64(c[11]),
+    flags: asInt32(c[12]),
   };
 }
+
+/** The column as it is when it already has the type, else a converted copy. */
+export const asInt32 = (c: ArrayLike<number>): Int32Array => (c instanceof Int32Array ? c : Int32Array.from(c));
+export const asFloat64 = (c: ArrayLike<number>): Float64Array => (c instanceof Float64Array ? c : Float64Array.from(c));
 
 /** The rows in time order (stable): as they are when they already are, else sorted copies. */
 export function inTimeOrder(rows: RollupRows): RollupRows {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { applyMigrations } from './migrations.js';
-import { numericColumns } from './numeric-columns.js';
+import { numericColumns, type NumericColumn } from './numeric-columns.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -27,6 +27,8 @@ export interface Queryable {
   columns(sql: string, params?: Params): Promise<unknown[][]>;
   /** Numeric columns straight from DuckDB's vectors into Float64Arrays; NULL becomes NaN. */
   numbers(sql: string, params?: Params): Promise<Float64Array[]>;
+  /** As numbers, but 32-bit integer columns without NULLs come as Int32Array. */
+  numbersWithIntegers(sql: string, params?: Params): Promise<NumericColumn[]>;
 }
 
 function queryable(conn: DuckDBConnection): Queryable {
@@ -46,6 +48,9 @@ function queryable(conn: DuckDBConnection): Queryable {
     },
     async numbers(sql, params) {
       return numericColumns(await conn.run(sql, params));
+    },
+    async numbersWithIntegers(sql, params) {
+      return numericColumns(await conn.run(sql, params), true);
     },
     async one<T>(sql: string, params?: Params) {
       const reader = await conn.runAndReadAll(sql, params);
@@ -115,6 +120,9 @@ export class Store implements Queryable {
   }
   numbers(sql: string, params?: Params) {
     return this.exclusive((q) => q.numbers(sql, params));
+  }
+  numbersWithIntegers(sql: string, params?: Params) {
+    return this.exclusive((q) => q.numbersWithIntegers(sql, params));
   }
 
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */

@@ -24,6 +24,19 @@ describe('numericColumns', () => {
     conn.closeSync();
   });
 
+  it('gives 32-bit integer columns without NULLs as Int32Array when asked, the rest as before', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const sql = `SELECT (i - 2500)::INTEGER AS int, CASE WHEN i = 4097 THEN NULL ELSE i::SMALLINT END AS small_null,
+        (i % 100)::TINYINT AS tiny, i::DOUBLE AS d, (i * 3)::BIGINT AS big FROM range(5000) t(i)`;
+    const cols = numericColumns(await conn.run(sql), true);
+    expect(cols.map((c) => c.constructor.name)).toEqual(['Int32Array', 'Float64Array', 'Int32Array', 'Float64Array', 'Float64Array']);
+    const plain = numericColumns(await conn.run(sql));
+    cols.forEach((c, i) => expect(Array.from(c)).toEqual(Array.from(plain[i])));
+    expect(Number.isNaN(cols[1][4097])).toBe(true);
+    expect(cols[0][0]).toBe(-2500);
+    conn.closeSync();
+  });
+
   it('gives empty columns for an empty result', async () => {
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const cols = numericColumns(await conn.run('SELECT 1::DOUBLE AS a, 2 AS b WHERE false'));
