@@ -2,17 +2,13 @@
 // offline ones in red. The parent shows it only on multi-agent deployments.
 import { useEffect, useRef, useState } from 'react';
 import { AgentPickerMinWidthPx, agentTextStyle, filterAgents, type AgentItem } from './logic/agentPicker';
+import { useClickAway } from '../components/useClickAway';
 
 export function AgentPicker({ agents, chosen, onChoose, disabled, title }: { agents: readonly AgentItem[]; chosen: AgentItem | null; onChoose: (id: number) => void; disabled: boolean; title?: string }) {
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: MouseEvent) => box.current && !box.current.contains(e.target as Node) && setOpen(false);
-    window.addEventListener('mousedown', away);
-    return () => window.removeEventListener('mousedown', away);
-  }, [open]);
+  useClickAway(box, open, () => setOpen(false));
   useEffect(() => {
     if (disabled) setOpen(false);
   }, [disabled]);

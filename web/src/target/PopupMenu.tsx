@@ -1,6 +1,7 @@
 // A small popup menu at a screen position (context menus, split-button dropdowns, choosers).
 // Closes on an outside click, Escape, scroll of the page, or after an item is chosen.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useClickAway } from '../components/useClickAway';
 
 export interface MenuItem {
   label: string;
@@ -17,15 +18,11 @@ export interface MenuItem {
 
 export function PopupMenu({ x, y, items, onClose, header }: { x: number; y: number; items: MenuItem[]; onClose: () => void; header?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
+  useClickAway(ref, true, onClose, true);
   useEffect(() => {
-    const away = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && onClose();
     const key = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('mousedown', away, true);
     window.addEventListener('keydown', key);
-    return () => {
-      window.removeEventListener('mousedown', away, true);
-      window.removeEventListener('keydown', key);
-    };
+    return () => window.removeEventListener('keydown', key);
   }, [onClose]);
   // Keep the menu on screen.
   useEffect(() => {

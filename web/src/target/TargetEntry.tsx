@@ -8,6 +8,7 @@ import { getDefaultTraceHistory, getTraceHistory, setTraceHistory } from './api'
 import { HistoryDropdownPopupHeightPx } from './logic/constants';
 import { reportError } from '../state/reportError';
 import { showInfo } from '../state/toasts';
+import { useClickAway } from '../components/useClickAway';
 
 export const EntryPlaceholder = 'Enter target name or IP';
 
@@ -39,12 +40,7 @@ export function TargetEntry({
   useEffect(() => {
     if (open && history === null) load();
   }, [open, history]);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: MouseEvent) => box.current && !box.current.contains(e.target as Node) && setOpen(false);
-    window.addEventListener('mousedown', away);
-    return () => window.removeEventListener('mousedown', away);
-  }, [open]);
+  useClickAway(box, open, () => setOpen(false));
 
   const save = (list: string[]) => {
     setHistory(list);
