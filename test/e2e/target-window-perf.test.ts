@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
-import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
+import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 import { Store } from '../../dist/server/store/db.js';
 import { IngestPipeline } from '../../dist/server/ingest/pipeline.js';
 import { DomainEventBus } from '../../dist/server/events.js';
@@ -224,12 +224,7 @@ describe.skipIf(!asRoot)('target window performance in Chromium (printed, not as
     // /targets/ is the new-target entry ("/" would reopen the seeded target of this tab).
     await page.goto(`${app.url}/targets/`);
     await page.getByText('New target', { exact: true }).first().waitFor();
-    const interval = page.getByRole('textbox', { name: 'Trace Interval' });
-    await interval.fill('0.2 s');
-    await interval.press('Enter');
-    const entry = page.getByPlaceholder('Enter target name or IP');
-    await entry.fill(topo.target.v4);
-    await entry.press('Enter');
+    await startTraceFromEntry(page, '0.2 s', topo.target.v4);
     await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname) && u.pathname !== `/targets/${sessionId}`, { timeout: 15_000 });
     await page.getByTestId('target-heading').filter({ hasText: topo.target.v4 }).waitFor();
     // Wait until the route is complete: 30 hop rows plus the target row, as the grid holds

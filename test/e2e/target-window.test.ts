@@ -11,7 +11,7 @@ import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
-import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
+import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = process.env.HOPWATCH_ROOT_PASSWORD || 'Target-window-pw-1';
@@ -87,12 +87,7 @@ describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
   it('shows the new-target entry on / and starts a trace with Enter', async () => {
     await see('New target');
     await shot('new');
-    const interval = page.getByRole('textbox', { name: 'Trace Interval' });
-    await interval.fill('0.2 s');
-    await interval.press('Enter');
-    const entry = page.getByPlaceholder('Enter target name or IP');
-    await entry.fill(topo.target.v4);
-    await entry.press('Enter');
+    await startTraceFromEntry(page, '0.2 s', topo.target.v4);
     await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname), { timeout: 15_000 });
     targetId = new URL(page.url()).pathname.split('/')[2];
     startedAt = Date.now();

@@ -43,3 +43,13 @@ export async function signInWithForm(page: Page, url: string, username: string, 
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
 }
+
+/** On the new-target entry: sets the Trace Interval field, then types the target and presses Enter. */
+export async function startTraceFromEntry(page: Page, interval: string, target: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'Trace Interval' });
+  await field.fill(interval);
+  await field.press('Enter');
+  const entry = page.getByPlaceholder('Enter target name or IP');
+  await entry.fill(target);
+  await entry.press('Enter');
+}
