@@ -161,6 +161,21 @@ describe('loader', () => {
   });
 });
 
+describe('result views (zero-copy output)', () => {
+  it('hold the same buckets as the copies, in the kernel memory, until the next accumulation', () => {
+    const kernels = loadBuiltKernels();
+    const copied = kernels.bucketSamples(samples, spec);
+    const viewed = kernels.begin(spec).addSamples(samples).finishBuckets({ views: true });
+    expect({ ...viewed }).toEqual({ ...copied });
+    expect(viewed.count.buffer).not.toBe(copied.count.buffer);
+    // A later accumulation reuses that memory: the copies stay, the views do not.
+    const before = Array.from(viewed.count);
+    kernels.bucketSamples({ time: [0, 1], hop: [1, 1], latency: [5, 5] }, spec);
+    expect(Array.from(copied.count)).toEqual(before);
+    expect(Array.from(viewed.count)).not.toEqual(before);
+  });
+});
+
 describe('staged (zero-copy) input', () => {
   it('gives the same buckets as copied input, chunk after chunk through the same views', () => {
     const kernels = loadBuiltKernels();

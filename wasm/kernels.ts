@@ -246,8 +246,12 @@ export class BucketAccumulator {
     return this;
   }
 
-  /** Per cell aggregates and derived values, per bucket route. Ends the accumulation. */
-  finishBuckets(): BucketResult {
+  /**
+   * Per cell aggregates and derived values, per bucket route. Ends the accumulation. With
+   * `views`, the arrays are views of the kernel's memory instead of copies (about 1 MB less
+   * garbage for 500 buckets of 30 hops): read them before anything else uses these Kernels.
+   */
+  finishBuckets(opts: { views?: boolean } = {}): BucketResult {
     this.#checkLive();
     this.#finished = true;
     const { bucketCount, hopCount } = this.spec;
@@ -272,8 +276,9 @@ export class BucketAccumulator {
       p.last, p.flags, p.average, p.jitter, p.routeBitMask, p.routeLength,
     );
     const { f64, i32, u32 } = this.#memory;
-    const F = (ptr: number, n: number) => f64.slice(ptr / 8, ptr / 8 + n);
-    const I = (ptr: number, n: number) => i32.slice(ptr / 4, ptr / 4 + n);
+    const F = (ptr: number, n: number) => (opts.views ? f64.subarray(ptr / 8, ptr / 8 + n) : f64.slice(ptr / 8, ptr / 8 + n));
+    const I = (ptr: number, n: number) => (opts.views ? i32.subarray(ptr / 4, ptr / 4 + n) : i32.slice(ptr / 4, ptr / 4 + n));
+    const mask = opts.views ? u32.subarray(p.routeBitMask / 4, p.routeBitMask / 4 + bucketCount) : u32.slice(p.routeBitMask / 4, p.routeBitMask / 4 + bucketCount);
     return {
       ...this.spec,
       count: I(p.count, cells), lost: I(p.lost, cells), sum: F(p.sum, cells),
@@ -281,7 +286,7 @@ export class BucketAccumulator {
       lastValid: F(p.lastValid, cells), jitterSum: F(p.jitterSum, cells),
       jitterPairs: I(p.jitterPairs, cells), last: F(p.last, cells), flags: I(p.flags, cells),
       average: F(p.average, cells), jitter: F(p.jitter, cells),
-      routeBitMask: u32.slice(p.routeBitMask / 4, p.routeBitMask / 4 + bucketCount),
+      routeBitMask: mask,
       routeLength: I(p.routeLength, bucketCount),
     };
   }

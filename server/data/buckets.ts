@@ -50,7 +50,7 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   // The hop whose statistics the points carry in full (see toPoints); known unless the call
   // is for the header row of a target that never answered.
   const detailHop = requestedHop || s.targetHop || undefined;
-  const pieces = await coverPieces((fn) => store.exclusive(fn), s.id, grid.start, end, grid.resolution, { ...grid, detailHop }, source?.recent(s.id));
+  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, { ...grid, detailHop }, source?.recent(s.id));
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
@@ -58,7 +58,8 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
     if (piece.kind === 'rows') acc.addRollups(piece.rows);
     else acc.addSamples(piece.samples);
   }
-  const result = acc.finishBuckets();
+  // Views of the kernel's memory: toPoints reads them at once, before any other kernel call.
+  const result = acc.finishBuckets({ views: true });
   return {
     Points: toPoints(result, requestedHop || undefined, args.includeJitter, s.targetHop || undefined),
     FirstDatapoint: iso(s.firstSample),

@@ -130,7 +130,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
-  return store.exclusive(async (q) => {
+  return store.read(async (q) => {
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
@@ -178,7 +178,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
   const editable = p.claims.includes(Claim.TargetManagement);
-  return store.exclusive(async (q) => {
+  return store.read(async (q) => {
     const summary = await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [
       summaryId,
       p.accountId,

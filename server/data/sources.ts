@@ -5,7 +5,7 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
-import { RollupSelectColumns, asFloat64, asInt32, inTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
+import { RollupSelectColumns, asFloat64, asInt32, partsInTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../ingest/recent-data.js';
 
@@ -63,18 +63,21 @@ const reduceSql = `
 export const PlainRowsPerBucket = 4;
 
 // Without ORDER BY: DuckDB keeps insertion order (preserve_insertion_order), which is time
-// order for one session and level; inTimeOrder checks it and sorts if it ever is not.
+// order for one session and level; partsInTimeOrder checks it and sorts if it ever is not.
 const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
 
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
   const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
   if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
+  // Chunk by chunk: no copy of a day of rows into whole columns (see numericColumnChunks).
   const params = [resolution, sessionId, from, to];
-  if (grid.detailHop === undefined) return [rows(inTimeOrder(rowsFromColumns(await q.numbersWithIntegers(plainSql, params))))];
-  // Two pieces: each is in time order per hop, which is all the kernel needs.
-  const detail = inTimeOrder(rowsFromColumns(await q.numbersWithIntegers(`${plainSql} AND hop = $5`, [...params, grid.detailHop])));
-  const others = inTimeOrder(leanRows(await q.numbersWithIntegers(leanSql, [...params, grid.detailHop])));
-  return [rows(detail), rows(others)];
+  if (grid.detailHop === undefined) return partsInTimeOrder((await q.numberChunks(plainSql, params)).map(rowsFromColumns)).map(rows);
+  // The hop's rows and the others' are each in time order per hop, which is all the kernel needs.
+  const hop = grid.detailHop;
+  const detailRead = () => q.numberChunks(`${plainSql} AND hop = $5`, [...params, hop]);
+  const othersRead = () => q.numberChunks(leanSql, [...params, hop]);
+  const [detail, others] = q.concurrent ? await Promise.all([detailRead(), othersRead()]) : [await detailRead(), await othersRead()];
+  return [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRows))].map(rows);
 }
 
 const leanSql = `SELECT time, hop, count, lost, sum, flags FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
@@ -117,7 +120,7 @@ export interface RecentSource {
   commits(sessionId: number): number;
 }
 
-/** Runs fn with the store: store.exclusive, or the caller's own exclusive section. */
+/** Runs fn with the store: store.read, or the caller's own exclusive section. */
 export type StoreAccess = <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
 
 /** A part of the cover: raw samples or rollup rows of one level, from memory or the store. */
@@ -179,6 +182,7 @@ export async function coverPieces(
   const stored = segments.filter((g) => !g.memory);
   const fromStore = stored.length
     ? await withStore(async (q) => {
+        if (q.concurrent) return Promise.all(stored.map((g) => storePieces(q, sessionId, g, grid)));
         const out: Piece[][] = [];
         for (const g of stored) out.push(await storePieces(q, sessionId, g, grid));
         return out;

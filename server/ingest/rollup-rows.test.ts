@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRollupRows, inTimeOrder, rowsFromColumns } from './rollup-rows.js';
+import { emptyRollupRows, inTimeOrder, partsInTimeOrder, rowsFromColumns } from './rollup-rows.js';
 
 describe('rollup rows from the store', () => {
   it('takes the numeric columns in RollupSelectColumns order, integers as Int32Array', () => {
@@ -22,5 +22,22 @@ describe('rollup rows from the store', () => {
     expect([...sorted.hop]).toEqual([1, 2, 1, 2]);
     expect([...sorted.count]).toEqual([20, 40, 10, 30]);
     expect(inTimeOrder(sorted)).toBe(sorted);
+  });
+
+  it('keeps chunks that follow each other in time, and merges and sorts those that do not', () => {
+    const part = (times: number[]) => {
+      const r = emptyRollupRows(times.length);
+      r.time.set(times);
+      r.count.set(times.map((t) => t / 60));
+      return r;
+    };
+    const ordered = [part([60, 120]), part([120, 180]), part([])];
+    expect(partsInTimeOrder(ordered)).toBe(ordered);
+    for (const parts of [[part([60, 180]), part([120])], [part([120, 60]), part([180])]]) {
+      const merged = partsInTimeOrder(parts);
+      expect(merged).toHaveLength(1);
+      expect([...merged[0].time]).toEqual([...parts.flatMap((p) => [...p.time])].sort((a, b) => a - b));
+      expect([...merged[0].count]).toEqual([...merged[0].time].map((t) => t / 60));
+    }
   });
 });

@@ -72,3 +72,19 @@ export function inTimeOrder(rows: RollupRows): RollupRows {
   }
   return out;
 }
+
+/**
+ * Parts (chunks of one result, in result order) as the kernel may take them one after the
+ * other: as they are when each is in time order and none starts before the previous ended,
+ * else one sorted whole.
+ */
+export function partsInTimeOrder(parts: RollupRows[]): RollupRows[] {
+  let last = -Infinity;
+  for (const p of parts) {
+    const t = p.time;
+    if (t.length && t[0] < last) return [inTimeOrder(concatRollupRows(parts))];
+    for (let i = 1; i < t.length; i++) if (t[i] < t[i - 1]) return [inTimeOrder(concatRollupRows(parts))];
+    if (t.length) last = t[t.length - 1];
+  }
+  return parts;
+}

@@ -1,11 +1,14 @@
 // The DuckDB store: one database file, one writer process. Statements on the shared
 // connection run one at a time through a queue, so a transaction is never interleaved
-// with another request's statements.
+// with another request's statements. Reads that need no transaction of their own (the data
+// calls) go to a small pool of read connections instead: DuckDB gives each statement a
+// snapshot of what is committed, so a graph's query neither waits behind an ingest flush
+// nor holds one up, and two queries of one call can run at once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { applyMigrations } from './migrations.js';
-import { numericColumns, type NumericColumn } from './numeric-columns.js';
+import { numericColumnChunks, numericColumns, type NumericColumn } from './numeric-columns.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -29,7 +32,14 @@ export interface Queryable {
   numbers(sql: string, params?: Params): Promise<Float64Array[]>;
   /** As numbers, but 32-bit integer columns without NULLs come as Int32Array. */
   numbersWithIntegers(sql: string, params?: Params): Promise<NumericColumn[]>;
+  /** As numbersWithIntegers, chunk by chunk (fewer copies for large reads). */
+  numberChunks(sql: string, params?: Params): Promise<NumericColumn[][]>;
+  /** Statements may be started together (each takes its own read connection). */
+  readonly concurrent?: boolean;
 }
+
+/** How many read connections serve Store.read (DuckDB runs each query on its own threads too). */
+export const ReadConnections = 2;
 
 function queryable(conn: DuckDBConnection): Queryable {
   return {
@@ -52,12 +62,62 @@ function queryable(conn: DuckDBConnection): Queryable {
     async numbersWithIntegers(sql, params) {
       return numericColumns(await conn.run(sql, params), true);
     },
+    async numberChunks(sql, params) {
+      return numericColumnChunks(await conn.run(sql, params), true);
+    },
     async one<T>(sql: string, params?: Params) {
       const reader = await conn.runAndReadAll(sql, params);
       const rows = reader.getRowObjectsJS();
       return rows.length ? (plain(rows[0]) as T) : undefined;
     },
   };
+}
+
+/** Read connections lent one statement at a time; a statement waits while all are busy. */
+class ReadPool {
+  private readonly idle: DuckDBConnection[];
+  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private busy = 0;
+  private drained: (() => void) | undefined;
+  /** Set by Store.close: no new statement starts. */
+  shut = false;
+
+  constructor(readonly connections: DuckDBConnection[]) {
+    this.idle = [...connections];
+  }
+
+  async with<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    if (this.shut) throw new Error('the store is closed');
+    const conn = this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
+    this.busy++;
+    try {
+      return await fn(queryable(conn));
+    } finally {
+      this.busy--;
+      const next = this.waiting.shift();
+      if (next) next(conn);
+      else this.idle.push(conn);
+      if (this.busy === 0 && !this.waiting.length) this.drained?.();
+    }
+  }
+
+  /** A Queryable whose every statement borrows a connection: statements may overlap. */
+  readonly queryable: Queryable = {
+    concurrent: true,
+    run: (sql, params) => this.with((q) => q.run(sql, params)),
+    all: <T>(sql: string, params?: Params) => this.with((q) => q.all<T>(sql, params)),
+    one: <T>(sql: string, params?: Params) => this.with((q) => q.one<T>(sql, params)),
+    columns: (sql, params) => this.with((q) => q.columns(sql, params)),
+    numbers: (sql, params) => this.with((q) => q.numbers(sql, params)),
+    numbersWithIntegers: (sql, params) => this.with((q) => q.numbersWithIntegers(sql, params)),
+    numberChunks: (sql, params) => this.with((q) => q.numberChunks(sql, params)),
+  };
+
+  /** Resolves once no statement runs or waits. */
+  idleNow(): Promise<void> {
+    if (this.busy === 0 && !this.waiting.length) return Promise.resolve();
+    return new Promise((resolve) => (this.drained = resolve));
+  }
 }
 
 export class Store implements Queryable {
@@ -67,6 +127,7 @@ export class Store implements Queryable {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
+    private readonly readers: ReadPool,
     readonly path: string,
   ) {}
 
@@ -75,9 +136,20 @@ export class Store implements Queryable {
     const path = join(dataDir, 'hopwatch.duckdb');
     const instance = await DuckDBInstance.create(path);
     const conn = await instance.connect();
-    const store = new Store(instance, conn, path);
+    const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
+    const store = new Store(instance, conn, new ReadPool(readers), path);
     await store.exclusive((q) => applyMigrations(q));
     return store;
+  }
+
+  /**
+   * Runs fn with read access that needs no exclusive section: each statement sees what is
+   * committed when it starts (an ingest transaction in progress is not seen, nor waited for),
+   * and statements started together run together. Not for writes: those belong to exclusive.
+   */
+  read<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    return fn(this.readers.queryable);
   }
 
   /**
@@ -124,13 +196,19 @@ export class Store implements Queryable {
   numbersWithIntegers(sql: string, params?: Params) {
     return this.exclusive((q) => q.numbersWithIntegers(sql, params));
   }
+  numberChunks(sql: string, params?: Params) {
+    return this.exclusive((q) => q.numberChunks(sql, params));
+  }
 
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.exclusive((q) => q.run('CHECKPOINT')).catch(() => undefined);
     this.closed = true;
+    this.readers.shut = true;
     await this.tail;
+    await this.readers.idleNow();
+    for (const c of this.readers.connections) c.closeSync();
     this.conn.closeSync();
     this.instance.closeSync();
   }
