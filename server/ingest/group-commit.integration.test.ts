@@ -55,4 +55,41 @@ describe('group commit', () => {
       await store.close();
     }
   });
+
+  it('keeps every session of a shared flush counted and marked (one statement per kind of change)', async () => {
+    const store = await Store.open(dir);
+    const ingest = new IngestPipeline(store, new DomainEventBus());
+    try {
+      await ingest.init();
+      const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc3') RETURNING id`);
+      const ids: number[] = [];
+      for (const name of ['a', 'b', 'c']) {
+        const row = await store.one(
+          `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+           VALUES ($1, $2, '', '127.0.0.1', 1, 0, 1000, $3) RETURNING id`,
+          [account.id, name, T0],
+        );
+        ids.push(row.id);
+        ingest.openSession(row.id, account.id);
+      }
+      // Three flushes, each holding minutes of all three sessions (session k sends k + 1 minutes).
+      for (let flush = 0; flush < 3; flush++) {
+        await Promise.all(ids.flatMap((sid, k) => Array.from({ length: k + 1 }, (_, m) => ingest.addBatch(minuteOfRounds(sid, flush * 3 + m)))));
+      }
+      const rows = await store.all<{ id: number; n: number; first: number; latest: number }>(
+        `SELECT id, sample_count::INTEGER AS n, first_sample::DOUBLE AS first, latest_sample::DOUBLE AS latest FROM sessions WHERE id IN (${ids.join(', ')}) ORDER BY id`,
+      );
+      expect(rows).toEqual(
+        ids.map((id, k) => ({ id, n: 3 * (k + 1) * 180, first: T0, latest: T0 + (6 + k) * 60_000 + 59_000 })),
+      );
+      // The 1-minute marks: every minute more than 15 s before the session's latest sample is closed.
+      const marks = await store.all<{ s: number; c: number }>(
+        `SELECT session_id AS s, closed_until AS c FROM rollup_marks WHERE resolution = 60000 AND session_id IN (${ids.join(', ')}) ORDER BY s`,
+      );
+      expect(marks).toEqual(ids.map((id, k) => ({ s: id, c: T0 + (6 + k) * 60_000 })));
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
 });

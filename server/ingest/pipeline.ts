@@ -246,29 +246,41 @@ export class IngestPipeline {
         conn,
         plans.flatMap((p) => RollupResolutionsMs.map((resolution, level) => ({ resolution, sessionId: p.sessionId, rows: p.rows[level] }))),
       );
-      // Every moved mark in one statement (an upsert costs about a millisecond each).
-      const marks = plans.flatMap((p) =>
+      // One statement per kind of change, whatever the number of sessions in the flush (a
+      // statement costs about a millisecond; an upsert two to three): marks that the store
+      // holds move with an UPDATE, a session's first marks go in with an upsert.
+      const moved = plans.flatMap((p) =>
         RollupResolutionsMs.flatMap((resolution, level) =>
-          Number.isNaN(p.closedUntil[level]) || p.closedUntil[level] === p.state.storedMarks[level] ? [] : [[resolution, p.sessionId, p.closedUntil[level]]],
+          Number.isNaN(p.closedUntil[level]) || p.closedUntil[level] === p.state.storedMarks[level]
+            ? []
+            : [{ resolution, sessionId: p.sessionId, closedUntil: p.closedUntil[level], stored: !Number.isNaN(p.state.storedMarks[level]) }],
         ),
       );
-      if (marks.length) {
+      const updated = moved.filter((m) => m.stored);
+      if (updated.length) {
         await q.run(
-          `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ${marks.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(', ')}
-           ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
-          marks.flat(),
+          `UPDATE rollup_marks SET closed_until = v.c FROM (VALUES ${valueRows(updated.length, 3)}) v(r, s, c)
+           WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
+          updated.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
         );
       }
-      for (const p of plans) {
-        if (p.count) {
-          await q.run(
-            `UPDATE sessions SET sample_count = sample_count + $2,
-               first_sample = CASE WHEN first_sample IS NULL OR first_sample > $3 THEN $3 ELSE first_sample END,
-               latest_sample = CASE WHEN latest_sample IS NULL OR latest_sample < $4 THEN $4 ELSE latest_sample END
-             WHERE id = $1`,
-            [p.sessionId, p.count, Math.round(p.first), Math.round(p.last)],
-          );
-        }
+      const inserted = moved.filter((m) => !m.stored);
+      if (inserted.length) {
+        await q.run(
+          `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ${valueRows(inserted.length, 3)}
+           ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+          inserted.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
+        );
+      }
+      const sampled = plans.filter((p) => p.count);
+      if (sampled.length) {
+        await q.run(
+          `UPDATE sessions SET sample_count = sample_count + v.n,
+             first_sample = least(coalesce(first_sample, v.f), v.f),
+             latest_sample = greatest(coalesce(latest_sample, v.l), v.l)
+           FROM (VALUES ${valueRows(sampled.length, 4)}) v(id, n, f, l) WHERE sessions.id = v.id`,
+          sampled.flatMap((p) => [p.sessionId, p.count, Math.round(p.first), Math.round(p.last)]),
+        );
       }
       const now = Date.now();
       for (const h of hosts) {
@@ -335,6 +347,11 @@ export class IngestPipeline {
     this.closed = true;
     await this.pool.destroy();
   }
+}
+
+/** `($1, $2, $3), ($4, $5, $6)...`: n rows of w parameters, for a VALUES list. */
+function valueRows(n: number, w: number): string {
+  return Array.from({ length: n }, (_, i) => `(${Array.from({ length: w }, (_, k) => `$${i * w + k + 1}`).join(', ')})`).join(', ');
 }
 
 /** The sessions that have rows in the batch. */

@@ -92,11 +92,37 @@ export function rollup(job: SampleRollupJob | RowsRollupJob): RollupRows {
   const bucketCount = Math.max(1, Math.round((job.end - job.start) / job.resolution));
   if (job.kind === 'samples') {
     const s = inTimeOrder(job);
-    const spec = { start: job.start, period: job.resolution, bucketCount, hopCount: maxHop(s.hop) };
-    return rollupRowsFromBuckets(k().bucketSamples(s, spec));
+    return rollupSamples([s], { start: job.start, period: job.resolution, bucketCount, hopCount: maxHop(s.hop) });
   }
   const spec = { start: job.start, period: job.resolution, bucketCount, hopCount: maxHop(job.rows.hop) };
-  return rollupRowsFromBuckets(k().mergeRollups(job.rows, spec));
+  // The rows copy what they keep at once: the kernel's result can stay in its memory.
+  return rollupRowsFromBuckets(k().begin(spec).addRollups(job.rows).finishBuckets({ views: true }));
+}
+
+/** Samples given as pieces in time order, one after the other, rolled up onto spec's grid. */
+function rollupSamples(pieces: RawPending[], spec: { start: number; period: number; bucketCount: number; hopCount: number }): RollupRows {
+  const acc = k().begin(spec);
+  for (const p of pieces) if (p.time.length) acc.addSamples(p);
+  return rollupRowsFromBuckets(acc.finishBuckets({ views: true }));
+}
+
+/** One pass over a session's new samples: their time span, whether in time order, the deepest hop. */
+function scan(r: RawPending) {
+  let first = Infinity;
+  let last = -Infinity;
+  let sorted = true;
+  let hops = 1;
+  let prev = -Infinity;
+  const { time, hop } = r;
+  for (let i = 0; i < time.length; i++) {
+    const t = time[i];
+    if (t < first) first = t;
+    if (t > last) last = t;
+    if (t < prev) sorted = false;
+    prev = t;
+    if (hop[i] > hops) hops = hop[i];
+  }
+  return { first, last, sorted, hops };
 }
 
 /** What a flush carries over for one session: its 1-minute grid and raw samples not rolled up. */
@@ -159,25 +185,34 @@ export function prepareFlush(task: FlushTask) {
   for (let i = 1; i < batch.length && single; i++) if (batch.session[i] !== batch.session[0]) single = false;
   const sessions: SessionFlush[] = task.sessions.map((c) => {
     const add = batch.length && (!single || batch.session[0] === c.sessionId) ? rowsOf(batch, c.sessionId, single) : { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
-    let first = Infinity;
-    let last = -Infinity;
-    for (let i = 0; i < add.time.length; i++) {
-      const t = add.time[i];
-      if (t < first) first = t;
-      if (t > last) last = t;
-    }
+    const { first, last, sorted, hops } = scan(add);
     let closedUntil = Number.isNaN(c.closedUntil) && add.time.length ? floorTo(first, res) : c.closedUntil;
-    let pending = concatRaw(c.pending, add);
+    let pending: RawPending;
     let rows = emptyRollupRows();
     const maxTime = Math.max(c.maxTime, last);
-    if (!Number.isNaN(closedUntil) && Number.isFinite(maxTime)) {
-      const cut = c.finishing ? ceilTo(maxTime + 1, res) : floorTo(maxTime - LateSampleGraceMs, res);
-      if (cut > closedUntil) {
-        const [closing, open] = splitRaw(pending, closedUntil, cut);
-        if (closing.time.length) rows = rollup({ kind: 'samples', start: closedUntil, end: cut, resolution: res, ...closing });
-        pending = open;
-        closedUntil = cut;
+    const cut = c.finishing ? ceilTo(maxTime + 1, res) : floorTo(maxTime - LateSampleGraceMs, res);
+    const carried = c.pending.time;
+    let carriedSorted = true;
+    for (let i = 1; i < carried.length && carriedSorted; i++) if (carried[i] < carried[i - 1]) carriedSorted = false;
+    const carriedLast = carried.length ? carried[carried.length - 1] : -Infinity;
+    if (Number.isNaN(closedUntil) || !Number.isFinite(maxTime) || !(cut > closedUntil)) {
+      pending = concatRaw(c.pending, add);
+    } else if (sorted && carriedSorted && carriedLast <= first) {
+      // The usual case: rounds in time order after the carried ones. The closing part is
+      // rolled up from both pieces as they are, without first copying them into one.
+      const [oldClosing, oldOpen] = splitRaw(c.pending, closedUntil, cut, true);
+      const [newClosing, newOpen] = splitRaw(add, closedUntil, cut, true);
+      if (oldClosing.time.length + newClosing.time.length) {
+        const bucketCount = Math.max(1, Math.round((cut - closedUntil) / res));
+        rows = rollupSamples([oldClosing, newClosing], { start: closedUntil, period: res, bucketCount, hopCount: Math.max(hops, maxHop(c.pending.hop)) });
       }
+      pending = concatRaw(oldOpen, newOpen);
+      closedUntil = cut;
+    } else {
+      const [closing, open] = splitRaw(concatRaw(c.pending, add), closedUntil, cut);
+      if (closing.time.length) rows = rollup({ kind: 'samples', start: closedUntil, end: cut, resolution: res, ...closing });
+      pending = open;
+      closedUntil = cut;
     }
     return { sessionId: c.sessionId, add, first, last, closedUntil, rows, pending };
   });

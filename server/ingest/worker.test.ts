@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { valueSymbol } from 'piscina';
+import { LatencyCode } from '../../engine/latency-codes.js';
+import type { FlushResult, SessionCarry } from './worker.js';
+import type { RawPending } from './session-rollup-state.js';
+import type { RollupRows } from './rollup-rows.js';
+
+// The built worker: its kernels load from dist/wasm (npm test builds first).
+const { prepareFlush, rollup } = (await import(new URL('../../dist/server/ingest/worker.js', import.meta.url).href)) as typeof import('./worker.js');
+
+const MINUTE = 60_000;
+const T0 = 1_700_000_000_000 - (1_700_000_000_000 % MINUTE);
+
+/** Rounds of `hops` hops every 2.5 s for `minutes` minutes, 5% timeouts. */
+function rounds(minutes: number, hops: number, seed: number): RawPending {
+  let x = seed;
+  const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296;
+  const n = (minutes * MINUTE) / 2500;
+  const time = new Float64Array(n * hops);
+  const hop = new Int32Array(n * hops);
+  const latency = new Float64Array(n * hops);
+  for (let r = 0, i = 0; r < n; r++) {
+    for (let h = 1; h <= hops; h++, i++) {
+      time[i] = T0 + r * 2500 + 7;
+      hop[i] = h;
+      latency[i] = rnd() < 0.05 ? LatencyCode.Timeout : h * 2 + rnd() * 10;
+    }
+  }
+  return { time, hop, latency };
+}
+
+const slice = (r: RawPending, a: number, b: number): RawPending => ({ time: r.time.slice(a, b), hop: r.hop.slice(a, b), latency: r.latency.slice(a, b) });
+
+/** Rows as comparable records (NaN-safe). */
+const records = (rows: RollupRows[]) =>
+  rows.flatMap((r) =>
+    Array.from(r.time, (t, i) => JSON.stringify([t, r.hop[i], r.count[i], r.lost[i], r.sum[i], r.min[i], r.max[i], r.first[i], r.lastValid[i], r.jitterSum[i], r.jitterPairs[i], r.last[i], r.flags[i]])),
+  );
+
+/** Feeds the parts through prepareFlush as the pipeline does, carrying state; the last flush finishes. */
+function flushAll(parts: RawPending[]): RollupRows[] {
+  let carry: SessionCarry = { sessionId: 7, closedUntil: NaN, maxTime: -Infinity, finishing: false, pending: slice(rounds(0, 1, 1), 0, 0) };
+  const out: RollupRows[] = [];
+  parts.forEach((p, k) => {
+    const n = p.time.length;
+    const batch = { length: n, session: new Int32Array(n).fill(7), time: p.time.slice(), hop: p.hop.slice(), latency: p.latency.slice() };
+    const finishing = k === parts.length - 1;
+    const moved = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }) as unknown as Record<symbol, FlushResult>;
+    const s = moved[valueSymbol].sessions[0];
+    out.push(s.rows);
+    carry = { sessionId: 7, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), finishing, pending: s.pending };
+  });
+  return out;
+}
+
+describe('prepareFlush', () => {
+  const all = rounds(12, 4, 99);
+  const reference = records([rollup({ kind: 'samples', start: T0, end: T0 + 12 * MINUTE, resolution: MINUTE, ...all })]);
+
+  it('rolls rounds in time order up to the same rows however the flushes cut them', () => {
+    const n = all.time.length;
+    for (const cuts of [[n], [5, 200, 201, 700, n], [96, 192, 288, 384, n]]) {
+      const parts = cuts.map((b, i) => slice(all, i ? cuts[i - 1] : 0, b));
+      expect(records(flushAll(parts))).toEqual(reference);
+    }
+  });
+
+  it('gives the same rows when a flush holds rounds out of order, within the grace period', () => {
+    const n = all.time.length;
+    const parts = [slice(all, 0, 300), slice(all, 300, 600), slice(all, 600, n)];
+    // Reverse the middle flush's rounds (time order broken inside it) and move one of its
+    // late rounds into the next flush (older than that flush's carried samples).
+    const mid = parts[1];
+    const idx = Array.from(mid.time, (_, i) => i).reverse();
+    parts[1] = { time: Float64Array.from(idx, (i) => mid.time[i]), hop: Int32Array.from(idx, (i) => mid.hop[i]), latency: Float64Array.from(idx, (i) => mid.latency[i]) };
+    const late = slice(parts[1], 0, 4); // the last round of the middle part, reversed to the front
+    parts[1] = slice(parts[1], 4, parts[1].time.length);
+    parts[2] = {
+      time: Float64Array.of(...late.time, ...parts[2].time),
+      hop: Int32Array.of(...late.hop, ...parts[2].hop),
+      latency: Float64Array.of(...late.latency, ...parts[2].latency),
+    };
+    const sorted = (rows: string[]) => [...rows].sort();
+    expect(sorted(records(flushAll(parts)))).toEqual(sorted(reference));
+  });
+});
