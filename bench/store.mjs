@@ -55,14 +55,20 @@ try {
   console.log(`bench:store ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0].model})`);
   console.log(`history: 7 days x ${HOPS} hops at ${INTERVAL / 1000} s = ${total.toLocaleString()} hop samples`);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('bench') RETURNING id`);
-  const session = await store.one(
-    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-     VALUES ($1, 'bench', '', '10.0.0.1', 1, 0, 2500, $2) RETURNING id`,
-    [account.id, start],
-  );
-  const sid = session.id;
-  // Hosts, so the bucket grid knows the route length.
-  for (let h = 1; h <= HOPS; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
+  const newSession = async (name) => {
+    const row = await store.one(
+      `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+       VALUES ($1, $2, '', '10.0.0.1', 1, 0, 2500, $3) RETURNING id`,
+      [account.id, name, start],
+    );
+    // Hosts, so the bucket grid knows the route length.
+    for (let h = 1; h <= HOPS; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [row.id, h, `10.0.0.${h}`]);
+    return row.id;
+  };
+  // The queries below read the first session; the second one is ingested for the second
+  // measured run (the same history as another target's).
+  const sid = await newSession('bench');
+  const sid2 = await newSession('bench-2');
 
   // DuckDB appends faster in an instance that has written before (allocations, file
   // growth): one unmeasured raw append first, so that the ingest run below and the raw
@@ -105,32 +111,34 @@ try {
   for (const table of ['samples', 'rollups', 'rollup_marks']) await store.run(`DELETE FROM ${table} WHERE session_id = $1`, [warm.id]);
   await store.run('DELETE FROM sessions WHERE id = $1', [warm.id]);
   await store.run('CHECKPOINT');
-  ingest.openSession(sid, account.id);
-  let next = 0;
-  const produce = async () => {
-    while (next < total) {
-      const a = next;
-      const b = Math.min(total, a + perBatch);
-      next = b;
-      await ingest.addBatch({
-        length: b - a,
-        session: new Int32Array(b - a).fill(sid),
-        time: time.subarray(a, b),
-        hop: hop.subarray(a, b),
-        latency: latency.subarray(a, b),
-      });
-    }
+  const ingestRun = async (sessionId) => {
+    ingest.openSession(sessionId, account.id);
+    let next = 0;
+    const produce = async () => {
+      while (next < total) {
+        const a = next;
+        const b = Math.min(total, a + perBatch);
+        next = b;
+        await ingest.addBatch({
+          length: b - a,
+          session: new Int32Array(b - a).fill(sessionId),
+          time: time.subarray(a, b),
+          hop: hop.subarray(a, b),
+          latency: latency.subarray(a, b),
+        });
+      }
+    };
+    const t = performance.now();
+    await Promise.all(Array.from({ length: PRODUCERS }, produce));
+    return total / (ms(t) / 1000);
   };
-  let t0 = performance.now();
-  await Promise.all(Array.from({ length: PRODUCERS }, produce));
-  const ingestMs = ms(t0);
   // The pipeline stays open, as in the server: queries read its recent data from memory.
-  const ingestRate = total / (ingestMs / 1000);
 
   // 2. The raw DuckDB appender alone, same rows, same table shape, same database: value by
   // value, and in DataChunks of 2048 rows filled by the same bulk column copy the ingest
-  // path uses (server/ingest/appenders.ts). The DataChunk run is made twice and the faster
-  // counts; the goal is judged against it.
+  // path uses (server/ingest/appenders.ts). The ingest run and the DataChunk run are each
+  // made twice, alternating (ingest, raw, ingest, raw), and each side's faster run counts:
+  // the same rule for both, so a slow second on this shared machine does not decide the ratio.
   const rawRate = async (table, append) => {
     await store.run(`CREATE TABLE ${table} (session_id INTEGER NOT NULL, time DOUBLE NOT NULL, hop SMALLINT NOT NULL, latency DOUBLE NOT NULL)`); // as samples
     const t = performance.now();
@@ -149,18 +157,28 @@ try {
     a.flushSync();
     a.closeSync();
   });
-  const rawChunkRate = Math.max(await rawRate('samples_raw_a', chunks), await rawRate('samples_raw_b', chunks));
-  console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (${(ingestMs / 1000).toFixed(1)} s; after an unmeasured 8 h of another session)`);
-  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of two; each one transaction)`);
+  const ingestRuns = [];
+  const rawRuns = [];
+  ingestRuns.push(await ingestRun(sid));
+  rawRuns.push(await rawRate('samples_raw_a', chunks));
+  ingestRuns.push(await ingestRun(sid2));
+  rawRuns.push(await rawRate('samples_raw_b', chunks));
+  const ingestRate = Math.max(...ingestRuns);
+  const rawChunkRate = Math.max(...rawRuns);
+  const each = (xs) => xs.map((x) => Math.round(x).toLocaleString()).join(' and ');
+  console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (faster of ${each(ingestRuns)}; after an unmeasured 8 h of another session)`);
+  console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of ${each(rawRuns)}; each one transaction)`);
   const flag = (ratio) => (ingestRate >= 1e6 && ratio >= 0.5 ? 'met' : 'not met');
   console.log(
     `ingest / raw value by value = ${(ingestRate / rawRowRate).toFixed(2)} [${flag(ingestRate / rawRowRate)}]; ` +
-      `ingest / raw DataChunks = ${(ingestRate / rawChunkRate).toFixed(2)} [${flag(ingestRate / rawChunkRate)}] (goals: >= 1,000,000/s and >= 0.5)`,
+      `ingest / raw DataChunks = ${(ingestRate / rawChunkRate).toFixed(2)} [${flag(ingestRate / rawChunkRate)}] (goals: >= 1,000,000/s and >= 0.5; ` +
+      `run by run ${ingestRuns.map((x, i) => (x / rawRuns[i]).toFixed(2)).join(' and ')})`,
   );
   const rollups = await store.one('SELECT count(*) AS n FROM rollups');
   console.log(`rollup rows kept: ${rollups.n.toLocaleString()}`);
 
   // 3. DataPointBuckets against a plain GROUP BY over the raw samples, same grid.
+  let t0;
   const principal = { userId: 0, accountId: account.id, username: 'bench', isRoot: true, claims: [] };
   const CALLS = 20;
   console.log(`DataPointBuckets, ${CALLS} calls each (ms):`);
