@@ -203,11 +203,12 @@ export class Store implements Queryable {
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */
   async close(): Promise<void> {
     if (this.closed) return;
+    // Reads first: a CHECKPOINT fails while another connection has a transaction open.
+    this.readers.shut = true;
+    await this.readers.idleNow();
     await this.exclusive((q) => q.run('CHECKPOINT')).catch(() => undefined);
     this.closed = true;
-    this.readers.shut = true;
     await this.tail;
-    await this.readers.idleNow();
     for (const c of this.readers.connections) c.closeSync();
     this.conn.closeSync();
     this.instance.closeSync();
