@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { insertActiveSession } from './testing/sessions.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -32,11 +33,7 @@ describe('group commit', () => {
     try {
       await ingest.init();
       const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc') RETURNING id`);
-      const s = await store.one(
-        `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-         VALUES ($1, 'gc', '', '127.0.0.1', 1, 0, 1000, $2) RETURNING id`,
-        [account.id, T0],
-      );
+      const s = { id: await insertActiveSession(store, account.id, 'gc', T0) };
       ingest.openSession(s.id, account.id);
       const acked: number[] = [];
       const count = async () => Number((await store.one('SELECT count(*) AS n FROM samples WHERE session_id = $1', [s.id])).n);
@@ -64,13 +61,8 @@ describe('group commit', () => {
       const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc3') RETURNING id`);
       const ids: number[] = [];
       for (const name of ['a', 'b', 'c']) {
-        const row = await store.one(
-          `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-           VALUES ($1, $2, '', '127.0.0.1', 1, 0, 1000, $3) RETURNING id`,
-          [account.id, name, T0],
-        );
-        ids.push(row.id);
-        ingest.openSession(row.id, account.id);
+        ids.push(await insertActiveSession(store, account.id, name, T0));
+        ingest.openSession(ids.at(-1)!, account.id);
       }
       // Three flushes, each holding minutes of all three sessions (session k sends k + 1 minutes).
       for (let flush = 0; flush < 3; flush++) {

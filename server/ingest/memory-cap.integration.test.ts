@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { insertActiveSession } from './testing/sessions.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -33,13 +34,8 @@ describe('memory cap on recent data', () => {
       const account = await store.one(`INSERT INTO accounts (name) VALUES ('cap') RETURNING id`);
       const ids: number[] = [];
       for (const name of ['a', 'b']) {
-        const s = await store.one(
-          `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-           VALUES ($1, $2, '', '127.0.0.1', 1, 0, 1000, $3) RETURNING id`,
-          [account.id, name, T0],
-        );
-        ids.push(s.id);
-        ingest.openSession(s.id, account.id);
+        ids.push(await insertActiveSession(store, account.id, name, T0));
+        ingest.openSession(ids.at(-1)!, account.id);
       }
       for (const id of ids) await ingest.addBatch(rounds(id, T0, T0 + 20 * 60_000));
       expect(ingest.recent(ids[0])).toBeDefined();

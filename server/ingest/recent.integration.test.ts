@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertActiveSession } from './testing/sessions.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -97,12 +98,7 @@ beforeAll(async () => {
   store = await Store.open(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('recent') RETURNING id`);
   principal = { userId: 0, accountId: account.id, username: 'recent', isRoot: true, claims: [] };
-  const s = await store.one(
-    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-     VALUES ($1, 'recent', '', '10.0.0.1', 1, 0, 1000, $2) RETURNING id`,
-    [account.id, T0],
-  );
-  sid = s.id;
+  sid = await insertActiveSession(store, account.id, 'recent', T0, { targetIp: '10.0.0.1' });
   ingest = new IngestPipeline(store, new DomainEventBus());
   await ingest.init();
   ingest.openSession(sid, account.id);
@@ -169,11 +165,7 @@ describe('recent data of an open session', () => {
 
   it('keeps a late sample (its minute already closed) as the store does', async () => {
     // A session of its own: rollups leave late samples out, which the raw checks above would see.
-    const s2 = await store.one(
-      `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-       VALUES ($1, 'late', '', '10.0.0.2', 1, 0, 1000, $2) RETURNING id`,
-      [principal.accountId, T0],
-    );
+    const s2 = { id: await insertActiveSession(store, principal.accountId, 'late', T0, { targetIp: '10.0.0.2' }) };
     ingest.openSession(s2.id, principal.accountId);
     await ingest.addBatch(rounds(s2.id, T0, T0 + 6 * 60_000));
     const late = T0 + 60_000 + 500; // its minute closed long ago
