@@ -46,6 +46,6 @@ export async function sessionTimes(store: Store, p: Principal, targetId: string,
 
 /** Hosts change only in a commit of the session, so the cached value follows the counter. */
 async function withTargetHop(store: Store, s: SessionRecord): Promise<SessionTimes> {
-  const row = await store.one<{ hop: number | null }>('SELECT min(hop) AS hop FROM hosts WHERE session_id = $1 AND address = $2', [s.id, s.targetIp]);
+  const row = await store.read((q) => q.one<{ hop: number | null }>('SELECT min(hop) AS hop FROM hosts WHERE session_id = $1 AND address = $2', [s.id, s.targetIp]));
   return { id: s.id, accountId: s.accountId, firstSample: s.firstSample, latestSample: s.latestSample, targetHop: row?.hop ?? null };
 }

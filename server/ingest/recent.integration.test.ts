@@ -148,6 +148,28 @@ describe('recent data of an open session', () => {
     expect(pick(memory)).toEqual(pick(stored));
   });
 
+  it('answers data calls while a transaction holds the writer (they read committed data)', async () => {
+    let release!: () => void;
+    const held = store.transaction(() => new Promise<void>((r) => (release = r)));
+    try {
+      const waited = (ms: number) => new Promise((_, reject) => setTimeout(() => reject(new Error('the call waited for the writer')), ms));
+      const rowsArgs = { requests: [{ ID: String(sid), Start: String(T0), End: String(latest) }], columnNames: [], listType: 'Target', uniqueID: String(sid) };
+      // Without the pipeline as source, so that nothing is cached: the session row and hosts are read too.
+      const [rows, buckets] = (await Promise.race([
+        Promise.all([
+          traceGraphRows(store, principal, rowsArgs),
+          dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: T0, endTime: latest, periodSeconds: 600, includeJitter: false }),
+        ]),
+        waited(5_000),
+      ])) as [{ Rows: unknown[] }, { Points: unknown[] }];
+      expect(rows.Rows.length).toBeGreaterThan(1);
+      expect(buckets.Points.length).toBeGreaterThan(0);
+    } finally {
+      release();
+      await held;
+    }
+  });
+
   it('fills its windows from the store after a restart, and still answers like the store', async () => {
     await ingest.close();
     ingest = new IngestPipeline(store, new DomainEventBus());

@@ -47,7 +47,8 @@ function intervalMs(seconds: number | undefined): number {
 export async function sessionFor(store: Store, p: Principal, id: string | number): Promise<repo.SessionRecord> {
   const parsed = parseTargetId(String(id));
   if (!parsed) throw badRequest(`"${id}" is not a target id.`);
-  const s = await store.exclusive((q) => repo.findSession(q, parsed.sessionId));
+  // A committed read: a data call on a live target does not queue behind its ingest flushes.
+  const s = await store.read((q) => repo.findSession(q, parsed.sessionId));
   if (!s || s.accountId !== p.accountId) throw notFound(`Target ${parsed.sessionId} not found`);
   return s;
 }
