@@ -60,8 +60,13 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  // A start that fails leaves nothing behind: the data directory goes too when this call made it.
+  const failed = (message: string) => {
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    return new Error(message);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`appliance exited with ${child.exitCode}:\n${out}`);
+    if (child.exitCode !== null) throw failed(`appliance exited with ${child.exitCode}:\n${out}`);
     try {
       const r = await fetch(`${url}/readyz`);
       if (r.status === 200) break;
@@ -70,7 +75,8 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`appliance not ready after 60 s:\n${out}`);
+      await exited;
+      throw failed(`appliance not ready after 60 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
