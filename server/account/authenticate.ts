@@ -9,7 +9,7 @@ import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import { findUserById } from '../users/repository.js';
-import { resolveLoginSession, SessionCookie } from './login-sessions.js';
+import { findLoginSession, renewLoginSession, SessionCookie } from './login-sessions.js';
 import { principalOf, type Principal } from './principal.js';
 
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
@@ -36,12 +36,16 @@ export function bearerTokenFrom(headers: { authorization?: string }, url: string
 
 export async function principalFromToken(store: Store, token: string | undefined): Promise<Principal | undefined> {
   if (!token) return undefined;
-  return store.exclusive(async (q) => {
-    const userId = await resolveLoginSession(q, token);
-    if (userId === undefined) return undefined;
-    const user = await findUserById(q, userId);
-    return user && principalOf(user);
+  // Every request passes here: a committed read, so it does not queue behind ingest flushes
+  // in the writer's queue; only the rare renewal of a browser session writes.
+  const found = await store.read(async (q) => {
+    const session = await findLoginSession(q, token);
+    const user = session && (await findUserById(q, session.userId));
+    return session && user && { session, user };
   });
+  if (!found) return undefined;
+  if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
+  return principalOf(found.user);
 }
 
 export function trialExpired(config: Config, now = new Date()): boolean {

@@ -22,22 +22,22 @@ export async function createLoginSession(q: Queryable, userId: number, persisten
   return token;
 }
 
-/** The user id of a live session, or undefined. Browser sessions slide forward on use. */
-export async function resolveLoginSession(q: Queryable, token: string): Promise<number | undefined> {
+/**
+ * The user of a live session, or undefined; `renew`: a browser session past half its life,
+ * to slide forward with renewLoginSession (a write, so it is left to the caller).
+ */
+export async function findLoginSession(q: Queryable, token: string): Promise<{ userId: number; renew: boolean } | undefined> {
   const row = await q.one<{ userId: number; persistent: boolean; renew: boolean }>(
     `SELECT user_id AS "userId", persistent,
             expires_at < now() + to_seconds($2::BIGINT / 2) AS renew
      FROM login_sessions WHERE token_hash = $1 AND expires_at > now()`,
     [hashToken(token), BrowserSessionSeconds],
   );
-  if (!row) return undefined;
-  if (!row.persistent && row.renew) {
-    await q.run(`UPDATE login_sessions SET expires_at = now() + to_seconds($2::BIGINT) WHERE token_hash = $1`, [
-      hashToken(token),
-      BrowserSessionSeconds,
-    ]);
-  }
-  return row.userId;
+  return row && { userId: row.userId, renew: !row.persistent && row.renew };
+}
+
+export async function renewLoginSession(q: Queryable, token: string): Promise<void> {
+  await q.run(`UPDATE login_sessions SET expires_at = now() + to_seconds($2::BIGINT) WHERE token_hash = $1`, [hashToken(token), BrowserSessionSeconds]);
 }
 
 export async function deleteLoginSession(q: Queryable, token: string): Promise<void> {

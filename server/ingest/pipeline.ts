@@ -239,6 +239,7 @@ export class IngestPipeline {
     })();
     planning.catch(() => undefined); // awaited in the transaction; a failure there rolls back
 
+    // Background: a data call reads what is committed instead of waiting for this flush.
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
       await planning;
@@ -293,7 +294,7 @@ export class IngestPipeline {
           [h.sessionId, h.hop, h.address, h.dnsName, now],
         );
       }
-    });
+    }, { background: true });
 
     // Committed: now the in-memory state may move on.
     for (const p of plans) {

@@ -148,9 +148,9 @@ describe('recent data of an open session', () => {
     expect(pick(memory)).toEqual(pick(stored));
   });
 
-  it('answers data calls while a transaction holds the writer (they read committed data)', async () => {
+  it('answers data calls while an ingest transaction holds the writer (they read committed data)', async () => {
     let release!: () => void;
-    const held = store.transaction(() => new Promise<void>((r) => (release = r)));
+    const held = store.transaction(() => new Promise<void>((r) => (release = r)), { background: true }); // as a flush
     try {
       const waited = (ms: number) => new Promise((_, reject) => setTimeout(() => reject(new Error('the call waited for the writer')), ms));
       const rowsArgs = { requests: [{ ID: String(sid), Start: String(T0), End: String(latest) }], columnNames: [], listType: 'Target', uniqueID: String(sid) };

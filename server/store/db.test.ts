@@ -18,13 +18,16 @@ describe('Store.read', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('neither waits for a transaction in progress nor sees it until it commits', async () => {
+  it('neither waits for a background transaction in progress nor sees it until it commits', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const tx = store.transaction(async (q) => {
-      await q.run('INSERT INTO t VALUES (2)');
-      await held;
-    });
+    const tx = store.transaction(
+      async (q) => {
+        await q.run('INSERT INTO t VALUES (2)');
+        await held;
+      },
+      { background: true },
+    );
     // The exclusive queue is blocked by the open transaction; a read still answers.
     const during = await store.read((q) => q.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t'));
     expect(during[0].n).toBe(1);
@@ -32,6 +35,23 @@ describe('Store.read', () => {
     await tx;
     const after = await store.read((q) => q.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t'));
     expect(after?.n).toBe(2);
+  });
+
+  it('sees a write accepted before it, even one queued behind a background transaction', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const flush = store.transaction(() => held, { background: true });
+    const write = store.run('INSERT INTO t VALUES (3)'); // waits for the background transaction
+    let answered = false;
+    const read = store.read((q) => q.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t')).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    release();
+    await Promise.all([flush, write]);
+    expect((await read)?.n).toBe(2);
   });
 
   it('runs more statements at once than it has connections, each answered in full', async () => {

@@ -122,6 +122,9 @@ class ReadPool {
 
 export class Store implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Settles when the last exclusive work that is not background has; how many such are queued or running. */
+  private foreground: Promise<unknown> = Promise.resolve();
+  private foregroundPending = 0;
   private closed = false;
 
   private constructor(
@@ -149,22 +152,32 @@ export class Store implements Queryable {
    */
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    return fn(this.readers.queryable);
+    // Read your writes: a write accepted before this read is committed before it starts (a
+    // console that changes the interval and then reads the target sees the new one). Only
+    // background work, the ingest flushes, is not waited for.
+    if (this.foregroundPending === 0) return fn(this.readers.queryable);
+    return this.foreground.then(() => fn(this.readers.queryable));
   }
 
   /**
    * Runs fn with the connection to itself: nothing else runs until it settles. The raw
-   * connection is there for appenders (bulk ingest).
+   * connection is there for appenders (bulk ingest). `background`: later reads need not wait
+   * for it (Store.read); for work no request is waiting to see, the ingest flushes.
    */
-  exclusive<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  exclusive<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     const next = this.tail.then(() => fn(queryable(this.conn), this.conn));
     this.tail = next.catch(() => undefined);
+    if (!opts.background) {
+      this.foreground = this.tail;
+      this.foregroundPending++;
+      void this.tail.then(() => this.foregroundPending--);
+    }
     return next;
   }
 
   /** Runs fn inside BEGIN/COMMIT; any error rolls back, so nothing is half-written. */
-  transaction<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     return this.exclusive(async (q, conn) => {
       await q.run('BEGIN TRANSACTION');
       try {
@@ -175,7 +188,7 @@ export class Store implements Queryable {
         await q.run('ROLLBACK');
         throw err;
       }
-    });
+    }, opts);
   }
 
   run(sql: string, params?: Params) {

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../store/db.js';
+import { insertUser } from '../users/repository.js';
+import { createLoginSession } from './login-sessions.js';
+import { principalFromToken } from './authenticate.js';
+
+describe('principalFromToken', () => {
+  let dir: string;
+  let store: Store;
+  let userId: number;
+  const expiresIn = async (token: string) =>
+    (
+      await store.one<{ s: number }>(
+        `SELECT epoch(expires_at) - epoch(now()) AS s FROM login_sessions WHERE token_hash = sha256($1)`,
+        [token],
+      )
+    )?.s;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hopwatch-auth-'));
+    store = await Store.open(dir);
+    const account = await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('auth') RETURNING id`);
+    userId = await store.exclusive((q) =>
+      insertUser(q, { accountId: account!.id, name: 'dana', email: 'dana@example.org', passwordHash: 'x', roles: [], isRoot: false, tempPassword: false }),
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the user of a live session, slides a browser session past half its life, and refuses an expired one', async () => {
+    const token = await store.exclusive((q) => createLoginSession(q, userId, false));
+    expect((await principalFromToken(store, token))?.userId).toBe(userId);
+    // Fresh: nothing to renew (12 h left).
+    expect(await expiresIn(token)).toBeGreaterThan(11.9 * 3600);
+    await store.run(`UPDATE login_sessions SET expires_at = now() + INTERVAL 2 HOUR WHERE token_hash = sha256($1)`, [token]);
+    expect((await principalFromToken(store, token))?.userId).toBe(userId);
+    expect(await expiresIn(token)).toBeGreaterThan(11.9 * 3600);
+    await store.run(`UPDATE login_sessions SET expires_at = now() - INTERVAL 1 SECOND WHERE token_hash = sha256($1)`, [token]);
+    expect(await principalFromToken(store, token)).toBeUndefined();
+    expect(await principalFromToken(store, 'no-such-token')).toBeUndefined();
+  });
+
+  it('answers while an ingest transaction holds the writer', async () => {
+    const token = await store.exclusive((q) => createLoginSession(q, userId, true));
+    let release!: () => void;
+    const held = store.transaction(() => new Promise<void>((r) => (release = r)), { background: true });
+    try {
+      const waited = new Promise((_, reject) => setTimeout(() => reject(new Error('waited for the writer')), 5_000));
+      const p = (await Promise.race([principalFromToken(store, token), waited])) as { userId: number } | undefined;
+      expect(p?.userId).toBe(userId);
+    } finally {
+      release();
+      await held;
+    }
+  });
+});
