@@ -31,7 +31,7 @@ export async function login(
   if (wait > 0) {
     throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
   }
-  const user = await deps.store.exclusive((q) => findUserByLogin(q, username));
+  const user = await deps.store.read((q) => findUserByLogin(q, username));
   const ok = await verifyPassword(req.Password, user ? user.passwordHash : await decoyHash());
   if (!user || !ok) {
     deps.throttle.recordFailure(username, address);
@@ -71,7 +71,7 @@ export async function changePassword(
   if (selfHosted && !currentPassword) throw badRequest('The current password is required.');
   const problem = newPasswordProblem(newPassword, currentPassword);
   if (problem) throw badRequest(problem);
-  const user = await deps.store.exclusive((q) => findUserById(q, p.userId));
+  const user = await deps.store.read((q) => findUserById(q, p.userId));
   if (!user) throw badRequest('Your user no longer exists.');
   if (selfHosted && !(await verifyPassword(currentPassword!, user.passwordHash))) {
     throw badRequest('The current password is not correct.');

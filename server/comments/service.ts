@@ -130,7 +130,7 @@ export async function getComments(
   const start = parseTime(args.startDate, 'startDate');
   const end = parseTime(args.endDate, 'endDate');
   if (start > end) throw badRequest('startDate must not be after endDate.');
-  const rows = await deps.store.exclusive(async (q) => {
+  const rows = await deps.store.read(async (q) => {
     const session = await requireSession(q, p.accountId, args.sessionWebId);
     return repo.commentsBetween(q, session.id, start, end);
   });

@@ -28,7 +28,7 @@ const OnboardingKeys: readonly string[] = [KvpKey.OnboardingProgressV2, KvpKey.O
 export async function getKvp(deps: KvpDeps, p: Principal, args: { type: string | number; keyName: string }): Promise<string | null> {
   const scope = parseScope(args.type);
   const key = checkKeyName(args.keyName);
-  return deps.store.exclusive(async (q) => {
+  return deps.store.read(async (q) => {
     const stored = await readValue(q, addressOf(p, scope, key));
     if (stored !== undefined) return stored;
     if (key === KvpKey.TraceTargetHistory && scope === KvpScope.AccountAndUser) return JSON.stringify(await traceHistoryIn(q, p));

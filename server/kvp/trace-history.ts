@@ -69,12 +69,12 @@ export async function traceHistoryIn(q: Queryable, p: Principal): Promise<string
 
 /** GET /api/data/GetDefaultTraceHistory. */
 export function getDefaultTraceHistory(store: Store, p: Principal): Promise<string[]> {
-  return store.exclusive((q) => defaultTraceHistoryIn(q, p));
+  return store.read((q) => defaultTraceHistoryIn(q, p));
 }
 
 /** The history the user sees in the dropdown. */
 export function getTraceHistory(store: Store, p: Principal): Promise<string[]> {
-  return store.exclusive((q) => traceHistoryIn(q, p));
+  return store.read((q) => traceHistoryIn(q, p));
 }
 
 /**

@@ -84,13 +84,13 @@ export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Sum
 /** One summary of the caller's account (for the summary screen and the hub). */
 export async function getSummary(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<Summary> {
   gate(deps);
-  return toSummary(p, await deps.store.exclusive((q) => requireSummary(q, p.accountId, args.summaryId)));
+  return toSummary(p, await deps.store.read((q) => requireSummary(q, p.accountId, args.summaryId)));
 }
 
 /** Session ids (target ids) a summary shows: its open members, or every open target for All Targets. */
 export async function summaryTargetIds(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<number[]> {
   gate(deps);
-  return deps.store.exclusive(async (q) => repo.memberSessionIds(q, await requireSummary(q, p.accountId, args.summaryId)));
+  return deps.store.read(async (q) => repo.memberSessionIds(q, await requireSummary(q, p.accountId, args.summaryId)));
 }
 
 /** GET /cmd/newsummary?name&addhost: creates a summary, optionally with a first target. */

@@ -92,7 +92,7 @@ export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetA
       startTime: Date.now(),
     }),
   );
-  const session = (await deps.store.exclusive((q) => repo.findSession(q, id)))!;
+  const session = (await deps.store.read((q) => repo.findSession(q, id)))!;
   await deps.runner.run(session);
   await deps.recordHistory?.(p, args.target.trim());
   deps.events.emit('SessionsChanged', p.accountId);

@@ -57,7 +57,7 @@ export class TraceRunner {
     this.accountOf.set(s.id, s.accountId);
     this.ingest.openSession(s.id, s.accountId);
     this.errors.delete(s.id);
-    const engine = await this.store.exclusive((q) => engineSettingsOf(q, s.configurationId));
+    const engine = await this.store.read((q) => engineSettingsOf(q, s.configurationId));
     await this.agent.run({
       traceId: s.id,
       engine,

@@ -37,7 +37,7 @@ function checkPassword(password: string | undefined): string {
 }
 
 async function userInAccount(store: Store, p: Principal, id: number): Promise<repo.UserRecord> {
-  const user = await store.exclusive((q) => repo.findUserById(q, id));
+  const user = await store.read((q) => repo.findUserById(q, id));
   if (!user || user.accountId !== p.accountId) throw notFound(`User ${id} not found.`);
   return user;
 }
@@ -52,7 +52,7 @@ export function filterUsers(users: WebUser[], filter: string | undefined): WebUs
 
 export async function listWebUsers(store: Store, p: Principal, filter?: string): Promise<WebUser[]> {
   requireClaim(p, Claim.UserManagement);
-  const users = await store.exclusive((q) => repo.listUsers(q, p.accountId));
+  const users = await store.read((q) => repo.listUsers(q, p.accountId));
   return filterUsers(users.map(toWebUser), filter);
 }
 
