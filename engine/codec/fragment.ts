@@ -11,11 +11,20 @@ import { IPV6_HEADER_LENGTH } from './ipv6.js';
 export const IPV6_FRAGMENT_HEADER = 44;
 export const IPV6_FRAGMENT_HEADER_LENGTH = 8;
 
-/** Bytes of fragmentable payload per fragment (a multiple of 8) for a header of `headerLength`. */
-function fragmentPayload(mtu: number, headerLength: number): number {
-  const bytes = Math.floor((mtu - headerLength) / 8) * 8;
-  if (bytes < 8) throw new RangeError(`MTU ${mtu} is too small to fragment into`);
-  return bytes;
+/**
+ * The pieces a payload of `payloadLength` bytes is cut into, when every fragment carries a
+ * header of `headerLength` in `mtu` bytes: payload offset and size of each, and whether it is
+ * the last. Sizes are multiples of 8 except the last one's.
+ */
+function payloadPieces(payloadLength: number, mtu: number, headerLength: number): { offset: number; bytes: number; last: boolean }[] {
+  const step = Math.floor((mtu - headerLength) / 8) * 8;
+  if (step < 8) throw new RangeError(`MTU ${mtu} is too small to fragment into`);
+  const pieces = [];
+  for (let offset = 0; offset < payloadLength; offset += step) {
+    const bytes = Math.min(step, payloadLength - offset);
+    pieces.push({ offset, bytes, last: offset + bytes >= payloadLength });
+  }
+  return pieces;
 }
 
 /**
@@ -27,12 +36,9 @@ function fragmentPayload(mtu: number, headerLength: number): number {
  */
 export function fragmentIPv4(packet: Uint8Array, length: number, mtu: number, out: Uint8Array): number[] {
   const h = IPV4_HEADER_LENGTH;
-  const step = fragmentPayload(mtu, h);
   const lengths: number[] = [];
   let at = 0;
-  for (let offset = 0; offset < length - h; offset += step) {
-    const bytes = Math.min(step, length - h - offset);
-    const last = offset + bytes >= length - h;
+  for (const { offset, bytes, last } of payloadPieces(length - h, mtu, h)) {
     out.set(packet.subarray(0, h), at);
     out.set(packet.subarray(h + offset, h + offset + bytes), at + h);
     const total = h + bytes;
@@ -62,13 +68,10 @@ export function fragmentIPv4(packet: Uint8Array, length: number, mtu: number, ou
 export function fragmentIPv6(packet: Uint8Array, length: number, mtu: number, identification: number, out: Uint8Array): number[] {
   const h = IPV6_HEADER_LENGTH;
   const f = IPV6_FRAGMENT_HEADER_LENGTH;
-  const step = fragmentPayload(mtu, h + f);
   const nextHeader = packet[6];
   const lengths: number[] = [];
   let at = 0;
-  for (let offset = 0; offset < length - h; offset += step) {
-    const bytes = Math.min(step, length - h - offset);
-    const last = offset + bytes >= length - h;
+  for (const { offset, bytes, last } of payloadPieces(length - h, mtu, h + f)) {
     out.set(packet.subarray(0, h), at);
     const payload = f + bytes;
     out[at + 4] = payload >> 8;
