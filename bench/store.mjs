@@ -175,7 +175,7 @@ try {
       `run by run ${ingestRuns.map((x, i) => (x / rawRuns[i]).toFixed(2)).join(' and ')})`,
   );
   const rollups = await store.one('SELECT count(*) AS n FROM rollups');
-  console.log(`rollup rows kept: ${rollups.n.toLocaleString()}`);
+  console.log(`rollup rows: ${rollups.n.toLocaleString()} in the store, ${ingest.unwrittenRollupRows.toLocaleString()} closed and waiting for the next group`);
 
   // 3. DataPointBuckets against a plain GROUP BY over the raw samples, same grid.
   let t0;

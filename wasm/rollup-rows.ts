@@ -11,31 +11,36 @@ export interface RollupRows extends AggregateColumns {
 /** A cell holds something when a sample was sent in it or it carries a flag. */
 export function rollupRowsFromBuckets(result: BucketResult): RollupRows {
   const { bucketCount, hopCount, start, period } = result;
+  const { count, lost, sum, min, max, first, lastValid, jitterSum, jitterPairs, last, flags } = result;
   const cells = bucketCount * hopCount;
-  const keep: number[] = [];
-  for (let i = 0; i < cells; i++) {
-    if (result.count[i] > 0 || result.flags[i] !== 0) keep.push(i);
-  }
-  const n = keep.length;
+  const keep = new Int32Array(cells);
+  let n = 0;
+  for (let i = 0; i < cells; i++) if (count[i] > 0 || flags[i] !== 0) keep[n++] = i;
   const rows = emptyRollupRows(n);
-  // Cells are bucket-major, so rows come out in time order.
+  // Cells are bucket-major, so rows come out in time order. The columns are read into locals
+  // once: this loop runs for every closed minute and hop of every flush.
+  const t = rows.time;
+  const h = rows.hop;
   for (let r = 0; r < n; r++) {
     const i = keep[r];
     const bucket = Math.floor(i / hopCount);
-    rows.time[r] = start + bucket * period;
-    rows.hop[r] = (i % hopCount) + 1;
-    rows.count[r] = result.count[i];
-    rows.lost[r] = result.lost[i];
-    rows.sum[r] = result.sum[i];
-    rows.min[r] = result.min[i];
-    rows.max[r] = result.max[i];
-    rows.first[r] = result.first[i];
-    rows.lastValid[r] = result.lastValid[i];
-    rows.jitterSum[r] = result.jitterSum[i];
-    rows.jitterPairs[r] = result.jitterPairs[i];
-    rows.last[r] = result.last[i];
-    rows.flags[r] = result.flags[i];
+    t[r] = start + bucket * period;
+    h[r] = i - bucket * hopCount + 1;
   }
+  const gather = (to: Float64Array | Int32Array, from: Float64Array | Int32Array) => {
+    for (let r = 0; r < n; r++) to[r] = from[keep[r]];
+  };
+  gather(rows.count, count);
+  gather(rows.lost, lost);
+  gather(rows.sum, sum);
+  gather(rows.min, min);
+  gather(rows.max, max);
+  gather(rows.first, first);
+  gather(rows.lastValid, lastValid);
+  gather(rows.jitterSum, jitterSum);
+  gather(rows.jitterPairs, jitterPairs);
+  gather(rows.last, last);
+  gather(rows.flags, flags);
   return rows;
 }
 

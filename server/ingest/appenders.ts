@@ -5,7 +5,7 @@
 // validity mask with BigInt arithmetic per value, which made appending the nullable rollup
 // columns slower than appending the samples.
 import bindings from '@duckdb/node-bindings';
-import { DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
 import type { SampleBatch } from './sample-columns.js';
 import { concatRollupRows, type RollupRows } from './rollup-rows.js';
 
@@ -19,16 +19,12 @@ export interface ChunkColumn {
   nullable?: boolean;
 }
 
-const widthOf = (type: DuckDBType) => (type === DOUBLE ? 8 : type === INTEGER ? 4 : 2);
-
-/** Rows [off, off + rows) of a column in its stored width, as bytes (a view when it can be). */
-function columnBytes(c: ChunkColumn, off: number, rows: number): Uint8Array {
-  const src = c.values.subarray(off, off + rows);
-  const asStored =
-    c.type === DOUBLE ? (src instanceof Float64Array ? src : Float64Array.from(src))
-    : c.type === INTEGER ? (src instanceof Int32Array ? src : Int32Array.from(src))
-    : Int16Array.from(src);
-  return new Uint8Array(asStored.buffer, asStored.byteOffset, rows * widthOf(c.type));
+/** A column's values in its stored width (converted once, not chunk by chunk). */
+function asStored(c: ChunkColumn, n: number): Float64Array | Int32Array | Int16Array {
+  const v = c.values.subarray(0, n);
+  if (c.type === DOUBLE) return v instanceof Float64Array ? v : new Float64Array(v);
+  if (c.type === INTEGER) return v instanceof Int32Array ? v : new Int32Array(v);
+  return new Int16Array(v);
 }
 
 /** The validity mask of a nullable float column (bit set = value present), or null if no NaN. */
@@ -43,25 +39,32 @@ function validityOf(values: Float64Array | Int32Array, off: number, rows: number
   return mask;
 }
 
-/** Appends rows [0, n) of the columns to `table` (columns in table order). */
+/**
+ * Appends rows [0, n) of the columns to `table` (columns in table order). One DataChunk
+ * serves every slice of 2048 rows: the appender copies what it is given, so the chunk is
+ * reset and filled again rather than a new one (and its vectors) made per slice.
+ */
 export async function appendColumns(conn: DuckDBConnection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
   if (!n) return;
   const a = await conn.createAppender(table);
   try {
-    const types = columns.map((c) => c.type);
+    const chunk = DuckDBDataChunk.create(columns.map((c) => c.type));
+    const vectors = columns.map((_, k) => bindings.data_chunk_get_vector(chunk.chunk, k));
+    const stored = columns.map((c) => asStored(c, n));
     for (let off = 0; off < n; off += ChunkRows) {
       const rows = Math.min(ChunkRows, n - off);
-      const chunk = DuckDBDataChunk.create(types, rows);
+      bindings.data_chunk_reset(chunk.chunk); // every row valid again
       for (let k = 0; k < columns.length; k++) {
-        const vector = bindings.data_chunk_get_vector(chunk.chunk, k);
-        const bytes = columnBytes(columns[k], off, rows);
-        bindings.copy_data_to_vector(vector, 0, bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+        const col = stored[k];
+        const width = col.BYTES_PER_ELEMENT;
+        bindings.copy_data_to_vector(vectors[k], 0, col.buffer as ArrayBuffer, col.byteOffset + off * width, rows * width);
         const mask = columns[k].nullable ? validityOf(columns[k].values, off, rows) : null;
         if (mask) {
-          bindings.vector_ensure_validity_writable(vector);
-          bindings.copy_data_to_vector_validity(vector, 0, mask.buffer as ArrayBuffer, 0, mask.byteLength);
+          bindings.vector_ensure_validity_writable(vectors[k]);
+          bindings.copy_data_to_vector_validity(vectors[k], 0, mask.buffer as ArrayBuffer, 0, mask.byteLength);
         }
       }
+      bindings.data_chunk_set_size(chunk.chunk, rows);
       a.appendDataChunk(chunk);
     }
     a.flushSync();

@@ -40,6 +40,20 @@ describe('ColumnLog', () => {
     expect([...s.v]).toEqual([1, 4, 2, 5, 3]);
   });
 
+  it('appends since a time: the tail of rows in order, everything when an earlier row is late', () => {
+    const l = log();
+    l.appendSince(rows([1, 2, 3, 4, 5]), 5, 3);
+    expect([...l.slice(-Infinity, Infinity).time]).toEqual([3, 4, 5]);
+    expect([...l.slice(-Infinity, Infinity).v]).toEqual([30, 40, 50]);
+    l.appendSince(rows([6, 9, 7, 8]), 4, 8); // 9 sits before the tail [8]: all rows go in
+    l.trimBefore(8);
+    expect([...l.slice(-Infinity, Infinity).time]).toEqual([8, 9]);
+    l.appendSince(rows([10, 11]), 2, 20);
+    expect(l.length).toBe(2);
+    l.appendSince({ time: [21, 22, 23], v: [1, 2, 3] }, 3, 22);
+    expect([...l.slice(-Infinity, Infinity).v]).toEqual([8 * 10, 9 * 10, 2, 3]);
+  });
+
   it('accepts plain arrays', () => {
     const l = log();
     l.append({ time: [1, 2], v: [7, 8] }, 2);

@@ -36,6 +36,31 @@ export class ColumnLog<C extends Columns> {
     this.tail += n;
   }
 
+  /**
+   * Appends the rows of [0, n) with time >= from: what a trim at `from` would keep. A flush
+   * can carry hours of samples of which the log keeps the last minutes; copying only those
+   * spares the copy (and the growth) of the rest. Rows in time order, the usual case, need
+   * one backward scan; otherwise the rows before that tail are checked too.
+   */
+  appendSince(add: { [K in keyof C]: ArrayLike<number> }, n: number, from: number): void {
+    const t = add.time;
+    let k = n;
+    while (k > 0 && t[k - 1] >= from) k--;
+    let tailOnly = true;
+    for (let i = 0; i < k && tailOnly; i++) if (t[i] >= from) tailOnly = false;
+    if (!tailOnly) {
+      this.append(add, n);
+      return;
+    }
+    if (k === n) return;
+    const tail = {} as { [K in keyof C]: ArrayLike<number> };
+    for (const key of Object.keys(add) as (keyof C)[]) {
+      const src = add[key];
+      tail[key] = ArrayBuffer.isView(src) ? (src as Column).subarray(k, n) : Array.prototype.slice.call(src, k, n);
+    }
+    this.append(tail, n - k);
+  }
+
   /** Forgets the rows with time < cut (rows are put in time order first). */
   trimBefore(cut: number): void {
     this.ensureSorted();

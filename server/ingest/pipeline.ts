@@ -3,9 +3,10 @@
 // and session updates). A round's promise resolves only after its flush committed, so an
 // acknowledged sample is durable; a kill -9 loses at most the batch being flushed.
 import { Piscina } from 'piscina';
-import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
-import { appendRollups, appendSamples } from './appenders.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Queryable, Store } from '../store/db.js';
+import { appendRollups, appendSamples, type RollupSet } from './appenders.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
 import { concatRollupRows, emptyRollupRows, sliceRollupRows, type RollupRows } from './rollup-rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
@@ -30,9 +31,41 @@ export interface IngestOptions {
    * 2.5 s); the others are answered from the store, exactly but slower.
    */
   memorySessions?: number;
+  /** Closed rollup rows are written once this many wait (0: with every flush)... */
+  rollupWriteRows?: number;
+  /** ...or once the oldest has waited this long (ms), or when a session finishes or ingest closes. */
+  rollupWriteAgeMs?: number;
 }
 
 export const DefaultMemorySessions = 100;
+/**
+ * Rollup rows are derived data: the raw samples they come from are committed with every
+ * flush, and at start the rows after the stored marks are rolled up again from them. So they
+ * go to the store in groups of about one DuckDB row group (122,880 rows), not with every
+ * flush: written with every flush, the rows of a bulk load cost about a third more DuckDB
+ * time than the samples alone, the table's last row group being compressed again at each
+ * commit; in groups, about a sixth (docs/store.md).
+ */
+export const DefaultRollupWriteRows = 122_880;
+/** A live trickle of closed minutes is written at least this often. */
+export const DefaultRollupWriteAgeMs = 60_000;
+
+/** One session's part of a flush. */
+interface Plan {
+  sessionId: number;
+  state: SessionRollupState;
+  count: number;
+  first: number;
+  last: number;
+  raw: RawPending;
+  /** This flush's samples of the session (for the recent data). */
+  add: RawPending;
+  /** closedUntil before this flush: where a new session's recent data starts. */
+  coverFrom: number[];
+  rows: RollupRows[];
+  closedUntil: number[];
+  pendingRows: RollupRows[];
+}
 
 interface Waiter {
   resolve: () => void;
@@ -52,10 +85,19 @@ export class IngestPipeline {
   /** A flush is chained and has not started: later requests ride on it (group commit). */
   private flushQueued = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Flushes once the oldest unwritten rollup row has waited rollupWriteAgeMs. */
+  private rollupTimer: NodeJS.Timeout | undefined;
+  /** Closed rollup rows of all sessions not written yet, and since when (Date.now()). */
+  private unwrittenRows = 0;
+  private unwrittenSince = NaN;
+  /** close() is flushing: everything is written. */
+  private closing = false;
   private closed = false;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
   private readonly memorySessions: number;
+  private readonly rollupWriteRows: number;
+  private readonly rollupWriteAgeMs: number;
   /** Samples dropped by validation since start. */
   dropped = 0;
 
@@ -69,6 +111,8 @@ export class IngestPipeline {
     this.flushIntervalMs = opts.flushIntervalMs ?? 5;
     this.maxBatch = opts.maxBatch ?? 50_000;
     this.memorySessions = opts.memorySessions ?? DefaultMemorySessions;
+    this.rollupWriteRows = opts.rollupWriteRows ?? DefaultRollupWriteRows;
+    this.rollupWriteAgeMs = opts.rollupWriteAgeMs ?? DefaultRollupWriteAgeMs;
     this.pool = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: 1,
@@ -201,21 +245,6 @@ export class IngestPipeline {
     this.dropped += prepared.dropped;
     const batch = prepared.batch;
 
-    type Plan = {
-      sessionId: number;
-      state: SessionRollupState;
-      count: number;
-      first: number;
-      last: number;
-      raw: RawPending;
-      /** This flush's samples of the session (for the recent data). */
-      add: RawPending;
-      /** closedUntil before this flush: where a new session's recent data starts. */
-      coverFrom: number[];
-      rows: RollupRows[];
-      closedUntil: number[];
-      pendingRows: RollupRows[];
-    };
     const plans: Plan[] = prepared.sessions.map((f) => {
       const state = this.states.get(f.sessionId)!;
       if (f.add.time.length) state.anchor(f.first);
@@ -240,39 +269,14 @@ export class IngestPipeline {
     planning.catch(() => undefined); // awaited in the transaction; a failure there rolls back
 
     // Background: a data call reads what is committed instead of waiting for this flush.
+    let written = false;
+    let newRows = 0;
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
       await planning;
-      await appendRollups(
-        conn,
-        plans.flatMap((p) => RollupResolutionsMs.map((resolution, level) => ({ resolution, sessionId: p.sessionId, rows: p.rows[level] }))),
-      );
-      // One statement per kind of change, whatever the number of sessions in the flush (a
-      // statement costs about a millisecond; an upsert two to three): marks that the store
-      // holds move with an UPDATE, a session's first marks go in with an upsert.
-      const moved = plans.flatMap((p) =>
-        RollupResolutionsMs.flatMap((resolution, level) =>
-          Number.isNaN(p.closedUntil[level]) || p.closedUntil[level] === p.state.storedMarks[level]
-            ? []
-            : [{ resolution, sessionId: p.sessionId, closedUntil: p.closedUntil[level], stored: !Number.isNaN(p.state.storedMarks[level]) }],
-        ),
-      );
-      const updated = moved.filter((m) => m.stored);
-      if (updated.length) {
-        await q.run(
-          `UPDATE rollup_marks SET closed_until = v.c FROM (VALUES ${valueRows(updated.length, 3)}) v(r, s, c)
-           WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
-          updated.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
-        );
-      }
-      const inserted = moved.filter((m) => !m.stored);
-      if (inserted.length) {
-        await q.run(
-          `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ${valueRows(inserted.length, 3)}
-           ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
-          inserted.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
-        );
-      }
+      newRows = plans.reduce((n, p) => n + p.rows.reduce((m, r) => m + r.time.length, 0), 0);
+      written = this.rollupsDue(newRows);
+      if (written) await this.writeRollups(q, conn, plans);
       const sampled = plans.filter((p) => p.count);
       if (sampled.length) {
         await q.run(
@@ -296,16 +300,23 @@ export class IngestPipeline {
       }
     }, { background: true });
 
-    // Committed: now the in-memory state may move on.
+    // Committed: now the in-memory state may move on. The batch's buffers go back to the
+    // builder after the recent data copied what it keeps (nothing else holds on to them).
     for (const p of plans) {
       const s = p.state;
+      const earlierRaw = s.raw;
       s.raw = p.raw;
       s.closedUntil = p.closedUntil;
-      s.storedMarks = [...p.closedUntil];
       s.pendingRows = p.pendingRows;
       if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
-      if (!s.recent && !p.coverFrom.some(Number.isNaN) && this.sessionsInMemory() < this.memorySessions) s.recent = new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: p.coverFrom, marks: p.closedUntil });
-      s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime);
+      if (!s.recent && !p.coverFrom.some(Number.isNaN) && this.sessionsInMemory() < this.memorySessions) {
+        // Memory starts with what neither this flush nor the store holds: the raw samples not
+        // rolled up yet and, unless they were just written, the closed rows still unwritten.
+        s.recent = written
+          ? new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: p.coverFrom, marks: p.closedUntil, raw: [earlierRaw] })
+          : new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: s.storedMarks, marks: p.closedUntil, raw: [earlierRaw], rows: s.unwritten.map((parts) => concatRollupRows(parts)) });
+      }
+      s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime, written ? p.closedUntil : s.storedMarks);
       if (s.finishing) this.states.delete(p.sessionId);
       if (p.count) {
         this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
@@ -313,6 +324,80 @@ export class IngestPipeline {
         if (accountId !== undefined) this.events.emit('HostUpdated', accountId, p.sessionId, String(p.sessionId), p.last);
       }
     }
+    if (written) {
+      for (const s of this.states.values()) {
+        s.storedMarks = [...s.closedUntil];
+        s.unwritten = RollupResolutionsMs.map(() => []);
+      }
+      this.unwrittenRows = 0;
+      this.unwrittenSince = NaN;
+      if (this.rollupTimer) clearTimeout(this.rollupTimer);
+      this.rollupTimer = undefined;
+    } else if (newRows) {
+      for (const p of plans) p.rows.forEach((r, level) => r.time.length && p.state.unwritten[level].push(r));
+      this.unwrittenRows += newRows;
+      if (Number.isNaN(this.unwrittenSince)) this.unwrittenSince = Date.now();
+      // A trickle that stops still gets written: a flush once the oldest row is due.
+      this.rollupTimer ??= setTimeout(() => {
+        this.rollupTimer = undefined;
+        void this.enqueueFlush();
+      }, Math.max(0, this.unwrittenSince + this.rollupWriteAgeMs - Date.now())).unref();
+    }
+    this.builder.recycle(batch);
+  }
+
+  /** Whether this flush writes the closed rollup rows that wait (with `newRows` of its own). */
+  private rollupsDue(newRows: number): boolean {
+    if (this.closing || this.rollupWriteRows === 0) return true;
+    for (const s of this.states.values()) if (s.finishing) return true;
+    const waiting = this.unwrittenRows + newRows;
+    if (waiting === 0) return false;
+    return waiting >= this.rollupWriteRows || Date.now() - this.unwrittenSince >= this.rollupWriteAgeMs;
+  }
+
+  /**
+   * Appends every closed row the store does not hold yet (earlier flushes' and this one's),
+   * through one appender, and moves the marks to match: one UPDATE from a VALUES list for
+   * marks the store holds (a statement costs about a millisecond, an upsert two to three),
+   * an upsert for a session's first marks.
+   */
+  private async writeRollups(q: Queryable, conn: DuckDBConnection, plans: Plan[]): Promise<void> {
+    const planOf = new Map(plans.map((p) => [p.sessionId, p]));
+    const sets: RollupSet[] = [];
+    const moved: { resolution: number; sessionId: number; closedUntil: number; stored: boolean }[] = [];
+    for (const [sessionId, state] of this.states) {
+      const p = planOf.get(sessionId);
+      const closedUntil = p ? p.closedUntil : state.closedUntil;
+      RollupResolutionsMs.forEach((resolution, level) => {
+        // Per session and level in time order: the rows read back without ORDER BY rely on it.
+        for (const rows of state.unwritten[level]) sets.push({ resolution, sessionId, rows });
+        if (p) sets.push({ resolution, sessionId, rows: p.rows[level] });
+        const mark = closedUntil[level];
+        if (!Number.isNaN(mark) && mark !== state.storedMarks[level]) moved.push({ resolution, sessionId, closedUntil: mark, stored: !Number.isNaN(state.storedMarks[level]) });
+      });
+    }
+    await appendRollups(conn, sets);
+    const updated = moved.filter((m) => m.stored);
+    if (updated.length) {
+      await q.run(
+        `UPDATE rollup_marks SET closed_until = v.c FROM (VALUES ${valueRows(updated.length, 3)}) v(r, s, c)
+         WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
+        updated.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
+      );
+    }
+    const inserted = moved.filter((m) => !m.stored);
+    if (inserted.length) {
+      await q.run(
+        `INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES ${valueRows(inserted.length, 3)}
+         ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+        inserted.flatMap((m) => [m.resolution, m.sessionId, m.closedUntil]),
+      );
+    }
+  }
+
+  /** Closed rollup rows waiting to be written (in memory, rolled up again at start if lost). */
+  get unwrittenRollupRows(): number {
+    return this.unwrittenRows;
   }
 
   /** Closes the 10-minute and 1-hour periods that the 1-minute level has passed (the worker closed that one). */
@@ -344,6 +429,9 @@ export class IngestPipeline {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.rollupTimer) clearTimeout(this.rollupTimer);
+    this.rollupTimer = undefined;
+    this.closing = true; // the last flush writes every rollup row that waits
     await this.enqueueFlush();
     this.closed = true;
     await this.pool.destroy();

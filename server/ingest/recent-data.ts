@@ -22,7 +22,11 @@ const rowsLog = () => new ColumnLog<RowColumns>((n) => emptyRollupRows(n) as Row
 
 /** What a query may read from memory for one session. */
 export interface RecentView {
-  /** Closed-until per level as committed (the store's rollup_marks); -Infinity when none. */
+  /**
+   * Closed-until per level as committed in memory; -Infinity when none. The store's marks
+   * may lag behind (rows are written in groups), never ahead; what lies before rowsFrom is
+   * in the store.
+   */
   marks: number[];
   /** Every committed sample with time >= rawFrom is in memory. */
   rawFrom: number;
@@ -53,19 +57,25 @@ export class RecentData implements RecentView {
     (init.rows ?? []).forEach((r, level) => this.levels[level].append(r as RowColumns, r.time.length));
   }
 
-  /** Records one committed flush: its samples, the rows it closed, the marks it moved. */
-  commit(samples: RawPending, rows: RollupRows[], marks: number[], latest: number): void {
-    this.raw.append(samples, samples.time.length);
+  /**
+   * Records one committed flush: its samples, the rows it closed, the marks it moved.
+   * `stored`: per level, the store holds every row before it (NaN: none). Rows from there on
+   * are kept past their window until they are written, so that whatever a query cannot
+   * find here is in the store.
+   */
+  commit(samples: RawPending, rows: RollupRows[], marks: number[], latest: number, stored: number[]): void {
+    // Samples the trim below would drop are not copied in (a flush may carry hours of them).
+    const rawCut = latest - RecentRawMs;
+    this.raw.appendSince(samples, samples.time.length, Number.isFinite(latest) && rawCut > this.rawFrom ? rawCut : -Infinity);
     rows.forEach((r, level) => this.levels[level].append(r as RowColumns, r.time.length));
     this.marks = marks.map((m) => (Number.isNaN(m) ? -Infinity : m));
     if (!Number.isFinite(latest)) return;
-    const rawCut = latest - RecentRawMs;
     if (rawCut > this.rawFrom) {
       this.raw.trimBefore(rawCut);
       this.rawFrom = rawCut;
     }
     RecentRowsMs.forEach((span, level) => {
-      const cut = latest - span;
+      const cut = Math.min(latest - span, Number.isNaN(stored[level]) ? -Infinity : stored[level]);
       if (cut > this.rowsFrom[level]) {
         this.levels[level].trimBefore(cut);
         this.rowsFrom[level] = cut;

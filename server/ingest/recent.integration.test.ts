@@ -93,13 +93,17 @@ async function checkRange(from: number, to: number, periodSeconds: number, hop =
   expect(sent).toBe(total);
 }
 
+// The store answers compared here come from rollup rows: written with every flush, not in
+// groups (rollup-groups.integration.test.ts covers the groups).
+const writeEachFlush = { rollupWriteRows: 0 };
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-recent-'));
   store = await Store.open(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('recent') RETURNING id`);
   principal = { userId: 0, accountId: account.id, username: 'recent', isRoot: true, claims: [] };
   sid = await insertActiveSession(store, account.id, 'recent', T0, { targetIp: '10.0.0.1' });
-  ingest = new IngestPipeline(store, new DomainEventBus());
+  ingest = new IngestPipeline(store, new DomainEventBus(), writeEachFlush);
   await ingest.init();
   ingest.openSession(sid, account.id);
   await add(T0, T0 + 3 * H + 7 * 60_000 + 30_000);
@@ -172,7 +176,7 @@ describe('recent data of an open session', () => {
 
   it('fills its windows from the store after a restart, and still answers like the store', async () => {
     await ingest.close();
-    ingest = new IngestPipeline(store, new DomainEventBus());
+    ingest = new IngestPipeline(store, new DomainEventBus(), writeEachFlush);
     await ingest.init();
     const r = ingest.recent(sid)!;
     const { latest_sample: stored } = await store.one('SELECT latest_sample FROM sessions WHERE id = $1', [sid]);

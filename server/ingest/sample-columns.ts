@@ -15,6 +15,7 @@ export class SampleBatchBuilder {
   private time: Float64Array;
   private hop: Int32Array;
   private latency: Float64Array;
+  private spare: { session: Int32Array; time: Float64Array; hop: Int32Array; latency: Float64Array } | undefined;
 
   constructor(capacity = 4096) {
     this.session = new Int32Array(capacity);
@@ -60,18 +61,38 @@ export class SampleBatchBuilder {
     this.latency = grow(this.latency, (k) => new Float64Array(k));
   }
 
-  /** Hands the rows over (trimmed copies) and starts empty again. */
+  /**
+   * Hands the rows over and starts empty again. A batch that fills most of the arrays takes
+   * them as they are (views; the pipeline moves their buffers to the worker) and the builder
+   * starts over with new ones of that size, sparing a copy of every sample; a small one is
+   * copied out, so that a trickle of rounds does not allocate the full capacity each time.
+   */
   take(): SampleBatch {
     const n = this.n;
-    const batch: SampleBatch = {
-      length: n,
-      session: this.session.slice(0, n),
-      time: this.time.slice(0, n),
-      hop: this.hop.slice(0, n),
-      latency: this.latency.slice(0, n),
-    };
     this.n = 0;
+    if (n * 2 < this.time.length) {
+      return { length: n, session: this.session.slice(0, n), time: this.time.slice(0, n), hop: this.hop.slice(0, n), latency: this.latency.slice(0, n) };
+    }
+    const batch: SampleBatch = { length: n, session: this.session.subarray(0, n), time: this.time.subarray(0, n), hop: this.hop.subarray(0, n), latency: this.latency.subarray(0, n) };
+    const cap = this.time.length;
+    const spare = this.spare?.time.length === cap ? this.spare : undefined;
+    this.spare = undefined;
+    this.session = spare?.session ?? new Int32Array(cap);
+    this.time = spare?.time ?? new Float64Array(cap);
+    this.hop = spare?.hop ?? new Int32Array(cap);
+    this.latency = spare?.latency ?? new Float64Array(cap);
     return batch;
+  }
+
+  /**
+   * Gives back the buffers of a batch that take() handed over, once nothing reads them any
+   * more: the next hand-over reuses them instead of allocating (and zeroing) new arrays, so
+   * under load two sets of buffers take turns.
+   */
+  recycle(b: SampleBatch): void {
+    const time = new Float64Array(b.time.buffer);
+    if (time.length !== this.time.length) return; // a copied small batch, or the builder grew since
+    this.spare = { session: new Int32Array(b.session.buffer), time, hop: new Int32Array(b.hop.buffer), latency: new Float64Array(b.latency.buffer) };
   }
 }
 

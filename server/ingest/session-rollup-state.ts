@@ -1,7 +1,7 @@
 // Per-session rollup bookkeeping kept in memory by the ingest pipeline: what is closed at
 // each resolution, and the rows not yet rolled up (raw samples for the 1-minute level,
-// finer rollup rows for the coarser ones). Mirrors rollup_marks and is rebuilt from the
-// store at start.
+// finer rollup rows for the coarser ones), and the closed rows not written yet. Its
+// storedMarks mirror rollup_marks; everything is rebuilt from the store at start.
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
 import { concatRollupRows, emptyRollupRows, type RollupRows } from './rollup-rows.js';
 import type { RecentData } from './recent-data.js';
@@ -15,8 +15,13 @@ export interface RawPending {
 export class SessionRollupState {
   /** closedUntil per level; NaN until the first sample fixes the grid. */
   closedUntil: number[] = RollupResolutionsMs.map(() => NaN);
-  /** closedUntil as rollup_marks holds it (a mark is written only when it moves). */
+  /** closedUntil as rollup_marks holds it: the store has every closed row before it. */
   storedMarks: number[] = RollupResolutionsMs.map(() => NaN);
+  /**
+   * Per level, closed rows the store does not hold yet (between storedMarks and closedUntil):
+   * rollup rows are written in groups, not with every flush (docs/store.md).
+   */
+  unwritten: RollupRows[][] = RollupResolutionsMs.map(() => []);
   raw: RawPending = { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
   /** pendingRows[i] feeds level i + 1. */
   pendingRows: RollupRows[] = RollupResolutionsMs.slice(1).map(() => emptyRollupRows());

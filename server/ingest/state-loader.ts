@@ -1,5 +1,7 @@
 // Rebuilds the in-memory rollup state of open sessions from the store at start: the marks,
-// the raw samples after the 1-minute mark, and the finer rows after each coarser mark.
+// the raw samples after the 1-minute mark, and the finer rows after each coarser mark. Rows
+// that were closed but not written before a stop without close (kill -9) are rolled up
+// again from those raw samples by the next flush.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
 import { RollupSelectColumns, rowsFromColumns, type RollupRows } from './rollup-rows.js';
@@ -58,15 +60,12 @@ export async function loadRollupState(
     });
     if (s.latestSample !== null) state.maxTime = s.latestSample;
     if (!Number.isNaN(state.closedUntil[0])) {
-      const raw = await q.all<{ time: number; hop: number; latency: number }>(
-        'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time',
+      // Up to a group of rollup rows' worth of samples (rows are written in groups): columns, not row objects.
+      const [time, hop, latency] = await q.numbers(
+        'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time, hop',
         [s.id, state.closedUntil[0]],
       );
-      state.raw = {
-        time: Float64Array.from(raw, (r) => r.time),
-        hop: Int32Array.from(raw, (r) => r.hop),
-        latency: Float64Array.from(raw, (r) => r.latency),
-      };
+      state.raw = { time, hop: Int32Array.from(hop), latency };
       for (let level = 1; level < RollupResolutionsMs.length; level++) {
         state.pendingRows[level - 1] = await rowsBetween(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level], Number.MAX_SAFE_INTEGER);
       }

@@ -14,19 +14,40 @@ const k = () => (kernels ??= loadKernels());
 const storedCodes = new Set<number>([LatencyCode.Timeout, LatencyCode.NotParticipating, LatencyCode.StopStart]);
 export const MaxHop = 255;
 
+/** The time span of some samples, whether they are in time order, their deepest hop. */
+interface Span {
+  first: number;
+  last: number;
+  sorted: boolean;
+  hops: number;
+}
+
 export interface PrepareResult {
   batch: SampleBatch;
   dropped: number;
+  /** The session of every kept row when they all have the same; NaN when not (or none kept). */
+  single: number;
+  /** The span of all kept rows (a single session's span, when there is one). */
+  span: Span;
 }
 
 /**
  * Keeps the rows that can be stored: a finite time, a hop 0..255, and a latency that is a
- * measurement (>= 0) or a code worth keeping (Pending and Ignore carry no outcome).
+ * measurement (>= 0) or a code worth keeping (Pending and Ignore carry no outcome). The same
+ * pass measures what the rollup needs of the kept rows, so a batch of one session (the usual
+ * case) is read once before the kernel.
  */
 export function prepare(batch: SampleBatch): PrepareResult {
   const n = batch.length;
   let w = 0;
   const { session, time, hop, latency } = batch;
+  let first = Infinity;
+  let last = -Infinity;
+  let sorted = true;
+  let hops = 1;
+  let prev = -Infinity;
+  const s0 = session[0];
+  let single = true;
   for (let i = 0; i < n; i++) {
     const t = time[i];
     const h = hop[i];
@@ -34,17 +55,26 @@ export function prepare(batch: SampleBatch): PrepareResult {
     const ok =
       Number.isFinite(t) && t > 0 && h >= 0 && h <= MaxHop && Number.isFinite(l) && (l >= 0 || (l < SpecialLatencyBase && storedCodes.has(l)));
     if (!ok) continue;
+    const s = session[i];
     if (w !== i) {
-      session[w] = session[i];
+      session[w] = s;
       time[w] = t;
       hop[w] = h;
       latency[w] = l;
     }
     w++;
+    if (s !== s0) single = false;
+    if (t < first) first = t;
+    if (t > last) last = t;
+    if (t < prev) sorted = false;
+    prev = t;
+    if (h > hops) hops = h;
   }
   return {
     batch: { length: w, session: session.subarray(0, w), time: time.subarray(0, w), hop: hop.subarray(0, w), latency: latency.subarray(0, w) },
     dropped: n - w,
+    single: w && single ? session[0] : NaN,
+    span: { first, last, sorted, hops },
   };
 }
 
@@ -107,7 +137,7 @@ function rollupSamples(pieces: RawPending[], spec: { start: number; period: numb
 }
 
 /** One pass over a session's new samples: their time span, whether in time order, the deepest hop. */
-function scan(r: RawPending) {
+function scan(r: RawPending): Span {
   let first = Infinity;
   let last = -Infinity;
   let sorted = true;
@@ -160,9 +190,8 @@ export interface FlushResult {
   sessions: SessionFlush[];
 }
 
-/** The batch's rows of one session: views when the batch holds only that session. */
-function rowsOf(batch: SampleBatch, sessionId: number, single: boolean): RawPending {
-  if (single) return { time: batch.time, hop: batch.hop, latency: batch.latency };
+/** The batch's rows of one session (copies; a batch of one session is used as it is). */
+function rowsOf(batch: SampleBatch, sessionId: number): RawPending {
   const idx: number[] = [];
   for (let i = 0; i < batch.length; i++) if (batch.session[i] === sessionId) idx.push(i);
   return {
@@ -179,13 +208,13 @@ function rowsOf(batch: SampleBatch, sessionId: number, single: boolean): RawPend
  * whose buffers move back without copying.
  */
 export function prepareFlush(task: FlushTask) {
-  const { batch, dropped } = prepare(task.batch);
+  const { batch, dropped, single, span } = prepare(task.batch);
   const res = RollupResolutionsMs[0];
-  let single = batch.length > 0;
-  for (let i = 1; i < batch.length && single; i++) if (batch.session[i] !== batch.session[0]) single = false;
+  const none: RawPending = { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
   const sessions: SessionFlush[] = task.sessions.map((c) => {
-    const add = batch.length && (!single || batch.session[0] === c.sessionId) ? rowsOf(batch, c.sessionId, single) : { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
-    const { first, last, sorted, hops } = scan(add);
+    // A batch of this session alone is used as it is, with the span prepare measured.
+    const add = single === c.sessionId ? { time: batch.time, hop: batch.hop, latency: batch.latency } : Number.isNaN(single) && batch.length ? rowsOf(batch, c.sessionId) : none;
+    const { first, last, sorted, hops } = single === c.sessionId ? span : scan(add);
     let closedUntil = Number.isNaN(c.closedUntil) && add.time.length ? floorTo(first, res) : c.closedUntil;
     let pending: RawPending;
     let rows = emptyRollupRows();
@@ -214,6 +243,8 @@ export function prepareFlush(task: FlushTask) {
       pending = open;
       closedUntil = cut;
     }
+    // The pipeline reuses the batch's buffers once the flush is done: what it keeps must not see them.
+    if (pending.time.buffer === batch.time.buffer) pending = { time: pending.time.slice(), hop: pending.hop.slice(), latency: pending.latency.slice() };
     return { sessionId: c.sessionId, add, first, last, closedUntil, rows, pending };
   });
   const result: FlushResult = { batch, dropped, sessions };

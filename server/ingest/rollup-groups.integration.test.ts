@@ -1,0 +1,232 @@
+// Rollup rows go to the store in groups, not with every flush (server/ingest/pipeline.ts):
+// until a group is due, the store has none of them nor their marks, yet every answer stays
+// exact; when it is due, all rows that waited go in with their marks; a trickle is written
+// once its oldest row has waited long enough; and a kill -9 loses no acknowledged sample,
+// the rows it had not written being rolled up again at start. Through dist/ (the pipeline
+// runs a Piscina worker, the crash case a child process): npm run build:server first.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { insertActiveSession } from './testing/sessions.js';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
+const ref = await import(dist('wasm/reference.js'));
+const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+
+type StoreT = InstanceType<typeof Store>;
+type Pipeline = InstanceType<typeof IngestPipeline>;
+
+const HOPS = 5;
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const newDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'hopwatch-rollup-groups-'));
+  dirs.push(d);
+  return d;
+};
+
+/** An hour of rounds (one a second) from `from`, 4% timeouts. */
+function hourOfRounds(sid: number, from: number) {
+  const n = 3600 * HOPS;
+  const b = { length: n, session: new Int32Array(n).fill(sid), time: new Float64Array(n), hop: new Int32Array(n), latency: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    b.time[i] = from + Math.floor(i / HOPS) * 1000 + (i % HOPS);
+    b.hop[i] = (i % HOPS) + 1;
+    b.latency[i] = i % 25 === 3 ? LatencyCode.Timeout : 2 + (i % HOPS) + ((i * 31) % 97) / 10;
+  }
+  return b;
+}
+
+const count = async (store: StoreT, sql: string, params: unknown[]) => Number((await store.one(sql, params)).n);
+const storedRows = (store: StoreT, sid: number) => count(store, 'SELECT count(*) AS n FROM rollups WHERE session_id = $1', [sid]);
+const storedMarks = async (store: StoreT, sid: number) =>
+  (await store.all('SELECT resolution, closed_until AS c FROM rollup_marks WHERE session_id = $1 ORDER BY resolution', [sid])).map((r: { c: number }) => r.c);
+
+/**
+ * DataPointBuckets of the last hop, from memory (with the pipeline) and from the store alone,
+ * against the raw samples bucketed by the reference kernel: counts, losses, minimum, maximum.
+ */
+async function expectExact(store: StoreT, ingest: Pipeline | undefined, sid: number, accountId: number, from: number, to: number, periodSeconds: number) {
+  const principal = { userId: 0, accountId, username: 'groups', isRoot: true, claims: [] };
+  const args = { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: to, periodSeconds, includeJitter: false };
+  const grid = bucketGrid(from, to, periodSeconds * 1000);
+  const [time, hop, latency] = await store.numbers('SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY time, hop', [sid]);
+  const truth = ref.referenceBucketSamples({ time, hop, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
+  for (const source of ingest ? [ingest, undefined] : [undefined]) {
+    const r = await dataPointBuckets(store, principal, args, source);
+    let sent = 0;
+    for (const p of r.Points) {
+      const c = p.UnitNumber * HOPS + HOPS - 1;
+      expect([p.LatencyCount, p.LostPacketCount, p.LatencyMinimum, p.LatencyMaximum]).toEqual([
+        truth.count[c],
+        truth.lost[c],
+        Number.isNaN(truth.min[c]) ? null : truth.min[c],
+        Number.isNaN(truth.max[c]) ? null : truth.max[c],
+      ]);
+      sent += p.LatencyCount;
+    }
+    let total = 0;
+    for (let b = 0; b < grid.bucketCount; b++) total += truth.count[b * HOPS + HOPS - 1];
+    expect(sent).toBe(total);
+  }
+}
+
+async function openSession(store: StoreT, name: string) {
+  const account = await store.one(`INSERT INTO accounts (name) VALUES ($1) RETURNING id`, [name]);
+  return { accountId: account.id as number, sid: await insertActiveSession(store, account.id, name, T0) };
+}
+
+describe('rollup rows written in groups', () => {
+  it('keeps closed rows back until a group is due, answers exactly meanwhile, then writes them all with their marks', async () => {
+    const store = await Store.open(newDir());
+    // An hour of rounds closes 300 1-minute rows, 30 10-minute and 5 1-hour rows here.
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1500, rollupWriteAgeMs: 3_600_000 });
+    try {
+      await ingest.init();
+      const { accountId, sid } = await openSession(store, 'group');
+      ingest.openSession(sid, accountId);
+      for (let h = 0; h < 4; h++) await ingest.addBatch(hourOfRounds(sid, T0 + h * H));
+      expect(await storedRows(store, sid)).toBe(0);
+      expect(await storedMarks(store, sid)).toEqual([]);
+      expect(ingest.unwrittenRollupRows).toBeGreaterThan(1000);
+      // Memory answers from its rollup rows; the store, without rows or marks, from raw samples.
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 60);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 600);
+
+      await ingest.addBatch(hourOfRounds(sid, T0 + 4 * H)); // past 1500 rows: the group is due
+      expect(ingest.unwrittenRollupRows).toBe(0);
+      const marks = await storedMarks(store, sid);
+      expect(marks).toEqual(ingest.recent(sid)!.marks);
+      // Every minute up to the 1-minute mark (the last 15 s stay open), one row per hop.
+      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      // Insertion order is time order per session and level (the store's plain reads rely on it).
+      const [times] = await store.numbers('SELECT time FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid]);
+      expect(times.every((t: number, i: number) => i === 0 || t >= times[i - 1])).toBe(true);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 5 * H, 600);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 5 * H, 3600);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
+  it('keeps unwritten rows in memory past their window, so that no range falls between memory and store', async () => {
+    const store = await Store.open(newDir());
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
+    try {
+      await ingest.init();
+      const { accountId, sid } = await openSession(store, 'window');
+      ingest.openSession(sid, accountId);
+      // 27 hours: past the 25-hour window of 1-minute rows, none of them written.
+      for (let h = 0; h < 27; h++) await ingest.addBatch(hourOfRounds(sid, T0 + h * H));
+      expect(await storedRows(store, sid)).toBe(0);
+      expect(ingest.recent(sid)!.rowsFrom[0]).toBe(-Infinity);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 2 * H, 60); // the first two hours: 1-minute rows
+      await ingest.addBatch(hourOfRounds(sid, T0 + 27 * H));
+      await ingest.close(); // written: now the window may move on
+      const reopened = new IngestPipeline(store, new DomainEventBus());
+      await reopened.init();
+      expect(reopened.recent(sid)!.rowsFrom[0]).toBeGreaterThan(T0);
+      await expectExact(store, reopened, sid, accountId, T0, T0 + 2 * H, 60);
+      await reopened.close();
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
+  it('writes a trickle once its oldest row has waited, without another sample', async () => {
+    const store = await Store.open(newDir());
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 300 });
+    try {
+      await ingest.init();
+      const { accountId, sid } = await openSession(store, 'trickle');
+      ingest.openSession(sid, accountId);
+      await ingest.addBatch(hourOfRounds(sid, T0));
+      expect(await storedRows(store, sid)).toBe(0);
+      const deadline = Date.now() + 5_000;
+      while (ingest.unwrittenRollupRows > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(ingest.unwrittenRollupRows).toBe(0);
+      expect(await storedRows(store, sid)).toBeGreaterThan(0);
+      expect(await storedMarks(store, sid)).toEqual(ingest.recent(sid)!.marks);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
+  it('writes what waits when the session finishes and when ingest closes', async () => {
+    const store = await Store.open(newDir());
+    let ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
+    try {
+      await ingest.init();
+      const a = await openSession(store, 'finishing');
+      const b = await openSession(store, 'closing');
+      ingest.openSession(a.sid, a.accountId);
+      ingest.openSession(b.sid, b.accountId);
+      await Promise.all([ingest.addBatch(hourOfRounds(a.sid, T0)), ingest.addBatch(hourOfRounds(b.sid, T0))]);
+      expect(await storedRows(store, a.sid)).toBe(0);
+      await ingest.finishSession(a.sid); // everything of a, rolled up to its last minute, and b's rows too
+      expect(await storedRows(store, a.sid)).toBe(60 * HOPS + 6 * HOPS + 1 * HOPS); // its hour, rolled up to the end: 60 minutes, 6 ten-minute and 1 hour rows per hop
+      expect(await storedRows(store, b.sid)).toBeGreaterThan(0);
+      await ingest.addBatch(hourOfRounds(b.sid, T0 + H));
+      const before = await storedRows(store, b.sid);
+      await ingest.close();
+      expect(await storedRows(store, b.sid)).toBeGreaterThan(before);
+      ingest = new IngestPipeline(store, new DomainEventBus());
+      await ingest.init();
+      await expectExact(store, ingest, b.sid, b.accountId, T0, T0 + 2 * H, 600);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
+  it('loses no acknowledged sample to a kill -9, and rolls up again at start the rows it had not written', async () => {
+    const dir = newDir();
+    let store = await Store.open(dir);
+    const { accountId, sid } = await openSession(store, 'killed');
+    await store.close();
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./testing/ingest-until-killed.mjs', import.meta.url)), dir, String(accountId), String(sid), String(T0), '3', String(HOPS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((r) => child.on('exit', r));
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out);
+      });
+      child.on('exit', () => reject(new Error(`the child exited before acknowledging: ${out}`)));
+    });
+    const [, acked, unwritten] = /ACKED (\d+) UNWRITTEN (\d+)/.exec(line)!.map(Number);
+    expect(unwritten).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await exited;
+
+    store = await Store.open(dir);
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
+    try {
+      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(acked);
+      expect(await storedRows(store, sid)).toBe(0);
+      await ingest.init(); // the raw samples after the (absent) marks become the pending ones again
+      ingest.openSession(sid, accountId);
+      await ingest.addBatch(hourOfRounds(sid, T0 + 3 * H)); // closes them, with this hour's
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 600);
+      await ingest.close();
+      const marks = await storedMarks(store, sid);
+      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      await expectExact(store, undefined, sid, accountId, T0, T0 + 4 * H, 600);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+});
