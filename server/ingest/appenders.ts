@@ -11,6 +11,12 @@ import { concatRollupRows, type RollupRows } from './rollup-rows.js';
 
 /** DuckDB's standard vector size: the most rows one DataChunk holds. */
 export const ChunkRows = 2048;
+/**
+ * Chunks appended between two turns of the event loop (32,768 rows, 2 to 3 ms): a flush of
+ * hundreds of thousands of rows would otherwise hold the main thread for tens of ms, and
+ * every request with it (the console's calls read on their own connections meanwhile).
+ */
+const ChunksPerTurn = 16;
 
 /** A column to write: its DuckDB type and values; with `nullable`, NaN is stored as NULL. */
 export interface ChunkColumn {
@@ -51,7 +57,7 @@ export async function appendColumns(conn: DuckDBConnection, table: string, n: nu
     const chunk = DuckDBDataChunk.create(columns.map((c) => c.type));
     const vectors = columns.map((_, k) => bindings.data_chunk_get_vector(chunk.chunk, k));
     const stored = columns.map((c) => asStored(c, n));
-    for (let off = 0; off < n; off += ChunkRows) {
+    for (let off = 0, chunkNo = 1; off < n; off += ChunkRows, chunkNo++) {
       const rows = Math.min(ChunkRows, n - off);
       bindings.data_chunk_reset(chunk.chunk); // every row valid again
       for (let k = 0; k < columns.length; k++) {
@@ -66,6 +72,7 @@ export async function appendColumns(conn: DuckDBConnection, table: string, n: nu
       }
       bindings.data_chunk_set_size(chunk.chunk, rows);
       a.appendDataChunk(chunk);
+      if (chunkNo % ChunksPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     a.flushSync();
   } finally {
