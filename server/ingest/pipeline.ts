@@ -13,6 +13,7 @@ import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, type RawPending } from './session-rollup-state.js';
 import type { FlushResult, FlushTask, RowsRollupJob, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
+import { appendTallies, foldTallies } from './sample-tallies.js';
 import { RecentData, type RecentView } from './recent-data.js';
 
 export interface HostSeen {
@@ -130,6 +131,8 @@ export class IngestPipeline {
 
   /** Rebuilds the rollup state of open sessions from the store. */
   async init(): Promise<void> {
+    // Tallies left by a stop without close (kill -9) go into the sessions rows first.
+    await this.store.transaction((q) => foldTallies(q));
     const loaded = await this.store.exclusive((q) => loadRollupState(q, this.memorySessions));
     for (const [sessionId, { accountId, state }] of loaded) {
       this.states.set(sessionId, state);
@@ -274,18 +277,13 @@ export class IngestPipeline {
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
       await planning;
+      // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
+      await appendTallies(conn, plans.filter((p) => p.count));
       newRows = plans.reduce((n, p) => n + p.rows.reduce((m, r) => m + r.time.length, 0), 0);
       written = this.rollupsDue(newRows);
-      if (written) await this.writeRollups(q, conn, plans);
-      const sampled = plans.filter((p) => p.count);
-      if (sampled.length) {
-        await q.run(
-          `UPDATE sessions SET sample_count = sample_count + v.n,
-             first_sample = least(coalesce(first_sample, v.f), v.f),
-             latest_sample = greatest(coalesce(latest_sample, v.l), v.l)
-           FROM (VALUES ${valueRows(sampled.length, 4)}) v(id, n, f, l) WHERE sessions.id = v.id`,
-          sampled.flatMap((p) => [p.sessionId, p.count, Math.round(p.first), Math.round(p.last)]),
-        );
+      if (written) {
+        await this.writeRollups(q, conn, plans);
+        await foldTallies(q);
       }
       const now = Date.now();
       for (const h of hosts) {

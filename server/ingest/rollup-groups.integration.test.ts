@@ -98,12 +98,19 @@ describe('rollup rows written in groups', () => {
       expect(await storedRows(store, sid)).toBe(0);
       expect(await storedMarks(store, sid)).toEqual([]);
       expect(ingest.unwrittenRollupRows).toBeGreaterThan(1000);
+      // The sample counters wait as tallies, which sessions_counted adds to the sessions row.
+      expect(await count(store, 'SELECT sample_count AS n FROM sessions WHERE id = $1', [sid])).toBe(0);
+      expect(await count(store, 'SELECT sample_count AS n FROM sessions_counted WHERE id = $1', [sid])).toBe(4 * 3600 * HOPS);
+      expect(await count(store, 'SELECT latest_sample AS n FROM sessions_counted WHERE id = $1', [sid])).toBe(T0 + 4 * H - 1000 + HOPS - 1);
       // Memory answers from its rollup rows; the store, without rows or marks, from raw samples.
       await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 60);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 600);
 
       await ingest.addBatch(hourOfRounds(sid, T0 + 4 * H)); // past 1500 rows: the group is due
       expect(ingest.unwrittenRollupRows).toBe(0);
+      const folded = await store.one('SELECT sample_count::DOUBLE AS n, first_sample::DOUBLE AS f, latest_sample::DOUBLE AS l FROM sessions WHERE id = $1', [sid]);
+      expect(folded).toEqual({ n: 5 * 3600 * HOPS, f: T0, l: T0 + 5 * H - 1000 + HOPS - 1 });
+      expect(await count(store, 'SELECT count(*) AS n FROM sample_tallies', [])).toBe(0);
       const marks = await storedMarks(store, sid);
       expect(marks).toEqual(ingest.recent(sid)!.marks);
       // Every minute up to the 1-minute mark (the last 15 s stay open), one row per hop.
@@ -216,7 +223,9 @@ describe('rollup rows written in groups', () => {
     try {
       expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(acked);
       expect(await storedRows(store, sid)).toBe(0);
+      expect(await count(store, 'SELECT sample_count AS n FROM sessions_counted WHERE id = $1', [sid])).toBe(acked);
       await ingest.init(); // the raw samples after the (absent) marks become the pending ones again
+      expect(await count(store, 'SELECT sample_count AS n FROM sessions WHERE id = $1', [sid])).toBe(acked); // tallies folded
       ingest.openSession(sid, accountId);
       await ingest.addBatch(hourOfRounds(sid, T0 + 3 * H)); // closes them, with this hour's
       await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 600);

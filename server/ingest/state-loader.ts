@@ -43,7 +43,7 @@ export async function loadRollupState(
 ): Promise<Map<number, { accountId: number; state: SessionRollupState }>> {
   const sessions = await q.all<{ id: number; accountId: number; firstSample: number | null; latestSample: number | null }>(
     `SELECT id, account_id AS "accountId", first_sample AS "firstSample", latest_sample AS "latestSample"
-     FROM sessions WHERE state IN (0, 1) ORDER BY latest_sample DESC NULLS LAST, id`,
+     FROM sessions_counted WHERE state IN (0, 1) ORDER BY latest_sample DESC NULLS LAST, id`,
   );
   let warmed = 0;
   const out = new Map<number, { accountId: number; state: SessionRollupState }>();

@@ -139,6 +139,12 @@ export class Store implements Queryable {
     const path = join(dataDir, 'hopwatch.duckdb');
     const instance = await DuckDBInstance.create(path);
     const conn = await instance.connect();
+    // A commit of an ingest flush (hundreds of thousands of rows) would by default skip the WAL
+    // and checkpoint at once, holding every other commit meanwhile. Its full row groups are
+    // already in the database file (DuckDB writes them while appending), so the WAL only
+    // needs a reference to them (about 2 KB per commit, measured): committing that and leaving
+    // the checkpoint to the WAL size threshold made the ingest about 8% faster.
+    await conn.run('SET auto_checkpoint_skip_wal_threshold = 1000000000000');
     const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
     const store = new Store(instance, conn, new ReadPool(readers), path);
     await store.exclusive((q) => applyMigrations(q));

@@ -177,6 +177,30 @@ export const migrations: Migration[] = [
          created_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 4,
+    name: 'sample tallies',
+    up: [
+      // Each ingest flush appends its per-session sample counts here (an appender, in the
+      // flush's transaction) instead of updating the sessions row: an UPDATE of that wide,
+      // indexed row in every flush cost about 8% of the ingest. They are folded into sessions
+      // with each group of rollup rows and at start; sessions_counted adds what is not yet.
+      `CREATE TABLE sample_tallies (
+         session_id INTEGER NOT NULL,
+         samples INTEGER NOT NULL,
+         first_sample DOUBLE NOT NULL,
+         latest_sample DOUBLE NOT NULL)`,
+      `CREATE VIEW sessions_counted AS
+       SELECT s.* REPLACE (
+           s.sample_count + coalesce(t.samples, 0) AS sample_count,
+           least(s.first_sample, t.first_sample) AS first_sample,
+           greatest(s.latest_sample, t.latest_sample) AS latest_sample)
+       FROM sessions s LEFT JOIN (
+         SELECT session_id, sum(samples)::BIGINT AS samples, min(first_sample)::BIGINT AS first_sample,
+                max(latest_sample)::BIGINT AS latest_sample
+         FROM sample_tallies GROUP BY session_id) t ON t.session_id = s.id`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable): Promise<number[]> {

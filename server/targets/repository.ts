@@ -24,6 +24,7 @@ export interface SessionRecord {
   sampleCount: number;
 }
 
+// From sessions_counted: the sample counters include the tallies not folded in yet.
 const sessionColumns = `id, account_id AS "accountId", original_target AS "originalTarget", target_name AS "targetName",
   target_ip AS "targetIp", description, state, persistence_mode AS "persistenceMode", dynamic_dns_mode AS "dynamicDnsMode",
   collector_mode AS "collectorMode", sentinel_id AS "sentinelId", configuration_id AS "configurationId",
@@ -61,17 +62,17 @@ export async function insertSession(q: Queryable, s: NewSession): Promise<number
 }
 
 export async function findSession(q: Queryable, id: number): Promise<SessionRecord | undefined> {
-  return q.one<SessionRecord>(`SELECT ${sessionColumns} FROM sessions WHERE id = $1`, [id]);
+  return q.one<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE id = $1`, [id]);
 }
 
 export async function sessionsInStates(q: Queryable, states: number[]): Promise<SessionRecord[]> {
-  return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions WHERE list_contains($1::INTEGER[], state) ORDER BY id`, [
+  return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE list_contains($1::INTEGER[], state) ORDER BY id`, [
     `[${states.join(',')}]`,
   ]);
 }
 
 export async function listSessions(q: Queryable, accountId: number): Promise<SessionRecord[]> {
-  return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions WHERE account_id = $1 ORDER BY id`, [accountId]);
+  return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE account_id = $1 ORDER BY id`, [accountId]);
 }
 
 export async function setSessionState(q: Queryable, id: number, state: number, endTime: number | null): Promise<void> {

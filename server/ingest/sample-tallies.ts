@@ -1,0 +1,36 @@
+// Per-session sample counters without an UPDATE per flush: each flush appends one tally row
+// per sampled session (count, first and latest sample time) in its own transaction, and the
+// tallies are folded into the sessions row with each group of rollup rows and at start.
+// Readers see both through the sessions_counted view (migration 4). An UPDATE of the wide,
+// indexed sessions row in every flush cost about 8% of the ingest (bench:store, 2026-11-22).
+import { DOUBLE, INTEGER, type DuckDBConnection } from '@duckdb/node-api';
+import type { Queryable } from '../store/db.js';
+import { appendColumns } from './appenders.js';
+
+export interface SessionTally {
+  sessionId: number;
+  count: number;
+  first: number;
+  last: number;
+}
+
+export function appendTallies(conn: DuckDBConnection, tallies: SessionTally[]): Promise<void> {
+  return appendColumns(conn, 'sample_tallies', tallies.length, [
+    { type: INTEGER, values: Int32Array.from(tallies, (t) => t.sessionId) },
+    { type: INTEGER, values: Int32Array.from(tallies, (t) => t.count) },
+    { type: DOUBLE, values: Float64Array.from(tallies, (t) => Math.round(t.first)) },
+    { type: DOUBLE, values: Float64Array.from(tallies, (t) => Math.round(t.last)) },
+  ]);
+}
+
+/** Folds every tally into its sessions row (inside the caller's transaction). */
+export async function foldTallies(q: Queryable): Promise<void> {
+  await q.run(
+    `UPDATE sessions SET sample_count = sessions.sample_count + t.n,
+       first_sample = least(sessions.first_sample, t.f), latest_sample = greatest(sessions.latest_sample, t.l)
+     FROM (SELECT session_id, sum(samples)::BIGINT AS n, min(first_sample)::BIGINT AS f, max(latest_sample)::BIGINT AS l
+           FROM sample_tallies GROUP BY session_id) t
+     WHERE sessions.id = t.session_id`,
+  );
+  await q.run('DELETE FROM sample_tallies');
+}
