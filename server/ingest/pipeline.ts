@@ -1,7 +1,8 @@
 // The ingest pipeline: rounds -> columnar batches -> Piscina worker (validate, WASM
-// rollups) -> one DuckDB transaction per flush (raw samples, closed rollups, marks, host
-// and session updates). A round's promise resolves only after its flush committed, so an
-// acknowledged sample is durable; a kill -9 loses at most the batch being flushed.
+// rollups) -> one DuckDB transaction per flush (raw samples, sample tallies, hosts; the
+// closed rollup rows and their marks in groups). A round's promise resolves only after its
+// flush committed, so an acknowledged sample is durable; a kill -9 loses at most the batch
+// being flushed (rollup rows not written yet are rolled up again from the samples at start).
 import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
