@@ -8,11 +8,11 @@ import type { DomainEventBus } from '../events.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Queryable, Store } from '../store/db.js';
 import { appendRollups, appendSamples, type RollupSet } from './appenders.js';
-import { RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
-import { concatRollupRows, emptyRollupRows, sliceRollupRows, type RollupRows } from './rollup-rows.js';
+import { RollupResolutionsMs } from './rollup-levels.js';
+import { concatRollupRows, type RollupRows } from './rollup-rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, type RawPending } from './session-rollup-state.js';
-import type { FlushResult, FlushTask, RowsRollupJob, SessionCarry } from './worker.js';
+import type { FlushResult, FlushTask, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { appendTallies, foldTallies } from './sample-tallies.js';
 import { RecentData, type RecentView } from './recent-data.js';
@@ -231,16 +231,23 @@ export class IngestPipeline {
   }
 
   private async flushBatch(raw: SampleBatch, hosts: HostSeen[]): Promise<void> {
-    // The worker validates the batch and closes the 1-minute periods in one task; it needs
-    // each session's carried-over state (copied: it is small, and a view would clone the
-    // whole buffer behind it).
+    // The worker validates the batch and closes the periods of every level in one task; it
+    // needs each session's carried-over state (copied: it is small, and a view would clone
+    // the whole buffer behind it).
     const ids = sessionsIn(raw);
     for (const [id, s] of this.states) if (s.finishing) ids.add(id);
     const sessions: SessionCarry[] = [...ids].map((sessionId) => {
       let state = this.states.get(sessionId);
       if (!state) this.states.set(sessionId, (state = new SessionRollupState()));
       const { time, hop, latency } = state.raw;
-      return { sessionId, closedUntil: state.closedUntil[0], maxTime: state.maxTime, finishing: state.finishing, pending: { time: time.slice(), hop: hop.slice(), latency: latency.slice() } };
+      return {
+        sessionId,
+        closedUntil: state.closedUntil,
+        maxTime: state.maxTime,
+        finishing: state.finishing,
+        pending: { time: time.slice(), hop: hop.slice(), latency: latency.slice() },
+        pendingRows: state.pendingRows,
+      };
     });
     const prepared = (await this.pool.run(
       { op: 'flush', batch: raw, sessions } satisfies FlushTask,
@@ -261,23 +268,16 @@ export class IngestPipeline {
         raw: f.pending,
         add: f.add,
         coverFrom: [...state.closedUntil],
-        rows: [f.rows, ...RollupResolutionsMs.slice(1).map(() => emptyRollupRows())],
-        closedUntil: [f.closedUntil, ...state.closedUntil.slice(1)],
-        pendingRows: [...state.pendingRows],
+        rows: f.rows,
+        closedUntil: f.closedUntil,
+        pendingRows: f.pendingRows,
       };
     });
-    // The 10-minute and 1-hour merges run in the worker while this thread appends the samples.
-    const planning = (async () => {
-      for (const plan of plans) await this.planUpperRollups(plan);
-    })();
-    planning.catch(() => undefined); // awaited in the transaction; a failure there rolls back
-
     // Background: a data call reads what is committed instead of waiting for this flush.
     let written = false;
     let newRows = 0;
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
-      await planning;
       // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
       await appendTallies(conn, plans.filter((p) => p.count));
       newRows = plans.reduce((n, p) => n + p.rows.reduce((m, r) => m + r.time.length, 0), 0);
@@ -397,30 +397,6 @@ export class IngestPipeline {
   /** Closed rollup rows waiting to be written (in memory, rolled up again at start if lost). */
   get unwrittenRollupRows(): number {
     return this.unwrittenRows;
-  }
-
-  /** Closes the 10-minute and 1-hour periods that the 1-minute level has passed (the worker closed that one). */
-  private async planUpperRollups(p: { state: SessionRollupState; rows: RollupRows[]; closedUntil: number[]; pendingRows: RollupRows[] }): Promise<void> {
-    if (Number.isNaN(p.closedUntil[0])) return;
-    const finishing = p.state.finishing;
-    for (let level = 1; level < RollupResolutionsMs.length; level++) {
-      const res = RollupResolutionsMs[level];
-      const feed = concatRollupRows([p.pendingRows[level - 1], p.rows[level - 1]]);
-      const cut = finishing ? ceilTo(p.closedUntil[level - 1], res) : floorTo(p.closedUntil[level - 1], res);
-      if (cut > p.closedUntil[level]) {
-        const closing = sliceRollupRows(feed, p.closedUntil[level], cut);
-        const job: RowsRollupJob = { kind: 'rows', start: p.closedUntil[level], end: cut, resolution: res, rows: closing };
-        p.rows[level] = closing.time.length ? await this.runRollup(job) : emptyRollupRows();
-        p.pendingRows[level - 1] = sliceRollupRows(feed, cut, Infinity);
-        p.closedUntil[level] = cut;
-      } else {
-        p.pendingRows[level - 1] = feed;
-      }
-    }
-  }
-
-  private runRollup(job: RowsRollupJob): Promise<RollupRows> {
-    return this.pool.run({ op: 'rollup', job }) as Promise<RollupRows>;
   }
 
   /** Flushes what waits and stops the worker. */

@@ -3,7 +3,7 @@
 // finer rollup rows for the coarser ones), and the closed rows not written yet. Its
 // storedMarks mirror rollup_marks; everything is rebuilt from the store at start.
 import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { concatRollupRows, emptyRollupRows, type RollupRows } from './rollup-rows.js';
+import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
 import type { RecentData } from './recent-data.js';
 
 export interface RawPending {

@@ -3,7 +3,8 @@ import { valueSymbol } from 'piscina';
 import { LatencyCode } from '../../engine/latency-codes.js';
 import type { FlushResult, SessionCarry } from './worker.js';
 import type { RawPending } from './session-rollup-state.js';
-import type { RollupRows } from './rollup-rows.js';
+import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
+import { ceilTo, floorTo } from './rollup-levels.js';
 
 // The built worker: its kernels load from dist/wasm (npm test builds first).
 const { prepareFlush, rollup } = (await import(new URL('../../dist/server/ingest/worker.js', import.meta.url).href)) as typeof import('./worker.js');
@@ -38,30 +39,47 @@ const records = (rows: RollupRows[]) =>
   );
 
 /** Feeds the parts through prepareFlush as the pipeline does, carrying state; the last flush finishes. */
-function flushAll(parts: RawPending[]): RollupRows[] {
-  let carry: SessionCarry = { sessionId: 7, closedUntil: NaN, maxTime: -Infinity, finishing: false, pending: slice(rounds(0, 1, 1), 0, 0) };
-  const out: RollupRows[] = [];
+function flushAll(parts: RawPending[]): RollupRows[][] {
+  let carry: SessionCarry = {
+    sessionId: 7,
+    closedUntil: [NaN, NaN, NaN],
+    maxTime: -Infinity,
+    finishing: false,
+    pending: slice(rounds(0, 1, 1), 0, 0),
+    pendingRows: [emptyRollupRows(), emptyRollupRows()],
+  };
+  const out: RollupRows[][] = [[], [], []];
   parts.forEach((p, k) => {
     const n = p.time.length;
     const batch = { length: n, session: new Int32Array(n).fill(7), time: p.time.slice(), hop: p.hop.slice(), latency: p.latency.slice() };
     const finishing = k === parts.length - 1;
     const moved = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }) as unknown as Record<symbol, FlushResult>;
     const s = moved[valueSymbol].sessions[0];
-    out.push(s.rows);
-    carry = { sessionId: 7, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), finishing, pending: s.pending };
+    s.rows.forEach((r, level) => out[level].push(r));
+    carry = { sessionId: 7, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), finishing, pending: s.pending, pendingRows: s.pendingRows };
   });
   return out;
 }
 
 describe('prepareFlush', () => {
   const all = rounds(12, 4, 99);
-  const reference = records([rollup({ kind: 'samples', start: T0, end: T0 + 12 * MINUTE, resolution: MINUTE, ...all })]);
+  const minutes = rollup({ kind: 'samples', start: T0, end: T0 + 12 * MINUTE, resolution: MINUTE, ...all });
+  const reference = records([minutes]);
+  // The coarser levels, from the 1-minute rows (the last flush finishes: everything closes).
+  // Each grid starts where the first sample falls (T0 is a whole minute, not a whole hour).
+  const first = all.time[0];
+  const tenEnd = ceilTo(T0 + 12 * MINUTE, 10 * MINUTE);
+  const tens = rollup({ kind: 'rows', start: floorTo(first, 10 * MINUTE), end: tenEnd, resolution: 10 * MINUTE, rows: minutes });
+  const hours = records([rollup({ kind: 'rows', start: floorTo(first, 60 * MINUTE), end: ceilTo(tenEnd, 60 * MINUTE), resolution: 60 * MINUTE, rows: tens })]);
 
   it('rolls rounds in time order up to the same rows however the flushes cut them', () => {
     const n = all.time.length;
     for (const cuts of [[n], [5, 200, 201, 700, n], [96, 192, 288, 384, n]]) {
       const parts = cuts.map((b, i) => slice(all, i ? cuts[i - 1] : 0, b));
-      expect(records(flushAll(parts))).toEqual(reference);
+      const levels = flushAll(parts);
+      expect(records(levels[0])).toEqual(reference);
+      expect(records(levels[1])).toEqual(records([tens]));
+      expect(records(levels[2])).toEqual(hours);
     }
   });
 
@@ -81,6 +99,6 @@ describe('prepareFlush', () => {
       latency: Float64Array.of(...late.latency, ...parts[2].latency),
     };
     const sorted = (rows: string[]) => [...rows].sort();
-    expect(sorted(records(flushAll(parts)))).toEqual(sorted(reference));
+    expect(sorted(records(flushAll(parts)[0]))).toEqual(sorted(reference));
   });
 });

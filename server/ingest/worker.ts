@@ -3,6 +3,7 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
 import { emptyRollupRows, rollupRowsFromBuckets, type RollupRows } from '../../wasm/rollup-rows.js';
+import { concatRollupRows, sliceRollupRows } from './rollup-rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import type { SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
@@ -155,14 +156,17 @@ function scan(r: RawPending): Span {
   return { first, last, sorted, hops };
 }
 
-/** What a flush carries over for one session: its 1-minute grid and raw samples not rolled up. */
+/** What a flush carries over for one session: its grids and what is not rolled up yet. */
 export interface SessionCarry {
   sessionId: number;
-  /** Where the 1-minute level is closed; NaN until the session's first sample. */
-  closedUntil: number;
+  /** Per level, where it is closed; NaN until the session's first sample. */
+  closedUntil: number[];
   maxTime: number;
   finishing: boolean;
+  /** Raw samples not rolled up into the 1-minute level. */
   pending: RawPending;
+  /** pendingRows[i]: rows of level i not rolled up into level i + 1. */
+  pendingRows: RollupRows[];
 }
 
 export interface FlushTask {
@@ -178,10 +182,11 @@ export interface SessionFlush {
   add: RawPending;
   first: number;
   last: number;
-  /** The 1-minute level after this flush, its newly closed rows, the raw samples left open. */
-  closedUntil: number;
-  rows: RollupRows;
+  /** Per level after this flush: where it is closed, its newly closed rows; what is left open. */
+  closedUntil: number[];
+  rows: RollupRows[];
   pending: RawPending;
+  pendingRows: RollupRows[];
 }
 
 export interface FlushResult {
@@ -202,10 +207,30 @@ function rowsOf(batch: SampleBatch, sessionId: number): RawPending {
 }
 
 /**
+ * Closes the 10-minute and 1-hour periods that the finer level has passed (all of them when
+ * the session is finishing), from the finer level's rows left open and its new ones.
+ */
+function closeCoarserLevels(l: { closedUntil: number[]; rows: RollupRows[]; pendingRows: RollupRows[] }, finishing: boolean): void {
+  for (let level = 1; level < RollupResolutionsMs.length; level++) {
+    const res = RollupResolutionsMs[level];
+    const feed = concatRollupRows([l.pendingRows[level - 1], l.rows[level - 1]]);
+    const cut = finishing ? ceilTo(l.closedUntil[level - 1], res) : floorTo(l.closedUntil[level - 1], res);
+    if (cut > l.closedUntil[level]) {
+      const closing = sliceRollupRows(feed, l.closedUntil[level], cut);
+      if (closing.time.length) l.rows[level] = rollup({ kind: 'rows', start: l.closedUntil[level], end: cut, resolution: res, rows: closing });
+      l.pendingRows[level - 1] = sliceRollupRows(feed, cut, Infinity);
+      l.closedUntil[level] = cut;
+    } else {
+      l.pendingRows[level - 1] = feed;
+    }
+  }
+}
+
+/**
  * One flush's work off the main thread: validate the batch, then per session close the
  * 1-minute periods that no more samples can reach (15 s of grace; all of them when the
- * session is finishing) and roll them up. Everything stays in this thread until the answer,
- * whose buffers move back without copying.
+ * session is finishing), roll them up, and the 10-minute and 1-hour periods from those rows.
+ * Everything stays in this thread until the answer, whose buffers move back without copying.
  */
 export function prepareFlush(task: FlushTask) {
   const { batch, dropped, single, span } = prepare(task.batch);
@@ -215,7 +240,7 @@ export function prepareFlush(task: FlushTask) {
     // A batch of this session alone is used as it is, with the span prepare measured.
     const add = single === c.sessionId ? { time: batch.time, hop: batch.hop, latency: batch.latency } : Number.isNaN(single) && batch.length ? rowsOf(batch, c.sessionId) : none;
     const { first, last, sorted, hops } = single === c.sessionId ? span : scan(add);
-    let closedUntil = Number.isNaN(c.closedUntil) && add.time.length ? floorTo(first, res) : c.closedUntil;
+    let closedUntil = Number.isNaN(c.closedUntil[0]) && add.time.length ? floorTo(first, res) : c.closedUntil[0];
     let pending: RawPending;
     let rows = emptyRollupRows();
     const maxTime = Math.max(c.maxTime, last);
@@ -245,7 +270,11 @@ export function prepareFlush(task: FlushTask) {
     }
     // The pipeline reuses the batch's buffers once the flush is done: what it keeps must not see them.
     if (pending.time.buffer === batch.time.buffer) pending = { time: pending.time.slice(), hop: pending.hop.slice(), latency: pending.latency.slice() };
-    return { sessionId: c.sessionId, add, first, last, closedUntil, rows, pending };
+    const levels = { closedUntil: [closedUntil, ...c.closedUntil.slice(1)], rows: [rows, ...c.pendingRows.map(() => emptyRollupRows())], pendingRows: [...c.pendingRows] };
+    // A new session's coarser grids start where its first sample falls, as the 1-minute one.
+    if (add.time.length) levels.closedUntil.forEach((t, level) => Number.isNaN(t) && (levels.closedUntil[level] = floorTo(first, RollupResolutionsMs[level])));
+    if (!Number.isNaN(closedUntil)) closeCoarserLevels(levels, c.finishing);
+    return { sessionId: c.sessionId, add, first, last, pending, ...levels };
   });
   const result: FlushResult = { batch, dropped, sessions };
   const buffers = new Set<ArrayBufferLike>();
@@ -253,7 +282,7 @@ export function prepareFlush(task: FlushTask) {
   [batch.session, batch.time, batch.hop, batch.latency].forEach(keep);
   for (const s of sessions) {
     [s.add.time, s.add.hop, s.add.latency, s.pending.time, s.pending.hop, s.pending.latency].forEach(keep);
-    Object.values(s.rows).forEach(keep);
+    for (const r of [...s.rows, ...s.pendingRows]) Object.values(r).forEach(keep);
   }
   return move({
     [transferableSymbol]: [...buffers].filter((b) => b.byteLength > 0),
@@ -261,6 +290,6 @@ export function prepareFlush(task: FlushTask) {
   });
 }
 
-export default function task(message: FlushTask | { op: 'rollup'; job: SampleRollupJob | RowsRollupJob }) {
-  return message.op === 'flush' ? prepareFlush(message) : rollup(message.job);
+export default function task(message: FlushTask) {
+  return prepareFlush(message);
 }
