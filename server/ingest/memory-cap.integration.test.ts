@@ -52,4 +52,34 @@ describe('memory cap on recent data', () => {
       await store.close();
     }
   });
+
+  it('gives a session memory once a place frees up, with its samples not rolled up yet', async () => {
+    const store = await Store.open(join(dir, 'freed')); // a store of its own: no open sessions from the test above
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { memorySessions: 1, rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
+    try {
+      await ingest.init();
+      const account = await store.one(`INSERT INTO accounts (name) VALUES ('cap2') RETURNING id`);
+      const a = await insertActiveSession(store, account.id, 'a', T0);
+      const b = await insertActiveSession(store, account.id, 'b', T0);
+      ingest.openSession(a, account.id);
+      ingest.openSession(b, account.id);
+      await ingest.addBatch(rounds(a, T0, T0 + 60_000));
+      await ingest.addBatch(rounds(b, T0, T0 + 20 * 60_000 + 30_000)); // its last 45 s stay open (raw only)
+      expect(ingest.recent(b)).toBeUndefined();
+      await ingest.finishSession(a); // frees the place
+      await ingest.addBatch(rounds(b, T0 + 20 * 60_000 + 30_000, T0 + 25 * 60_000));
+      expect(ingest.recent(b)).toBeDefined();
+      const p = { userId: 0, accountId: account.id, username: 'cap2', isRoot: true, claims: [] };
+      const args = { targetId: `${b}_h_3`, startTime: T0 + 19 * 60_000, endTime: T0 + 25 * 60_000, periodSeconds: 1, includeJitter: false };
+      const memory = await dataPointBuckets(store, p, args, ingest);
+      const stored = await dataPointBuckets(store, p, args);
+      const counts = (r: { Points: { LatencyCount: number }[] }) => r.Points.map((x) => x.LatencyCount);
+      // One sample a second for the hop, every second of the 6 minutes: from memory as from the store.
+      expect(counts(memory)).toEqual(counts(stored));
+      expect(counts(memory).reduce((x, y) => x + y, 0)).toBe(6 * 60);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
 });
