@@ -23,14 +23,15 @@ export function appendTallies(conn: DuckDBConnection, tallies: SessionTally[]): 
   ]);
 }
 
-/** Folds every tally into its sessions row (inside the caller's transaction). */
+/**
+ * Folds every tally into its sessions row (inside the caller's transaction). The counters come
+ * from sessions_counted, so the rule that combines a session's tallies is written once, there.
+ */
 export async function foldTallies(q: Queryable): Promise<void> {
   await q.run(
-    `UPDATE sessions SET sample_count = sessions.sample_count + t.n,
-       first_sample = least(sessions.first_sample, t.f), latest_sample = greatest(sessions.latest_sample, t.l)
-     FROM (SELECT session_id, sum(samples)::BIGINT AS n, min(first_sample)::BIGINT AS f, max(latest_sample)::BIGINT AS l
-           FROM sample_tallies GROUP BY session_id) t
-     WHERE sessions.id = t.session_id`,
+    `UPDATE sessions SET sample_count = c.sample_count, first_sample = c.first_sample, latest_sample = c.latest_sample
+     FROM sessions_counted c
+     WHERE sessions.id = c.id AND c.id IN (SELECT session_id FROM sample_tallies)`,
   );
   await q.run('DELETE FROM sample_tallies');
 }
