@@ -7,6 +7,8 @@ import { DomainEventBus } from './events.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installJsonParsing } from './http/json-body.js';
 import { requestSerializer } from './http/log-redaction.js';
+import { installSecurityHeaders } from './http/security-headers.js';
+import { installCrossSiteRefusal } from './http/cross-site.js';
 import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
 import accountPlugin from './account/plugin.js';
@@ -53,7 +55,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           },
     // Small JSON bodies everywhere; routes that take more say so.
     bodyLimit: 256 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For/-Proto/-Host only from the configured proxies: anyone else could name
+    // any address and walk past the sign-in limits (docs/security.md).
+    trustProxy: opts.config.trustedProxies.length > 0 ? opts.config.trustedProxies : false,
     return503OnClosing: true,
   });
   app.decorate('config', opts.config);
@@ -62,6 +66,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', undefined);
   installErrorHandling(app);
   installJsonParsing(app);
+  installSecurityHeaders(app);
+  installCrossSiteRefusal(app);
   await app.register(fastifyCookie);
 
   app.addHook('preHandler', async (request) => {

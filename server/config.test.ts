@@ -12,4 +12,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_LICENSE_MODE: '2' })).toThrow(/one of 0, 1, 3, 100, 112/);
     expect(() => loadConfig({ HOPWATCH_TRIAL_EXPIRES: 'soon' })).toThrow(/HOPWATCH_TRIAL_EXPIRES/);
   });
+  it('trusts no proxy by default and reads HOPWATCH_TRUSTED_PROXIES', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ HOPWATCH_TRUSTED_PROXIES: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8, loopback' }).trustedProxies).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: 'proxy.local' })).toThrow(/HOPWATCH_TRUSTED_PROXIES.*"proxy.local"/);
+    expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
+    expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '*' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
+  });
 });

@@ -1,4 +1,5 @@
 // Configuration from HOPWATCH_* environment variables (names fixed in ARCHITECTURE.md).
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DeploymentMode, LicenseMode } from './contract/account.js';
 
@@ -18,6 +19,11 @@ export interface Config {
   logLevel: string;
   /** Open sessions whose recent data the server keeps in memory for fast graphs. */
   memorySessions: number;
+  /**
+   * Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For/-Proto/-Host are
+   * believed; empty: none, every client is its socket address (HOPWATCH_TRUSTED_PROXIES).
+   */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {}
@@ -29,6 +35,25 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
   return n;
+}
+
+/** proxy-addr's names for whole ranges, accepted as they are. */
+const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** "10.0.0.5, 10.1.0.0/16, loopback" -> the list; a malformed entry stops the start. */
+export function parseTrustedProxies(raw: string | undefined): string[] {
+  if (!raw || !raw.trim()) return [];
+  return raw.split(',').map((entry) => {
+    const e = entry.trim();
+    const [address, bits, extra] = e.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (proxyRangeNames.includes(e) || (version !== 0 && bitsOk && extra === undefined)) return e;
+    throw new ConfigError(
+      `HOPWATCH_TRUSTED_PROXIES must list IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), separated by commas; "${e}" is not one`,
+    );
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault = resolve('dist/web')): Config {
@@ -55,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     webDir: resolve(env.HOPWATCH_WEB_DIR || webDirDefault),
     logLevel: env.HOPWATCH_LOG_LEVEL || 'info',
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
+    trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
   };
 }

@@ -17,8 +17,12 @@ export interface DomainEvents {
   CommentChanged: [accountId: number, sessionId: number, time: number, commentId: number];
   /** Settings (configurations) changed. */
   SettingsChanged: [accountId: number];
-  /** A user's claims or password state changed. */
+  /** A user's claims or password state changed, or the user was deleted. */
   UserUpdated: [accountId: number, userId: number];
+  /** One login session ended (sign-out); named by its token's hash. */
+  SignedOut: [loginSession: string];
+  /** Every login session of a user ended but `kept` (password change or reset, user deleted). */
+  LoginSessionsEnded: [userId: number, kept: string | undefined];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {

@@ -9,7 +9,7 @@ import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import { findUserById } from '../users/repository.js';
-import { findLoginSession, renewLoginSession, SessionCookie } from './login-sessions.js';
+import { findLoginSession, hashToken, renewLoginSession, SessionCookie } from './login-sessions.js';
 import { principalOf, type Principal } from './principal.js';
 
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
@@ -45,7 +45,7 @@ export async function principalFromToken(store: Store, token: string | undefined
   });
   if (!found) return undefined;
   if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
-  return principalOf(found.user);
+  return { ...principalOf(found.user), loginSession: hashToken(token) };
 }
 
 export function trialExpired(config: Config, now = new Date()): boolean {

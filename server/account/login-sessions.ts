@@ -9,7 +9,8 @@ export const PersistentSessionSeconds = 30 * 24 * 3600;
 /** A browser-session cookie still has a server-side limit, renewed on use. */
 export const BrowserSessionSeconds = 12 * 3600;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** What the store keeps of a token, and what names a login session elsewhere (never the token). */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function createLoginSession(q: Queryable, userId: number, persistent: boolean): Promise<string> {
   const token = randomBytes(32).toString('base64url');
@@ -26,14 +27,27 @@ export async function createLoginSession(q: Queryable, userId: number, persisten
  * The user of a live session, or undefined; `renew`: a browser session past half its life,
  * to slide forward with renewLoginSession (a write, so it is left to the caller).
  */
-export async function findLoginSession(q: Queryable, token: string): Promise<{ userId: number; renew: boolean } | undefined> {
-  const row = await q.one<{ userId: number; persistent: boolean; renew: boolean }>(
+export async function findLoginSession(q: Queryable, token: string): Promise<LiveLoginSession | undefined> {
+  return findLoginSessionByHash(q, hashToken(token));
+}
+
+export interface LiveLoginSession {
+  userId: number;
+  renew: boolean;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** As findLoginSession, by the token's hash (what hub connections hold). */
+export async function findLoginSessionByHash(q: Queryable, tokenHash: string): Promise<LiveLoginSession | undefined> {
+  const row = await q.one<{ userId: number; persistent: boolean; renew: boolean; expiresAt: number }>(
     `SELECT user_id AS "userId", persistent,
-            expires_at < now() + to_seconds($2::BIGINT / 2) AS renew
+            expires_at < now() + to_seconds($2::BIGINT / 2) AS renew,
+            epoch_ms(expires_at) AS "expiresAt"
      FROM login_sessions WHERE token_hash = $1 AND expires_at > now()`,
-    [hashToken(token), BrowserSessionSeconds],
+    [tokenHash, BrowserSessionSeconds],
   );
-  return row && { userId: row.userId, renew: !row.persistent && row.renew };
+  return row && { userId: row.userId, renew: !row.persistent && row.renew, expiresAt: Number(row.expiresAt) };
 }
 
 export async function renewLoginSession(q: Queryable, token: string): Promise<void> {
@@ -44,8 +58,9 @@ export async function deleteLoginSession(q: Queryable, token: string): Promise<v
   await q.run('DELETE FROM login_sessions WHERE token_hash = $1', [hashToken(token)]);
 }
 
-export async function deleteOtherLoginSessions(q: Queryable, userId: number, keepToken: string | undefined): Promise<void> {
-  await q.run('DELETE FROM login_sessions WHERE user_id = $1 AND token_hash <> $2', [userId, keepToken ? hashToken(keepToken) : '']);
+/** Ends every login session of the user but `keepHash`'s (all of them when undefined). */
+export async function deleteOtherLoginSessions(q: Queryable, userId: number, keepHash: string | undefined): Promise<void> {
+  await q.run('DELETE FROM login_sessions WHERE user_id = $1 AND token_hash <> $2', [userId, keepHash ?? '']);
 }
 
 export async function purgeExpiredLoginSessions(q: Queryable): Promise<void> {

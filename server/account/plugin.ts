@@ -27,7 +27,7 @@ const changePasswordQuery = {
 } as const;
 
 export default async function accountPlugin(app: FastifyInstance, opts: { throttle?: LoginThrottle }) {
-  const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle() };
+  const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle(), events: app.events };
 
   const clearSession = (reply: FastifyReply) => reply.clearCookie(SessionCookie, { path: '/' });
 
@@ -53,9 +53,9 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     reply.code(204).send();
   };
   app.post('/api/Account/Logout', logoutHandler);
-  app.get('/api/Account/Logout', logoutHandler);
+  app.get('/api/Account/Logout', { config: { changesState: true } }, logoutHandler);
 
-  app.get('/api/Account/GetCurrentUser', async (request) => getCurrentUser(deps, requireUser(request)));
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',
@@ -67,8 +67,8 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     },
   );
 
-  app.get('/api/Account/TestPublic', async () => ({ Message: 'Public call answered.' }));
-  app.get('/api/Account/TestPrivate', async (request) => {
+  app.get('/api/Account/TestPublic', { config: { changesState: false } }, async () => ({ Message: 'Public call answered.' }));
+  app.get('/api/Account/TestPrivate', { config: { changesState: false } }, async (request) => {
     const p = requireUser(request);
     return { Message: `Private call answered for ${p.username}.` };
   });

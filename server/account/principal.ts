@@ -8,6 +8,11 @@ export interface Principal {
   username: string;
   isRoot: boolean;
   claims: string[];
+  /**
+   * The login session this principal signed in with (its token's SHA-256, never the token):
+   * hub connections are re-checked and closed by it.
+   */
+  loginSession?: string;
 }
 
 /** Root holds every claim a web user can be given; a temporary password adds its flag. */

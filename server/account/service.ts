@@ -3,9 +3,10 @@ import { DeploymentMode, PasswordMaxLength, type CurrentUser, type LoginRequest 
 import type { Config } from '../config.js';
 import { badRequest, HttpError, tooManyRequests } from '../http/errors.js';
 import type { Store } from '../store/db.js';
+import type { DomainEventBus } from '../events.js';
 import { findUserById, findUserByLogin, updateUserPassword } from '../users/repository.js';
 import { expiredTrialError, trialExpired } from './authenticate.js';
-import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions } from './login-sessions.js';
+import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions, hashToken } from './login-sessions.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import { currentUserOf, principalOf, type Principal } from './principal.js';
@@ -14,6 +15,7 @@ export interface AccountDeps {
   store: Store;
   config: Config;
   throttle: LoginThrottle;
+  events: DomainEventBus;
 }
 
 /** One message for unknown user and wrong password alike. */
@@ -45,7 +47,10 @@ export async function login(
 }
 
 export async function logout(deps: AccountDeps, token: string | undefined): Promise<void> {
-  if (token) await deps.store.exclusive((q) => deleteLoginSession(q, token));
+  if (!token) return;
+  await deps.store.exclusive((q) => deleteLoginSession(q, token));
+  // Hub connections opened with this session close too.
+  deps.events.emit('SignedOut', hashToken(token));
 }
 
 export function getCurrentUser(deps: AccountDeps, p: Principal): CurrentUser {
@@ -77,10 +82,13 @@ export async function changePassword(
     throw badRequest('The current password is not correct.');
   }
   const hash = await hashPassword(newPassword);
+  const kept = keepToken === undefined ? undefined : hashToken(keepToken);
   await deps.store.transaction(async (q) => {
     await updateUserPassword(q, user.id, hash, false);
-    // Other devices signed in with the old password must sign in again.
-    await deleteOtherLoginSessions(q, user.id, keepToken);
+    // Other devices signed in with the old password must sign in again, hub connections too.
+    await deleteOtherLoginSessions(q, user.id, kept);
   });
+  deps.events.emit('LoginSessionsEnded', user.id, kept);
+  deps.events.emit('UserUpdated', user.accountId, user.id);
   return currentUserOf(principalOf({ ...user, tempPassword: false }), deps.config.licenseMode);
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../contract/app-config.js';
 
 export default async function appConfigPlugin(app: FastifyInstance, opts: { version: string }) {
-  app.get('/api/app/config', async (): Promise<AppConfig> => ({
+  app.get('/api/app/config', { config: { changesState: false } }, async (): Promise<AppConfig> => ({
     DeploymentMode: app.config.deployment,
     Version: opts.version,
   }));

@@ -50,6 +50,7 @@ export default async function commentsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { sessionWebId: string; startDate: string; endDate: string } }>(
     '/cmd/getcomments',
     {
+      config: { changesState: false },
       schema: {
         querystring: {
           type: 'object',

@@ -10,6 +10,7 @@ export default async function configurationsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { configId: number } }>(
     '/api/data/DisplaySettings',
     {
+      config: { changesState: false },
       schema: {
         querystring: {
           type: 'object',
@@ -21,7 +22,7 @@ export default async function configurationsPlugin(app: FastifyInstance) {
     async (request) => getDisplaySettings(app.store, requireUser(request), request.query.configId),
   );
 
-  app.get('/cmd/getsettingslist', async (request) => {
+  app.get('/cmd/getsettingslist', { config: { changesState: false } }, async (request) => {
     requireUser(request);
     return listSettingsItems(app.store);
   });

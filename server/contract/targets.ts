@@ -104,7 +104,13 @@ export function rowId(sessionId: number, hop: number): string {
 }
 
 export function parseTargetId(id: string): { sessionId: number; hop: number | undefined } | undefined {
-  const m = /^(\d+)(?:_h_(\d+))?$/.exec(id.trim());
+  const m = /^(\d{1,10})(?:_h_(\d{1,3}))?$/.exec(id.trim());
   if (!m) return undefined;
-  return { sessionId: Number(m[1]), hop: m[2] === undefined ? undefined : Number(m[2]) };
+  const sessionId = Number(m[1]);
+  // Ids are 32-bit in the store; a larger number is no target (and no store error).
+  if (sessionId > MaxRecordId) return undefined;
+  return { sessionId, hop: m[2] === undefined ? undefined : Number(m[2]) };
 }
+
+/** The largest id of any stored record (sessions, summaries, users, comments...): INTEGER columns. */
+export const MaxRecordId = 2147483647;

@@ -13,6 +13,11 @@ import { queryKernels } from './kernels.js';
 import { coverPieces, type Piece, type RecentSource } from './sources.js';
 
 export const MaxBuckets = 10_000;
+/** Ten years: a longer bucket would only ever hold one point. */
+export const MaxPeriodSeconds = 10 * 366 * 24 * 3600;
+/** The range of a JavaScript Date (and so of an ISO time in an answer), in epoch ms. */
+const MaxEpochMs = 8.64e15;
+const isTime = (ms: number) => Number.isFinite(ms) && Math.abs(ms) <= MaxEpochMs;
 
 export interface BucketArgs {
   targetId: string;
@@ -41,8 +46,11 @@ export function bucketGrid(start: number, end: number, periodMs: number) {
 export async function dataPointBuckets(store: Store, p: Principal, args: BucketArgs, source?: RecentSource): Promise<DataPointBuckets> {
   const s = await sessionTimes(store, p, args.targetId, source);
   const requestedHop = parseTargetId(args.targetId)?.hop;
+  if (!isTime(args.startTime) || !isTime(args.endTime)) throw badRequest('startTime and endTime must be times between the years -271821 and 275760.');
   if (!(args.endTime > args.startTime)) throw badRequest('endTime must be after startTime.');
-  if (!(args.periodSeconds > 0)) throw badRequest('periodSeconds must be above 0.');
+  if (!(args.periodSeconds > 0 && args.periodSeconds <= MaxPeriodSeconds)) {
+    throw badRequest(`periodSeconds must be above 0 and at most ${MaxPeriodSeconds} (ten years).`);
+  }
   const grid = bucketGrid(args.startTime, args.endTime, args.periodSeconds * 1000);
   if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
 

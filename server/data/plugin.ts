@@ -4,7 +4,7 @@ import { ColumnGridType, TargetListType, type GraphRowsRequest } from '../contra
 import { requireUser } from '../account/authenticate.js';
 import { badRequest } from '../http/errors.js';
 import { sessionFor } from '../targets/service.js';
-import { dataPointBuckets } from './buckets.js';
+import { dataPointBuckets, MaxPeriodSeconds } from './buckets.js';
 import { columnDefs } from './column-defs.js';
 import { traceGraphRows } from './graph-rows.js';
 import { queryKernels } from './kernels.js';
@@ -41,6 +41,7 @@ export default async function dataPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { targetId: string; startTime: string; endTime: string; periodSeconds: number; includeJitter: boolean } }>(
     '/api/data/DataPointBuckets',
     {
+      config: { changesState: false },
       schema: {
         querystring: {
           type: 'object',
@@ -49,7 +50,7 @@ export default async function dataPlugin(app: FastifyInstance) {
             targetId: { type: 'string', maxLength: 64 },
             startTime: { type: 'string', maxLength: 64 },
             endTime: { type: 'string', maxLength: 64 },
-            periodSeconds: { type: 'number', exclusiveMinimum: 0 },
+            periodSeconds: { type: 'number', exclusiveMinimum: 0, maximum: MaxPeriodSeconds },
             includeJitter: { type: 'boolean' },
           },
         },
@@ -69,7 +70,7 @@ export default async function dataPlugin(app: FastifyInstance) {
 
   app.get<{ Querystring: { uniqueID: string } }>(
     '/api/data/ColumnDefs',
-    { schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: { type: 'string', maxLength: 64 } } } } },
+    { config: { changesState: false }, schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: { type: 'string', maxLength: 64 } } } } },
     async (request) => {
       const p = requireUser(request);
       const id = request.query.uniqueID;
@@ -83,6 +84,7 @@ export default async function dataPlugin(app: FastifyInstance) {
   app.get<{ Querystring: Record<string, string | string[]> }>(
     '/api/data/TraceGraphRows',
     {
+      config: { changesState: false },
       schema: {
         querystring: {
           type: 'object',
@@ -90,7 +92,7 @@ export default async function dataPlugin(app: FastifyInstance) {
           properties: {
             listType: { type: 'string', enum: [...TargetListType] },
             uniqueID: { type: 'string', maxLength: 64 },
-            columnNames: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+            columnNames: { anyOf: [{ type: 'string', maxLength: 20_000 }, { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 100 } }] },
           },
         },
       },

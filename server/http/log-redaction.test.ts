@@ -9,4 +9,12 @@ describe('redactUrl', () => {
     expect(redactUrl('/cmd/newtarget?target=example.org')).toBe('/cmd/newtarget?target=example.org');
     expect(redactUrl('/healthz')).toBe('/healthz');
   });
+
+  it('never throws on malformed escapes in names or values, and still masks what it can read', () => {
+    expect(redactUrl('/readyz?%=1')).toBe('/readyz?%=1');
+    expect(redactUrl('/login?%zz=1&p=secret')).toBe('/login?%zz=1&p=***');
+    expect(redactUrl('/x?%E0%A4%A=1&%')).toBe('/x?%E0%A4%A=1&%');
+    // An escaped secret name is still recognised.
+    expect(redactUrl('/api/Account?new%50assword=b')).toBe('/api/Account?new%50assword=***');
+  });
 });

@@ -1,7 +1,18 @@
 // Request URLs carry secrets in some calls of the spec (PATCH /api/Account?newPassword=...,
 // /login?u&p, access_token for the hub): mask those query values before anything is logged.
+// This runs for every request, before any validation, on text an anonymous client chose:
+// nothing here may throw (a throw in a log serializer ends the process).
 
 const secretKey = /pass|pw$|^p$|token|key|secret/i;
+
+/** decodeURIComponent that keeps malformed escapes ("%zz", "%") as they are instead of throwing. */
+export function decodeLeniently(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
@@ -11,7 +22,7 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq));
+      const key = decodeLeniently(eq < 0 ? pair : pair.slice(0, eq));
       return eq >= 0 && secretKey.test(key) ? `${pair.slice(0, eq)}=***` : pair;
     });
   return `${url.slice(0, q)}?${params.join('&')}`;

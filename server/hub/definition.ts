@@ -19,7 +19,10 @@ export interface HubLogger {
 export interface HubCallContext<P> {
   /** Public connection ID (what hub.clients.connection(id) takes). */
   readonly connectionId: string;
-  /** What the authenticate hook returned when this connection was opened. */
+  /**
+   * Who is calling: what the authenticate hook returned when this connection was opened, or
+   * what the definition's currentPrincipal gave for this invocation.
+   */
   readonly principal: P;
   readonly transport: TransportName;
   /** Groups of this connection; they are left automatically when it closes. */
@@ -41,6 +44,12 @@ export interface HubMethod<P> {
 
 export interface HubDefinition<P> {
   readonly methods: Readonly<Record<string, HubMethod<P>>>;
+  /**
+   * Runs before every invocation with the principal the connection holds and returns the
+   * current one (rights change while a connection stays open), or null when it no longer
+   * may call anything: the invocation fails and the connection closes. Keep it cheap.
+   */
+  currentPrincipal?(principal: P): P | null | Promise<P | null>;
   /** After the handshake; a throw here closes the connection with a generic error. */
   onConnected?(ctx: HubCallContext<P>): void | Promise<void>;
   /** After the connection closed and left its groups. */

@@ -36,6 +36,9 @@ export interface HubOptions {
   publicMessage?: (error: unknown) => string | undefined;
 }
 
+/** The completion error of an invocation whose caller is no longer signed in. */
+export const SignedOutText = 'You are not signed in.';
+
 const silentLog: HubLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function defaultPublicMessage(error: unknown): string | undefined {
@@ -219,7 +222,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     if (!ctx) {
       ctx = {
         connectionId: c.id,
-        principal: c.principal,
+        // Read at each use: currentPrincipal may have replaced it since the connection opened.
+        get principal() {
+          return c.principal;
+        },
         transport: c.transport!.name,
         groups: {
           join: (group) => {
@@ -291,6 +297,16 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     const wrong = validate(message.arguments);
     if (wrong !== undefined) return fail(wrong);
     try {
+      if (this.definition.currentPrincipal) {
+        const current = await this.definition.currentPrincipal(c.principal);
+        if (c.isClosed) return;
+        if (current === null) {
+          fail(SignedOutText);
+          c.close(`Connection closed: ${SignedOutText}`);
+          return;
+        }
+        c.principal = current;
+      }
       const result = await method.handler(this.contextFor(c), ...message.arguments);
       if (invocationId !== undefined) c.send(completionResultFrame(invocationId, result));
     } catch (err) {
@@ -299,6 +315,26 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       this.log.error({ err, connectionId: c.id, target }, 'hub method failed');
       fail(`An unexpected error occurred invoking '${target}' on the server.`);
     }
+  }
+
+  /**
+   * Closes every connection whose principal passes the test (a user signed out, lost a
+   * right...); `allowReconnect` lets the client connect again at once with what it has now.
+   * Returns how many were closed.
+   */
+  closeWhere(test: (principal: P, connectionId: string) => boolean, error: string, allowReconnect = false): number {
+    let count = 0;
+    for (const c of [...this.byToken.values()]) {
+      if (c.isClosed || !test(c.principal, c.id)) continue;
+      c.close(error, allowReconnect);
+      count++;
+    }
+    return count;
+  }
+
+  /** The principals of the open connections (for re-checking them after a change). */
+  principals(): { connectionId: string; principal: P }[] {
+    return [...this.byToken.values()].filter((c) => !c.isClosed).map((c) => ({ connectionId: c.id, principal: c.principal }));
   }
 
   // ---- Timers and shutdown ----

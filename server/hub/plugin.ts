@@ -20,6 +20,11 @@ export interface HubPluginOptions<P = unknown> {
   authenticate: (request: IncomingMessage) => Promise<P | null>;
   /** The 401 {"Error"} text. Default 'You are not signed in.' */
   unauthorizedMessage?: string;
+  /**
+   * Checked before authentication on every request of the hub (negotiate, WebSocket upgrade,
+   * long polling): a text refuses it with 403 (e.g. a request another web site made).
+   */
+  refuseRequest?: (request: IncomingMessage) => string | undefined;
 }
 
 interface IdQuery {
@@ -62,8 +67,13 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     return reply.code(500).send({ Error: 'An internal error occurred; it has been logged.' });
   });
 
-  /** Runs the hook; on null/throw answers the reply itself and returns undefined. */
+  /** Runs the hooks; on a refusal or null answers the reply itself and returns undefined. */
   async function principalOf(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const refused = options.refuseRequest?.(request.raw);
+    if (refused !== undefined) {
+      void reply.code(403).send({ Error: refused });
+      return undefined;
+    }
     const principal = await authenticate(request.raw);
     if (principal === null || principal === undefined) {
       void reply.code(401).send({ Error: unauthorized });
@@ -166,6 +176,8 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
   async function upgrade(request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) {
     socket.on('error', () => socket.destroy());
     if (hub.isClosing) return rejectUpgrade(socket, 503, 'The server is shutting down.');
+    const refused = options.refuseRequest?.(request);
+    if (refused !== undefined) return rejectUpgrade(socket, 403, refused);
     let principal: unknown;
     try {
       principal = await authenticate(request);

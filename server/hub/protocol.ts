@@ -1,6 +1,8 @@
 // The SignalR JSON hub protocol (dotnet/aspnetcore src/SignalR/docs/specs/HubProtocol.md):
 // records are JSON texts each terminated by the ASCII record separator 0x1E.
 
+import { jsonDepthExceeds, TooDeepText } from '../http/json-depth.js';
+
 export const RECORD_SEPARATOR = '\u001e';
 
 export const MessageType = {
@@ -100,6 +102,7 @@ export function parseClientMessage(record: string): ClientMessage {
   } catch {
     throw new ProtocolError('A message was not valid JSON.');
   }
+  if (jsonDepthExceeds(parsed)) throw new ProtocolError(TooDeepText);
   if (!isObject(parsed) || typeof parsed.type !== 'number') {
     throw new ProtocolError('A message had no numeric "type".');
   }

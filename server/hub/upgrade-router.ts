@@ -36,6 +36,7 @@ export function routeUpgrades(server: Server, path: string, handler: UpgradeHand
 const reasons: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
   500: 'Internal Server Error',

@@ -13,7 +13,7 @@ export default async function kvpPlugin(app: FastifyInstance) {
 
   app.get<{ Querystring: { Type: string; KeyName: string } }>(
     '/api/kvp/get',
-    { schema: { querystring: { type: 'object', required: ['Type', 'KeyName'], properties: { Type: type, KeyName: keyName } } } },
+    { config: { changesState: false }, schema: { querystring: { type: 'object', required: ['Type', 'KeyName'], properties: { Type: type, KeyName: keyName } } } },
     async (request, reply) => {
       const value = await kvp.getKvp(deps, requireUser(request), { type: request.query.Type, keyName: request.query.KeyName });
       // Sent as JSON text ourselves: the answer is a JSON string, or null when nothing is stored.
@@ -51,10 +51,11 @@ export default async function kvpPlugin(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/kvp', async (request, reply) => {
+  // Resets the onboarding flags (a spec GET that writes).
+  app.get('/api/kvp', { config: { changesState: true } }, async (request, reply) => {
     await kvp.resetOnboarding(deps, requireUser(request));
     reply.code(204).send();
   });
 
-  app.get('/api/data/GetDefaultTraceHistory', async (request) => getDefaultTraceHistory(app.store, requireUser(request)));
+  app.get('/api/data/GetDefaultTraceHistory', { config: { changesState: false } }, async (request) => getDefaultTraceHistory(app.store, requireUser(request)));
 }

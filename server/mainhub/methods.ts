@@ -11,7 +11,8 @@ import * as targets from '../targets/service.js';
 import * as summaries from '../summaries/service.js';
 import * as comments from '../comments/service.js';
 import { getDisplaySettings } from '../configurations/service.js';
-import { dataPointBuckets } from '../data/buckets.js';
+import { dataPointBuckets, MaxPeriodSeconds } from '../data/buckets.js';
+import { int32 } from '../http/schemas.js';
 import { traceGraphRows } from '../data/graph-rows.js';
 import { columnDefs } from '../data/column-defs.js';
 import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
@@ -21,6 +22,8 @@ export interface MainHubDeps {
   config: Config;
   events: DomainEventBus;
   targets: targets.TargetDeps;
+  /** The caller as they are now (their session may have ended, their rights changed). */
+  currentPrincipal: (p: Principal) => Promise<Principal | null>;
 }
 
 export type MainHubEvents = {
@@ -37,10 +40,11 @@ export type MainHubEvents = {
   WisdomTestProgressUpdated: [progress: { TestTitle: string }];
 };
 
-const id = { type: ['string', 'integer'] } as const;
-const int = { type: 'integer' } as const;
+// Ids come as strings or numbers; both bounded (a number past 32 bits is no stored id).
+const id = { type: ['string', 'integer'], maxLength: 64, minimum: -2147483648, maximum: 2147483647 } as const;
+const int = int32;
 const str = { type: 'string', maxLength: 1000 } as const;
-const time = { type: ['string', 'number'] } as const;
+const time = { type: ['string', 'number'], maxLength: 64 } as const;
 
 /** The areas whose issues are not built yet answer this, naming the area. */
 const notBuilt = (area: string) => () => {
@@ -59,6 +63,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
   });
 
   return createHub<Principal, MainHubEvents>({
+    currentPrincipal: deps.currentPrincipal,
     onConnected: (ctx) => {
       ctx.groups.join(accountGroup(ctx.principal.accountId));
       ctx.groups.join(userGroup(ctx.principal.userId));
@@ -89,10 +94,10 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
             schema: {
               type: 'array',
               maxItems: 1000,
-              items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'] }, End: { type: ['string', 'null'] } } },
+              items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'], maxLength: 64 }, End: { type: ['string', 'null'], maxLength: 64 } } },
             },
           },
-          { name: 'columnNames', schema: { type: 'array', items: { type: 'string' } } },
+          { name: 'columnNames', schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 100 } } },
           { name: 'listType', schema: { type: 'string', enum: [...TargetListType] } },
           { name: 'id', schema: id },
         ],
@@ -154,7 +159,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
         handler: async (ctx, sid) => (await targets.sessionFor(deps.store, ctx.principal, String(sid))).sampleCount,
       }),
       PerformSessionListCommand: method({
-        args: [{ name: 'IDs', schema: { type: 'array', items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
+        args: [{ name: 'IDs', schema: { type: 'array', maxItems: 1000, items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
         handler: notBuilt('The sessions page'),
       }),
       DataPointBuckets: method({
@@ -162,7 +167,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
           { name: 'targetId', schema: id },
           { name: 'start', schema: time },
           { name: 'end', schema: time },
-          { name: 'bucketSizeSeconds', schema: { type: 'number', exclusiveMinimum: 0 } },
+          { name: 'bucketSizeSeconds', schema: { type: 'number', exclusiveMinimum: 0, maximum: MaxPeriodSeconds } },
           { name: 'includeJitter', schema: { type: 'boolean' } },
         ],
         handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>

@@ -4,16 +4,36 @@ import { hubPlugin } from '../hub/index.js';
 import { bearerTokenFrom, principalFromCookie, principalFromToken, trialExpired } from '../account/authenticate.js';
 import { DeploymentMode } from '../contract/account.js';
 import type { TargetDeps } from '../targets/service.js';
+import { CurrentPrincipals } from '../account/current-principals.js';
+import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
+import { closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps }) {
-  const hub = createMainHub({ store: app.store, config: app.config, events: app.events, targets: opts.targets });
+  // Created before the revocation listener: its cache forgets a change before the
+  // listener reads who the user is now.
+  const principals = new CurrentPrincipals(app.store, app.config, app.events);
+  const hub = createMainHub({
+    store: app.store,
+    config: app.config,
+    events: app.events,
+    targets: opts.targets,
+    currentPrincipal: (p) => principals.of(p.loginSession),
+  });
   const unbridge = bridgeEvents(app.events, hub, app.store);
-  app.addHook('onClose', async () => unbridge());
+  const unrevoke = closeRevokedConnections(app.events, hub, principals);
+  app.addHook('onClose', async () => {
+    unbridge();
+    unrevoke();
+    principals.close();
+  });
   await app.register(hubPlugin, {
     path: '/mainHub',
     hub,
+    // Requests another web site made (a WebSocket opened by a page elsewhere carries the
+    // user's cookie) are refused as the REST calls are.
+    refuseRequest: (req) => crossSiteRefusal(req.headers),
     // The console's session cookie, and in cloud mode a bearer token too; an expired trial
     // counts as not signed in here as well.
     authenticate: async (req) => {

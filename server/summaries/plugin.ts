@@ -1,47 +1,50 @@
 // Summary calls of spec 2 section 7 (/cmd/...). The hub's CreateSummary calls the same services.
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
+import { recordId } from '../http/schemas.js';
 import * as summaries from './service.js';
 
-const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+const id = recordId;
 const text = { type: 'string', maxLength: 4096 } as const;
 const query = (required: string[], properties: Record<string, object>) => ({ querystring: { type: 'object', required, properties } });
+/** Spec GETs that create, change or close a summary: refused when another site sends them. */
+const changesState = { changesState: true };
 
 export default async function summariesPlugin(app: FastifyInstance) {
   const deps: summaries.SummaryDeps = { store: app.store, events: app.events, config: app.config };
 
-  app.get('/cmd/getsummaries', async (request) => summaries.getSummaries(deps, requireUser(request)));
+  app.get('/cmd/getsummaries', { config: { changesState: false } }, async (request) => summaries.getSummaries(deps, requireUser(request)));
 
   app.get<{ Querystring: { name: string; addhost?: string } }>(
     '/cmd/newsummary',
-    { schema: query(['name'], { name: text, addhost: text }) },
+    { config: changesState, schema: query(['name'], { name: text, addhost: text }) },
     async (request) => summaries.newSummary(deps, requireUser(request), request.query),
   );
 
-  app.get<{ Querystring: { name: string } }>('/cmd/createsummary', { schema: query(['name'], { name: text }) }, async (request) =>
+  app.get<{ Querystring: { name: string } }>('/cmd/createsummary', { config: changesState, schema: query(['name'], { name: text }) }, async (request) =>
     summaries.createSummary(deps, requireUser(request), request.query),
   );
 
   app.get<{ Querystring: { host: string; ID: number } }>(
     '/cmd/addhost',
-    { schema: query(['host', 'ID'], { host: text, ID: id }) },
+    { config: changesState, schema: query(['host', 'ID'], { host: text, ID: id }) },
     async (request) => summaries.addHost(deps, requireUser(request), { host: request.query.host, summaryId: request.query.ID }),
   );
 
   app.get<{ Querystring: { host: string; ID: number } }>(
     '/cmd/removefromsummary',
-    { schema: query(['host', 'ID'], { host: text, ID: id }) },
+    { config: changesState, schema: query(['host', 'ID'], { host: text, ID: id }) },
     async (request) =>
       summaries.removeFromSummary(deps, requireUser(request), { host: request.query.host, summaryId: request.query.ID }),
   );
 
   app.get<{ Querystring: { name: string; ID: number } }>(
     '/cmd/renamesummary',
-    { schema: query(['name', 'ID'], { name: text, ID: id }) },
+    { config: changesState, schema: query(['name', 'ID'], { name: text, ID: id }) },
     async (request) => summaries.renameSummary(deps, requireUser(request), { name: request.query.name, summaryId: request.query.ID }),
   );
 
-  app.get<{ Querystring: { ID: number } }>('/cmd/closesummary', { schema: query(['ID'], { ID: id }) }, async (request, reply) => {
+  app.get<{ Querystring: { ID: number } }>('/cmd/closesummary', { config: changesState, schema: query(['ID'], { ID: id }) }, async (request, reply) => {
     await summaries.closeSummary(deps, requireUser(request), { summaryId: request.query.ID });
     reply.code(204).send();
   });

@@ -1,24 +1,28 @@
 // /cmd routes for targets (spec 2 section 7).
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
+import { int32, recordId } from '../http/schemas.js';
 import * as targets from './service.js';
 
 const idQuery = { type: 'object', required: ['ID'], properties: { ID: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+/** Every call here starts, stops or changes a trace (spec GETs): refused when another site sends it. */
+const changesState = { changesState: true };
 
 export default async function targetsPlugin(app: FastifyInstance, deps: targets.TargetDeps) {
   app.get<{ Querystring: { target: string; configID?: number; traceInterval?: number; agentID?: number } }>(
     '/cmd/newtarget',
     {
+      config: changesState,
       schema: {
         querystring: {
           type: 'object',
           required: ['target'],
           properties: {
             target: { type: 'string', maxLength: 300 },
-            configID: { type: 'integer', minimum: 1 },
+            configID: recordId,
             // Seconds, as TraceInterval everywhere else in the spec (2.5 by default).
             traceInterval: { type: 'number', exclusiveMinimum: 0 },
-            agentID: { type: 'integer' },
+            agentID: int32,
           },
         },
       },
@@ -35,7 +39,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
   );
 
   const simple = (path: string, op: (p: ReturnType<typeof requireUser>, id: string) => Promise<unknown>) =>
-    app.get<{ Querystring: { ID: string } }>(path, { schema: { querystring: idQuery } }, async (request, reply) => {
+    app.get<{ Querystring: { ID: string } }>(path, { config: changesState, schema: { querystring: idQuery } }, async (request, reply) => {
       const result = await op(requireUser(request), request.query.ID);
       if (result === undefined) return reply.code(204).send();
       return result;
@@ -48,6 +52,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
   app.get<{ Querystring: { Ids: string[] } }>(
     '/cmd/finalHop',
     {
+      config: changesState,
       schema: {
         querystring: {
           type: 'object',
@@ -65,11 +70,12 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
   app.get<{ Querystring: { webId: string; configId: number } }>(
     '/cmd/updateConfigurationId',
     {
+      config: changesState,
       schema: {
         querystring: {
           type: 'object',
           required: ['webId', 'configId'],
-          properties: { webId: { type: 'string', maxLength: 64 }, configId: { type: 'integer', minimum: 1 } },
+          properties: { webId: { type: 'string', maxLength: 64 }, configId: recordId },
         },
       },
     },
@@ -82,6 +88,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
   app.get<{ Querystring: { webId: string; traceIntervalInMS: number } }>(
     '/cmd/updateTraceInterval',
     {
+      config: changesState,
       schema: {
         querystring: {
           type: 'object',

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebUser } from '../contract/users.js';
 import { requireUser } from '../account/authenticate.js';
+import { recordId } from '../http/schemas.js';
 import * as users from './service.js';
 
 const webUserBody = {
@@ -15,17 +16,17 @@ const webUserBody = {
     IsRoot: { type: 'boolean' },
   },
 } as const;
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: recordId } } as const;
 
 export default async function usersPlugin(app: FastifyInstance) {
-  const store = app.store;
+  const deps: users.UserDeps = { store: app.store, events: app.events };
 
-  app.get('/api/user/api/roles', async (request) => users.listRoles(requireUser(request)));
+  app.get('/api/user/api/roles', { config: { changesState: false } }, async (request) => users.listRoles(requireUser(request)));
 
   app.get<{ Querystring: { filter?: string } }>(
     '/api/user',
-    { schema: { querystring: { type: 'object', properties: { filter: { type: 'string', maxLength: 256 } } } } },
-    async (request) => users.listWebUsers(store, requireUser(request), request.query.filter),
+    { config: { changesState: false }, schema: { querystring: { type: 'object', properties: { filter: { type: 'string', maxLength: 256 } } } } },
+    async (request) => users.listWebUsers(deps, requireUser(request), request.query.filter),
   );
 
   app.post<{ Querystring: { password?: string }; Body: WebUser }>(
@@ -36,7 +37,7 @@ export default async function usersPlugin(app: FastifyInstance) {
         body: webUserBody,
       },
     },
-    async (request) => users.createWebUser(store, requireUser(request), request.body, request.query.password),
+    async (request) => users.createWebUser(deps, requireUser(request), request.body, request.query.password),
   );
 
   // PATCH /api/user?id&newPassword changes another user's password.
@@ -47,12 +48,12 @@ export default async function usersPlugin(app: FastifyInstance) {
         querystring: {
           type: 'object',
           required: ['id', 'newPassword'],
-          properties: { id: { type: 'integer', minimum: 1 }, newPassword: { type: 'string', maxLength: 1024 } },
+          properties: { id: recordId, newPassword: { type: 'string', maxLength: 1024 } },
         },
       },
     },
     async (request, reply) => {
-      await users.setWebUserPassword(store, requireUser(request), request.query.id, request.query.newPassword);
+      await users.setWebUserPassword(deps, requireUser(request), request.query.id, request.query.newPassword);
       reply.code(204).send();
     },
   );
@@ -63,18 +64,18 @@ export default async function usersPlugin(app: FastifyInstance) {
     async (request) => users.sendActivationLink(requireUser(request), request.query.email),
   );
 
-  app.get<{ Params: { id: number } }>('/api/user/:id', { schema: { params: idParams } }, async (request) =>
-    users.getWebUser(store, requireUser(request), request.params.id),
+  app.get<{ Params: { id: number } }>('/api/user/:id', { config: { changesState: false }, schema: { params: idParams } }, async (request) =>
+    users.getWebUser(deps, requireUser(request), request.params.id),
   );
 
   app.patch<{ Params: { id: number }; Body: WebUser }>(
     '/api/user/:id',
     { schema: { params: idParams, body: webUserBody } },
-    async (request) => users.updateWebUser(store, requireUser(request), request.params.id, request.body),
+    async (request) => users.updateWebUser(deps, requireUser(request), request.params.id, request.body),
   );
 
   app.delete<{ Params: { id: number } }>('/api/user/:id', { schema: { params: idParams } }, async (request, reply) => {
-    await users.deleteWebUser(store, requireUser(request), request.params.id);
+    await users.deleteWebUser(deps, requireUser(request), request.params.id);
     reply.code(204).send();
   });
 }

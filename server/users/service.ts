@@ -6,7 +6,14 @@ import { hashPassword } from '../account/passwords.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
+import type { DomainEventBus } from '../events.js';
+import { deleteOtherLoginSessions } from '../account/login-sessions.js';
 import * as repo from './repository.js';
+
+export interface UserDeps {
+  store: Store;
+  events: DomainEventBus;
+}
 
 const toWebUser = (u: repo.UserRecord): WebUser => ({
   Id: u.id,
@@ -36,7 +43,7 @@ function checkPassword(password: string | undefined): string {
   return password;
 }
 
-async function userInAccount(store: Store, p: Principal, id: number): Promise<repo.UserRecord> {
+async function userInAccount({ store }: UserDeps, p: Principal, id: number): Promise<repo.UserRecord> {
   const user = await store.read((q) => repo.findUserById(q, id));
   if (!user || user.accountId !== p.accountId) throw notFound(`User ${id} not found.`);
   return user;
@@ -50,18 +57,18 @@ export function filterUsers(users: WebUser[], filter: string | undefined): WebUs
   return found.length ? found : users.filter((u) => u.EmailAddress.includes(filter));
 }
 
-export async function listWebUsers(store: Store, p: Principal, filter?: string): Promise<WebUser[]> {
+export async function listWebUsers(deps: UserDeps, p: Principal, filter?: string): Promise<WebUser[]> {
   requireClaim(p, Claim.UserManagement);
-  const users = await store.read((q) => repo.listUsers(q, p.accountId));
+  const users = await deps.store.read((q) => repo.listUsers(q, p.accountId));
   return filterUsers(users.map(toWebUser), filter);
 }
 
-export async function getWebUser(store: Store, p: Principal, id: number): Promise<WebUser> {
+export async function getWebUser(deps: UserDeps, p: Principal, id: number): Promise<WebUser> {
   requireClaim(p, Claim.UserManagement);
-  return toWebUser(await userInAccount(store, p, id));
+  return toWebUser(await userInAccount(deps, p, id));
 }
 
-export async function createWebUser(store: Store, p: Principal, body: WebUser, password: string | undefined): Promise<WebUser> {
+export async function createWebUser(deps: UserDeps, p: Principal, body: WebUser, password: string | undefined): Promise<WebUser> {
   requireClaim(p, Claim.UserManagement);
   const email = body.EmailAddress.trim();
   if (!email) throw badRequest('An e-mail address is required.');
@@ -69,38 +76,50 @@ export async function createWebUser(store: Store, p: Principal, body: WebUser, p
   const roles = checkRoles(body.Roles ?? []);
   const hash = await hashPassword(checkPassword(password));
   const name = body.Name?.trim() || email;
-  const id = await store.transaction(async (q) => {
+  const id = await deps.store.transaction(async (q) => {
     if (await repo.findUserByLogin(q, name)) throw conflict(`A user named ${name} already exists.`);
     if (name !== email && (await repo.findUserByLogin(q, email))) throw conflict(`A user named ${email} already exists.`);
     // A password set by someone else is temporary: the user is asked to pick their own.
     return repo.insertUser(q, { accountId: p.accountId, name, email, passwordHash: hash, roles, isRoot: false, tempPassword: true });
   });
-  return getWebUser(store, p, id);
+  return getWebUser(deps, p, id);
 }
 
-export async function updateWebUser(store: Store, p: Principal, id: number, body: WebUser): Promise<WebUser> {
+export async function updateWebUser(deps: UserDeps, p: Principal, id: number, body: WebUser): Promise<WebUser> {
   requireClaim(p, Claim.UserManagement);
-  const user = await userInAccount(store, p, id);
+  const user = await userInAccount(deps, p, id);
   if (user.isRoot) throw forbidden("The root user's permissions cannot be changed.");
   const roles = checkRoles(body.Roles ?? []);
-  await store.exclusive((q) => repo.updateUserRoles(q, id, roles));
-  return getWebUser(store, p, id);
+  await deps.store.exclusive((q) => repo.updateUserRoles(q, id, roles));
+  // Open hub connections of the user are checked against the new roles at once.
+  deps.events.emit('UserUpdated', user.accountId, id);
+  return getWebUser(deps, p, id);
 }
 
-export async function deleteWebUser(store: Store, p: Principal, id: number): Promise<void> {
+export async function deleteWebUser(deps: UserDeps, p: Principal, id: number): Promise<void> {
   requireClaim(p, Claim.UserManagement);
-  const user = await userInAccount(store, p, id);
+  const user = await userInAccount(deps, p, id);
   if (user.isRoot) throw forbidden('The root user cannot be deleted.');
   if (user.id === p.userId) throw badRequest('You cannot delete the user you are signed in as.');
-  await store.transaction((q) => repo.deleteUser(q, id));
+  await deps.store.transaction((q) => repo.deleteUser(q, id));
+  deps.events.emit('LoginSessionsEnded', id, undefined);
+  deps.events.emit('UserUpdated', user.accountId, id);
 }
 
-export async function setWebUserPassword(store: Store, p: Principal, id: number, newPassword: string | undefined): Promise<void> {
+export async function setWebUserPassword(deps: UserDeps, p: Principal, id: number, newPassword: string | undefined): Promise<void> {
   requireClaim(p, Claim.UserManagement);
-  const user = await userInAccount(store, p, id);
+  const user = await userInAccount(deps, p, id);
   if (user.isRoot && !p.isRoot) throw forbidden("Only the root user can change the root user's password.");
   const hash = await hashPassword(checkPassword(newPassword));
-  await store.exclusive((q) => repo.updateUserPassword(q, id, hash, user.id !== p.userId));
+  // Whoever signed in with the old password signs in again; an admin resetting their own
+  // password keeps the session they are using, as a change of their own does.
+  const kept = user.id === p.userId ? p.loginSession : undefined;
+  await deps.store.transaction(async (q) => {
+    await repo.updateUserPassword(q, id, hash, user.id !== p.userId);
+    await deleteOtherLoginSessions(q, id, kept);
+  });
+  deps.events.emit('LoginSessionsEnded', id, kept);
+  deps.events.emit('UserUpdated', user.accountId, id);
 }
 
 export async function sendActivationLink(p: Principal, email: string): Promise<never> {

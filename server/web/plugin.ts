@@ -4,11 +4,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-
-const apiPrefixes = ['/api/', '/cmd/', '/mainHub', '/healthz', '/readyz'];
+import { isApiPath, pathOfUrl } from '../http/api-paths.js';
+import { unauthorized } from '../http/errors.js';
 
 export default async function webPlugin(app: FastifyInstance, opts: { webDir: string }) {
   const hasConsole = existsSync(join(opts.webDir, 'index.html'));
+  // The console's source maps (its TypeScript as written) go to signed-in users only: they
+  // help an operator read a console error, and give an anonymous visitor a map of the
+  // appliance's calls for free (docs/security.md). Added before the file routes exist.
+  app.addHook('preHandler', async (request) => {
+    if (pathOfUrl(request.url).endsWith('.map') && !request.principal) throw unauthorized('Sign in to read the console source maps.');
+  });
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: opts.webDir,
@@ -24,9 +30,8 @@ export default async function webPlugin(app: FastifyInstance, opts: { webDir: st
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    const isApi = apiPrefixes.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p));
-    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    const path = pathOfUrl(request.url);
+    if (isApiPath(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       reply.code(404).send({ Error: `No such call: ${request.method} ${path}` });
       return;
     }

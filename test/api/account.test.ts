@@ -4,7 +4,9 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 
 let hw: Appliance;
 beforeAll(async () => {
-  hw = await startAppliance();
+  // The test client stands for a reverse proxy on loopback, so X-Forwarded-For names the
+  // "client" of each case (test/security checks that no address is believed by default).
+  hw = await startAppliance({ env: { HOPWATCH_TRUSTED_PROXIES: '127.0.0.1' } });
 });
 afterAll(async () => {
   await hw?.dispose();

@@ -1,0 +1,79 @@
+// Who a login session is now, for callers that hold a session for a long time (hub
+// connections): every hub invocation asks, so the answer is cached, and the cache entry goes
+// the moment something changes it (sign-out, password change or reset, roles, deletion: the
+// services' domain events). Entries also expire with their session and after a minute, so
+// nothing outside those events (a session expiring, a trial ending) is believed for long.
+import type { Config } from '../config.js';
+import type { DomainEventBus } from '../events.js';
+import type { Store } from '../store/db.js';
+import { findUserById } from '../users/repository.js';
+import { trialExpired } from './authenticate.js';
+import { findLoginSessionByHash } from './login-sessions.js';
+import { principalOf, type Principal } from './principal.js';
+
+const MaxAgeMs = 60_000;
+
+interface Entry {
+  principal: Principal | null;
+  /** Until when the entry may answer: the session's expiry or the max age, whichever is first. */
+  until: number;
+}
+
+export class CurrentPrincipals {
+  private readonly entries = new Map<string, Entry>();
+  /** Moves on every forget: a read that began before a change must not cache what it saw. */
+  private generation = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+    events: DomainEventBus,
+    private readonly now: () => number = Date.now,
+  ) {
+    const forgetSession = (loginSession: string) => {
+      this.generation++;
+      this.entries.delete(loginSession);
+    };
+    const forgetUser = (_accountId: number, userId: number) => this.forgetUser(userId);
+    const forgetUserSessions = (userId: number) => this.forgetUser(userId);
+    events.on('SignedOut', forgetSession);
+    events.on('UserUpdated', forgetUser);
+    events.on('LoginSessionsEnded', forgetUserSessions);
+    this.unsubscribe = () => {
+      events.off('SignedOut', forgetSession);
+      events.off('UserUpdated', forgetUser);
+      events.off('LoginSessionsEnded', forgetUserSessions);
+    };
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.entries.clear();
+  }
+
+  private forgetUser(userId: number): void {
+    this.generation++;
+    for (const [key, entry] of this.entries) if (entry.principal?.userId === userId) this.entries.delete(key);
+  }
+
+  /** The principal of the login session now, or null when it ended or may no longer call. */
+  async of(loginSession: string | undefined): Promise<Principal | null> {
+    if (!loginSession || trialExpired(this.config)) return null;
+    const now = this.now();
+    const hit = this.entries.get(loginSession);
+    if (hit && hit.until > now) return hit.principal;
+    const generation = this.generation;
+    const found = await this.store.read(async (q) => {
+      const session = await findLoginSessionByHash(q, loginSession);
+      const user = session && (await findUserById(q, session.userId));
+      return session && user ? { session, user } : undefined;
+    });
+    const principal = found ? { ...principalOf(found.user), loginSession } : null;
+    const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
+    // Only live sessions are kept: an unknown session costs a read each time, but cannot fill memory.
+    if (principal && generation === this.generation) this.entries.set(loginSession, { principal, until });
+    else this.entries.delete(loginSession);
+    return principal;
+  }
+}

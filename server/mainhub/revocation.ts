@@ -1,0 +1,48 @@
+// Hub connections follow their user's session and rights as they change, not as they were
+// when the connection opened: a sign-out, a password change or reset, or a deleted user
+// closes the connections of the sessions that ended; a role change that takes away a
+// claim closes that user's connections so the console connects again with what it has now.
+// Every invocation is also checked on its own (CurrentPrincipals, in the hub definition).
+import type { Hub } from '../hub/index.js';
+import type { CurrentPrincipals } from '../account/current-principals.js';
+import type { Principal } from '../account/principal.js';
+import type { DomainEventBus } from '../events.js';
+import type { MainHubEvents } from './methods.js';
+
+export const SignedOutClose = 'You were signed out.';
+export const RightsChangedClose = 'Your permissions changed.';
+
+export function closeRevokedConnections(
+  events: DomainEventBus,
+  hub: Hub<Principal, MainHubEvents>,
+  principals: CurrentPrincipals,
+): () => void {
+  const signedOut = (loginSession: string) => hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
+  const sessionsEnded = (userId: number, kept: string | undefined) =>
+    hub.closeWhere((p) => p.userId === userId && p.loginSession !== kept, SignedOutClose);
+  const userUpdated = (_accountId: number, userId: number) => {
+    const sessions = new Map<string, Principal>();
+    for (const { principal } of hub.principals()) {
+      if (principal.userId === userId && principal.loginSession) sessions.set(principal.loginSession, principal);
+    }
+    for (const [loginSession, before] of sessions) {
+      void principals
+        .of(loginSession)
+        .then((now) => {
+          if (now === null) hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
+          else if (before.claims.some((c) => !now.claims.includes(c))) {
+            hub.closeWhere((p) => p.loginSession === loginSession, RightsChangedClose, true);
+          }
+        })
+        .catch(() => undefined); // the store is closing
+    }
+  };
+  events.on('SignedOut', signedOut);
+  events.on('LoginSessionsEnded', sessionsEnded);
+  events.on('UserUpdated', userUpdated);
+  return () => {
+    events.off('SignedOut', signedOut);
+    events.off('LoginSessionsEnded', sessionsEnded);
+    events.off('UserUpdated', userUpdated);
+  };
+}
