@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 
 mkdirSync('test-results', { recursive: true });
-const heavy = ['test/e2e', 'test/container'];
+const heavy = ['test/e2e', 'test/security/browser', 'test/container'];
 const extra = process.argv.slice(2);
 
 function phase(name, args) {

@@ -1,6 +1,7 @@
 // Turns every failure into {"Error": "..."} with the right status; bad input never crashes.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
+import { securityHeadersFor } from './security-headers.js';
 
 function validationText(err: FastifyError): string {
   const first = err.validation?.[0];
@@ -38,4 +39,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, 'request failed');
     reply.code(500).send({ Error: 'An internal error occurred; it has been logged.' });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's refusals before any route or hook runs (a path
+ * with a malformed escape, a path parameter over the length limit), answered like the rest.
+ */
+export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const text =
+    err.code === 'FST_ERR_BAD_URL'
+      ? 'The address has a malformed percent-escape.'
+      : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A part of the address is too long.'
+        : err.message;
+  reply.headers(securityHeadersFor(request.url)).code(status).send({ Error: text });
 }

@@ -32,10 +32,14 @@ const everyAnswer: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
+/** The security headers of an answer to the URL. */
+export function securityHeadersFor(url: string): Record<string, string> {
+  return isApiPath(pathOfUrl(url)) ? { ...everyAnswer, 'cache-control': 'no-store' } : everyAnswer;
+}
+
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.headers(everyAnswer);
-    if (isApiPath(pathOfUrl(request.url))) reply.header('cache-control', 'no-store');
+    reply.headers(securityHeadersFor(request.url));
     return payload;
   });
 }

@@ -60,8 +60,10 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
       connection?.close(`Connection closed with an error: ${text}`);
       return reply.code(413).send({ Error: text });
     }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send({ Error: err.message });
+    // Fastify's own errors carry statusCode, the app's HttpError (a cross-site refusal) status.
+    const status = err.statusCode ?? (err as { status?: number }).status;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ Error: err.message });
     }
     request.log.error({ err }, 'hub request failed');
     return reply.code(500).send({ Error: 'An internal error occurred; it has been logged.' });

@@ -3,6 +3,7 @@
 // closes the connections of the sessions that ended; a role change that takes away a
 // claim closes that user's connections so the console connects again with what it has now.
 // Every invocation is also checked on its own (CurrentPrincipals, in the hub definition).
+import { AssignableClaims } from '../contract/account.js';
 import type { Hub } from '../hub/index.js';
 import type { CurrentPrincipals } from '../account/current-principals.js';
 import type { Principal } from '../account/principal.js';
@@ -11,6 +12,10 @@ import type { MainHubEvents } from './methods.js';
 
 export const SignedOutClose = 'You were signed out.';
 export const RightsChangedClose = 'Your permissions changed.';
+
+/** A right (an assignable claim) the user held and no longer holds; the temporary-password flag is none. */
+const lostRight = (before: Principal, now: Principal) =>
+  before.claims.some((c) => (AssignableClaims as string[]).includes(c) && !now.claims.includes(c));
 
 export function closeRevokedConnections(
   events: DomainEventBus,
@@ -30,7 +35,7 @@ export function closeRevokedConnections(
         .of(loginSession)
         .then((now) => {
           if (now === null) hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
-          else if (before.claims.some((c) => !now.claims.includes(c))) {
+          else if (lostRight(before, now)) {
             hub.closeWhere((p) => p.loginSession === loginSession, RightsChangedClose, true);
           }
         })

@@ -1,0 +1,53 @@
+// Shared pieces of the security suites: web users made by the admin, hub connections that
+// record how they closed, and a check that the appliance process still answers.
+import { expect } from 'vitest';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import type { Appliance } from '../support/appliance.js';
+
+export const q = encodeURIComponent;
+
+export function caller(hw: Appliance) {
+  return (path: string, cookie: string | undefined, init: RequestInit = {}) =>
+    fetch(`${hw.url}${path}`, {
+      ...init,
+      headers: { ...(cookie ? { cookie } : {}), 'content-type': 'application/json', ...(init.headers ?? {}) },
+    });
+}
+
+/** Creates a web user as the admin; returns its id. */
+export async function createUser(hw: Appliance, admin: string, email: string, password: string, roles: string[]): Promise<number> {
+  const r = await caller(hw)(`/api/user?password=${q(password)}`, admin, {
+    method: 'POST',
+    body: JSON.stringify({ Id: 0, Name: '', EmailAddress: email, Roles: roles, IsRoot: false }),
+  });
+  expect(r.status, await r.clone().text()).toBe(200);
+  return ((await r.json()) as { Id: number }).Id;
+}
+
+export interface WatchedConnection {
+  connection: HubConnection;
+  /** Resolves with the close error (undefined for a clean close) when the connection closes. */
+  closed: Promise<Error | undefined>;
+}
+
+/** A started /mainHub connection without automatic reconnect, so a server close is final. */
+export async function connectHub(hw: Appliance, cookie: string, transport: HttpTransportType): Promise<WatchedConnection> {
+  const connection = new HubConnectionBuilder()
+    .withUrl(`${hw.url}/mainHub`, { transport, headers: { cookie } })
+    .configureLogging(LogLevel.None)
+    .build();
+  const closed = new Promise<Error | undefined>((resolve) => connection.onclose((err) => resolve(err)));
+  await connection.start();
+  return { connection, closed };
+}
+
+export const transports = [
+  ['WebSockets', HttpTransportType.WebSockets],
+  ['LongPolling', HttpTransportType.LongPolling],
+] as const;
+
+/** The process is alive and ready (a crash would show here as a refused connection). */
+export async function expectAlive(hw: Appliance): Promise<void> {
+  const r = await fetch(`${hw.url}/readyz`);
+  expect(r.status).toBe(200);
+}
