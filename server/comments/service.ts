@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import { requireSession, sessionIdOf } from '../summaries/target-ref.js';
 import * as repo from './repository.js';
-import { parseTime } from './time.js';
+import { parseTime } from '../http/time.js';
 
 export interface CommentDeps {
   store: Store;

@@ -4,6 +4,7 @@ import type { DataPoint, DataPointBuckets } from '../contract/data.js';
 import { parseTargetId } from '../contract/targets.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest } from '../http/errors.js';
+import { MaxEpochMs } from '../http/time.js';
 import type { Store } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
 import { sessionTimes } from './session-times.js';
@@ -15,8 +16,6 @@ import { coverPieces, type Piece, type RecentSource } from './sources.js';
 export const MaxBuckets = 10_000;
 /** Ten years: a longer bucket would only ever hold one point. */
 export const MaxPeriodSeconds = 10 * 366 * 24 * 3600;
-/** The range of a JavaScript Date (and so of an ISO time in an answer), in epoch ms. */
-const MaxEpochMs = 8.64e15;
 const isTime = (ms: number) => Number.isFinite(ms) && Math.abs(ms) <= MaxEpochMs;
 
 export interface BucketArgs {

@@ -7,6 +7,7 @@ import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, typ
 import { latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
@@ -28,14 +29,6 @@ export const DefaultRowsRangeMs = 10 * 60_000;
 const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
 const num = (v: number) => (Number.isNaN(v) ? null : v);
 
-function parseTime(text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
-  const n = Number(text);
-  const t = Number.isFinite(n) ? n : Date.parse(text);
-  if (!Number.isFinite(t)) throw badRequest(`"${text}" is not a time.`);
-  return t;
-}
-
 async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number, source?: RecentSource): Promise<RowStatsResult> {
   const pieces = await coverPieces((fn) => fn(q), s.id, from, to, Infinity, { start: from, period: to - from }, source?.recent(s.id));
   const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf)));
@@ -47,8 +40,8 @@ async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number
 }
 
 function rangeFor(s: SessionRecord, req: GraphRowsRequest | undefined): { from: number; to: number } {
-  const end = parseTime(req?.End) ?? (s.latestSample ?? Date.now()) + 1;
-  const start = parseTime(req?.Start) ?? end - DefaultRowsRangeMs;
+  const end = parseOptionalTime(req?.End, 'End') ?? (s.latestSample ?? Date.now()) + 1;
+  const start = parseOptionalTime(req?.Start, 'Start') ?? end - DefaultRowsRangeMs;
   if (!(end > start)) throw badRequest('End must be after Start.');
   return { from: start, to: end };
 }

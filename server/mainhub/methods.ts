@@ -6,15 +6,14 @@ import type { Store } from '../store/db.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
-import { ColumnGridType, TargetListType } from '../contract/targets.js';
+import type { TargetListType } from '../contract/targets.js';
 import * as targets from '../targets/service.js';
 import * as summaries from '../summaries/service.js';
 import * as comments from '../comments/service.js';
 import { getDisplaySettings } from '../configurations/service.js';
-import { dataPointBuckets, MaxPeriodSeconds } from '../data/buckets.js';
 import { int32 } from '../http/schemas.js';
-import { traceGraphRows } from '../data/graph-rows.js';
-import { columnDefs } from '../data/column-defs.js';
+import type { DataService } from '../data/service.js';
+import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, targetIdArg, timeArg } from '../data/schemas.js';
 import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
 
 export interface MainHubDeps {
@@ -22,6 +21,8 @@ export interface MainHubDeps {
   config: Config;
   events: DomainEventBus;
   targets: targets.TargetDeps;
+  /** The same data service instance the REST routes use. */
+  data: DataService;
   /** The caller as they are now (their session may have ended, their rights changed). */
   currentPrincipal: (p: Principal) => Promise<Principal | null>;
 }
@@ -41,10 +42,10 @@ export type MainHubEvents = {
 };
 
 // Ids come as strings or numbers; both bounded (a number past 32 bits is no stored id).
-const id = { type: ['string', 'integer'], maxLength: 64, minimum: -2147483648, maximum: 2147483647 } as const;
+const id = targetIdArg;
 const int = int32;
 const str = { type: 'string', maxLength: 1000 } as const;
-const time = { type: ['string', 'number'], maxLength: 64 } as const;
+const time = timeArg;
 
 /** The areas whose issues are not built yet answer this, naming the area. */
 const notBuilt = (area: string) => () => {
@@ -80,13 +81,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       AgentDownloadLink: method({ args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
       UpdateSentinelName: method({ args: [{ name: 'id', schema: int }, { name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
 
-      ColumnDefs: method({
-        args: [{ name: 'targetId', schema: id }],
-        handler: async (ctx, targetId) => {
-          await targets.sessionFor(deps.store, ctx.principal, String(targetId));
-          return columnDefs(ColumnGridType.SingleTarget);
-        },
-      }),
+      ColumnDefs: method({ args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
       TraceGraphRows: method({
         args: [
           {
@@ -97,12 +92,12 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
               items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'], maxLength: 64 }, End: { type: ['string', 'null'], maxLength: 64 } } },
             },
           },
-          { name: 'columnNames', schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 100 } } },
-          { name: 'listType', schema: { type: 'string', enum: [...TargetListType] } },
+          { name: 'columnNames', schema: columnNameListArg },
+          { name: 'listType', schema: listTypeArg },
           { name: 'id', schema: id },
         ],
         handler: (ctx, requests, columnNames, listType, uid) =>
-          traceGraphRows(deps.store, ctx.principal, {
+          deps.data.traceGraphRows(ctx.principal, {
             requests: requests.map((r) => ({ ID: String(r.ID), Start: r.Start ?? undefined, End: r.End ?? undefined })),
             columnNames,
             listType: listType as (typeof TargetListType)[number],
@@ -167,17 +162,11 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
           { name: 'targetId', schema: id },
           { name: 'start', schema: time },
           { name: 'end', schema: time },
-          { name: 'bucketSizeSeconds', schema: { type: 'number', exclusiveMinimum: 0, maximum: MaxPeriodSeconds } },
-          { name: 'includeJitter', schema: { type: 'boolean' } },
+          { name: 'bucketSizeSeconds', schema: periodSecondsArg },
+          { name: 'includeJitter', schema: includeJitterArg },
         ],
         handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
-          dataPointBuckets(deps.store, ctx.principal, {
-            targetId: String(tid),
-            startTime: typeof start === 'number' ? start : Date.parse(start),
-            endTime: typeof end === 'number' ? end : Date.parse(end),
-            periodSeconds: bucketSizeSeconds,
-            includeJitter,
-          }),
+          deps.data.dataPointBuckets(ctx.principal, { targetId: String(tid), startTime: start, endTime: end, periodSeconds: bucketSizeSeconds, includeJitter }),
       }),
       RegisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
       UnregisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),

@@ -4,13 +4,14 @@ import { hubPlugin } from '../hub/index.js';
 import { bearerTokenFrom, principalFromCookie, principalFromToken, trialExpired } from '../account/authenticate.js';
 import { DeploymentMode } from '../contract/account.js';
 import type { TargetDeps } from '../targets/service.js';
+import type { DataService } from '../data/service.js';
 import { CurrentPrincipals } from '../account/current-principals.js';
 import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
 import { closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
-export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps }) {
+export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
   // Created before the revocation listener: its cache forgets a change before the
   // listener reads who the user is now.
   const principals = new CurrentPrincipals(app.store, app.config, app.events);
@@ -19,6 +20,7 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     config: app.config,
     events: app.events,
     targets: opts.targets,
+    data: opts.data,
     currentPrincipal: (p) => principals.of(p.loginSession),
   });
   const unbridge = bridgeEvents(app.events, hub, app.store);
