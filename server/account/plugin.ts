@@ -1,6 +1,7 @@
 // Routes of spec 1 section 7 "Account".
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoginRequest } from '../contract/account.js';
+import { CurrentUserSchema } from '../openapi/answers.js';
 import { requireUser, sessionTokenFrom } from './authenticate.js';
 import { PersistentSessionSeconds, SessionCookie } from './login-sessions.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -35,7 +36,19 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     '/api/Account/Login',
     { schema: { body: loginBody }, bodyLimit: 16 * 1024 },
     async (request, reply) => {
-      const { user, token, persistent } = await login(deps, request.body, request.ip);
+      // Sign-ins and refusals are what an operator looks for at info (the address is the
+      // connection's, or a trusted proxy's forwarded one); never the password.
+      const who = { username: String(request.body.Username ?? '').slice(0, 256), remoteAddress: request.ip };
+      let signedIn;
+      try {
+        signedIn = await login(deps, request.body, request.ip);
+      } catch (err) {
+        const status = (err as { status?: number }).status;
+        if (status === 401 || status === 429) request.log.info({ ...who, status }, 'sign-in refused');
+        throw err;
+      }
+      request.log.info(who, 'signed in');
+      const { user, token, persistent } = signedIn;
       reply.setCookie(SessionCookie, token, {
         path: '/',
         httpOnly: true,
@@ -55,7 +68,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   app.post('/api/Account/Logout', logoutHandler);
   app.get('/api/Account/Logout', { config: { changesState: true } }, logoutHandler);
 
-  app.get('/api/Account/GetCurrentUser', { config: { changesState: false } }, async (request) => getCurrentUser(deps, requireUser(request)));
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',

@@ -1,9 +1,10 @@
 // Liveness (/healthz: the process answers) and readiness (/readyz: the store answers and the
 // server is not shutting down).
 import type { FastifyInstance } from 'fastify';
+import { HealthSchema } from '../openapi/answers.js';
 
 export default async function healthPlugin(app: FastifyInstance, opts: { isShuttingDown: () => boolean }) {
-  app.get('/healthz', async () => ({ Status: 'ok' }));
+  app.get('/healthz', { schema: { response: { 200: HealthSchema } } }, async () => ({ Status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (opts.isShuttingDown()) return reply.code(503).send({ Error: 'Shutting down.' });
     try {

@@ -2,45 +2,48 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { recordId } from '../http/schemas.js';
+import { SummaryListSchema, SummarySchema } from '../openapi/answers.js';
 import * as summaries from './service.js';
 
 const id = recordId;
 const text = { type: 'string', maxLength: 4096 } as const;
 const query = (required: string[], properties: Record<string, object>) => ({ querystring: { type: 'object', required, properties } });
+/** A query schema whose answer is the Summary (documented in the OpenAPI document). */
+const answersSummary = (required: string[], properties: Record<string, object>) => ({ ...query(required, properties), response: { 200: SummarySchema } });
 /** Spec GETs that create, change or close a summary: refused when another site sends them. */
 const changesState = { changesState: true };
 
 export default async function summariesPlugin(app: FastifyInstance) {
   const deps: summaries.SummaryDeps = { store: app.store, events: app.events, config: app.config };
 
-  app.get('/cmd/getsummaries', { config: { changesState: false } }, async (request) => summaries.getSummaries(deps, requireUser(request)));
+  app.get('/cmd/getsummaries', { config: { changesState: false }, schema: { response: { 200: SummaryListSchema } } }, async (request) => summaries.getSummaries(deps, requireUser(request)));
 
   app.get<{ Querystring: { name: string; addhost?: string } }>(
     '/cmd/newsummary',
-    { config: changesState, schema: query(['name'], { name: text, addhost: text }) },
+    { config: changesState, schema: answersSummary(['name'], { name: text, addhost: text }) },
     async (request) => summaries.newSummary(deps, requireUser(request), request.query),
   );
 
-  app.get<{ Querystring: { name: string } }>('/cmd/createsummary', { config: changesState, schema: query(['name'], { name: text }) }, async (request) =>
+  app.get<{ Querystring: { name: string } }>('/cmd/createsummary', { config: changesState, schema: answersSummary(['name'], { name: text }) }, async (request) =>
     summaries.createSummary(deps, requireUser(request), request.query),
   );
 
   app.get<{ Querystring: { host: string; ID: number } }>(
     '/cmd/addhost',
-    { config: changesState, schema: query(['host', 'ID'], { host: text, ID: id }) },
+    { config: changesState, schema: answersSummary(['host', 'ID'], { host: text, ID: id }) },
     async (request) => summaries.addHost(deps, requireUser(request), { host: request.query.host, summaryId: request.query.ID }),
   );
 
   app.get<{ Querystring: { host: string; ID: number } }>(
     '/cmd/removefromsummary',
-    { config: changesState, schema: query(['host', 'ID'], { host: text, ID: id }) },
+    { config: changesState, schema: answersSummary(['host', 'ID'], { host: text, ID: id }) },
     async (request) =>
       summaries.removeFromSummary(deps, requireUser(request), { host: request.query.host, summaryId: request.query.ID }),
   );
 
   app.get<{ Querystring: { name: string; ID: number } }>(
     '/cmd/renamesummary',
-    { config: changesState, schema: query(['name', 'ID'], { name: text, ID: id }) },
+    { config: changesState, schema: answersSummary(['name', 'ID'], { name: text, ID: id }) },
     async (request) => summaries.renameSummary(deps, requireUser(request), { name: request.query.name, summaryId: request.query.ID }),
   );
 

@@ -3,6 +3,7 @@
 // summary is a pseudo summary of every open target of the account.
 import { Claim, LicenseMode } from '../contract/account.js';
 import { SessionState } from '../contract/sessions.js';
+import { MaxRecordId } from '../contract/targets.js';
 import { AllTargetsSummaryName, SummaryNameMaxLength, type Summary } from '../contract/summaries.js';
 import { requireClaim, requireLicense } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
@@ -52,7 +53,9 @@ async function nameFree(q: Queryable, accountId: number, name: string, exceptId?
 }
 
 async function requireSummary(q: Queryable, accountId: number, summaryId: number): Promise<repo.SummaryRecord> {
-  const s = await repo.findSummary(q, accountId, summaryId);
+  // The hub passes ids given as text: one that is no stored id (NaN, 1e20) names no summary.
+  const stored = Number.isInteger(summaryId) && summaryId >= 1 && summaryId <= MaxRecordId;
+  const s = stored ? await repo.findSummary(q, accountId, summaryId) : undefined;
   if (!s) throw notFound(`Summary ${summaryId} not found.`);
   return s;
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { int32, recordId } from '../http/schemas.js';
+import { TargetIdResultSchema } from '../openapi/answers.js';
 import * as targets from './service.js';
 
 const idQuery = { type: 'object', required: ['ID'], properties: { ID: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
@@ -14,6 +15,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
     {
       config: changesState,
       schema: {
+        response: { 200: TargetIdResultSchema },
         querystring: {
           type: 'object',
           required: ['target'],

@@ -1,0 +1,77 @@
+// JSON schemas of the answers the spec names, for the OpenAPI document. They describe the
+// DTOs of server/contract/ (test/api/openapi.test.ts checks real answers against them);
+// they do not shape what is sent: the app serializes with JSON.stringify (see plugin.ts).
+import { DeploymentMode, LicenseMode } from '../contract/account.js';
+
+const str = { type: 'string' } as const;
+const bool = { type: 'boolean' } as const;
+const int = { type: 'integer' } as const;
+const num = { type: 'number' } as const;
+const nullableNumber = { type: ['number', 'null'] } as const;
+
+const object = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+});
+
+export const ErrorBodySchema = object({ Error: str });
+
+export const AppConfigSchema = object({
+  DeploymentMode: { type: 'integer', enum: Object.values(DeploymentMode) },
+  Version: str,
+});
+
+export const CurrentUserSchema = object({
+  Username: str,
+  Message: str,
+  IsLiveshare: bool,
+  IsUser: bool,
+  IsRoot: bool,
+  LicenseMode: { type: 'integer', enum: Object.values(LicenseMode) },
+  Claims: { type: 'array', items: str },
+  Flags: { type: 'array', items: str },
+});
+
+export const SummarySchema = object({
+  UniqueID: str,
+  Name: str,
+  CanClose: bool,
+  Editable: bool,
+  IsAllTargets: bool,
+  TargetCount: int,
+  CanChangeTargets: bool,
+});
+
+export const SummaryListSchema = { type: 'array', items: SummarySchema };
+
+export const TargetIdResultSchema = object({ ID: int });
+
+const DataPointSchema = object({
+  Period: str,
+  IsStartTrace: bool,
+  UnitNumber: int,
+  FirstLatency: nullableNumber,
+  LatencyMinimum: nullableNumber,
+  LatencyMaximum: nullableNumber,
+  Jitter: nullableNumber,
+  AverageLatency: nullableNumber,
+  LatencyCount: int,
+  HasNotParticipating: bool,
+  LostPacketCount: int,
+  SampleSetIndexStart: int,
+  SampleSetIndexEnd: int,
+  RouteBitMask: num,
+  RouteLength: int,
+  RouteHostLatencies: { type: 'array', items: nullableNumber },
+  RouteHostSentCount: { type: 'array', items: int },
+  RouteHostLostCount: { type: 'array', items: int },
+});
+
+export const DataPointBucketsSchema = object({
+  Points: { type: 'array', items: DataPointSchema },
+  FirstDatapoint: { type: ['string', 'null'] },
+  MostRecentDatapoint: { type: ['string', 'null'] },
+});
+
+export const HealthSchema = object({ Status: str });
