@@ -2,7 +2,7 @@
 // sink. The server starts one in-process as the built-in "Local Machine" agent (ID -1);
 // the remote collector CLI will run the same runtime behind a network link.
 import { startTrace } from '../engine/index.js';
-import type { RouteChange, TraceHandle, TraceOptions, TraceRound } from '../engine/types.js';
+import type { RouteChange, TraceHandle, TraceOptions, TraceRound } from '../engine/index.js';
 
 export interface AgentTraceSpec {
   /** The server's id for this trace (the session id). */

@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 
-const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
-const { Store } = await import(dist('server/store/db.js'));
-const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
-const { DomainEventBus } = await import(dist('server/events.js'));
+import { DomainEventBus, IngestPipeline, Store } from '../../test/support/built.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-groupcommit-'));
@@ -32,11 +29,11 @@ describe('group commit', () => {
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();
-      const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc') RETURNING id`);
+      const account = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('gc') RETURNING id`))!;
       const s = { id: await insertActiveSession(store, account.id, 'gc', T0) };
       ingest.openSession(s.id, account.id);
       const acked: number[] = [];
-      const count = async () => Number((await store.one('SELECT count(*) AS n FROM samples WHERE session_id = $1', [s.id])).n);
+      const count = async () => Number((await store.one<{ n: bigint }>('SELECT count(*) AS n FROM samples WHERE session_id = $1', [s.id]))!.n);
       const send = (m: number) => ingest.addBatch(minuteOfRounds(s.id, m)).then(async () => acked.push(await count()));
       // The first batch starts a flush; the nineteen sent while it runs wait for the next one.
       const first = send(0);
@@ -59,7 +56,7 @@ describe('group commit', () => {
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 0 });
     try {
       await ingest.init();
-      const account = await store.one(`INSERT INTO accounts (name) VALUES ('gc3') RETURNING id`);
+      const account = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('gc3') RETURNING id`))!;
       const ids: number[] = [];
       for (const name of ['a', 'b', 'c']) {
         ids.push(await insertActiveSession(store, account.id, name, T0));

@@ -1,6 +1,6 @@
 // The engine settings of a named configuration (spec 2 settings, Engine pane), stored as
 // JSON in configurations.engine_json and handed to the engine for each trace.
-import type { TraceOptions } from '../../engine/types.js';
+import type { TraceOptions } from '../../engine/index.js';
 import type { Queryable } from '../store/db.js';
 
 export type EngineSettings = Omit<TraceOptions, 'target' | 'intervalSeconds' | 'finalHopOnly' | 'reverseLookup' | 'resolveName'>;

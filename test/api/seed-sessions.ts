@@ -1,7 +1,7 @@
 // Test fixture: writes session rows straight into a stopped appliance's database, so the
 // summary and comment suites do not depend on the trace engine. Imports the built store.
 // Use loopback targets only: a server that resumes running sessions at start will trace them.
-import { Store } from '../../dist/server/store/db.js';
+import { Store } from '../support/built.js';
 
 export interface SeededSession {
   id: number;

@@ -3,9 +3,12 @@
 // link to the main thread holds the process only while traces exist.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, type PacketType, type TraceHandle, type TraceRound } from '../../dist/engine/index.js';
+import type { PacketType, TraceHandle, TraceRound } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds } from './rounds.js';
+
+const { startTrace, shutdownEngine } = engine;
 
 const TYPES: PacketType[] = ['ICMP', 'UDP', 'TCP'];
 const TRACES = 240;

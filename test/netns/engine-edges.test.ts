@@ -3,10 +3,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, LatencyCode, NO_RAW_SOCKET_PERMISSION, type PacketType } from '../../dist/engine/index.js';
+import type { PacketType } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { parseScenario } from './scenario.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds, hopStats } from './rounds.js';
+
+const { startTrace, shutdownEngine, LatencyCode, NO_RAW_SOCKET_PERMISSION } = engine;
 
 describe.skipIf(!asRoot)('engine edge cases', () => {
   let topo: Topology;

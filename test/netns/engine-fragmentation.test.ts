@@ -2,9 +2,12 @@
 // allowFragmentation the engine sends each probe as fragments and every hop and the target
 // answer; without it the trace fails at start with an error naming the size and the MTU.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, EngineError, type PacketType } from '../../dist/engine/index.js';
+import type { PacketType } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds, hopStats } from './rounds.js';
+
+const { startTrace, shutdownEngine, EngineError } = engine;
 
 const MTU = 1280;
 
@@ -39,10 +42,10 @@ describe.skipIf(!asRoot)('engine: probes larger than the MTU', () => {
     it(`ICMP over IPv${family}: packetSize 3000 without fragmentation fails at start, naming size and MTU`, async () => {
       const error = await trace(family, 'ICMP', { packetSize: 3000 }).then(() => null, (e: unknown) => e);
       expect(error).toBeInstanceOf(EngineError);
-      expect((error as EngineError).code).toBe('BadOptions');
-      expect((error as EngineError).message).toMatch(/packetSize 3000/);
-      expect((error as EngineError).message).toMatch(new RegExp(`MTU of ${MTU} bytes`));
-      expect((error as EngineError).message).toMatch(/allow fragmentation or use a packetSize of at most/);
+      expect((error as InstanceType<typeof EngineError>).code).toBe('BadOptions');
+      expect((error as InstanceType<typeof EngineError>).message).toMatch(/packetSize 3000/);
+      expect((error as InstanceType<typeof EngineError>).message).toMatch(new RegExp(`MTU of ${MTU} bytes`));
+      expect((error as InstanceType<typeof EngineError>).message).toMatch(/allow fragmentation or use a packetSize of at most/);
     });
   }
 

@@ -2,10 +2,13 @@
 // traces) through a chain with a silent router (hop 2) and 30% loss injected at router 3.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, LatencyCode, type PacketType, type TraceRound } from '../../dist/engine/index.js';
+import type { PacketType, TraceRound } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { parseScenario } from './scenario.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds, hopStats } from './rounds.js';
+
+const { startTrace, shutdownEngine, LatencyCode } = engine;
 
 const ROUNDS = 150;
 const INJECTED = 0.3;

@@ -1,8 +1,11 @@
 // A trace paused before its target has resolved must not probe until it is resumed.
 // Loopback only: no namespace needed.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, type TraceRound } from '../../dist/engine/index.js';
+import type { TraceRound } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { asRoot } from './rounds.js';
+
+const { startTrace, shutdownEngine } = engine;
 
 describe.skipIf(!asRoot)('pause while starting', () => {
   afterAll(async () => {

@@ -2,10 +2,13 @@
 // markers and the interval change, on a chain with an alternate router at hop 2.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine, LatencyCode, type PacketType, type RouteChange, type TraceHandle, type TraceRound } from '../../dist/engine/index.js';
+import type { PacketType, RouteChange, TraceHandle, TraceRound } from '../../engine/index.js';
+import { engine } from '../support/built.js';
 import { parseScenario } from './scenario.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds, hopStats, nextRouteChange } from './rounds.js';
+
+const { startTrace, shutdownEngine, LatencyCode } = engine;
 
 const TYPES: PacketType[] = ['ICMP', 'UDP', 'TCP'];
 

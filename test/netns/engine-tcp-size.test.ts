@@ -4,9 +4,11 @@
 // a later probe, or to none.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTrace, shutdownEngine } from '../../dist/engine/index.js';
+import { engine } from '../support/built.js';
 import { buildTopology, type Topology } from './topology.js';
 import { asRoot, collectRounds, hopStats } from './rounds.js';
+
+const { startTrace, shutdownEngine } = engine;
 
 const OPEN_PORT = 8080;
 

@@ -1,5 +1,5 @@
 // Helpers for the netns engine suites: gather rounds of a trace and summarise them per hop.
-import type { RouteChange, TraceHandle, TraceRound } from '../../dist/engine/index.js';
+import type { RouteChange, TraceHandle, TraceRound } from '../../engine/index.js';
 
 export const asRoot = process.getuid?.() === 0;
 

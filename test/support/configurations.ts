@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../../dist/server/store/db.js';
+import { Store } from './built.js';
 
 export interface ConfigurationRow {
   name: string;
