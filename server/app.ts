@@ -1,10 +1,13 @@
 // Assembles the Fastify app: shared hooks, then one plugin per area.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
 import { DomainEventBus } from './events.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './openapi/plugin.js';
+import { createDataService } from './data/service.js';
+import { installRequestLog } from './http/request-log.js';
+import { answerFrameworkError, installErrorHandling } from './http/error-handler.js';
 import { installJsonParsing } from './http/json-body.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -30,6 +33,12 @@ import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalog: readonly RouteOptions[];
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -59,16 +68,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // any address and walk past the sign-in limits (docs/security.md).
     trustProxy: opts.config.trustedProxies.length > 0 ? opts.config.trustedProxies : false,
     return503OnClosing: true,
+    // Request lines are written by installRequestLog (debug, or info when slow).
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: answerFrameworkError,
+    // Argument schemas shared with the hub take ids as text or number (type unions).
+    ajv: { customOptions: { allowUnionTypes: true } },
   });
+  // Every route as registered (method, url, schema, config): what the fuzz test and the
+  // cross-site test walk, so a new call is covered without being listed anywhere.
+  const routeCatalog: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routeCatalog.push(route);
+  });
+  app.decorate('routeCatalog', routeCatalog);
   app.decorate('config', opts.config);
   app.decorate('store', opts.store);
   app.decorate('events', opts.events ?? new DomainEventBus());
   app.decorateRequest('principal', undefined);
   installErrorHandling(app);
+  installRequestLog(app, opts.config.slowRequestMs);
   installJsonParsing(app);
   installSecurityHeaders(app);
   installCrossSiteRefusal(app);
   await app.register(fastifyCookie);
+  await registerOpenApi(app, opts.version);
 
   app.addHook('preHandler', async (request) => {
     if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
@@ -104,8 +127,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   };
   await app.register(targetsPlugin, targetDeps);
-  await app.register(dataPlugin);
-  await app.register(mainHubPlugin, { targets: targetDeps });
+  // One data service for both doors: REST and /mainHub read open sessions from memory alike.
+  const data = createDataService(opts.store, ingest);
+  await app.register(dataPlugin, { data });
+  await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
   // Sessions that were running when the server stopped run again.

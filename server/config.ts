@@ -24,6 +24,8 @@ export interface Config {
    * believed; empty: none, every client is its socket address (HOPWATCH_TRUSTED_PROXIES).
    */
   trustedProxies: string[];
+  /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
+  slowRequestMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -81,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     logLevel: env.HOPWATCH_LOG_LEVEL || 'info',
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
+    slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
   };
 }

@@ -2,8 +2,7 @@
 // their rounds, route changes and resolutions into ingest and the store.
 import type { FastifyBaseLogger } from 'fastify';
 import { AgentRuntime, type AgentSink, type StartTrace } from '../../agent/runtime.js';
-import type { RouteChange, TraceRound } from '../../engine/types.js';
-import { EngineError } from '../../engine/errors.js';
+import { EngineError, type RouteChange, type TraceRound } from '../../engine/index.js';
 import { rowId } from '../contract/targets.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
@@ -66,6 +65,7 @@ export class TraceRunner {
       finalHopOnly: s.finalHopOnly,
       paused,
     });
+    this.log.info({ sessionId: s.id, target: s.targetName || s.targetIp, intervalMs: s.traceIntervalMs, paused }, 'trace started');
   }
 
   /** Stops probing and rolls the session's data up completely. */
@@ -73,6 +73,7 @@ export class TraceRunner {
     await this.agent.stop(sessionId);
     await this.ingest.finishSession(sessionId);
     this.accountOf.delete(sessionId);
+    this.log.info({ sessionId }, 'trace stopped');
   }
 
   async close(): Promise<void> {
