@@ -139,8 +139,11 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const entryText = entry.text;
   useEffect(() => entryEvent({ type: 'targetName', name: targetName }), [targetName]);
   const [intervalMs, setIntervalMs] = useState(DefaultTraceIntervalMs);
+  // The target whose interval the user chose: its details may answer after the choice (a
+  // slow first load), and must not put the old interval back over the user's.
+  const intervalChosenFor = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (details) setIntervalMs(Math.round(details.TraceInterval * 1000));
+    if (details && intervalChosenFor.current !== targetId) setIntervalMs(Math.round(details.TraceInterval * 1000));
   }, [details?.TraceInterval]);
 
   // Agents (GetAgents) for the Agent picker and newtarget's agentID; configurations for the
@@ -373,6 +376,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
         }}
         intervalMs={intervalMs}
         onInterval={(ms) => {
+          intervalChosenFor.current = targetId;
           setIntervalMs(ms);
           if (targetId && rowsState.status !== 'notFound') api.updateTraceInterval(targetId, ms).then(refresh, (e) => showToast('error', errorMessage(e)));
         }}
