@@ -1,7 +1,7 @@
 // Named configurations (spec 2 "Configuration / display settings"): the display thresholds
 // the grid and graphs colour by. Configurations are server-wide; the settings editor edits
 // them, and these read them for the hub's DisplaySettings(configId) and REST.
-import type { ConfigurationListItem, DisplaySettings } from '../contract/summaries.js';
+import type { ConfigurationListItem, DisplaySettings, SettingsListItem } from '../contract/summaries.js';
 import type { Principal } from '../account/principal.js';
 import { notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
@@ -20,12 +20,6 @@ export async function getDisplaySettings(store: Store, principal: Principal, con
 /** Every configuration, in id order (the Settings picker; shown when there is more than one). */
 export function listConfigurations(store: Store): Promise<ConfigurationListItem[]> {
   return store.all<ConfigurationListItem>('SELECT id, name, description FROM configurations ORDER BY id');
-}
-
-/** A settings list item (spec 2): id and name only. */
-export interface SettingsListItem {
-  id: number;
-  name: string;
 }
 
 /** GET /cmd/getsettingslist: every configuration as a settings list item, in id order. */

@@ -62,3 +62,9 @@ export interface ConfigurationListItem {
   name: string;
   description: string;
 }
+
+/** A settings list item (spec 2, GET /cmd/getsettingslist): a configuration's id and name only. */
+export interface SettingsListItem {
+  id: number;
+  name: string;
+}

@@ -42,6 +42,25 @@ export interface HubMethod<P> {
   readonly handler: (ctx: HubCallContext<P>, ...args: any[]) => unknown;
 }
 
+/**
+ * A method that remembers its argument and answer types, so a hub's method table can be
+ * checked against a contract at compile time (HubMethodsOf). `types` is never set at run time.
+ */
+export interface TypedHubMethod<P, A extends unknown[], R> extends HubMethod<P> {
+  // A function type, so arguments compare contravariantly: the server must accept at least
+  // what the contract lets clients send, and answer no more than the contract promises.
+  readonly types?: (...args: A) => R;
+}
+
+/**
+ * The method table a hub needs to serve contract C (method name -> { args, result }): every
+ * method of C, none other, each accepting C's arguments and answering C's result.
+ * Use `{ ... } satisfies HubMethodsOf<P, C>`.
+ */
+export type HubMethodsOf<P, C extends Record<string, { args: unknown[]; result: unknown }>> = {
+  readonly [M in keyof C]: TypedHubMethod<P, C[M]['args'], C[M]['result']>;
+};
+
 export interface HubDefinition<P> {
   readonly methods: Readonly<Record<string, HubMethod<P>>>;
   /**
@@ -67,14 +86,14 @@ export function hubMethods<P>() {
     method<const S extends readonly ArgSpec[], R>(m: {
       args: S;
       handler: (ctx: HubCallContext<P>, ...args: ArgsOf<S>) => R | Promise<R>;
-    }): HubMethod<P> {
-      return m as unknown as HubMethod<P>;
+    }): TypedHubMethod<P, ArgsOf<S>, Awaited<R>> {
+      return m as unknown as TypedHubMethod<P, ArgsOf<S>, Awaited<R>>;
     },
     /** For argument lists a schema per position cannot express: validate returns an error text. */
     validated<A extends unknown[], R>(
       validate: ArgsValidator,
       handler: (ctx: HubCallContext<P>, ...args: A) => R | Promise<R>,
-    ): HubMethod<P> {
+    ): TypedHubMethod<P, A, Awaited<R>> {
       return { args: validate, handler: handler as HubMethod<P>['handler'] };
     },
   };

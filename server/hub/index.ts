@@ -6,8 +6,10 @@ export {
   HubError,
   type HubLogger,
   type HubMethod,
+  type HubMethodsOf,
   hubMethods,
   type TransportName,
+  type TypedHubMethod,
 } from './definition.js';
 export { type ClientProxy, createHub, defaultPublicMessage, type EventMap, Hub, type HubOptions } from './hub.js';
 export { hubPlugin, type HubPluginOptions } from './plugin.js';

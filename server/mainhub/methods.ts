@@ -1,12 +1,13 @@
 // /mainHub methods of spec 3 section 7.5. Each calls the same service function as its REST
 // twin, so claims and validation are the same on both doors.
-import { createHub, hubMethods, HubError, type Hub } from '../hub/index.js';
+import { createHub, hubMethods, HubError, type Hub, type HubMethodsOf } from '../hub/index.js';
 import type { Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import type { TargetListType } from '../contract/targets.js';
+import type { MainHubEvents, MainHubMethods } from '../contract/mainhub.js';
 import * as targets from '../targets/service.js';
 import * as summaries from '../summaries/service.js';
 import * as comments from '../comments/service.js';
@@ -27,19 +28,8 @@ export interface MainHubDeps {
   currentPrincipal: (p: Principal) => Promise<Principal | null>;
 }
 
-export type MainHubEvents = {
-  SummaryListChanged: [];
-  UserUpdated: [];
-  SettingsChanged: [];
-  CloudConnectAccountUpdated: [];
-  HostUpdated: [id: string, time: string];
-  SummaryHostUpdated: [summaryId: string, hostId: string, time: string];
-  RouteChanged: [id: string];
-  SummaryChanged: [id: string];
-  SessionsChanged: [];
-  CommentChanged: [targetId: string, time: string, commentId: number];
-  WisdomTestProgressUpdated: [progress: { TestTitle: string }];
-};
+// The hub's calls and events are declared in the contract, which the console imports too.
+export type { MainHubEvents };
 
 // Ids come as strings or numbers; both bounded (a number past 32 bits is no stored id).
 const id = targetIdArg;
@@ -69,6 +59,8 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       ctx.groups.join(accountGroup(ctx.principal.accountId));
       ctx.groups.join(userGroup(ctx.principal.userId));
     },
+    // `satisfies` checks the table against the contract: every method of MainHubMethods and
+    // no other, each accepting the contract's arguments and answering its result type.
     methods: {
       CreateSummary: method({ args: [{ name: 'name', schema: str }], handler: (ctx, name) => summaries.createSummary(summaryDeps, ctx.principal, { name }) }),
       // Remote agents ("magneto") are not offered by this server yet: only the Local Machine.
@@ -170,6 +162,6 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       }),
       RegisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
       UnregisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
-    },
+    } satisfies HubMethodsOf<Principal, MainHubMethods>,
   });
 }
