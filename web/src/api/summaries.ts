@@ -1,13 +1,9 @@
 // Summary calls the shell needs (the summaries screens come with their own issue).
+import type { Summary } from '../../../server/contract/summaries';
 import { get, withQuery } from './http';
 
-/** The summary as the shell sees it (spec 1 section 3). */
-export interface SummaryInfo {
-  Name: string;
-  UniqueID: string;
-  TargetCount: number;
-  IsAllTargets: boolean;
-}
+/** The summary as the shell sees it (spec 1 section 3): the contract's Summary. */
+export type SummaryInfo = Summary;
 
 /** GET /cmd/getsummaries: the all-targets summary first, then the named ones. */
 export const getSummaries = () => get<SummaryInfo[]>('/cmd/getsummaries');

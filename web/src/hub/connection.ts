@@ -3,7 +3,18 @@
 // every subscriber, and groups joined through `keepRegistered` are joined again after a
 // reconnect (the server forgets a connection's groups when it closes). The session cookie
 // authenticates; a 401/403 re-reads the current user, which sends a lost session to /login.
+// Method and event names, arguments and answers are typed by server/contract/mainhub.ts,
+// the same contract the server's hub is checked against: call sites give no types.
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import type {
+  MainHubArgs,
+  MainHubEventName,
+  MainHubEvents,
+  MainHubMethodName,
+  MainHubRegistration,
+  MainHubRegistrations,
+  MainHubResult,
+} from '../../../server/contract/mainhub';
 import { refreshCurrentUser } from '../state/session';
 
 export const HubPath = '/mainHub';
@@ -70,13 +81,13 @@ export function ensureStarted(): Promise<HubConnection> {
 }
 
 /** Calls a hub method once the connection is up. */
-export async function invoke<T>(method: string, ...args: unknown[]): Promise<T> {
+export async function invoke<M extends MainHubMethodName>(method: M, ...args: MainHubArgs<M>): Promise<MainHubResult<M>> {
   const c = await ensureStarted();
-  return c.invoke<T>(method, ...args);
+  return c.invoke<MainHubResult<M>>(method, ...args);
 }
 
 /** Subscribes to a hub event; returns the unsubscribe function. */
-export function subscribe<A extends unknown[]>(event: string, handler: (...args: A) => void): () => void {
+export function subscribe<E extends MainHubEventName>(event: E, handler: (...args: MainHubEvents[E]) => void): () => void {
   let set = handlers.get(event);
   if (!set) {
     set = new Set();
@@ -92,8 +103,12 @@ export function subscribe<A extends unknown[]>(event: string, handler: (...args:
  * Joins a hub group now and after every reconnect (RegisterForNewSamples, RegisterForComments);
  * the returned function leaves it (Unregister...).
  */
-export function keepRegistered(method: string, unregisterMethod: string, ...args: unknown[]): () => void {
-  const register = () => invoke(method, ...args);
+export function keepRegistered<M extends MainHubRegistration>(
+  method: M,
+  unregisterMethod: (typeof MainHubRegistrations)[M],
+  ...args: MainHubArgs<M>
+): () => void {
+  const register = () => invoke<MainHubRegistration>(method, ...args);
   registrations.add(register);
   register().catch(() => undefined);
   return () => {

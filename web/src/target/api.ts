@@ -2,7 +2,7 @@
 // failure takes the shell's error path. Client call guards of spec 2 section 5 are here.
 import { get, patch, request, withQuery } from '../api/http';
 import type { DataPointBuckets } from '../../../server/contract/data';
-import type { Comment, DisplaySettings } from '../../../server/contract/summaries';
+import type { Comment, DisplaySettings, SettingsListItem } from '../../../server/contract/summaries';
 import type { ColumnDef, GraphRowsResult, TargetIdResult } from '../../../server/contract/targets';
 
 function need(name: string, value: unknown): void {
@@ -31,11 +31,7 @@ export function updateConfigurationId(webId: string, configId: number) {
   need('configId', configId);
   return get<null>(withQuery('/cmd/updateConfigurationId', { webId, configId }));
 }
-/** A settings list item (spec 2): one named configuration. */
-export interface SettingsListItem {
-  id: number;
-  name: string;
-}
+export type { SettingsListItem };
 export const getSettingsList = () => get<SettingsListItem[]>('/cmd/getsettingslist');
 export function updateTraceInterval(webId: string, traceIntervalInMS: number) {
   need('traceIntervalInMS', traceIntervalInMS);

@@ -38,13 +38,13 @@ export function useTargetRows(targetId: string | undefined, range: TimeRange, on
       setTick((t) => t + 1);
     };
     const schedule = () => (timer ??= setTimeout(flush, RowRefreshBatchMs));
-    const offHost = subscribe<[string, string]>('HostUpdated', (rowId, time) => {
+    const offHost = subscribe('HostUpdated', (rowId, time) => {
       if (sessionIdOf(String(rowId)) !== targetId) return;
       const t = Date.parse(time);
       if (Number.isFinite(t) && t > newest) newest = t;
       schedule();
     });
-    const offRoute = subscribe<[string]>('RouteChanged', (rowId) => sessionIdOf(String(rowId)) === targetId && schedule());
+    const offRoute = subscribe('RouteChanged', (rowId) => sessionIdOf(String(rowId)) === targetId && schedule());
     const leave = keepRegistered('RegisterForNewSamples', 'UnregisterForNewSamples', targetId);
     return () => {
       clearTimeout(timer);

@@ -2,13 +2,10 @@
 // deployment is multi-agent (more than one agent); filterable; offline agents in red; the
 // first agent is chosen when none is; disabled while rows are selected. Sorted online first,
 // then by name (spec 2 section 9).
+import type { AgentItem as ContractAgentItem } from '../../../../server/contract/agents';
 
-/** An agent as the hub's GetAgents answers it. */
-export interface AgentItem {
-  ID: number;
-  Name: string;
-  IsOnline: boolean;
-}
+/** What the picker reads of an agent as the hub's GetAgents answers it. */
+export type AgentItem = Pick<ContractAgentItem, 'ID' | 'Name' | 'IsOnline'>;
 
 export const AgentPickerMinWidthPx = 140;
 /** The text colour of an offline agent. */
