@@ -1,0 +1,41 @@
+// What the grid and graphs colour and scale by: Warn and Bad (the target's own, else its
+// configuration's DisplaySettings, else the defaults) and the Graph column's shared latency
+// scale (logic/latencyScale), which follows the rows on screen.
+import { useEffect, useState } from 'react';
+import type { DisplaySettings } from '../../../server/contract/summaries';
+import type { GraphRowsResult } from '../../../server/contract/targets';
+import * as api from './api';
+import { DisplaySettingsDefaults } from './logic/constants';
+import { InitialLatencyScaleState, maxMeasuredLatency, nextLatencyScale, type LatencyScale } from './logic/latencyScale';
+import { isHeaderRow } from './logic/rowId';
+
+export function useDisplaySettings(result: GraphRowsResult | null) {
+  const configId = result?.Details?.ConfigurationID;
+  const [display, setDisplay] = useState<DisplaySettings | null>(null);
+  useEffect(() => {
+    if (configId === undefined) return;
+    api.displaySettings(configId).then(setDisplay, (e) => console.warn('DisplaySettings failed', e));
+  }, [configId]);
+  const configuredScale = display?.Scale ?? DisplaySettingsDefaults.Scale;
+
+  const [scale, setScale] = useState<LatencyScale>(InitialLatencyScaleState);
+  useEffect(() => {
+    if (!result) return;
+    setScale((s) =>
+      nextLatencyScale(s, {
+        configuredScale,
+        targetGraphScale: result.GraphScale,
+        maxLatencyOnScreenMs: maxMeasuredLatency(result.Rows.filter((r) => !isHeaderRow(r.UniqueID)).map((r) => r.Maximum)),
+      }),
+    );
+  }, [result, display?.Scale]);
+
+  return {
+    warnMs: result?.WarningSpeed ?? display?.Warn ?? DisplaySettingsDefaults.Warn,
+    badMs: result?.BadSpeed ?? display?.Bad ?? DisplaySettingsDefaults.Bad,
+    /** The Graph column's scale. */
+    scale,
+    /** The timeline graphs' fixed latency axis, or null for automatic. */
+    fixedScaleMs: configuredScale > 0 ? configuredScale : null,
+  };
+}

@@ -1,0 +1,32 @@
+// The selected grid rows (logic/rowSelection) and new-target mode: Release Focus clears the
+// selection to type a new target, a row click or Select All leaves that mode again.
+import { useEffect, useState } from 'react';
+import { isHeaderRow } from './logic/rowId';
+import { selectionAfterClick, selectionAfterRowsChanged, type ClickModifiers } from './logic/rowSelection';
+
+export function useRowSelection(rowIds: readonly string[]) {
+  const [selection, setSelection] = useState<readonly string[]>([]);
+  const [newTargetMode, setNewTargetMode] = useState(false);
+  useEffect(() => {
+    setSelection((sel) => (newTargetMode ? sel.filter((id) => rowIds.includes(id)) : selectionAfterRowsChanged(sel, rowIds, false)));
+  }, [rowIds, newTargetMode]);
+
+  /** Select All: every hop row, or none when they all are selected already. */
+  const selectAll = () => {
+    const hops = rowIds.filter((id) => !isHeaderRow(id));
+    setSelection((sel) => (hops.length > 0 && hops.every((id) => sel.includes(id)) ? [] : hops));
+    setNewTargetMode(false);
+  };
+  const clickRow = (rowId: string, mods: ClickModifiers) => {
+    setSelection((sel) => {
+      const next = selectionAfterClick(sel, rowId, mods);
+      if (next !== sel) setNewTargetMode(false);
+      return next;
+    });
+  };
+  const releaseFocus = () => {
+    setSelection([]);
+    setNewTargetMode(true);
+  };
+  return { selection, newTargetMode, selectAll, clickRow, releaseFocus, leaveNewTargetMode: () => setNewTargetMode(false) };
+}
