@@ -33,6 +33,13 @@ export function preferenceAtom<T>(
       },
       setItem: (k, value) => storage()?.setItem(k, serialize(value)),
       removeItem: (k) => storage()?.removeItem(k),
+      // What another tab saves applies here too, as it did when the window re-read storage.
+      subscribe: (k, callback) => {
+        if (typeof window === 'undefined' || storage() !== browserStorage()) return undefined;
+        const onStorage = (e: StorageEvent) => e.storageArea === localStorage && e.key === k && callback(parse(e.newValue));
+        window.addEventListener('storage', onStorage);
+        return () => window.removeEventListener('storage', onStorage);
+      },
     },
     { getOnInit: true },
   );
