@@ -1,0 +1,34 @@
+// invoke, subscribe and keepRegistered take their types from server/contract/mainhub.ts:
+// checked by tsc (npm run typecheck); the calls below are never made.
+import { describe, expectTypeOf, it } from 'vitest';
+import type { AgentItem } from '../../../server/contract/agents';
+import type { invoke, keepRegistered, subscribe } from './connection';
+
+const call = (() => Promise.resolve()) as unknown as typeof invoke;
+const on = (() => () => undefined) as unknown as typeof subscribe;
+const join = (() => () => undefined) as unknown as typeof keepRegistered;
+
+describe('typed hub calls', () => {
+  it('answer what the contract says', () => {
+    expectTypeOf(call('GetAgents')).resolves.toEqualTypeOf<AgentItem[]>();
+    expectTypeOf(call('ReresolveHost', '12_h_3')).resolves.toEqualTypeOf<string>();
+  });
+
+  it('refuse names and arguments the contract does not have', () => {
+    const never = () => {
+      // @ts-expect-error no such method
+      void call('GetAgent');
+      // @ts-expect-error GetAgents takes no arguments
+      void call('GetAgents', 1);
+      // @ts-expect-error UpdateHostValue takes id, name, value
+      void call('UpdateHostValue', '12_h_3', 'Name');
+      // @ts-expect-error HostUpdated carries (id, time) as text
+      on('HostUpdated', (id: number) => id);
+      // @ts-expect-error no such event
+      on('HostUpdate', () => undefined);
+      // @ts-expect-error comments are left with UnregisterForComments
+      join('RegisterForComments', 'UnregisterForNewSamples', '12');
+    };
+    expectTypeOf(never).toBeFunction();
+  });
+});
