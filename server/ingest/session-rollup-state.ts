@@ -2,9 +2,9 @@
 // each resolution, and the rows not yet rolled up (raw samples for the 1-minute level,
 // finer rollup rows for the coarser ones), and the closed rows not written yet. Its
 // storedMarks mirror rollup_marks; everything is rebuilt from the store at start.
-import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
-import type { RecentData } from './recent-data.js';
+import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
+import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
+import type { RecentData } from '../rollups/recent-data.js';
 
 export interface RawPending {
   time: Float64Array;
