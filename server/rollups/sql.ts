@@ -31,7 +31,7 @@ export function addRollupColumnSql(key: Declared['key'], opts: { default?: numbe
 /** Every row column, in declared order (what rows.ts rowsFromColumns takes). */
 export const RollupSelectColumns = RollupRowColumns.map((c) => c.sql).join(', ');
 
-/** The lean columns (columns.ts `lean`), in declared order (what leanRows takes). */
+/** The lean columns (columns.ts `lean`), in declared order (what rows.ts leanRowsFromColumns takes). */
 export const RollupLeanColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map((c) => c.sql).join(', ');
 
 // The kernel's merge rule of each statistic in SQL. Sums of integers come back as INTEGER
