@@ -1,4 +1,4 @@
-// The pipeline's recent data (server/ingest/recent-data.ts) answers DataPointBuckets and
+// The pipeline's recent data (server/rollups/recent-data.ts) answers DataPointBuckets and
 // TraceGraphRows exactly as the store does, while periods close, windows trim and the
 // server restarts; the cached session times follow every commit. Through dist/ (the
 // pipeline runs a Piscina worker): npm run build:server first.
