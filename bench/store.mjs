@@ -74,7 +74,7 @@ try {
   // growth): one unmeasured raw append first, so that the ingest run below and the raw
   // runs after it all start warm.
   const { INTEGER, DOUBLE, SMALLINT } = await import('@duckdb/node-api');
-  const { appendColumns } = await import(dist('server/ingest/appenders.js'));
+  const { appendColumns } = await import(dist('server/store/append-columns.js'));
   const chunks = (conn, table) =>
     appendColumns(conn, table, total, [
       { type: INTEGER, values: new Int32Array(total).fill(sid) },
@@ -136,7 +136,7 @@ try {
 
   // 2. The raw DuckDB appender alone, same rows, same table shape, same database: value by
   // value, and in DataChunks of 2048 rows filled by the same bulk column copy the ingest
-  // path uses (server/ingest/appenders.ts). The ingest run and the DataChunk run are each
+  // path uses (server/store/append-columns.ts). The ingest run and the DataChunk run are each
   // made twice, alternating (ingest, raw, ingest, raw), and each side's faster run counts:
   // the same rule for both, so a slow second on this shared machine does not decide the ratio.
   const rawRate = async (table, append) => {

@@ -13,6 +13,7 @@ import type {
   TimeRange,
 } from './kernel-types.js';
 import { LinearMemory, align8, copyIn } from './linear-memory.js';
+import { emptyRollupRows } from './rollup-rows.js';
 
 export interface KernelOptions {
   /** Rows staged per kernel call; small enough to stay in cache after the copy in. */
@@ -50,8 +51,11 @@ function rowCount(columns: object, names: readonly string[]): number {
 }
 
 const SAMPLE_COLUMNS = ['time', 'hop', 'latency'] as const;
-const ROLLUP_I32 = ['hop', 'count', 'lost', 'jitterPairs', 'flags'] as const;
-const ROLLUP_F64 = ['time', 'sum', 'min', 'max', 'first', 'lastValid', 'jitterSum', 'last'] as const;
+// The columns of rollup rows as emptyRollupRows lays them out, floats and integers apart
+// (staged in that order); accumulateRollups takes their pointers by name below.
+const rowTemplate = emptyRollupRows(0) as unknown as Record<string, Float64Array | Int32Array>;
+const ROLLUP_F64 = Object.keys(rowTemplate).filter((k) => rowTemplate[k] instanceof Float64Array) as (keyof RollupColumns)[];
+const ROLLUP_I32 = Object.keys(rowTemplate).filter((k) => rowTemplate[k] instanceof Int32Array) as (keyof RollupColumns)[];
 
 export class Kernels {
   readonly #x: KernelExports;

@@ -11,7 +11,7 @@ export interface RollupRows extends AggregateColumns {
 /** A cell holds something when a sample was sent in it or it carries a flag. */
 export function rollupRowsFromBuckets(result: BucketResult): RollupRows {
   const { bucketCount, hopCount, start, period } = result;
-  const { count, lost, sum, min, max, first, lastValid, jitterSum, jitterPairs, last, flags } = result;
+  const { count, flags } = result;
   const cells = bucketCount * hopCount;
   const keep = new Int32Array(cells);
   let n = 0;
@@ -27,20 +27,15 @@ export function rollupRowsFromBuckets(result: BucketResult): RollupRows {
     t[r] = start + bucket * period;
     h[r] = i - bucket * hopCount + 1;
   }
-  const gather = (to: Float64Array | Int32Array, from: Float64Array | Int32Array) => {
-    for (let r = 0; r < n; r++) to[r] = from[keep[r]];
-  };
-  gather(rows.count, count);
-  gather(rows.lost, lost);
-  gather(rows.sum, sum);
-  gather(rows.min, min);
-  gather(rows.max, max);
-  gather(rows.first, first);
-  gather(rows.lastValid, lastValid);
-  gather(rows.jitterSum, jitterSum);
-  gather(rows.jitterPairs, jitterPairs);
-  gather(rows.last, last);
-  gather(rows.flags, flags);
+  // Every other column of a row is the kernel output of the same name.
+  const out = rows as unknown as Record<string, Float64Array | Int32Array>;
+  const from = result as unknown as Record<string, Float64Array | Int32Array>;
+  for (const key of Object.keys(out)) {
+    if (key === 'time' || key === 'hop') continue;
+    const to = out[key];
+    const src = from[key];
+    for (let r = 0; r < n; r++) to[r] = src[keep[r]];
+  }
   return rows;
 }
 

@@ -6,7 +6,7 @@ import type { Principal } from '../account/principal.js';
 import { badRequest } from '../http/errors.js';
 import { MaxEpochMs } from '../http/time.js';
 import type { Store } from '../store/db.js';
-import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
+import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { sessionTimes } from './session-times.js';
 import type { BucketResult } from '../../wasm/kernel-types.js';
 import { CellFlag } from '../../wasm/kernel-types.js';

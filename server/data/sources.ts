@@ -4,10 +4,12 @@
 // bucket and hop (so few rows cross into JS), in the exact form the WASM merge expects.
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
-import { RollupResolutionsMs, ceilTo, floorTo } from '../ingest/rollup-levels.js';
-import { RollupSelectColumns, asFloat64, asInt32, partsInTimeOrder, rowsFromColumns, type RollupRows } from '../ingest/rollup-rows.js';
+import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
+import { leanRowsFromColumns, partsInTimeOrder, rowsFromColumns, type RollupRows } from '../rollups/rows.js';
+import { RollupLeanColumns, RollupSelectColumns, rollupReduceColumns } from '../rollups/sql.js';
+import { RollupTable } from '../rollups/columns.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
-import type { RecentView } from '../ingest/recent-data.js';
+import type { RecentView } from '../rollups/recent-data.js';
 
 export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number } } | { kind: 'rows'; rows: RollupRows };
 
@@ -40,19 +42,10 @@ async function readSamples(q: Queryable, sessionId: number, from: number, to: nu
   return { kind: 'samples', samples: { length: time.length, time, hop: Int32Array.from(hop), latency } };
 }
 
-// Merging the rows of one bucket and hop as the kernel would: sums add, first/last come
-// from the earliest/latest row that has one. Jitter is the mean absolute difference of
-// consecutive latencies within each rollup period; the one pair that straddles two rollup
-// periods is not counted (a window function for it cost 3x the whole query).
+// Onto the grid of $5 + k * $6: one row per bucket and hop (sql.ts says how each column merges).
 const reduceSql = `
-  SELECT $5 + floor((time - $5) / $6) * $6 AS t, hop, sum(count)::INTEGER AS count, sum(lost)::INTEGER AS lost, sum(sum) AS sum,
-    min(min) AS min, max(max) AS max,
-    arg_min(first, time) FILTER (WHERE first IS NOT NULL) AS first,
-    arg_max(last_valid, time) FILTER (WHERE last_valid IS NOT NULL) AS last_valid,
-    sum(jitter_sum) AS jitter_sum, sum(jitter_pairs)::INTEGER AS jitter_pairs,
-    arg_max(last, time) FILTER (WHERE last IS NOT NULL) AS last,
-    bit_or(flags) AS flags
-  FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4
+  SELECT ${rollupReduceColumns('$5', '$6')}
+  FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4
   GROUP BY 1, 2 ORDER BY 1, 2`;
 
 /**
@@ -64,7 +57,7 @@ export const PlainRowsPerBucket = 4;
 
 // Without ORDER BY: DuckDB keeps insertion order (preserve_insertion_order), which is time
 // order for one session and level; partsInTimeOrder checks it and sorts if it ever is not.
-const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+const plainSql = `SELECT ${RollupSelectColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
 
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
   const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
@@ -77,41 +70,11 @@ async function readRows(q: Queryable, sessionId: number, resolution: number, fro
   const detailRead = () => q.numberChunks(`${plainSql} AND hop = $5`, [...params, hop]);
   const othersRead = () => q.numberChunks(leanSql, [...params, hop]);
   const [detail, others] = q.concurrent ? await Promise.all([detailRead(), othersRead()]) : [await detailRead(), await othersRead()];
-  return [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRows))].map(rows);
+  return [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRowsFromColumns))].map(rows);
 }
 
-const leanSql = `SELECT time, hop, count, lost, sum, flags FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
-
-/** Rows of leanSql; the columns it leaves out read as "no value" (NaN) and 0. */
-function leanRows([time, hop, count, lost, sum, flags]: ArrayLike<number>[]): RollupRows {
-  const n = time.length;
-  const f = fillers(n);
-  return {
-    time: asFloat64(time),
-    hop: asInt32(hop),
-    count: asInt32(count),
-    lost: asInt32(lost),
-    sum: asFloat64(sum),
-    min: f.none,
-    max: f.none,
-    first: f.none,
-    lastValid: f.none,
-    jitterSum: f.zeros,
-    jitterPairs: f.zeroInts,
-    last: f.none,
-    flags: asInt32(flags),
-  };
-}
-
-// Filler columns shared by every lean read (the kernel only reads them); grown as needed.
-let filler = { none: new Float64Array(0), zeros: new Float64Array(0), zeroInts: new Int32Array(0) };
-function fillers(n: number) {
-  if (filler.none.length < n) {
-    const m = Math.max(n, 2 * filler.none.length);
-    filler = { none: new Float64Array(m).fill(NaN), zeros: new Float64Array(m), zeroInts: new Int32Array(m) };
-  }
-  return { none: filler.none.subarray(0, n), zeros: filler.zeros.subarray(0, n), zeroInts: filler.zeroInts.subarray(0, n) };
-}
+// The columns the route arrays and markers need (columns.ts `lean`); the others read as fillers.
+const leanSql = `SELECT ${RollupLeanColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */
 export interface RecentSource {

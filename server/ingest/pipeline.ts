@@ -7,15 +7,16 @@ import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Queryable, Store } from '../store/db.js';
-import { appendRollups, appendSamples, type RollupSet } from './appenders.js';
-import { RollupResolutionsMs } from './rollup-levels.js';
-import { concatRollupRows, type RollupRows } from './rollup-rows.js';
+import { appendSamples } from './appenders.js';
+import { appendRollups, type RollupSet } from '../rollups/append.js';
+import { RollupResolutionsMs } from '../rollups/levels.js';
+import { concatRollupRows, type RollupRows } from '../rollups/rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, type RawPending } from './session-rollup-state.js';
 import type { FlushResult, FlushTask, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { appendTallies, foldTallies } from './sample-tallies.js';
-import { RecentData, type RecentView } from './recent-data.js';
+import { RecentData, type RecentView } from '../rollups/recent-data.js';
 
 export interface HostSeen {
   sessionId: number;

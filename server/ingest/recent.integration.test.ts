@@ -1,4 +1,4 @@
-// The pipeline's recent data (server/ingest/recent-data.ts) answers DataPointBuckets and
+// The pipeline's recent data (server/rollups/recent-data.ts) answers DataPointBuckets and
 // TraceGraphRows exactly as the store does, while periods close, windows trim and the
 // server restarts; the cached session times follow every commit. Through dist/ (the
 // pipeline runs a Piscina worker): npm run build:server first.
@@ -14,7 +14,7 @@ const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
 const { DomainEventBus } = await import(dist('server/events.js'));
 const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
 const { traceGraphRows } = await import(dist('server/data/graph-rows.js'));
-const { RecentRawMs, RecentRowsMs } = await import(dist('server/ingest/recent-data.js'));
+const { RecentRawMs, RecentRowsMs } = await import(dist('server/rollups/recent-data.js'));
 const ref = await import(dist('wasm/reference.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
 

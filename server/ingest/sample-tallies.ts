@@ -5,7 +5,7 @@
 // indexed sessions row in every flush cost about 8% of the ingest (bench:store, 2026-11-22).
 import { DOUBLE, INTEGER, type DuckDBConnection } from '@duckdb/node-api';
 import type { Queryable } from '../store/db.js';
-import { appendColumns } from './appenders.js';
+import { appendColumns } from '../store/append-columns.js';
 
 export interface SessionTally {
   sessionId: number;

@@ -2,15 +2,12 @@
 // each resolution, and the rows not yet rolled up (raw samples for the 1-minute level,
 // finer rollup rows for the coarser ones), and the closed rows not written yet. Its
 // storedMarks mirror rollup_marks; everything is rebuilt from the store at start.
-import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
-import type { RecentData } from './recent-data.js';
+import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
+import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
+import type { RawColumns, RecentData } from '../rollups/recent-data.js';
 
-export interface RawPending {
-  time: Float64Array;
-  hop: Int32Array;
-  latency: Float64Array;
-}
+/** Raw samples not rolled up yet: the columns the recent data keeps too. */
+export type RawPending = RawColumns;
 
 export class SessionRollupState {
   /** closedUntil per level; NaN until the first sample fixes the grid. */

@@ -3,14 +3,16 @@
 // that were closed but not written before a stop without close (kill -9) are rolled up
 // again from those raw samples by the next flush.
 import type { Queryable } from '../store/db.js';
-import { RollupResolutionsMs, floorTo } from './rollup-levels.js';
-import { RollupSelectColumns, rowsFromColumns, type RollupRows } from './rollup-rows.js';
+import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
+import { rowsFromColumns, type RollupRows } from '../rollups/rows.js';
+import { RollupSelectColumns } from '../rollups/sql.js';
+import { RollupTable } from '../rollups/columns.js';
 import { SessionRollupState } from './session-rollup-state.js';
-import { RecentData, RecentRawMs, RecentRowsMs } from './recent-data.js';
+import { RecentData, RecentRawMs, RecentRowsMs } from '../rollups/recent-data.js';
 
 async function rowsBetween(q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> {
   const c = await q.numbers(
-    `SELECT ${RollupSelectColumns} FROM rollups
+    `SELECT ${RollupSelectColumns} FROM ${RollupTable}
      WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 ORDER BY time, hop`,
     [resolution, sessionId, from, to],
   );

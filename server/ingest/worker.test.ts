@@ -3,8 +3,8 @@ import { valueSymbol } from 'piscina';
 import { LatencyCode } from '../../engine/latency-codes.js';
 import type { FlushResult, SessionCarry } from './worker.js';
 import type { RawPending } from './session-rollup-state.js';
-import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
-import { ceilTo, floorTo } from './rollup-levels.js';
+import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
+import { ceilTo, floorTo } from '../rollups/levels.js';
 
 // The built worker: its kernels load from dist/wasm (npm test builds first).
 const { prepareFlush, rollup } = (await import(new URL('../../dist/server/ingest/worker.js', import.meta.url).href)) as typeof import('./worker.js');

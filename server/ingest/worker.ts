@@ -2,11 +2,10 @@
 // WASM bucket kernel. Stateless: every task carries what it needs.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
-import { emptyRollupRows, rollupRowsFromBuckets, type RollupRows } from '../../wasm/rollup-rows.js';
-import { concatRollupRows, sliceRollupRows } from './rollup-rows.js';
+import { concatRollupRows, emptyRollupRows, rollupRowsFromBuckets, sliceRollupRows, type RollupRows } from '../rollups/rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import type { SampleBatch } from './sample-columns.js';
-import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from './rollup-levels.js';
+import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 
 let kernels: Kernels | undefined;

@@ -1,7 +1,9 @@
 // The layering of ARCHITECTURE.md, checked on every import of every source file: engine/
 // knows nothing outside itself; web/ uses no server code but server/contract/; server/ and
-// agent/ reach the engine only through its public entry points. A new import that crosses
-// a line fails here, naming the file and the import.
+// agent/ reach the engine only through its public entry points; the read path (server/data/)
+// and the write path (server/ingest/) share the rollup format through its owner,
+// server/rollups/, never each other's internals. A new import that crosses a line fails
+// here, naming the file and the import.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,5 +66,17 @@ describe('layering', () => {
   it('server/ and agent/ reach the engine only through its entry points', () => {
     const ok = (to: string) => !under(to, 'engine') || EngineEntryPoints.some((e) => to === e || to === e.replace(/\.ts$/, '.tsx'));
     expect(crossings(['server', 'agent'], ok)).toEqual([]);
+  });
+
+  // The rollup format has one owner (server/rollups/, docs/store.md): when the read path
+  // imported the write path's internals, one new statistic touched files on both sides.
+  // Tests may still drive one side with the other (ingest's suites check answers of data/).
+  it('server/data/ and server/ingest/ import nothing from each other', () => {
+    expect(crossings(['server/data'], (to) => !under(to, 'server/ingest'))).toEqual([]);
+    expect(crossings(['server/ingest'], (to) => !under(to, 'server/data'))).toEqual([]);
+  });
+
+  it('server/rollups/ imports neither of its users', () => {
+    expect(crossings(['server/rollups'], (to) => !under(to, 'server/ingest') && !under(to, 'server/data'))).toEqual([]);
   });
 });

@@ -4,17 +4,17 @@
 // kernel), and fall back to DuckDB before the coverage start. Coverage starts where the
 // pipeline's memory of the session starts (at server start: the rollup marks), and moves
 // forward as the windows trim.
-import { RollupResolutionsMs } from './rollup-levels.js';
+import { RollupResolutionsMs } from './levels.js';
 import { ColumnLog } from './column-log.js';
-import { emptyRollupRows, type RollupRows } from './rollup-rows.js';
-import type { RawPending } from './session-rollup-state.js';
+import { emptyRollupRows, type RollupRows } from './rows.js';
 
 /** Raw samples kept: covers the console's default 10-minute view with room to spare. */
 export const RecentRawMs = 30 * 60_000;
 /** Rollup rows kept per level (1 min, 10 min, 1 h): a 24-hour view, a 7-day view. */
 export const RecentRowsMs = [25 * 3_600_000, 8 * 86_400_000, 8 * 86_400_000] as const;
 
-type RawColumns = { time: Float64Array; hop: Int32Array; latency: Float64Array };
+/** Raw samples of one session as columns. */
+export type RawColumns = { time: Float64Array; hop: Int32Array; latency: Float64Array };
 type RowColumns = RollupRows & Record<string, Float64Array | Int32Array>;
 
 const rawLog = () => new ColumnLog<RawColumns>((n) => ({ time: new Float64Array(n), hop: new Int32Array(n), latency: new Float64Array(n) }));
@@ -48,7 +48,7 @@ export class RecentData implements RecentView {
    * (-Infinity or NaN: from the beginning), with what the store already holds there:
    * `raw` parts and `rows` per level, each in time order, parts in time order.
    */
-  constructor(init: { rawFrom: number; rowsFrom: number[]; marks: number[]; raw?: RawPending[]; rows?: RollupRows[] }) {
+  constructor(init: { rawFrom: number; rowsFrom: number[]; marks: number[]; raw?: RawColumns[]; rows?: RollupRows[] }) {
     const from = (t: number) => (Number.isNaN(t) ? -Infinity : t);
     this.rowsFrom = init.rowsFrom.map(from);
     this.rawFrom = from(init.rawFrom);
@@ -63,7 +63,7 @@ export class RecentData implements RecentView {
    * are kept past their window until they are written, so that whatever a query cannot
    * find here is in the store.
    */
-  commit(samples: RawPending, rows: RollupRows[], marks: number[], latest: number, stored: number[]): void {
+  commit(samples: RawColumns, rows: RollupRows[], marks: number[], latest: number, stored: number[]): void {
     // Samples the trim below would drop are not copied in (a flush may carry hours of them).
     const rawCut = latest - RecentRawMs;
     this.raw.appendSince(samples, samples.time.length, Number.isFinite(latest) && rawCut > this.rawFrom ? rawCut : -Infinity);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
-import { appendColumns } from './appenders.js';
+import { appendColumns } from './append-columns.js';
 
 describe('appendColumns', () => {
   it('stores every value of every column, NULL for NaN in nullable columns, across chunks', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRollupRows, inTimeOrder, partsInTimeOrder, rowsFromColumns } from './rollup-rows.js';
+import { emptyRollupRows, inTimeOrder, partsInTimeOrder, rowsFromColumns } from './rows.js';
 
 describe('rollup rows from the store', () => {
   it('takes the numeric columns in RollupSelectColumns order, integers as Int32Array', () => {

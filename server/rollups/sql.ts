@@ -1,0 +1,61 @@
+// The SQL text of the rollup format, derived from the declaration (columns.ts): the table,
+// the column lists the reads select, and the reduction of rows onto a bucket grid. Queries
+// put their own WHERE clauses after these; they only name the owner and place columns.
+import { RollupOwnerColumns, RollupRowColumns, RollupTable, type RollupColumn, type RollupMerge } from './columns.js';
+
+type Declared = (typeof RollupRowColumns)[number];
+
+const definition = (c: { sql: string; type: string; nullable?: boolean }) => `${c.sql} ${c.type}${c.nullable ? '' : ' NOT NULL'}`;
+
+/**
+ * The CREATE TABLE text of the declared format. Migration 2 created the table in its own
+ * words and is never edited (migrations.ts); table.test.ts checks that it and this text
+ * give the same columns.
+ */
+export function rollupTableSql(table = RollupTable): string {
+  return `CREATE TABLE ${table} (\n  ${[...RollupOwnerColumns, ...RollupRowColumns].map(definition).join(',\n  ')})`;
+}
+
+/**
+ * The migration steps (Migration.up) that add a declared column to an existing rollups
+ * table. A NOT NULL column needs a DEFAULT for the rows already stored, the value that
+ * merges as "nothing" (0 for a sum); DuckDB adds the column first and the constraint after.
+ */
+export function addRollupColumnSql(key: Declared['key'], opts: { default?: number; table?: string } = {}): string[] {
+  const c = RollupRowColumns.find((x) => x.key === key)!;
+  const table = opts.table ?? RollupTable;
+  const add = `ALTER TABLE ${table} ADD COLUMN ${c.sql} ${c.type}${opts.default === undefined ? '' : ` DEFAULT ${opts.default}`}`;
+  return c.nullable ? [add] : [add, `ALTER TABLE ${table} ALTER COLUMN ${c.sql} SET NOT NULL`];
+}
+
+/** Every row column, in declared order (what rows.ts rowsFromColumns takes). */
+export const RollupSelectColumns = RollupRowColumns.map((c) => c.sql).join(', ');
+
+/** The lean columns (columns.ts `lean`), in declared order (what rows.ts leanRowsFromColumns takes). */
+export const RollupLeanColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map((c) => c.sql).join(', ');
+
+// The kernel's merge rule of each statistic in SQL. Sums of integers come back as INTEGER
+// (DuckDB widens them), so every column keeps its declared type.
+function mergeSql(c: RollupColumn): string {
+  const col = c.sql;
+  const merges: Record<RollupMerge, string> = {
+    sum: c.type === 'DOUBLE' ? `sum(${col})` : `sum(${col})::${c.type}`,
+    min: `min(${col})`,
+    max: `max(${col})`,
+    earliest: `arg_min(${col}, time) FILTER (WHERE ${col} IS NOT NULL)`,
+    latest: `arg_max(${col}, time) FILTER (WHERE ${col} IS NOT NULL)`,
+    bitOr: `bit_or(${col})`,
+  };
+  return `${merges[c.merge!]} AS ${col}`;
+}
+
+/**
+ * The select list that reduces rollup rows onto the grid of `$start + k * $period` (the
+ * parameters named): one row per bucket and hop, in declared order. Merging rows as the
+ * kernel would, except jitter: the one pair that straddles two rollup periods is not
+ * counted (a window function for it cost 3x the whole query). Group by 1, 2.
+ */
+export function rollupReduceColumns(start: string, period: string): string {
+  const place = `${start} + floor((time - ${start}) / ${period}) * ${period} AS t, hop`;
+  return [place, ...RollupRowColumns.filter((c: RollupColumn) => !c.place).map(mergeSql)].join(', ');
+}
