@@ -118,4 +118,29 @@ describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
     expect(Math.abs(marker!.x - expectedX)).toBeLessThan(3);
     await shot(page, 'zoom-then-10min');
   }, 60_000);
+
+  it('the hover readout names the time under the pointer', async () => {
+    const plot = graph().locator('.u-over');
+    const box = (await plot.boundingBox())!;
+    // A quarter into a 10 min view of a young trace: minutes before the first sample.
+    for (const fraction of [0.25, 0.97]) {
+      await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+      const { text, axisStart, axisEnd } = await graph().evaluate((section) => {
+        const p = section.querySelector<HTMLElement>('.timeline-plot')!;
+        return {
+          text: section.querySelector('.timeline-readout')!.textContent ?? '',
+          axisStart: Number(p.dataset.axisStartMs),
+          axisEnd: Number(p.dataset.axisEndMs),
+        };
+      });
+      const m = /^(\d\d):(\d\d):(\d\d)/.exec(text);
+      expect(m, `readout "${text}"`).not.toBeNull();
+      const expected = new Date(axisStart + fraction * (axisEnd - axisStart));
+      let shown = new Date(expected).setHours(Number(m![1]), Number(m![2]), Number(m![3]), 0);
+      if (shown - expected.getTime() > 43_200_000) shown -= 86_400_000;
+      expect(Math.abs(shown - expected.getTime()), `readout "${text}" at ${expected.toTimeString()}`).toBeLessThan(2000);
+      if (fraction < 0.5) expect(text).toContain('no data');
+    }
+    await shot(page, 'readout');
+  }, 30_000);
 });
