@@ -143,4 +143,25 @@ describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
     }
     await shot(page, 'readout');
   }, 30_000);
+
+  it("a second tab's sidebar shows a summary created in the first, and no pushed event lacks a handler", async () => {
+    const second = await browser.context.newPage();
+    second.on('console', (m) => consoleLines.push(`tab2 ${m.type()}: ${m.text()}`));
+    await second.goto(`${app.url}/`);
+    await second.getByText('No summaries yet.', { exact: true }).waitFor({ timeout: 15_000 });
+    page.once('dialog', (d) => void d.accept('Core routers'));
+    await page.getByText('New Summary', { exact: true }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/summary/'), { timeout: 10_000 });
+    // Tab 2 was not touched: only the hub can have told it.
+    await second.getByText('Core routers (0)', { exact: true }).waitFor({ timeout: 10_000 });
+    // SessionsChanged too: a new trace in tab 1 makes tab 2 read the summaries (target counts) again.
+    const reread = second.waitForRequest((r) => r.url().includes('/cmd/getsummaries'), { timeout: 15_000 });
+    await page.goto(`${app.url}/targets/`);
+    await startTraceFromEntry(page, '1 s', topo.hop(1).v4);
+    await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${targetId}`), { timeout: 15_000 });
+    await reread;
+    await shot(second, 'second-tab');
+    expect(consoleLines.filter((l) => MissingHandler.test(l))).toEqual([]);
+    await second.close();
+  }, 60_000);
 });
