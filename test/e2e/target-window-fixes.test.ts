@@ -164,4 +164,51 @@ describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
     expect(consoleLines.filter((l) => MissingHandler.test(l))).toEqual([]);
     await second.close();
   }, 60_000);
+
+  it('lays the target window out from 1024x700 to 2560x1440: two control rows, the whole grid, room for the graph', async () => {
+    await page.goto(`${app.url}/targets/${targetId}`);
+    await graph().waitFor({ timeout: 15_000 });
+    for (const [width, height] of [[1024, 700], [1440, 900], [2560, 1440]]) {
+      await page.setViewportSize({ width, height });
+      // Settled when the grid's columns fit its pane (ResizeObserver answers after layout).
+      await expect
+        .poll(() => page.evaluate(() => {
+          const s = document.querySelector<HTMLElement>('[data-testid="trace-grid"] .dvn-scroller');
+          return !!s && s.scrollWidth <= s.clientWidth + 1;
+        }), { timeout: 5000 })
+        .toBe(true);
+      const m = await page.evaluate(() => {
+        // Flex lines of a wrapping row: a child starting below every child seen so far opens a new line.
+        const rowsOf = (el: Element) => {
+          const boxes = [...el.children].map((c) => c.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+          let lines = 0;
+          let bottom = -Infinity;
+          for (const b of boxes) {
+            if (b.top >= bottom - 0.5) lines++;
+            bottom = Math.max(bottom, b.bottom);
+          }
+          return lines;
+        };
+        const rows = [...document.querySelectorAll('.control-panel > .control-row')];
+        const grid = document.querySelector('[data-testid="trace-grid"]')!.getBoundingClientRect();
+        const pane = document.querySelector('.grid-pane')!.getBoundingClientRect();
+        const plot = document.querySelector('.timeline-graph .u-over')!.getBoundingClientRect();
+        return {
+          panelRows: rows.reduce((n, r) => n + rowsOf(r), 0),
+          gridHeight: grid.height,
+          gridInsidePane: grid.bottom <= pane.bottom + 0.5 && grid.right <= pane.right + 0.5,
+          plotHeight: plot.height,
+          pageFits: document.documentElement.scrollHeight <= window.innerHeight + 1,
+        };
+      });
+      await shot(page, `layout-${width}x${height}`);
+      expect(m.panelRows, `${width}x${height}`).toBe(2);
+      // Header (34 px) and at least five hop rows (30 px).
+      expect(m.gridHeight, `${width}x${height}`).toBeGreaterThanOrEqual(34 + 5 * 30);
+      expect(m.gridInsidePane, `${width}x${height}`).toBe(true);
+      expect(m.plotHeight, `${width}x${height}`).toBeGreaterThanOrEqual(40);
+      expect(m.pageFits, `${width}x${height}`).toBe(true);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ export function ChoiceField({
   onCommit,
   disabled,
   title,
-  width = 92,
+  width,
 }: {
   label: string;
   /** Text shown for the current value. */
@@ -22,6 +22,7 @@ export function ChoiceField({
   onCommit: (text: string) => boolean;
   disabled?: boolean;
   title?: string;
+  /** Field width in px; the stylesheet's (92 px, narrower on small screens) by default. */
   width?: number;
 }) {
   const id = useId();
@@ -46,7 +47,7 @@ export function ChoiceField({
           id={id}
           value={text}
           disabled={disabled}
-          style={{ width }}
+          style={width === undefined ? undefined : { width }}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') commit(text);

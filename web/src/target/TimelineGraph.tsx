@@ -101,7 +101,9 @@ export function TimelineGraph(p: TimelineGraphProps) {
         pl: { auto: false, range: [0, 100] },
       },
       axes: [
-        { stroke: '#64748b', space: 80, grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
+        // Time axis: 38 px holds the clock line and the date under the first tick (uPlot's 50
+        // left a small window's graph only a sliver of plot).
+        { stroke: '#64748b', space: 80, size: 38, gap: 3, grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
         {
           scale: 'ms',
           label: 'Latency (ms)',
@@ -124,7 +126,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
           font: '11px Inter, system-ui, sans-serif',
           grid: { show: false },
           ticks: { stroke: 'rgba(225,29,72,0.3)' },
-          splits: () => [0, 25, 50, 75, 100],
+          // Five labels need about 90 px; a short plot (small window, many graphs) gets three.
+          splits: (u) => (u.bbox.height / devicePixelRatio < 90 ? [0, 50, 100] : [0, 25, 50, 75, 100]),
         },
       ],
       series: [
