@@ -211,4 +211,64 @@ describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
     }
     await page.setViewportSize({ width: 1440, height: 900 });
   }, 60_000);
+
+  it("a 404 on the comments of an unknown target logs the server's Error text", async () => {
+    const warnings: string[] = [];
+    const listen = (m: { type: () => string; text: () => string }) => m.type() === 'warning' && warnings.push(m.text());
+    page.on('console', listen);
+    await page.goto(`${app.url}/targets/987654`);
+    await page.getByText('Target 987654 not found', { exact: true }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => warnings.find((w) => w.includes('GetComments failed')), { timeout: 10_000 }).toBeDefined();
+    page.off('console', listen);
+    expect(warnings.find((w) => w.includes('GetComments failed'))).toContain('Target 987654 not found.');
+  }, 30_000);
+
+  it('Escape closes the dropdowns, tabs are named, an empty Enter says why, session-ending commands ask first', async () => {
+    const commands: string[] = [];
+    page.on('request', (r) => r.url().includes('/cmd/') && commands.push(new URL(r.url()).pathname));
+    await page.goto(`${app.url}/targets/${targetId}`);
+    await graph().waitFor({ timeout: 15_000 });
+    // The tab names the target (by id until the window sets its heading as the title).
+    await expect.poll(() => page.title(), { timeout: 5000 }).toMatch(new RegExp(`^(Target ${targetId}|${topo.target.v4.replace(/\./g, '\\.')}) - Hopwatch$`));
+
+    // Escape closes each list, the focus being on its toggle button (not in a text field).
+    for (const toggle of ['Trace history', 'Trace Interval choices', 'Focus choices']) {
+      await page.getByRole('button', { name: toggle }).click();
+      await page.getByRole('listbox').waitFor({ timeout: 5000 });
+      await page.keyboard.press('Escape');
+      await page.getByRole('listbox').waitFor({ state: 'detached', timeout: 5000 });
+    }
+
+    // Close (and Stop) asks; Cancel leaves the target tracing.
+    await page.getByRole('button', { name: 'More trace commands' }).click();
+    await page.getByRole('menuitem', { name: 'Close (and Stop)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close (and Stop)' });
+    await dialog.waitFor({ timeout: 5000 });
+    // Named once the target window passes its name to the control panel ("this target" until then).
+    expect(await dialog.textContent()).toMatch(new RegExp(`Stop tracing (this target|${topo.target.v4.replace(/\./g, '\\.')}) and close it\\?`));
+    await shot(page, 'confirm-close');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 5000 });
+    expect(commands.filter((c) => c === '/cmd/close')).toEqual([]);
+    await page.getByText(/^Tracing every/).waitFor({ timeout: 5000 });
+
+    // Reset And Restart asks too, and goes on when confirmed.
+    await page.getByRole('button', { name: 'More trace commands' }).click();
+    await page.getByRole('menuitem', { name: 'Reset And Restart' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset And Restart' });
+    await reset.getByRole('button', { name: 'Reset And Restart' }).click();
+    await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/${targetId}`), { timeout: 15_000 });
+
+    // Enter in an empty target box says what to type.
+    await page.goto(`${app.url}/targets/`);
+    await expect.poll(() => page.title(), { timeout: 5000 }).toBe('New target - Hopwatch');
+    const entry = page.getByPlaceholder('Enter target name or IP');
+    await entry.fill('');
+    await entry.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Type a host name or IP address, then press Enter to start tracing it.' }).waitFor({ timeout: 5000 });
+    await shot(page, 'empty-enter');
+
+    await page.goto(`${app.url}/sessions`);
+    await expect.poll(() => page.title(), { timeout: 5000 }).toBe('Sessions - Hopwatch');
+  }, 60_000);
 });
