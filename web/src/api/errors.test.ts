@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerError, UnexpectedServerError, bodyErrorText, errorMessage, isSuppressedError } from './errors';
+import { ServerError, UnexpectedServerError, bodyErrorText, errorMessage, isSuppressedError, unexpectedServerErrorMessage } from './errors';
 
 describe('error message extraction', () => {
   it('uses the Error field of a JSON body', () => {
@@ -42,5 +42,14 @@ describe('error message extraction', () => {
     handled.redirectedToLogin = true;
     expect(isSuppressedError(handled)).toBe(true);
     expect(isSuppressedError(new ServerError(UnexpectedServerError, 403, '{"Error":"Missing claim"}'))).toBe(false);
+  });
+
+  it("a failed answer's message carries the status and the server's Error text (what console warnings print)", () => {
+    const body = '{"Error":"Target 999 not found."}';
+    const e = new ServerError(unexpectedServerErrorMessage(404, body), 404, body);
+    expect(e.message).toBe('An unexpected server error occurred. (HTTP 404: Target 999 not found.)');
+    expect(String(e)).toContain('Target 999 not found.');
+    expect(errorMessage(e)).toBe('Target 999 not found.');
+    expect(unexpectedServerErrorMessage(502, '<html>bad gateway</html>')).toBe('An unexpected server error occurred. (HTTP 502)');
   });
 });

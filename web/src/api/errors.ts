@@ -4,6 +4,18 @@
 /** Message of every non-200/204 answer. */
 export const UnexpectedServerError = 'An unexpected server error occurred.';
 
+/**
+ * The message of a failed answer (spec 1 section 8: the generic message "plus status and
+ * response body"): "An unexpected server error occurred. (HTTP 404: Target 9 not found.)".
+ * Screens show the body's Error field (errorMessage); this message is what a log line or a
+ * console warning of the raw error prints, so it carries the server's words too, not only
+ * the generic sentence.
+ */
+export function unexpectedServerErrorMessage(status: number, body: string): string {
+  const text = bodyErrorText(body);
+  return `${UnexpectedServerError} (HTTP ${status}${text ? `: ${text}` : ''})`;
+}
+
 export class ServerError extends Error {
   constructor(
     message: string,

@@ -3,7 +3,7 @@
 // A 401/403 outside the login page hands over to the registered handler, which clears the
 // user and redirects to /login.
 import { ExpiredTrialHeader } from '../../../server/contract/account';
-import { ServerError, UnexpectedServerError } from './errors';
+import { ServerError, unexpectedServerErrorMessage } from './errors';
 
 export interface RequestOptions {
   /** JSON body (serialised here). */
@@ -59,7 +59,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   if (response.status === 204) return null;
   const text = await response.text();
   if (response.status !== 200) {
-    const error = new ServerError(UnexpectedServerError, response.status, text, response.headers, url);
+    const error = new ServerError(unexpectedServerErrorMessage(response.status, text), response.status, text, response.headers, url);
     if ((response.status === 401 || response.status === 403) && options.authRedirect !== false && !isLoginPath(location.pathname)) {
       if (onUnauthorized) {
         error.redirectedToLogin = true;

@@ -1,5 +1,8 @@
 // Screens built by later issues: their routes and gates are real, their content is not yet.
+import { useDocumentTitle } from '../shell/documentTitle';
+
 export function ComingPage({ screen, note }: { screen: string; note?: string }) {
+  useDocumentTitle(screen);
   return (
     <section className="page">
       <header className="page-header">

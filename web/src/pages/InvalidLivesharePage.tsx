@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
+import { useDocumentTitle } from '../shell/documentTitle';
 
 export function InvalidLivesharePage() {
+  useDocumentTitle('Invalid LiveShare link');
   return (
     <section className="page notice-page">
       <h1>This LiveShare link is invalid or has expired</h1>

@@ -7,6 +7,7 @@ import { login } from '../api/account';
 import { errorMessage } from '../api/errors';
 import { Brand } from '../components/Brand';
 import { Field } from '../components/Field';
+import { useDocumentTitle } from '../shell/documentTitle';
 import { supportDialogOpenAtom } from '../state/dialogs';
 import { authLoadingAtom, currentUserAtom, trialExpiredAtom } from '../state/user';
 import { hasLoginErrors, isExpiredLogin, validateLogin, type LoginErrors } from './loginValidation';
@@ -34,6 +35,7 @@ function TrialExpiredNotice() {
 export function LoginPage() {
   const [search] = useSearchParams();
   const { expired } = useParams();
+  useDocumentTitle(isExpiredLogin(search, expired) ? 'Trial Expired' : 'Log in');
   const location = useLocation();
   const navigate = useNavigate();
   const setUser = useSetAtom(currentUserAtom);

@@ -3,6 +3,7 @@ import { useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { logout } from '../api/account';
+import { useDocumentTitle } from '../shell/documentTitle';
 import { forgetLiveShareId } from '../state/liveShareCookie';
 import { authLoadingAtom, currentUserAtom } from '../state/user';
 
@@ -11,6 +12,7 @@ export function LogoutPage() {
   const setUser = useSetAtom(currentUserAtom);
   const setLoading = useSetAtom(authLoadingAtom);
   const started = useRef(false);
+  useDocumentTitle('Logging Out');
   useEffect(() => {
     if (started.current) return;
     started.current = true;

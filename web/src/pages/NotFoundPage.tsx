@@ -1,8 +1,10 @@
 // Unknown paths and paths the user may not open (spec 1 section 2).
 import { Link, useLocation } from 'react-router-dom';
+import { useDocumentTitle } from '../shell/documentTitle';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();
+  useDocumentTitle('Page not found');
   return (
     <section className="page notice-page">
       <h1>Page not found or can't be loaded</h1>

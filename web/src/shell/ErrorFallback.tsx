@@ -6,6 +6,7 @@ import { errorMessage } from '../api/errors';
 import { SupportTicketDialog } from '../components/SupportTicketDialog';
 import { appendErrorLog } from '../state/errorLog';
 import { logEntryFor } from '../state/reportError';
+import { useDocumentTitle } from './documentTitle';
 
 function logRenderError(error: unknown, componentStack?: string | null) {
   const entry = logEntryFor(error, `Rendering error: ${errorMessage(error)}`, location.pathname);
@@ -15,6 +16,7 @@ function logRenderError(error: unknown, componentStack?: string | null) {
 
 export function ErrorFallback() {
   const [ticketOpen, setTicketOpen] = useState(false);
+  useDocumentTitle('Error');
   return (
     <div className="center-screen error-fallback">
       <div className="auth-card">

@@ -1,6 +1,7 @@
 // Summaries group with "New Summary" (spec 1 section 2): the name comes from a prompt; an
 // empty or cancelled answer does nothing; a failure shows the error toast and stays put.
 // The list needs the Professional licence; a failure to load it shows "Error: {message}".
+// It is read again when the hub says the list or the sessions changed (another tab, user).
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -9,6 +10,7 @@ import { getSummaries, newSummary, type SummaryInfo } from '../api/summaries';
 import { errorMessage } from '../api/errors';
 import { reportError } from '../state/reportError';
 import { currentUserAtom } from '../state/user';
+import { summaryListVersionAtom } from '../hub/hubEvents';
 import { hasClaim } from './gates';
 import { NavGroup, NavItem } from './NavItem';
 
@@ -29,9 +31,10 @@ export function SummariesGroup() {
       setLoadError(`Error: ${errorMessage(e)}`);
     }
   }, [mayList]);
+  const listVersion = useAtomValue(summaryListVersionAtom);
   useEffect(() => {
     void reload();
-  }, [reload]);
+  }, [reload, listVersion]);
 
   const create = async () => {
     const name = window.prompt('Enter new summary name')?.trim();

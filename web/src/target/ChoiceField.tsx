@@ -1,7 +1,9 @@
 // A picker with preset choices and free text (Trace Interval, Focus): typing and Enter or
 // leaving the field commits the text; the list offers the presets. The parent decides what
 // the text means and whether it is accepted (an unreadable text reverts).
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useClickAway } from '../components/useClickAway';
+import { useEscape } from '../components/useEscape';
 
 export function ChoiceField({
   label,
@@ -10,7 +12,7 @@ export function ChoiceField({
   onCommit,
   disabled,
   title,
-  width = 92,
+  width,
 }: {
   label: string;
   /** Text shown for the current value. */
@@ -20,12 +22,18 @@ export function ChoiceField({
   onCommit: (text: string) => boolean;
   disabled?: boolean;
   title?: string;
+  /** Field width in px; the stylesheet's (92 px, narrower on small screens) by default. */
   width?: number;
 }) {
   const id = useId();
   const [text, setText] = useState(value);
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => setText(value), [value]);
+  // The list closes on Escape and on a click elsewhere, wherever the focus is.
+  const close = useCallback(() => setOpen(false), []);
+  useEscape(open, close);
+  useClickAway(box, open, close);
   const commit = (t: string) => {
     setOpen(false);
     if (t.trim() === value) return setText(value);
@@ -34,12 +42,12 @@ export function ChoiceField({
   return (
     <div className="choice-field" title={title}>
       <label htmlFor={id}>{label}</label>
-      <div className="choice-box">
+      <div className="choice-box" ref={box}>
         <input
           id={id}
           value={text}
           disabled={disabled}
-          style={{ width }}
+          style={width === undefined ? undefined : { width }}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') commit(text);

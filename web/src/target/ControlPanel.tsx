@@ -16,6 +16,8 @@ import { AgentPicker } from './AgentPicker';
 import { SettingsPicker } from './SettingsPicker';
 import type { SettingsListItem } from './api';
 import { agentPickerDisabled, agentPickerVisible, type AgentItem } from './logic/agentPicker';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { closeAndStopConfirmation, resetAndRestartConfirmation } from './logic/sessionEndConfirmations';
 
 export interface ControlPanelProps {
   entryText: string;
@@ -30,9 +32,13 @@ export interface ControlPanelProps {
   onPlay: () => void;
   /** The play button would start a new trace (not pause/resume). */
   playStarts: boolean;
+  /** Called after the user confirmed: it ends the current session. */
   onResetAndRestart: () => void;
   onNewTarget: () => void;
+  /** Called after the user confirmed: it ends the current session. */
   onClose: () => void;
+  /** The open target's name, for the confirmations ("this target" without it). */
+  targetName?: string;
   rowEditable: boolean;
   selectionCount: number;
   onReleaseFocus: () => void;
@@ -56,6 +62,8 @@ export interface ControlPanelProps {
 
 export function ControlPanel(p: ControlPanelProps) {
   const [menu, setMenu] = useState<{ x: number; y: number; kind: 'play' | 'columns' } | null>(null);
+  // Reset And Restart and Close (and Stop) end the session: they ask first.
+  const [confirming, setConfirming] = useState<'reset' | 'close' | null>(null);
   const dropdown = useRef<HTMLButtonElement>(null);
   const chooser = useRef<HTMLButtonElement>(null);
   const below = (el: HTMLElement | null) => {
@@ -65,9 +73,9 @@ export function ControlPanel(p: ControlPanelProps) {
   const noPermission = p.canManageTargets ? undefined : NoPermissionToStartTracesTooltip;
   const playLabel = p.playStarts ? 'Start' : p.running ? 'Pause' : 'Resume';
   const playItems: MenuItem[] = [
-    { label: 'Reset And Restart', disabled: !p.hasTarget || !p.rowEditable, onSelect: p.onResetAndRestart },
+    { label: 'Reset And Restart', disabled: !p.hasTarget || !p.rowEditable, onSelect: () => setConfirming('reset') },
     { label: 'New Target', onSelect: p.onNewTarget },
-    { label: 'Close (and Stop)', disabled: !p.hasTarget || !p.rowEditable, onSelect: p.onClose },
+    { label: 'Close (and Stop)', disabled: !p.hasTarget || !p.rowEditable, onSelect: () => setConfirming('close') },
   ];
   const columnItems: MenuItem[] = p.columns.map((c) => ({
     label: c.MenuCaption || c.Caption,
@@ -185,6 +193,17 @@ export function ControlPanel(p: ControlPanelProps) {
         </button>
       </div>
       {menu && <PopupMenu x={menu.x} y={menu.y} items={menu.kind === 'play' ? playItems : columnItems} onClose={() => setMenu(null)} />}
+      {confirming && (
+        <ConfirmDialog
+          confirmation={confirming === 'reset' ? resetAndRestartConfirmation(p.targetName) : closeAndStopConfirmation(p.targetName)}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            if (confirming === 'reset') p.onResetAndRestart();
+            else p.onClose();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -3,14 +3,17 @@
 // each entry can be started now or removed; with an empty filter the list ends with "Sort
 // list", "Reset list to default" and, with the user-management claim, "Set as account
 // default..." (after a confirmation).
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { getDefaultTraceHistory, getTraceHistory, setTraceHistory } from './api';
 import { HistoryDropdownPopupHeightPx } from './logic/constants';
 import { reportError } from '../state/reportError';
 import { showInfo } from '../state/toasts';
 import { useClickAway } from '../components/useClickAway';
+import { useEscape } from '../components/useEscape';
 
 export const EntryPlaceholder = 'Enter target name or IP';
+/** Said under the entry when Enter finds it empty (issue 15: it silently did nothing). */
+export const EmptyEntryHint = 'Type a host name or IP address, then press Enter to start tracing it.';
 
 export function TargetEntry({
   text,
@@ -31,6 +34,7 @@ export function TargetEntry({
   const [open, setOpen] = useState(false);
   const [history, setHistory] = useState<string[] | null>(null);
   const [filtering, setFiltering] = useState(false);
+  const [hint, setHint] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
   const load = () =>
@@ -40,7 +44,9 @@ export function TargetEntry({
   useEffect(() => {
     if (open && history === null) load();
   }, [open, history]);
-  useClickAway(box, open, () => setOpen(false));
+  const close = useCallback(() => setOpen(false), []);
+  useClickAway(box, open, close);
+  useEscape(open, close);
 
   const save = (list: string[]) => {
     setHistory(list);
@@ -64,12 +70,18 @@ export function TargetEntry({
         disabled={disabled}
         onChange={(e) => {
           onText(e.target.value);
+          setHint(false);
           setFiltering(true);
           setOpen(true);
         }}
         onFocus={() => setFiltering(false)}
+        onBlur={() => setHint(false)}
+        aria-describedby={hint ? 'target-entry-hint' : undefined}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') start(text);
+          if (e.key === 'Enter' && !text.trim()) {
+            setOpen(false);
+            setHint(true);
+          } else if (e.key === 'Enter') start(text);
           if (e.key === 'Escape') setOpen(false);
           if (e.key === 'ArrowDown') setOpen(true);
         }}
@@ -86,6 +98,11 @@ export function TargetEntry({
       >
         ▾
       </button>
+      {hint && (
+        <div id="target-entry-hint" className="entry-hint" role="alert">
+          {EmptyEntryHint}
+        </div>
+      )}
       {open && (
         <div className="history-list" style={{ maxHeight: HistoryDropdownPopupHeightPx }} role="listbox">
           {history === null && <div className="history-note">Loading…</div>}

@@ -10,12 +10,15 @@ import { currentUserAtom } from '../state/user';
 import { openTarget, rememberOpenTarget } from './openTarget';
 import { sessionIdOf } from './logic/rowId';
 import { TargetWindow } from './TargetWindow';
+import { useDocumentTitle } from '../shell/documentTitle';
 import './target.css';
 
 export function TargetPage() {
   const { targetUniqueID } = useParams();
   // A row id (12_h_3) opens its target.
   const id = targetUniqueID ? sessionIdOf(targetUniqueID) : undefined;
+  // Until the target window names the target by its heading (it sets the title when it knows it).
+  useDocumentTitle(id ? `Target ${id}` : 'New target');
   useEffect(() => {
     if (id) rememberOpenTarget(id);
   }, [id]);
@@ -24,7 +27,9 @@ export function TargetPage() {
 
 export function MainContainer() {
   const user = useAtomValue(currentUserAtom);
-  if (user?.LicenseMode === LicenseMode.Sidekick) return <ComingPage screen="Sidekick" />;
-  const id = openTarget();
+  const sidekick = user?.LicenseMode === LicenseMode.Sidekick;
+  const id = sidekick ? undefined : openTarget();
+  useDocumentTitle(sidekick ? null : id ? `Target ${id}` : 'New target');
+  if (sidekick) return <ComingPage screen="Sidekick" />;
   return <TargetWindow key={id ?? 'new'} targetId={id} />;
 }

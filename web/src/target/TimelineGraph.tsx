@@ -12,6 +12,7 @@ import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logi
 import { formatDurationShort } from './logic/duration';
 import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
 import { isMeasuredLatency, lossPercent } from './logic/hopStatus';
+import { bucketIndexAt, hoverReadoutText } from './logic/hoverReadout';
 import { nextAutomaticScale } from './logic/latencyScale';
 import { PopupMenu, type MenuItem } from './PopupMenu';
 import { useBuckets } from './useBuckets';
@@ -52,8 +53,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const plotHeight = Math.max(40, p.height - CommentStripPx);
   const series = useBuckets(p.rowId, p.state, Math.max(100, width - 110), p.reloadToken);
   const view = viewportRange(p.state);
-  const latest = useRef(p);
-  latest.current = p;
+  const latest = useRef({ ...p, periodMs: series.periodMs });
+  latest.current = { ...p, periodMs: series.periodMs };
 
   // Columns for uPlot: bucket centres, min, max, avg, loss %.
   const data = useMemo(() => {
@@ -100,7 +101,9 @@ export function TimelineGraph(p: TimelineGraphProps) {
         pl: { auto: false, range: [0, 100] },
       },
       axes: [
-        { stroke: '#64748b', space: 80, grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
+        // Time axis: 38 px holds the clock line and the date under the first tick (uPlot's 50
+        // left a small window's graph only a sliver of plot).
+        { stroke: '#64748b', space: 80, size: 38, gap: 3, grid: { stroke: 'rgba(100,116,139,0.12)' }, ticks: { stroke: 'rgba(100,116,139,0.25)' }, font: '11px Inter, system-ui, sans-serif' },
         {
           scale: 'ms',
           label: 'Latency (ms)',
@@ -123,7 +126,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
           font: '11px Inter, system-ui, sans-serif',
           grid: { show: false },
           ticks: { stroke: 'rgba(225,29,72,0.3)' },
-          splits: () => [0, 25, 50, 75, 100],
+          // Five labels need about 90 px; a short plot (small window, many graphs) gets three.
+          splits: (u) => (u.bbox.height / devicePixelRatio < 90 ? [0, 50, 100] : [0, 25, 50, 75, 100]),
         },
       ],
       series: [
@@ -182,16 +186,27 @@ export function TimelineGraph(p: TimelineGraphProps) {
             ctx.restore();
           },
         ],
+        setScale: [
+          (u, key) => {
+            // The range the time axis is drawn for, on the element: tests compare it with the
+            // viewport, the comment markers and the readout.
+            if (key !== 'x' || u.scales.x.min == null || u.scales.x.max == null) return;
+            el.dataset.axisStartMs = String(Math.round(u.scales.x.min));
+            el.dataset.axisEndMs = String(Math.round(u.scales.x.max));
+          },
+        ],
         setCursor: [
           (u) => {
-            const i = u.cursor.idx;
             const el = readout.current;
             if (!el) return;
-            if (i === null || i === undefined) return void (el.textContent = '');
-            const t = new Date((u.data[0][i] as number) - series.periodMs / 2);
-            const a = u.data[3][i];
-            const l = u.data[4][i];
-            el.textContent = `${t.toLocaleTimeString()}  avg ${a === null || a === undefined ? '–' : `${(a as number).toFixed(1)} ms`}  loss ${l ? `${(l as number).toFixed(0)}%` : '0%'}`;
+            // The time under the pointer (what the axis says there), with the values of the
+            // bucket that covers it; not the nearest sample, which may be far away.
+            const left = u.cursor.left;
+            if (left === undefined || left < 0) return void (el.textContent = '');
+            const cursorMs = u.posToVal(left, 'x');
+            const i = bucketIndexAt(u.data[0], latest.current.periodMs, cursorMs);
+            const value = (k: number) => (i < 0 ? null : ((u.data[k][i] as number | null | undefined) ?? null));
+            el.textContent = hoverReadoutText(cursorMs, i < 0 ? null : { avgMs: value(3), lossPercent: value(4) });
           },
         ],
       },

@@ -16,7 +16,8 @@ import {
   type DrawCellCallback,
   type GridMouseEventArgs,
 } from '@glideapps/glide-data-grid';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { graphColumnWidth } from './logic/gridFit';
 import type { ColumnDef, TargetRow } from '../../../server/contract/targets';
 import { ColumnAlign } from '../../../server/contract/targets';
 import { drawScaleHeader, hopGraphCell, hopGraphRenderer } from './graphCellRenderer';
@@ -72,23 +73,42 @@ export interface TraceGridProps {
   onLastRowPainted?: (rowCount: number) => void;
 }
 
+/** Room for a vertical scrollbar when the hops outgrow the pane (the Graph column grows into it otherwise). */
+const ScrollbarAllowancePx = 16;
+
 export function TraceGrid(p: TraceGridProps) {
   const shown = useMemo(() => p.columns.filter((c) => c.Visible), [p.columns]);
   const selected = useMemo(() => new Set(p.selection), [p.selection]);
   const pointer = useRef<{ x: number; y: number; mods: ClickModifiers }>({ x: 0, y: 0, mods: {} });
+
+  // The pane's inner size: the grid is drawn exactly that big, so its scrollbars are inside
+  // the pane (a grid 2 px taller than the bordered pane hid the horizontal one).
+  const box = useRef<HTMLDivElement>(null);
+  const [paneSize, setPaneSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setPaneSize({ width: el.clientWidth, height: el.clientHeight });
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    measure();
+    return () => ro.disconnect();
+  }, []);
+  const otherWidths = useMemo(() => shown.filter((c) => c.Name !== 'Graph').map((c) => c.Width), [shown]);
 
   const gridColumns: GridColumn[] = useMemo(
     () =>
       shown.map((c) => ({
         id: c.Name,
         title: c.Name === 'Graph' ? '' : c.Caption,
-        width: c.Width,
+        // The Graph column gives way in a narrow pane, so the others are not cut off.
+        width: c.Name === 'Graph' ? graphColumnWidth(paneSize.width - ScrollbarAllowancePx, otherWidths, c.Width) : c.Width,
         // The Graph column takes the row's spare width.
         grow: c.Name === 'Graph' ? 1 : undefined,
         hasMenu: false,
         themeOverride: c.Name === 'Graph' ? { cellHorizontalPadding: 0 } : undefined,
       })),
-    [shown],
+    [shown, paneSize.width, otherWidths],
   );
 
   const getCellContent = useCallback(
@@ -186,6 +206,7 @@ export function TraceGrid(p: TraceGridProps) {
 
   return (
     <div
+      ref={box}
       className="trace-grid"
       data-testid="trace-grid"
       data-row-count={rowCount}
@@ -214,7 +235,7 @@ export function TraceGrid(p: TraceGridProps) {
         onItemHovered={onItemHovered}
         theme={theme}
         width="100%"
-        height={p.height}
+        height={paneSize.height > 0 ? paneSize.height : p.height}
         rowHeight={p.rowHeight ?? 30}
         headerHeight={34}
         smoothScrollX

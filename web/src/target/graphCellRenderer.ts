@@ -126,11 +126,13 @@ export function drawScaleHeader(ctx: CanvasRenderingContext2D, rect: { x: number
   ctx.textBaseline = 'middle';
   const y = rect.y + rect.height - 13;
   const label = (v: number) => (scaleMaxMs < 4 ? v.toFixed(2) : scaleMaxMs < 10 ? v.toFixed(1) : String(Math.round(v)));
-  for (let q = 0; q <= 4; q++) {
-    const tx = x0 + (w * q) / 4;
-    const text = q === 4 ? `${label(scaleMaxMs)} ms` : label((scaleMaxMs * q) / 4);
+  // Quarters, or halves when the column is too narrow for five labels (a small window).
+  const parts = w < 240 ? 2 : 4;
+  for (let q = 0; q <= parts; q++) {
+    const tx = x0 + (w * q) / parts;
+    const text = q === parts ? `${label(scaleMaxMs)} ms` : label((scaleMaxMs * q) / parts);
     const tw = ctx.measureText(text).width;
-    const left = q === 0 ? tx : q === 4 ? tx - tw : tx - tw / 2;
+    const left = q === 0 ? tx : q === parts ? tx - tw : tx - tw / 2;
     ctx.fillText(text, left, y);
     ctx.fillRect(Math.round(tx), rect.y + rect.height - 5, 1, 5);
   }

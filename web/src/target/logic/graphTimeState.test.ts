@@ -97,6 +97,20 @@ describe('preset spans', () => {
     const s = graphTimeReducer(back, { type: 'choosePeriod', periodMs: 30 * Ms.Minute });
     expect(s).toMatchObject({ viewportPeriodMs: 30 * Ms.Minute, viewportEndMs: T0 - Ms.Hour, viewportLive: false });
   });
+  it('a span chosen after a wheel zoom left the end a little back shows the present, live', () => {
+    // Issue 15: zoom in about the middle of the live 10 min (end 1 min back), choose 10 min again.
+    const zoomed = graphTimeReducer(withData(), { type: 'zoom', factor: 0.8, atMs: T0 - 5 * Ms.Minute });
+    expect(zoomed).toMatchObject({ viewportPeriodMs: 8 * Ms.Minute, viewportEndMs: T0 - Ms.Minute, viewportLive: false });
+    const s = graphTimeReducer(zoomed, { type: 'choosePeriod', periodMs: 10 * Ms.Minute });
+    expect(s).toMatchObject({ viewportPeriodMs: 10 * Ms.Minute, viewportEndMs: T0, viewportLive: true });
+    // and it follows new samples again
+    expect(graphTimeReducer(s, { type: 'newData', newestMs: T0 + 5000 }).viewportEndMs).toBe(T0 + 5000);
+  });
+  it('a span longer than the distance back to the newest sample goes live; a shorter one keeps the end', () => {
+    const back = graphTimeReducer(withData(), { type: 'pan', deltaMs: -5 * Ms.Minute });
+    expect(graphTimeReducer(back, { type: 'choosePeriod', periodMs: 10 * Ms.Minute })).toMatchObject({ viewportEndMs: T0, viewportLive: true });
+    expect(graphTimeReducer(back, { type: 'choosePeriod', periodMs: 5 * Ms.Minute })).toMatchObject({ viewportEndMs: T0 - 5 * Ms.Minute, viewportLive: false });
+  });
   it('ignores a zero span', () => {
     const s = withData();
     expect(graphTimeReducer(s, { type: 'choosePeriod', periodMs: 0 })).toBe(s);

@@ -129,6 +129,12 @@ export function graphTimeReducer(state: GraphTimeState, action: GraphTimeAction)
       const periodMs = Math.max(action.periodMs, ZoomFloorViewportMs);
       if (action.endMs !== undefined) return settleViewport(state, action.endMs, periodMs);
       if (state.viewportLive) return { ...state, viewportPeriodMs: periodMs, viewportEndMs: liveEnd(state) };
+      // Off live but less than the chosen span behind the newest sample (a wheel zoom about
+      // the pointer leaves the end a little back): the span ending at the newest sample still
+      // shows where the user was looking, so the choice shows the present and follows it, as
+      // the picker's "10 min" reads. Further back, the user is studying the past: keep the end.
+      const newest = state.newestSampleMs;
+      if (newest !== null && newest - state.viewportEndMs < periodMs) return settleViewport(state, newest, periodMs);
       return settleViewport(state, state.viewportEndMs, periodMs);
     }
     case 'resetToCurrent': {

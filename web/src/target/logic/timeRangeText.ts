@@ -4,7 +4,7 @@
 import { formatDurationShort } from './duration';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+export const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 const date = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 export function formatTimeRangeText(startMs: number, endMs: number): string {
