@@ -42,6 +42,9 @@ import { SplitterPx, useSplitter } from './useSplitter';
 import { useTargetRows } from './useTargetRows';
 import { useTraceInterval } from './useTraceInterval';
 import { useVisibleGraphs } from './useVisibleGraphs';
+import { useFocusPerTarget } from './useFocusPerTarget';
+import { useDocumentTitle } from '../shell/documentTitle';
+import { targetHeadingText } from './logic/targetHeading';
 
 /** The agents this console knows: the appliance itself, online while it answers (remote agents come with CloudConnect). */
 const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
@@ -52,6 +55,8 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const canManage = claims.includes(Claim.TargetManagement);
   const [time, dispatch] = useReducer(graphTimeReducer, Date.now(), initialGraphTimeState);
   useEffect(() => dispatch({ type: 'reset', nowMs: Date.now() }), [targetId]);
+  // After the reset above: the Focus choice kept for this target lands on the reset state.
+  const onFocus = useFocusPerTarget(targetId, dispatch);
 
   const focus = statsRange(time);
   const onNewSamples = useCallback((newestMs: number) => dispatch({ type: 'newData', newestMs }), []);
@@ -60,6 +65,8 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const rows = result?.Rows ?? [];
   const details = result?.Details ?? null;
   const notFound = rowsState.status === 'notFound';
+  const heading = targetHeadingText({ targetId, notFound, details });
+  useDocumentTitle(heading);
 
   // Data times from the server: the oldest and newest samples.
   useEffect(() => {
@@ -153,7 +160,8 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           if (targetId && !notFound) api.updateTraceInterval(targetId, ms).then(refresh, (e) => showToast('error', errorMessage(e)));
         }}
         focusText={focusText}
-        onFocus={(text) => dispatch({ type: 'pickFocus', text })}
+        onFocus={onFocus}
+        targetName={details ? heading : undefined}
         warnMs={warnMs}
         badMs={badMs}
         rangeText={formatTimeRangeText(focus.startMs, focus.endMs)}
