@@ -53,6 +53,8 @@ export interface SimExpectation {
   /** 'all': every round reached the target; 'none': no round did; 'most': more than half. */
   reachedTarget: 'all' | 'none' | 'most';
   hops: SimExpectedHop[];
+  /** Every round's hop list ends at this TTL. */
+  lastTtl?: number;
   routeChange?: { ttl: number; previous: string; current: string };
 }
 

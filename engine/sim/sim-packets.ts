@@ -39,7 +39,8 @@ const QUOTE_V6 = 1280 - IPV6_HEADER_LENGTH - 8;
  * the engine fragmented (allowFragmentation above the MTU) is lost in the simulation.
  */
 export function readProbe(buf: Uint8Array, length: number): SentProbe | null {
-  const bytes = buf.slice(0, length);
+  // A copy (Buffer.slice would share the prober's batch buffer, rewritten by the next round).
+  const bytes = new Uint8Array(buf.subarray(0, length));
   if (length > 0 && bytes[0] >> 4 === 4) {
     const ip = readIPv4Header(bytes, 0, length);
     if (!ip || (bytes[6] & 0x3f) !== 0 || bytes[7] !== 0) return null;
