@@ -26,6 +26,16 @@ export interface Config {
   trustedProxies: string[];
   /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
   slowRequestMs: number;
+  /**
+   * 'raw' (default): traces probe through raw sockets. 'simulated': through the engine's
+   * simulated network (tests and demos without root; nothing is sent) (HOPWATCH_ENGINE).
+   */
+  engine: 'raw' | 'simulated';
+  /**
+   * Scenario files (or directories of them) of the simulated network, from
+   * HOPWATCH_SIM_SCENARIOS (comma-separated); empty: loopback only (docs/engine.md).
+   */
+  simScenarios: string[];
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +47,12 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
   return n;
+}
+
+function engineVar(raw: string | undefined): Config['engine'] {
+  if (raw === undefined || raw === '' || raw === 'raw') return 'raw';
+  if (raw === 'simulated') return 'simulated';
+  throw new ConfigError(`HOPWATCH_ENGINE must be raw or simulated, got "${raw}"`);
 }
 
 /** proxy-addr's names for whole ranges, accepted as they are. */
@@ -84,5 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
+    engine: engineVar(env.HOPWATCH_ENGINE),
+    simScenarios: (env.HOPWATCH_SIM_SCENARIOS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(p)),
   };
 }

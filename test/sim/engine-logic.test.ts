@@ -279,7 +279,7 @@ describe('targets, names, stop and errors', () => {
   it('fails a trace to an address outside the simulated network with NoRoute', async () => {
     start([chain(221, 1)]);
     const h = trace({ target: '10.251.222.9' });
-    const err = await new Promise<InstanceType<typeof EngineError>>((ok) => h.on('error', ok));
+    const err = (await new Promise<Error>((ok) => h.on('error', ok))) as InstanceType<typeof EngineError>;
     expect(err).toBeInstanceOf(EngineError);
     expect(err.code).toBe('NoRoute');
     expect(h.state).toBe('stopped');
@@ -289,7 +289,7 @@ describe('targets, names, stop and errors', () => {
     const s = chain(223, 1);
     start([s]);
     const h = trace({ target: s.target.v4!, packetSize: 3000 });
-    const err = await new Promise<InstanceType<typeof EngineError>>((ok) => h.on('error', ok));
+    const err = (await new Promise<Error>((ok) => h.on('error', ok))) as InstanceType<typeof EngineError>;
     expect(err.code).toBe('BadOptions');
     expect(err.message).toContain('packetSize of at most 1500');
   });
