@@ -1,4 +1,5 @@
 // Configuration from HOPWATCH_* environment variables (names fixed in ARCHITECTURE.md).
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DeploymentMode, LicenseMode } from './contract/account.js';
@@ -55,6 +56,12 @@ function engineVar(raw: string | undefined): Config['engine'] {
   throw new ConfigError(`HOPWATCH_ENGINE must be raw or simulated, got "${raw}"`);
 }
 
+function scenarioPaths(raw: string | undefined): string[] {
+  const paths = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(p));
+  for (const p of paths) if (!existsSync(p)) throw new ConfigError(`HOPWATCH_SIM_SCENARIOS names ${p}, which does not exist`);
+  return paths;
+}
+
 /** proxy-addr's names for whole ranges, accepted as they are. */
 const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -101,6 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
     engine: engineVar(env.HOPWATCH_ENGINE),
-    simScenarios: (env.HOPWATCH_SIM_SCENARIOS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(p)),
+    simScenarios: scenarioPaths(env.HOPWATCH_SIM_SCENARIOS),
   };
 }
