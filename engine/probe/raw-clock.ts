@@ -1,7 +1,7 @@
 // Real time for the raw-socket network: Date.now(), the addon's CLOCK_MONOTONIC (the scale of
 // its send and receive stamps), Node timers for one-off timers, and the addon's ticker for
 // round cadences (no Node timer object per round: see docs/engine.md, Performance).
-import type { ProbeClock, Ticker, TimerRef } from './network.js';
+import type { ProbeClock, Ticker } from './network.js';
 import { rawsock } from './rawsock.js';
 
 export const rawClock: ProbeClock = {
@@ -19,5 +19,3 @@ export const rawClock: ProbeClock = {
     };
   },
 };
-// TimerRef is an opaque object; Node's Timeout is one.
-export type { TimerRef };
