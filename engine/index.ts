@@ -8,6 +8,10 @@ export { LatencyCode, SpecialLatencyBase, isSpecialLatency, latencyDisplayText }
 export { EngineError, NO_RAW_SOCKET_PERMISSION, type EngineErrorCode } from './errors.js';
 export { checkProbePermission, closeProbePool as shutdownEngine } from './trace/probe-pool.js';
 export { resolveTraceOptions } from './trace/options.js';
+// The network seam: the raw-socket engine as a value, and the simulated one (docs/engine.md).
+export { rawEngine, type TraceEngine } from './engine.js';
+export { createSimulatedEngine, type SimulatedEngine, type SimulatedEngineOptions } from './sim/sim-engine.js';
+export { parseScenario, loadScenarioFile, type SimScenario, type SimExpectation, type SimExpectedHop } from './sim/scenario.js';
 
 /**
  * Starts a trace. Listen for 'round' (one per interval), 'routeChange', 'targetResolved'

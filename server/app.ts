@@ -28,7 +28,7 @@ import { TraceRunner } from './targets/trace-runner.js';
 import { sessionsInStates } from './targets/repository.js';
 import { SessionState } from './contract/sessions.js';
 import { recordTraceTarget } from './kvp/trace-history.js';
-import { shutdownEngine, type StartTrace } from './trace-engine.js';
+import { engineFor, shutdownEngine, startTrace, useEngine, type StartTrace, type TraceEngine } from './trace-engine.js';
 import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
@@ -50,6 +50,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Replaces the engine (tests without raw sockets). */
   startTrace?: StartTrace;
+  /** The trace engine (default: what config.engine says, the raw sockets unless HOPWATCH_ENGINE=simulated). */
+  engine?: TraceEngine;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -110,7 +112,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });
   await ingest.init();
-  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace);
+  const engine = opts.engine ?? engineFor(opts.config);
+  useEngine(engine);
+  if (engine.kind === 'simulated') app.log.warn('Traces run on the simulated network (HOPWATCH_ENGINE=simulated): nothing is sent, results come from its scenarios');
+  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace);
   app.decorate('traces', { ingest, runner });
   app.addHook('onClose', async () => {
     // Stop probing first, then flush what was measured, then release the sockets.

@@ -24,4 +24,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
     expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '*' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
   });
+  it('probes with raw sockets unless HOPWATCH_ENGINE=simulated', () => {
+    expect(loadConfig({})).toMatchObject({ engine: 'raw', simScenarios: [] });
+    expect(loadConfig({ HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: 'test/sim/scenarios' })).toMatchObject({ engine: 'simulated' });
+    expect(loadConfig({ HOPWATCH_SIM_SCENARIOS: 'test/sim/scenarios' }).simScenarios[0]).toMatch(/\/test\/sim\/scenarios$/);
+    expect(() => loadConfig({ HOPWATCH_ENGINE: 'fake' })).toThrow(/HOPWATCH_ENGINE must be raw or simulated/);
+    expect(() => loadConfig({ HOPWATCH_SIM_SCENARIOS: 'no/such/dir' })).toThrow(/HOPWATCH_SIM_SCENARIOS names .*no\/such\/dir/);
+  });
 });

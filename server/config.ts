@@ -1,4 +1,5 @@
 // Configuration from HOPWATCH_* environment variables (names fixed in ARCHITECTURE.md).
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DeploymentMode, LicenseMode } from './contract/account.js';
@@ -26,6 +27,16 @@ export interface Config {
   trustedProxies: string[];
   /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
   slowRequestMs: number;
+  /**
+   * 'raw' (default): traces probe through raw sockets. 'simulated': through the engine's
+   * simulated network (tests and demos without root; nothing is sent) (HOPWATCH_ENGINE).
+   */
+  engine: 'raw' | 'simulated';
+  /**
+   * Scenario files (or directories of them) of the simulated network, from
+   * HOPWATCH_SIM_SCENARIOS (comma-separated); empty: loopback only (docs/engine.md).
+   */
+  simScenarios: string[];
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +48,18 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
   return n;
+}
+
+function engineVar(raw: string | undefined): Config['engine'] {
+  if (raw === undefined || raw === '' || raw === 'raw') return 'raw';
+  if (raw === 'simulated') return 'simulated';
+  throw new ConfigError(`HOPWATCH_ENGINE must be raw or simulated, got "${raw}"`);
+}
+
+function scenarioPaths(raw: string | undefined): string[] {
+  const paths = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(p));
+  for (const p of paths) if (!existsSync(p)) throw new ConfigError(`HOPWATCH_SIM_SCENARIOS names ${p}, which does not exist`);
+  return paths;
 }
 
 /** proxy-addr's names for whole ranges, accepted as they are. */
@@ -84,5 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
+    engine: engineVar(env.HOPWATCH_ENGINE),
+    simScenarios: scenarioPaths(env.HOPWATCH_SIM_SCENARIOS),
   };
 }

@@ -4,6 +4,7 @@
 // said once when the trace starts rather than shown as timeouts forever.
 import { probeLength } from '../codec/probe-packet.js';
 import { EngineError } from '../errors.js';
+import type { ProbeNetwork } from './network.js';
 import type { TraceSpec } from './protocol.js';
 import { rawsock } from './rawsock.js';
 
@@ -33,9 +34,18 @@ export function mtuProblem(s: SizedFields, mtu: number): string | null {
     `allow fragmentation or use a packetSize of at most ${largest}.`;
 }
 
-/** The spec with the MTU toward its destination; throws EngineError('BadOptions') when its probes cannot be sent. */
-export function withPathMtu(spec: TraceSpec): TraceSpec {
-  const mtu = outgoingMtu(spec.family, spec.destination, spec.sourceInterface);
+/**
+ * The spec with the MTU toward its destination on this network; throws EngineError('NoRoute')
+ * without a route and EngineError('BadOptions') when its probes cannot be sent.
+ */
+export function withPathMtu(spec: TraceSpec, network: Pick<ProbeNetwork, 'pathMtu'>): TraceSpec {
+  let mtu: number;
+  try {
+    mtu = network.pathMtu(spec.family, spec.destination, spec.sourceInterface);
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    throw new EngineError('NoRoute', `Cannot find the MTU toward ${spec.destination}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const problem = mtuProblem(spec, mtu);
   if (problem) throw new EngineError('BadOptions', problem);
   return { ...spec, mtu };

@@ -8,8 +8,7 @@ import { ProbeTemplate, minimumPacketSize } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
 import { probeSeqAt, type ProbeOutcome, type RoundTask, type TraceSpec } from './protocol.js';
-import type { RawSocketHandle } from './rawsock.js';
-import { ProbeSockets, SendError } from './sockets.js';
+import { SendError, type ProbeNetwork, type ProbeNetworkFactory, type SendSocket, type TimerRef } from './network.js';
 
 /** Called once per round with every probe's outcome; may be called before runRound returns. */
 export type RoundEnded = (probes: ProbeOutcome[]) => void;
@@ -25,7 +24,7 @@ interface RoundState {
   endTtl: number;
   sendsDone: boolean;
   finished: boolean;
-  timer: NodeJS.Timeout | null;
+  timer: TimerRef | null;
   ended: RoundEnded;
   failed: RoundFailed;
 }
@@ -39,7 +38,7 @@ interface PendingProbe {
 /** What a trace's settings mean for sending, worked out once per TraceSpec (not per round). */
 interface Flow {
   template: ProbeTemplate;
-  sender: RawSocketHandle;
+  sender: SendSocket;
   /** Views of the batch buffer, one per probe (made as rounds need them). */
   slots: Uint8Array[];
   /** The probes are longer than the MTU toward the destination: each goes out as fragments of at most this. */
@@ -55,7 +54,8 @@ function probeKey(family: 4 | 6, protocol: 'icmp' | 'udp' | 'tcp', flowId: numbe
 
 export class Prober {
   private readonly pending = new Map<number, PendingProbe>();
-  private readonly sockets = new ProbeSockets((reply, at) => this.onReply(reply, at), () => this.checkAnswered());
+  /** The network seam: raw sockets in the probe worker, or a simulated network (network.ts). */
+  readonly network: ProbeNetwork;
   /** Rounds that got an answer in the current read: checked for completion once it is done. */
   private answered: RoundState[] = [];
   private readonly packet = Buffer.alloc(65536);
@@ -69,15 +69,19 @@ export class Prober {
   private readonly tcpDataBytes = new Map<number, number>();
   private opened = false;
 
+  constructor(network: ProbeNetworkFactory) {
+    this.network = network((reply, at) => this.onReply(reply, at), () => this.checkAnswered());
+  }
+
   /** Opens the receive sockets; throws EngineError('NoRawSocketPermission') without CAP_NET_RAW. */
   open(): void {
     if (this.opened) return;
-    this.sockets.open();
+    this.network.open();
     this.opened = true;
   }
 
   close(): void {
-    this.sockets.close();
+    this.network.close();
     this.flows = new WeakMap();
     this.opened = false;
   }
@@ -125,7 +129,7 @@ export class Prober {
     let flow = this.flows.get(spec);
     if (flow) return flow;
     this.open();
-    this.sockets.listen(spec.family, spec.protocol);
+    this.network.listen(spec.family, spec.protocol);
     const source = parseAddress(spec.source);
     const destination = parseAddress(spec.destination);
     if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
@@ -136,7 +140,7 @@ export class Prober {
     // The worker refused the trace when its probes do not fit and may not be fragmented (path-mtu.ts).
     const fragmentMtu = spec.mtu !== undefined && template.length > spec.mtu ? spec.mtu : null;
     if (spec.protocol === 'tcp') this.tcpDataBytes.set(spec.flowId, Math.max(spec.packetSize, minimumPacketSize('tcp')) - minimumPacketSize('tcp'));
-    flow = { slots: [], sender: this.sockets.sender(spec.family, spec.sourceInterface), template, fragmentMtu };
+    flow = { slots: [], sender: this.network.sender(spec.family, spec.sourceInterface), template, fragmentMtu };
     this.flows.set(spec, flow);
     return flow;
   }
@@ -158,7 +162,7 @@ export class Prober {
     if (round.finished) return;
     if (round.task.ttls[index] <= round.endTtl) this.sendProbe(round, flow, index);
     if (index + 1 < round.task.ttls.length) {
-      round.timer = setTimeout(() => {
+      round.timer = this.network.clock.setTimer(() => {
         try {
           this.sendSpaced(round, flow, index + 1);
         } catch (err) {
@@ -178,10 +182,10 @@ export class Prober {
    */
   private sent(round: RoundState): void {
     round.sendsDone = true;
-    if (!this.complete(round)) this.sockets.drainFamily(round.spec.family);
+    if (!this.complete(round)) this.network.drainFamily(round.spec.family);
     if (round.finished) return;
     if (this.complete(round)) return this.finish(round);
-    round.timer = setTimeout(() => this.timedOut(round), round.spec.timeoutMs);
+    round.timer = this.network.clock.setTimer(() => this.timedOut(round), round.spec.timeoutMs);
   }
 
   /**
@@ -197,7 +201,7 @@ export class Prober {
     if (!slots) return false;
     for (let i = 0; i < count; i++) flow.template.write(slots[i], task.ttls[i], probeSeqAt(task.seqStart, i));
     const length = flow.template.length;
-    this.sockets.sendBatch(flow.sender, this.batch, length, count, spec.destination, this.sendTimes);
+    this.network.sendBatch(flow.sender, this.batch, length, count, spec.destination, this.sendTimes);
     for (let i = 0; i < count; i++) {
       const sentAtNs = this.sendTimes[i];
       const outcome = round.outcomes[i];
@@ -223,7 +227,7 @@ export class Prober {
     const outcome = round.outcomes[index];
     try {
       const sentAtNs = flow.fragmentMtu === null
-        ? this.sockets.send(flow.sender, this.packet, length, spec.destination)
+        ? this.network.send(flow.sender, this.packet, length, spec.destination)
         : this.sendFragments(flow, flow.fragmentMtu, length, probeSeq, spec);
       outcome.kind = 'timeout';
       this.pending.set(key, { round, index, sentAtNs });
@@ -250,7 +254,7 @@ export class Prober {
     let sentAtNs = 0;
     let at = 0;
     for (let i = 0; i < lengths.length; i++) {
-      const t = this.sockets.send(flow.sender, i === 0 ? out : out.subarray(at), lengths[i], spec.destination);
+      const t = this.network.send(flow.sender, i === 0 ? out : out.subarray(at), lengths[i], spec.destination);
       if (i === 0) sentAtNs = t;
       at += lengths[i];
     }
@@ -317,14 +321,14 @@ export class Prober {
    */
   private timedOut(round: RoundState): void {
     round.timer = null;
-    this.sockets.drain();
+    this.network.drain();
     this.finish(round);
   }
 
   /** Drops the round's probes from the pending map (late replies no longer match). */
   private forget(round: RoundState): void {
     round.finished = true;
-    if (round.timer) clearTimeout(round.timer);
+    if (round.timer) this.network.clock.clearTimer(round.timer);
     round.timer = null;
     for (const key of round.keys) {
       const p = this.pending.get(key);

@@ -8,6 +8,9 @@ import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6Tcp
 import { formatIPv6 } from '../codec/address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
 import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type RawSocketHandle } from './rawsock.js';
+import { SendError, type ProbeNetwork, type ProbeNetworkFactory, type ReplyListener, type SendSocket } from './network.js';
+import { outgoingMtu } from './path-mtu.js';
+import { rawClock } from './raw-clock.js';
 
 const IPPROTO_RAW = 255;
 const SOL_SOCKET = 1;
@@ -16,17 +19,16 @@ const SO_BINDTODEVICE = 25;
 const SO_RCVBUFFORCE = 33;
 const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
-/** receivedAtNs: CLOCK_MONOTONIC ns taken right after recvfrom. */
-export type ReplyListener = (reply: ProbeReply, receivedAtNs: number) => void;
 type Parser = (buf: Buffer, length: number, from: string) => ProbeReply | null;
 
-export class SendError extends Error {
-  constructor(readonly errno: number) {
-    super(`sendto failed (errno ${errno})`);
-  }
-}
+export { SendError };
 
-export class ProbeSockets {
+/** The raw-socket network (the seam's production side): receive times are the kernel's stamps. */
+export const rawNetwork: ProbeNetworkFactory = (onReply, onBatchEnd) => new ProbeSockets(onReply, onBatchEnd);
+
+export class ProbeSockets implements ProbeNetwork {
+  readonly clock = rawClock;
+
   private readonly senders = new Map<string, RawSocketHandle>();
   private readonly receivers = new Map<string, RawSocketHandle>();
   private readonly receivers4: RawSocketHandle[] = [];
@@ -42,13 +44,13 @@ export class ProbeSockets {
   }
 
   /** Sends probes packed in buf (see RawSockAddon.sendBatch); times[i] < 0 is -errno. */
-  sendBatch(sender: RawSocketHandle, buf: Buffer, length: number, count: number, destination: string, times: Float64Array): void {
-    rawsock().sendBatch(sender, buf, length, count, destination, times);
+  sendBatch(sender: SendSocket, buf: Buffer, length: number, count: number, destination: string, times: Float64Array): void {
+    rawsock().sendBatch(sender as RawSocketHandle, buf, length, count, destination, times);
   }
 
   /** Sends one probe on a sender(); returns the send time in ns (CLOCK_MONOTONIC), taken right before sendto. */
-  send(sender: RawSocketHandle, buf: Buffer, length: number, destination: string): number {
-    const r = rawsock().send(sender, buf, length, destination);
+  send(sender: SendSocket, buf: Buffer, length: number, destination: string): number {
+    const r = rawsock().send(sender as RawSocketHandle, buf, length, destination);
     if (r < 0) throw new SendError(-r);
     return r;
   }
@@ -69,6 +71,10 @@ export class ProbeSockets {
     for (let i = 0; i < list.length; i++) rawsock().drain(list[i]);
   }
 
+  pathMtu(family: 4 | 6, destination: string, sourceInterface: string | null): number {
+    return outgoingMtu(family, destination, sourceInterface);
+  }
+
   close(): void {
     for (const s of [...this.senders.values(), ...this.receivers.values()]) rawsock().close(s);
     this.senders.clear();
@@ -78,7 +84,7 @@ export class ProbeSockets {
   }
 
   /** The send socket of a family and source interface (opened on first use). */
-  sender(family: 4 | 6, sourceInterface: string | null): RawSocketHandle {
+  sender(family: 4 | 6, sourceInterface: string | null): SendSocket {
     const key = `${family}/${sourceInterface ?? ''}`;
     let sock = this.senders.get(key);
     if (sock) return sock;

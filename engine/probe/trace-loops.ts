@@ -7,8 +7,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
 import { withPathMtu } from './path-mtu.js';
+import type { ProbeClock, Ticker, TimerRef } from './network.js';
 import type { Prober, RoundEnded, RoundFailed } from './prober.js';
-import { rawsock, type TickerHandle } from './rawsock.js';
 import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
 
 /** Finished rounds reach the main thread at most once per this many ms (see deliver()). */
@@ -27,13 +27,13 @@ interface Loop {
    */
   state: 'running' | 'paused' | 'stopping' | 'removed';
   /** A one-off start: the first round after start, resume, an interval change or a late round. */
-  timer: NodeJS.Timeout | null;
+  timer: TimerRef | null;
   /**
-   * The steady cadence: a repeating timer of the rawsock addon, armed when a round starts
+   * The steady cadence: a repeating timer of the clock (raw: the rawsock addon's), armed when a round starts
    * other than by it. It calls the round straight from the loop: no Node timer object or
    * timer list per round. Closed when the trace goes.
    */
-  ticker: TickerHandle;
+  ticker: Ticker;
   tickerArmed: boolean;
   /** The ticker fired while a round was still in flight: start the next one when it ends. */
   late: boolean;
@@ -51,11 +51,15 @@ interface Loop {
 export class TraceLoops {
   private readonly loops = new Map<number, Loop>();
   private outbox: RoundReport[] = [];
-  /** Date.now() of the last message of rounds to the main thread (a cheap clock; steps are handled). */
+  /** Wall ms of the last message of rounds to the main thread (a cheap clock; steps are handled). */
   private lastDelivery = -Infinity;
-  private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimer: TimerRef | null = null;
+  /** The network's clock: real time, or a simulation's virtual time. */
+  private readonly clock: ProbeClock;
 
-  constructor(private readonly prober: Prober, private readonly port: MessagePort) {}
+  constructor(private readonly prober: Prober, private readonly port: Pick<MessagePort, 'postMessage'>) {
+    this.clock = prober.network.clock;
+  }
 
   handle(cmd: TraceCommand): void {
     if (cmd.op === 'start') return this.start(cmd.id, cmd.spec);
@@ -70,7 +74,7 @@ export class TraceLoops {
         // The way to the new address may have another MTU.
         let spec: TraceSpec;
         try {
-          spec = withPathMtu({ ...loop.spec, family: cmd.family, destination: cmd.destination, source: cmd.source });
+          spec = withPathMtu({ ...loop.spec, family: cmd.family, destination: cmd.destination, source: cmd.source }, this.prober.network);
         } catch (err) {
           return this.fail(loop, err);
         }
@@ -99,7 +103,7 @@ export class TraceLoops {
         if (loop.state !== 'paused') return;
         loop.state = 'running';
         // A round still in flight schedules the next one when it ends.
-        if (!loop.inFlight) this.schedule(loop, Date.now());
+        if (!loop.inFlight) this.schedule(loop, this.clock.wallMs());
         return;
       case 'stop':
         this.clearTimer(loop);
@@ -118,7 +122,7 @@ export class TraceLoops {
   closeAll(): void {
     for (const loop of [...this.loops.values()]) this.remove(loop);
     this.outbox = [];
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushTimer) this.clock.clearTimer(this.flushTimer);
     this.flushTimer = null;
   }
 
@@ -126,14 +130,14 @@ export class TraceLoops {
     if (this.loops.has(id)) return;
     let spec: TraceSpec;
     try {
-      spec = withPathMtu(requested);
+      spec = withPathMtu(requested, this.prober.network);
     } catch (err) {
       const code: EngineErrorCode = err instanceof EngineError ? err.code : 'SocketError';
       return this.post({ op: 'error', id, code, message: err instanceof Error ? err.message : String(err) });
     }
-    let ticker: TickerHandle;
+    let ticker: Ticker;
     try {
-      ticker = rawsock().ticker(() => this.tick(loop));
+      ticker = this.clock.ticker(() => this.tick(loop));
     } catch (err) {
       return this.post({ op: 'error', id, code: 'SocketError', message: err instanceof Error ? err.message : String(err) });
     }
@@ -161,15 +165,15 @@ export class TraceLoops {
   /** A one-off start at `at`; that round starts the ticker again. */
   private schedule(loop: Loop, at: number): void {
     this.clearTimer(loop);
-    loop.timer = setTimeout(() => {
+    loop.timer = this.clock.setTimer(() => {
       loop.timer = null;
       this.run(loop, false);
-    }, Math.max(0, at - Date.now()));
+    }, Math.max(0, at - this.clock.wallMs()));
   }
 
   private clearTimer(loop: Loop): void {
-    if (loop.timer) clearTimeout(loop.timer);
-    if (loop.tickerArmed) rawsock().tickerStop(loop.ticker);
+    if (loop.timer) this.clock.clearTimer(loop.timer);
+    if (loop.tickerArmed) loop.ticker.stop();
     loop.timer = null;
     loop.tickerArmed = false;
     loop.late = false;
@@ -179,7 +183,7 @@ export class TraceLoops {
   private remove(loop: Loop): void {
     if (loop.state === 'removed') return;
     this.clearTimer(loop);
-    rawsock().tickerClose(loop.ticker);
+    loop.ticker.close();
     loop.state = 'removed';
     this.loops.delete(loop.id);
   }
@@ -192,12 +196,12 @@ export class TraceLoops {
   private run(loop: Loop, byTicker = false): void {
     if (loop.state !== 'running') return;
     if (!byTicker) {
-      rawsock().tickerStart(loop.ticker, loop.spec.intervalMs, loop.spec.intervalMs);
+      loop.ticker.start(loop.spec.intervalMs, loop.spec.intervalMs);
       loop.tickerArmed = true;
     }
     // Held rounds ride on this wake-up when their window has passed (see deliver()).
-    if (this.flushTimer && this.windowPassed(Date.now())) this.flush();
-    const time = Date.now();
+    if (this.flushTimer && this.windowPassed(this.clock.wallMs())) this.flush();
+    const time = this.clock.wallMs();
     loop.lastRoundStart = time;
     const ttls = loop.path.nextTtls();
     const seqStart = loop.nextSeq;
@@ -237,7 +241,7 @@ export class TraceLoops {
     // Paused and resumed, or a new interval, while this round was in flight: no ticker runs.
     if (!loop.tickerArmed && !loop.timer) this.schedule(loop, time + loop.spec.intervalMs);
     // It took longer than the interval: the next round starts now, with a new cadence.
-    else if (loop.late) this.schedule(loop, Date.now());
+    else if (loop.late) this.schedule(loop, this.clock.wallMs());
   }
 
   private fail(loop: Loop, err: unknown): void {
@@ -260,9 +264,9 @@ export class TraceLoops {
    * HostUpdated within 1 s of a round.
    */
   private deliver(): void {
-    const now = Date.now();
+    const now = this.clock.wallMs();
     if (this.windowPassed(now)) return this.flush();
-    this.flushTimer ??= setTimeout(() => this.flush(), this.lastDelivery + DELIVERY_WINDOW_MS - now + DELIVERY_GRACE_MS);
+    this.flushTimer ??= this.clock.setTimer(() => this.flush(), this.lastDelivery + DELIVERY_WINDOW_MS - now + DELIVERY_GRACE_MS);
   }
 
   /** The window since the last delivery has passed (or the wall clock stepped back). */
@@ -272,12 +276,12 @@ export class TraceLoops {
   }
 
   private flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushTimer) this.clock.clearTimer(this.flushTimer);
     this.flushTimer = null;
     if (this.outbox.length === 0) return;
     const rounds = this.outbox;
     this.outbox = [];
-    this.lastDelivery = Date.now();
+    this.lastDelivery = this.clock.wallMs();
     this.port.postMessage({ op: 'rounds', rounds } satisfies TraceMessage);
   }
 

@@ -5,33 +5,23 @@
 import { EngineError } from '../errors.js';
 import { Prober } from './prober.js';
 import { rawsock } from './rawsock.js';
-import type { ProbeTask, ProbeTaskResult, ServeTask, TraceCommand } from './protocol.js';
-import { TraceLoops } from './trace-loops.js';
+import type { ProbeTask, ProbeTaskResult } from './protocol.js';
+import { serveTraces } from './serve.js';
+import { rawNetwork } from './sockets.js';
 
 /** The probe worker's thread name, so that per-thread tools (top -H, bench:engine) tell it apart. */
 export const PROBE_THREAD_NAME = 'hopwatch-probe';
 
-const prober = new Prober();
+const prober = new Prober(rawNetwork);
 try {
   rawsock().setThreadName(PROBE_THREAD_NAME);
 } catch {
   // No addon: every task reports that itself.
 }
 
-function serve(task: ServeTask): Promise<ProbeTaskResult> {
-  return new Promise((resolve) => {
-    const loops = new TraceLoops(prober, task.port);
-    task.port.on('message', (cmd: TraceCommand) => loops.handle(cmd));
-    task.port.once('close', () => {
-      loops.closeAll();
-      resolve({ ok: true });
-    });
-  });
-}
-
 export default async function probeTask(task: ProbeTask): Promise<ProbeTaskResult> {
   try {
-    if (task.type === 'serve') return await serve(task);
+    if (task.type === 'serve') return await serveTraces(prober, task.port);
     prober.open();
     return { ok: true };
   } catch (err) {

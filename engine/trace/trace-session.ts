@@ -10,10 +10,10 @@ import type { RoundReport, TraceSpec } from '../probe/protocol.js';
 import type { ResolvedTraceOptions, TraceEvents, TraceHandle, TraceOptions, TraceRound } from '../types.js';
 import { allocateFlowId, releaseFlowId } from './flow-ids.js';
 import { destinationPort, probeProtocol, resolveTraceOptions } from './options.js';
-import { sendTraceCommand, startTraceRounds, stopTraceRounds, type TraceClient } from './probe-pool.js';
+import type { TraceClient } from './probe-pool.js';
 import { resolveTarget, systemResolveName, type NameResolver } from './resolve-target.js';
 import { ReverseDnsCache, sharedReverseDns } from './reverse-dns.js';
-import { sourceAddressFor } from './source-address.js';
+import { rawBackend, type TraceBackend } from './trace-backend.js';
 
 export class TraceSession extends EventEmitter implements TraceHandle, TraceClient {
   readonly options: ResolvedTraceOptions;
@@ -32,7 +32,8 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   private readonly names: ReverseDnsCache | null;
   private readonly resolveName: NameResolver;
 
-  constructor(input: TraceOptions) {
+  /** backend: the raw sockets, or a simulated network (engine/sim/sim-engine.ts). */
+  constructor(input: TraceOptions, private readonly backend: TraceBackend = rawBackend) {
     super();
     this.options = resolveTraceOptions(input);
     this.resolveName = input.resolveName ?? systemResolveName;
@@ -74,16 +75,16 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       maxTtl: o.maxTtl,
       finalHopOnly: o.finalHopOnly,
     };
-    this.roundsId = startTraceRounds(spec, this);
+    this.roundsId = this.backend.link.startTraceRounds(spec, this);
   }
 
   private async resolve(): Promise<string> {
     const { address, family } = await resolveTarget(this.options.target, this.options.family, this.resolveName);
-    const source = await sourceAddressFor(address, family, this.options.sourceInterface);
+    const source = await this.backend.sourceAddressFor(address, family, this.options.sourceInterface);
     const previous = this.address;
     this.family = family;
     this.source = source;
-    if (this.roundsId !== null) sendTraceCommand({ op: 'retarget', id: this.roundsId, family, destination: address, source });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'retarget', id: this.roundsId, family, destination: address, source });
     if (address !== previous) {
       this.address = address;
       if (previous !== null) {
@@ -136,7 +137,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       ? Array.from({ length: this.pathLength - this.options.firstTtl + 1 }, (_, i) => this.options.firstTtl + i)
       : [];
     this.emit('round', {
-      time: Date.now(),
+      time: this.backend.wallMs(),
       index: this.roundIndex++,
       target: this.address,
       reachedTarget: false,
@@ -151,7 +152,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   pause(): void {
     if (this.state !== 'running' && this.state !== 'starting') return;
     this.state = 'paused';
-    if (this.roundsId !== null) sendTraceCommand({ op: 'pause', id: this.roundsId });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'pause', id: this.roundsId });
     this.emitMarker('stop');
   }
 
@@ -159,7 +160,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     if (this.state !== 'paused') return;
     this.state = 'running';
     this.emitMarker('start');
-    if (this.roundsId !== null) sendTraceCommand({ op: 'resume', id: this.roundsId });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'resume', id: this.roundsId });
     // Paused before the rounds began: begin them now (or start() will, once resolved).
     else this.beginRounds();
   }
@@ -167,12 +168,12 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   setInterval(seconds: number): void {
     if (!(seconds > 0 && seconds <= 86400)) throw new EngineError('BadOptions', 'intervalSeconds must be above 0 and at most 86400');
     this.options.intervalSeconds = seconds;
-    if (this.roundsId !== null) sendTraceCommand({ op: 'interval', id: this.roundsId, intervalMs: seconds * 1000 });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'interval', id: this.roundsId, intervalMs: seconds * 1000 });
   }
 
   setFinalHopOnly(on: boolean): void {
     this.options.finalHopOnly = on;
-    if (this.roundsId !== null) sendTraceCommand({ op: 'finalHopOnly', id: this.roundsId, on });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'finalHopOnly', id: this.roundsId, on });
   }
 
   async reResolve(): Promise<string> {
@@ -187,7 +188,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     const id = this.roundsId;
     this.roundsId = null;
     // The flow id stays reserved until no round of this trace is in flight.
-    if (id !== null) await stopTraceRounds(id);
+    if (id !== null) await this.backend.link.stopTraceRounds(id);
     releaseFlowId(this.flowId);
   }
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { seedSessions, type SeededSession } from './seed-sessions.js';
+import { engineEnv } from '../support/trace-network.js';
 
 const RootPassword = 'summaries-root-pw';
 let hw: Appliance;
@@ -29,7 +30,8 @@ async function expectError(path: string, status: number, text?: RegExp, cookie =
 }
 
 beforeAll(async () => {
-  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: RootPassword } });
+  // Raw sockets as root; otherwise the simulated engine, which answers for loopback.
+  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: RootPassword, ...engineEnv() } });
   await first.stop();
   // Paused sessions: open targets that no agent resumes at start, so no probing is involved.
   [targetA, targetB, closed, , otherAccount] = await seedSessions(first.dataDir, [
@@ -179,9 +181,9 @@ describe('summaries licence', () => {
   });
 });
 
-// With the real Local Machine agent: a trace to loopback, started and closed through /cmd.
-// Probing needs raw sockets (root); without them newtarget answers 503 and this is skipped.
-describe.skipIf(process.getuid?.() !== 0)('summaries with a started trace', () => {
+// With the real Local Machine agent: a trace to loopback, started and closed through /cmd
+// (raw sockets as root, the simulated engine otherwise: see engineEnv()).
+describe('summaries with a started trace', () => {
   it('adds and removes a started target, counts it in All Targets, and records the trace history', async () => {
     const allBefore = (await json('/cmd/getsummaries'))[0].TargetCount;
     const started = await json('/cmd/newtarget?target=127.0.0.1&traceInterval=1');

@@ -3,16 +3,17 @@
 // answer what the network did (hops in order, loss where it was injected).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
-import { buildTopology, type Topology } from '../netns/topology.js';
-import { asRoot } from '../netns/rounds.js';
+import { traceNetwork, type TraceNetwork } from '../support/trace-network.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
 
 const INJECTED = 30;
 /** Loss percent tolerance: about 3.5 standard deviations of a binomial(140, 0.3) proportion. */
 const TOLERANCE = 14;
 
-describe.skipIf(!asRoot)('a trace through the API on a lossy chain', () => {
-  let topo: Topology;
+// As root the chain is network namespaces probed with raw sockets; otherwise the same chain
+// on the engine's simulated network (test/support/trace-network.ts).
+describe('a trace through the API on a lossy chain', () => {
+  let topo: TraceNetwork;
   let hw: Appliance;
   let cookie: string;
   let id: number;
@@ -24,10 +25,10 @@ describe.skipIf(!asRoot)('a trace through the API on a lossy chain', () => {
   const rows = async () => (await get(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests[0].ID=${id}&requests[0].Start=0`)).body;
 
   beforeAll(async () => {
-    topo = buildTopology({ id: 21, routers: 3, loss: [{ router: 2, percent: INJECTED }] });
+    topo = traceNetwork({ id: 21, routers: 3, loss: [{ router: 2, percent: INJECTED }] });
     // A short probe timeout keeps rounds quick when probes are lost.
     const dataDir = await dataDirWithEngineSettings({ timeoutMs: 300 });
-    hw = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: 'pw' } });
+    hw = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...topo.env } });
     cookie = await signIn(hw.url, 'admin', 'pw');
     const started = await get(`/cmd/newtarget?target=${topo.target.v4}&traceInterval=0.1`);
     expect(started.status).toBe(200);

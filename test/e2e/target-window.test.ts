@@ -8,16 +8,17 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppliance, type Appliance } from '../support/appliance.js';
-import { buildTopology, type Topology } from '../netns/topology.js';
-import { asRoot } from '../netns/rounds.js';
+import { traceNetwork, type TraceNetwork } from '../support/trace-network.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
 import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = process.env.HOPWATCH_ROOT_PASSWORD || 'Target-window-pw-1';
 
-describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
-  let topo: Topology;
+// As root the chain is network namespaces; otherwise the same chain on the engine's simulated
+// network (test/support/trace-network.ts).
+describe('target window in Chromium on a lossy chain', () => {
+  let topo: TraceNetwork;
   let app: Appliance;
   let browser: Browser;
   let page: Page;
@@ -69,9 +70,9 @@ describe.skipIf(!asRoot)('target window in Chromium on a lossy chain', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    topo = buildTopology({ id: 31, routers: 3, loss: [{ router: 2, percent: 30 }] });
+    topo = traceNetwork({ id: 31, routers: 3, loss: [{ router: 2, percent: 30 }] });
     const dataDir = await dataDirWithEngineSettings({ timeoutMs: 300 });
-    app = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: password } });
+    app = await startAppliance({ dataDir, env: { HOPWATCH_ROOT_PASSWORD: password, ...topo.env } });
     browser = await openBrowser({ width: 1440, height: 900 });
     page = browser.page;
     await signInWithForm(page, app.url, 'admin', password);

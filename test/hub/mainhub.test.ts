@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
-import { buildTopology, type Topology } from '../netns/topology.js';
-import { asRoot } from '../netns/rounds.js';
+import { traceNetwork, type TraceNetwork } from '../support/trace-network.js';
 
 const transports = [
   ['WebSockets', HttpTransportType.WebSockets],
@@ -20,15 +19,17 @@ function connect(url: string, cookie: string | undefined, transport: HttpTranspo
   return b.build();
 }
 
-describe.skipIf(!asRoot)('/mainHub against a live trace', () => {
-  let topo: Topology;
+// As root the trace goes through network namespaces; otherwise through the same chain on the
+// engine's simulated network (test/support/trace-network.ts).
+describe('/mainHub against a live trace', () => {
+  let topo: TraceNetwork;
   let hw: Appliance;
   let cookie: string;
   let targetId: number;
 
   beforeAll(async () => {
-    topo = buildTopology({ id: 41, routers: 2 });
-    hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'pw' } });
+    topo = traceNetwork({ id: 41, routers: 2 });
+    hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...topo.env } });
     cookie = await signIn(hw.url, 'admin', 'pw');
     const r = await fetch(`${hw.url}/cmd/newtarget?target=${topo.target.v4}&traceInterval=1`, { headers: { cookie } });
     expect(r.status).toBe(200);

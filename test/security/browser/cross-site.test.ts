@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page, Response, WebSocket as BrowserSocket } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../../support/appliance.js';
+import { engineEnv } from '../../support/trace-network.js';
 import { openBrowser, signInWithForm, type Browser } from '../../support/browser.js';
 
 const results = resolve(import.meta.dirname, '../../../test-results');
@@ -91,7 +92,8 @@ interface WireRequest {
   status: number;
 }
 
-describe.skipIf(process.getuid?.() !== 0)('cross-site attacks from a browser are refused', () => {
+// The victim's target traces 127.0.0.1: raw sockets as root, the simulated engine otherwise.
+describe('cross-site attacks from a browser are refused', () => {
   let app: Appliance;
   let browser: Browser;
   let context: BrowserContext;
@@ -215,7 +217,7 @@ describe.skipIf(process.getuid?.() !== 0)('cross-site attacks from a browser are
   beforeAll(async () => {
     mkdirSync(results, { recursive: true });
     // Debug level: the request lines are what serverAnswers reads.
-    app = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_LOG_LEVEL: 'debug' } });
+    app = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_LOG_LEVEL: 'debug', ...engineEnv() } });
     crossSite = await startAttacker('127.0.0.2');
     sameSite = await startAttacker('127.0.0.1');
     browser = await openBrowser({ width: 1280, height: 800 });

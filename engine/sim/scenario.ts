@@ -1,0 +1,141 @@
+// Scenario files of the simulated network (YAML or JSON): one path from this host to a target,
+// with per-hop addresses, round-trip times and loss, silent hops, route changes and an
+// unreachable target, plus what a trace of it must show (`expect`, checked by
+// test/sim/scenarios.test.ts). Addresses are test addresses (10.251.x.y, fd00:251:...): the
+// simulation never sends a packet, it answers the engine's probes with reply bytes of its own.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { canonicalAddress, addressFamily } from '../codec/address.js';
+
+export interface SimAddresses {
+  v4?: string;
+  v6?: string;
+}
+
+export interface SimHop extends SimAddresses {
+  /** Round-trip time of this hop's answers in ms (a probe that reaches further takes the later hop's). */
+  rttMs: number;
+  /** Added to rttMs: uniform in [0, jitterMs). */
+  jitterMs?: number;
+  /** Probes arriving at this hop are dropped with this probability (so later hops lose them too). */
+  lossPercent?: number;
+  /** Forwards probes but never answers time exceeded (its address is not needed). */
+  silent?: boolean;
+  /** Drops ICMP echo probes it should forward (UDP and TCP pass): an ICMP-blocking firewall. */
+  dropsIcmpEcho?: boolean;
+}
+
+export interface SimTarget extends SimHop {
+  /** TCP answer of the target: 'rst' (closed port, the default) or 'synAck' (open port). */
+  tcp?: 'rst' | 'synAck';
+  /**
+   * The last hop has no route to the target: it answers destination unreachable (host
+   * unreachable / address unreachable) to every probe that reaches it; the target never answers.
+   */
+  unreachable?: boolean;
+}
+
+export interface SimRouteChange extends SimAddresses {
+  /** Ms after the first probe toward this scenario's target. */
+  atMs: number;
+  /** 1-based hop whose router is replaced by the one at these addresses. */
+  hop: number;
+}
+
+/** What a trace of the scenario must show (see test/sim/scenarios.test.ts). */
+export interface SimExpectation {
+  packetTypes: ('ICMP' | 'UDP' | 'TCP')[];
+  family: 4 | 6;
+  rounds: number;
+  intervalSeconds?: number;
+  timeoutMs?: number;
+  maxTtl?: number;
+  /** 'all': every round reached the target; 'none': no round did; 'most': more than half. */
+  reachedTarget: 'all' | 'none' | 'most';
+  hops: SimExpectedHop[];
+  /** Every round's hop list ends at this TTL. */
+  lastTtl?: number;
+  routeChange?: { ttl: number; previous: string; current: string };
+}
+
+export interface SimExpectedHop {
+  ttl: number;
+  /** Most frequent responder (null: never answered). */
+  address: string | null;
+  /** Loss in percent over the rounds, within `tolerancePercent` (default 0: exact). */
+  lossPercent?: number;
+  tolerancePercent?: number;
+  /** Every answer of this hop is of this kind ('timeout' for silent hops). */
+  reply?: 'timeout' | 'timeExceeded' | 'echoReply' | 'unreachable' | 'tcpReply';
+}
+
+export interface SimScenario {
+  name: string;
+  description?: string;
+  /** Seed of the loss and jitter random numbers (same seed, same sends: same outcome). */
+  seed?: number;
+  /** This host's addresses toward the target (default 10.251.0.1 and fd00:251::1). */
+  source?: SimAddresses;
+  hops: SimHop[];
+  target: SimTarget;
+  routeChanges?: SimRouteChange[];
+  expect?: SimExpectation[];
+}
+
+function fail(name: string, message: string): never {
+  throw new Error(`scenario ${name}: ${message}`);
+}
+
+function checkAddresses(name: string, where: string, a: SimAddresses, required: boolean): void {
+  if (required && a.v4 === undefined && a.v6 === undefined) fail(name, `${where} needs a v4 or v6 address`);
+  if (a.v4 !== undefined && addressFamily(a.v4) !== 4) fail(name, `${where}: v4 ${a.v4} is not an IPv4 address`);
+  if (a.v6 !== undefined && addressFamily(a.v6) !== 6) fail(name, `${where}: v6 ${a.v6} is not an IPv6 address`);
+  // Compare as the engine reports them.
+  if (a.v6 !== undefined) a.v6 = canonicalAddress(a.v6)!;
+}
+
+function checkHop(name: string, where: string, h: SimHop): void {
+  if (!(typeof h.rttMs === 'number' && h.rttMs >= 0)) fail(name, `${where}: rttMs must be a number >= 0`);
+  if (h.jitterMs !== undefined && !(h.jitterMs >= 0)) fail(name, `${where}: jitterMs must be >= 0`);
+  if (h.lossPercent !== undefined && !(h.lossPercent >= 0 && h.lossPercent <= 100)) fail(name, `${where}: lossPercent must be 0..100`);
+  checkAddresses(name, where, h, !h.silent);
+}
+
+/** Validates a parsed scenario (throws an Error naming the scenario and the field). */
+export function checkScenario(s: SimScenario): SimScenario {
+  const name = typeof s?.name === 'string' && s.name ? s.name : fail('(unnamed)', 'name is required');
+  if (!Array.isArray(s.hops)) fail(name, 'hops must be a list');
+  s.hops.forEach((h, i) => checkHop(name, `hop ${i + 1}`, h));
+  if (!s.target) fail(name, 'target is required');
+  checkHop(name, 'target', s.target);
+  checkAddresses(name, 'target', s.target, true);
+  if (s.target.unreachable && s.hops.length === 0) fail(name, 'an unreachable target needs a hop to answer for it');
+  if (s.target.tcp !== undefined && s.target.tcp !== 'rst' && s.target.tcp !== 'synAck') fail(name, "target.tcp must be 'rst' or 'synAck'");
+  if (s.source) checkAddresses(name, 'source', s.source, true);
+  for (const c of s.routeChanges ?? []) {
+    if (!(Number.isInteger(c.hop) && c.hop >= 1 && c.hop <= s.hops.length)) fail(name, `route change hop must be 1..${s.hops.length}`);
+    if (!(c.atMs >= 0)) fail(name, 'route change atMs must be >= 0');
+    checkAddresses(name, `route change at hop ${c.hop}`, c, true);
+  }
+  for (const e of s.expect ?? []) {
+    if (e.family !== 4 && e.family !== 6) fail(name, 'expect.family must be 4 or 6');
+    if (!Array.isArray(e.packetTypes) || e.packetTypes.length === 0) fail(name, 'expect.packetTypes must list ICMP, UDP or TCP');
+    if (!(Number.isInteger(e.rounds) && e.rounds > 0)) fail(name, 'expect.rounds must be a positive integer');
+    if (!['all', 'none', 'most'].includes(e.reachedTarget)) fail(name, "expect.reachedTarget must be 'all', 'none' or 'most'");
+    for (const h of e.hops) if (h.address) h.address = canonicalAddress(h.address) ?? fail(name, `expected address ${h.address} is not an address`);
+    if (e.routeChange) {
+      e.routeChange.previous = canonicalAddress(e.routeChange.previous) ?? fail(name, 'bad routeChange.previous');
+      e.routeChange.current = canonicalAddress(e.routeChange.current) ?? fail(name, 'bad routeChange.current');
+    }
+  }
+  return s;
+}
+
+/** Parses YAML (or JSON, which is YAML too) text of a scenario. */
+export function parseScenario(text: string): SimScenario {
+  return checkScenario(parseYaml(text) as SimScenario);
+}
+
+export function loadScenarioFile(path: string): SimScenario {
+  return parseScenario(readFileSync(path, 'utf8'));
+}
