@@ -307,6 +307,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
         }
         c.principal = current;
       }
+      this.definition.authorize?.(c.principal, method, target);
       const result = await method.handler(this.contextFor(c), ...message.arguments);
       if (invocationId !== undefined) c.send(completionResultFrame(invocationId, result));
     } catch (err) {
