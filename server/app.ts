@@ -94,7 +94,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await registerOpenApi(app, opts.version);
 
-  app.addHook('preHandler', async (request) => {
+  // Before validation: who may call is checked before what they sent (server/http/access.ts).
+  app.addHook('preValidation', async (request) => {
     if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
   });
   installAccessCheck(app);

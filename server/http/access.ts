@@ -14,10 +14,12 @@ import { forbidden, type HttpError } from './errors.js';
 /**
  * - 'public': anyone, signed in or not (sign-in, health, the console's files).
  * - 'signedIn': any signed-in user of the account.
+ * - 'hubConnection': the hub's own requests (negotiate, polls, WebSocket): the hub signs
+ *   them in itself (a bearer token too in the cloud flavour) and checks each method.
  * - { claim, licence }: a signed-in user holding the claim, on a server with the licence.
  *   `note` says what the service checks beyond it for some inputs (shown in the docs table).
  */
-export type Access = 'public' | 'signedIn' | { claim?: Claim; licence?: LicenseMode; note?: string };
+export type Access = 'public' | 'signedIn' | 'hubConnection' | { claim?: Claim; licence?: LicenseMode; note?: string };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,6 +49,7 @@ export function refusalFor(access: Access, p: Principal, config: Config): HttpEr
 export function describeAccess(a: Access): string {
   if (a === 'public') return 'anyone';
   if (a === 'signedIn') return 'signed in';
+  if (a === 'hubConnection') return 'signed in (checked by the hub)';
   const parts = [a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined].filter(Boolean);
   return parts.length ? parts.join(', ') : 'signed in';
 }
@@ -55,7 +58,7 @@ const accessOfRoute = (route: Pick<RouteOptions, 'config'>): Access | undefined 
 
 /**
  * Refuses to register a route that does not say who may call it, and checks every request
- * against the route's declaration once the principal is known (run after the hook that
+ * against the route's declaration once the principal is known (install after the hook that
  * resolves it).
  */
 export function installAccessCheck(app: FastifyInstance): void {
@@ -69,14 +72,15 @@ export function installAccessCheck(app: FastifyInstance): void {
       throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access, server/http/access.ts).`);
     }
   });
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  // Before validation, so a caller without the right learns nothing from the input checks.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined) {
       // The not-found handler is no route; anything else without a declaration is refused.
       if (request.is404) return;
       throw forbidden('This call declares no access and is refused.');
     }
-    if (access === 'public') return;
+    if (access === 'public' || access === 'hubConnection') return;
     const p = requireUser(request);
     const refused = refusalFor(access, p, request.server.config);
     if (refused) throw refused;
