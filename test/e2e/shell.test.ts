@@ -218,7 +218,7 @@ describe('console shell in Chromium', () => {
 
     // A password an admin set must be replaced: Change Password opens by itself (issue 26).
     await see('Change your password');
-    await see('Choose your own password to continue.');
+    await page.locator('.modal', { hasText: 'Choose your own password to continue.' }).waitFor();
     const submit = page.getByRole('button', { name: 'Change Password' }).last();
     expect(await submit.isDisabled()).toBe(true);
     await page.getByLabel('Current password').fill(user.temp);
