@@ -12,6 +12,7 @@ import { installJsonParsing } from './http/json-body.js';
 import { requestSerializer } from './http/log-redaction.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installCrossSiteRefusal } from './http/cross-site.js';
+import { installAccessCheck } from './http/access.js';
 import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
 import accountPlugin from './account/plugin.js';
@@ -95,9 +96,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await registerOpenApi(app, opts.version);
 
-  app.addHook('preHandler', async (request) => {
+  // Before validation: who may call is checked before what they sent (server/http/access.ts).
+  app.addHook('preValidation', async (request) => {
     if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
   });
+  installAccessCheck(app);
 
   await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
   await app.register(appConfigPlugin, { version: opts.version });

@@ -34,7 +34,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
 
   app.post<{ Body: LoginRequest }>(
     '/api/Account/Login',
-    { schema: { body: loginBody }, bodyLimit: 16 * 1024 },
+    { config: { access: 'public' }, schema: { body: loginBody }, bodyLimit: 16 * 1024 },
     async (request, reply) => {
       // Sign-ins and refusals are what an operator looks for at info (the address is the
       // connection's, or a trusted proxy's forwarded one); never the password.
@@ -65,14 +65,14 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     clearSession(reply);
     reply.code(204).send();
   };
-  app.post('/api/Account/Logout', logoutHandler);
-  app.get('/api/Account/Logout', { config: { changesState: true } }, logoutHandler);
+  app.post('/api/Account/Logout', { config: { access: 'public' } }, logoutHandler);
+  app.get('/api/Account/Logout', { config: { changesState: true, access: 'public' } }, logoutHandler);
 
-  app.get('/api/Account/GetCurrentUser', { config: { changesState: false }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: 'signedIn' }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',
-    { schema: { querystring: changePasswordQuery } },
+    { config: { access: 'signedIn' }, schema: { querystring: changePasswordQuery } },
     async (request) => {
       const p = requireUser(request);
       const { currentPassword, newPassword } = request.query;
@@ -80,8 +80,8 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     },
   );
 
-  app.get('/api/Account/TestPublic', { config: { changesState: false } }, async () => ({ Message: 'Public call answered.' }));
-  app.get('/api/Account/TestPrivate', { config: { changesState: false } }, async (request) => {
+  app.get('/api/Account/TestPublic', { config: { changesState: false, access: 'public' } }, async () => ({ Message: 'Public call answered.' }));
+  app.get('/api/Account/TestPrivate', { config: { changesState: false, access: 'signedIn' } }, async (request) => {
     const p = requireUser(request);
     return { Message: `Private call answered for ${p.username}.` };
   });

@@ -9,6 +9,7 @@ import { expiredTrialError, trialExpired } from './authenticate.js';
 import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions, hashToken } from './login-sessions.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { passwordProblem } from './password-policy.js';
 import { currentUserOf, principalOf, type Principal } from './principal.js';
 
 export interface AccountDeps {
@@ -81,6 +82,8 @@ export async function changePassword(
   if (selfHosted && !(await verifyPassword(currentPassword!, user.passwordHash))) {
     throw badRequest('The current password is not correct.');
   }
+  const weak = passwordProblem(newPassword, user);
+  if (weak) throw badRequest(weak);
   const hash = await hashPassword(newPassword);
   const kept = keepToken === undefined ? undefined : hashToken(keepToken);
   await deps.store.transaction(async (q) => {

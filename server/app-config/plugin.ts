@@ -4,7 +4,7 @@ import type { AppConfig } from '../contract/app-config.js';
 import { AppConfigSchema } from '../openapi/answers.js';
 
 export default async function appConfigPlugin(app: FastifyInstance, opts: { version: string }) {
-  app.get('/api/app/config', { config: { changesState: false }, schema: { response: { 200: AppConfigSchema } } }, async (): Promise<AppConfig> => ({
+  app.get('/api/app/config', { config: { changesState: false, access: 'public' }, schema: { response: { 200: AppConfigSchema } } }, async (): Promise<AppConfig> => ({
     DeploymentMode: app.config.deployment,
     Version: opts.version,
   }));

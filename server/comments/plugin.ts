@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import * as comments from './service.js';
+import { Claim } from '../contract/account.js';
 
 const int32 = { type: 'integer', minimum: -2147483648, maximum: 2147483647 } as const;
 /** The Comment DTO; Text and When are checked by the service so its messages reach the user. */
@@ -17,22 +18,25 @@ export const commentBodySchema = {
   },
 } as const;
 
+/** Writing comments needs TargetManagement; any signed-in user of the account reads them. */
+const manage = { claim: Claim.TargetManagement };
 const timeParam = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
 export default async function commentsPlugin(app: FastifyInstance) {
   const deps: comments.CommentDeps = { store: app.store, events: app.events };
 
-  app.put<{ Body: comments.CommentInput }>('/cmd/createcomment', { schema: { body: { ...commentBodySchema, required: ['SessionWebId'] } } }, async (request) =>
+  app.put<{ Body: comments.CommentInput }>('/cmd/createcomment', { config: { access: manage }, schema: { body: { ...commentBodySchema, required: ['SessionWebId'] } } }, async (request) =>
     comments.createComment(deps, requireUser(request), request.body),
   );
 
-  app.patch<{ Body: comments.CommentInput }>('/cmd/updatecomment', { schema: { body: { ...commentBodySchema, required: ['Id'] } } }, async (request) =>
+  app.patch<{ Body: comments.CommentInput }>('/cmd/updatecomment', { config: { access: manage }, schema: { body: { ...commentBodySchema, required: ['Id'] } } }, async (request) =>
     comments.updateComment(deps, requireUser(request), request.body),
   );
 
   app.delete<{ Querystring: { sessionWebId: string; commentId: number } }>(
     '/cmd/deletecomment',
     {
+      config: { access: manage },
       schema: {
         querystring: {
           type: 'object',
@@ -50,7 +54,7 @@ export default async function commentsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { sessionWebId: string; startDate: string; endDate: string } }>(
     '/cmd/getcomments',
     {
-      config: { changesState: false },
+      config: { changesState: false, access: 'signedIn' },
       schema: {
         querystring: {
           type: 'object',

@@ -10,7 +10,7 @@ export default async function configurationsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { configId: number } }>(
     '/api/data/DisplaySettings',
     {
-      config: { changesState: false },
+      config: { changesState: false, access: 'signedIn' },
       schema: {
         querystring: {
           type: 'object',
@@ -22,7 +22,7 @@ export default async function configurationsPlugin(app: FastifyInstance) {
     async (request) => getDisplaySettings(app.store, requireUser(request), request.query.configId),
   );
 
-  app.get('/cmd/getsettingslist', { config: { changesState: false } }, async (request) => {
+  app.get('/cmd/getsettingslist', { config: { changesState: false, access: 'signedIn' } }, async (request) => {
     requireUser(request);
     return listSettingsItems(app.store);
   });

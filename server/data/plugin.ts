@@ -30,7 +30,7 @@ export default async function dataPlugin(app: FastifyInstance, opts: { data: Dat
   app.get<{ Querystring: { targetId: string; startTime: string; endTime: string; periodSeconds: number; includeJitter: boolean } }>(
     '/api/data/DataPointBuckets',
     {
-      config: { changesState: false },
+      config: { changesState: false, access: 'signedIn' },
       schema: {
         response: { 200: DataPointBucketsSchema },
         querystring: {
@@ -45,14 +45,14 @@ export default async function dataPlugin(app: FastifyInstance, opts: { data: Dat
 
   app.get<{ Querystring: { uniqueID: string } }>(
     '/api/data/ColumnDefs',
-    { config: { changesState: false }, schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: targetIdArg } } } },
+    { config: { changesState: false, access: 'signedIn' }, schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: targetIdArg } } } },
     async (request) => data.columnDefs(requireUser(request), String(request.query.uniqueID)),
   );
 
   app.get<{ Querystring: Record<string, string | string[]> }>(
     '/api/data/TraceGraphRows',
     {
-      config: { changesState: false },
+      config: { changesState: false, access: 'signedIn' },
       schema: {
         querystring: {
           type: 'object',

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { HealthSchema } from '../openapi/answers.js';
 
 export default async function healthPlugin(app: FastifyInstance, opts: { isShuttingDown: () => boolean }) {
-  app.get('/healthz', { schema: { response: { 200: HealthSchema } } }, async () => ({ Status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/healthz', { config: { access: 'public' }, schema: { response: { 200: HealthSchema } } }, async () => ({ Status: 'ok' }));
+  app.get('/readyz', { config: { access: 'public' } }, async (_request, reply) => {
     if (opts.isShuttingDown()) return reply.code(503).send({ Error: 'Shutting down.' });
     try {
       await app.store.one('SELECT 1 AS ok');

@@ -36,6 +36,11 @@ export interface HubCallContext<P> {
 }
 
 export interface HubMethod<P> {
+  /**
+   * Who may call it, as data the hub's `authorize` reads (and tests and docs with it). The
+   * hub itself gives it no meaning: each hub definition says what its declarations are.
+   */
+  readonly access?: unknown;
   /** One JSON schema per positional argument, or a function that checks the whole list. */
   readonly args: readonly ArgSpec[] | ArgsValidator;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arguments are checked at run time before the call
@@ -69,6 +74,11 @@ export interface HubDefinition<P> {
    * may call anything: the invocation fails and the connection closes. Keep it cheap.
    */
   currentPrincipal?(principal: P): P | null | Promise<P | null>;
+  /**
+   * Runs before every invocation, after currentPrincipal, with the method's definition (its
+   * `access`): throw an error with a 4xx `status` (or a HubError) to refuse the call.
+   */
+  authorize?(principal: P, method: HubMethod<P>, name: string): void;
   /** After the handshake; a throw here closes the connection with a generic error. */
   onConnected?(ctx: HubCallContext<P>): void | Promise<void>;
   /** After the connection closed and left its groups. */
@@ -81,20 +91,22 @@ export interface HubDefinition<P> {
  *   Add: method({ args: [{ name: 'a', schema: { type: 'number' } }, ...], handler: (ctx, a, b) => a + b })
  * The handler's parameter types follow from the schemas.
  */
-export function hubMethods<P>() {
+export function hubMethods<P, A = unknown>() {
   return {
     method<const S extends readonly ArgSpec[], R>(m: {
+      access?: A;
       args: S;
       handler: (ctx: HubCallContext<P>, ...args: ArgsOf<S>) => R | Promise<R>;
     }): TypedHubMethod<P, ArgsOf<S>, Awaited<R>> {
       return m as unknown as TypedHubMethod<P, ArgsOf<S>, Awaited<R>>;
     },
     /** For argument lists a schema per position cannot express: validate returns an error text. */
-    validated<A extends unknown[], R>(
+    validated<Args extends unknown[], R>(
       validate: ArgsValidator,
-      handler: (ctx: HubCallContext<P>, ...args: A) => R | Promise<R>,
-    ): TypedHubMethod<P, A, Awaited<R>> {
-      return { args: validate, handler: handler as HubMethod<P>['handler'] };
+      handler: (ctx: HubCallContext<P>, ...args: Args) => R | Promise<R>,
+      access?: A,
+    ): TypedHubMethod<P, Args, Awaited<R>> {
+      return { access, args: validate, handler: handler as HubMethod<P>['handler'] };
     },
   };
 }

@@ -294,8 +294,6 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     const method = Object.hasOwn(this.definition.methods, target) ? this.definition.methods[target] : undefined;
     const validate = this.validators.get(target);
     if (!method || !validate) return fail(`Unknown hub method '${target}'.`);
-    const wrong = validate(message.arguments);
-    if (wrong !== undefined) return fail(wrong);
     try {
       if (this.definition.currentPrincipal) {
         const current = await this.definition.currentPrincipal(c.principal);
@@ -307,6 +305,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
         }
         c.principal = current;
       }
+      // Who may call comes before what they sent, as for REST routes.
+      this.definition.authorize?.(c.principal, method, target);
+      const wrong = validate(message.arguments);
+      if (wrong !== undefined) return fail(wrong);
       const result = await method.handler(this.contextFor(c), ...message.arguments);
       if (invocationId !== undefined) c.send(completionResultFrame(invocationId, result));
     } catch (err) {

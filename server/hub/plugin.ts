@@ -25,6 +25,8 @@ export interface HubPluginOptions<P = unknown> {
    * long polling): a text refuses it with 403 (e.g. a request another web site made).
    */
   refuseRequest?: (request: IncomingMessage) => string | undefined;
+  /** Fastify route config for the hub's routes (the app's declarations, such as its access). */
+  routeConfig?: Record<string, unknown>;
 }
 
 interface IdQuery {
@@ -95,7 +97,8 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
 
   const noConnection = { Error: 'No connection with that ID; negotiate a new connection.' };
 
-  app.post(`${path}/negotiate`, async (request, reply) => {
+  const config = { config: options.routeConfig ?? {} };
+  app.post(`${path}/negotiate`, config, async (request, reply) => {
     if (hub.isClosing) return reply.code(503).send({ Error: 'The server is shutting down.' });
     const principal = await principalOf(request, reply);
     if (principal === undefined) return reply;
@@ -111,11 +114,12 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
   });
 
   // Long polling: the poll.
-  app.get(path, async (request, reply) => {
-    const token = requireId(request, reply);
-    if (token === undefined) return reply;
+  app.get(path, config, async (request, reply) => {
+    // Who is asking before what they sent, as on every route (server/http/access.ts).
     const principal = await principalOf(request, reply);
     if (principal === undefined) return reply;
+    const token = requireId(request, reply);
+    if (token === undefined) return reply;
     const connection = hub.byConnectionToken(token);
     let transport = hub.drainingPoll(token);
     if (connection) {
@@ -145,11 +149,12 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
   });
 
   // Long polling: the client's frames.
-  app.post(path, async (request, reply) => {
-    const token = requireId(request, reply);
-    if (token === undefined) return reply;
+  app.post(path, config, async (request, reply) => {
+    // Who is asking before what they sent, as on every route (server/http/access.ts).
     const principal = await principalOf(request, reply);
     if (principal === undefined) return reply;
+    const token = requireId(request, reply);
+    if (token === undefined) return reply;
     const connection = hub.byConnectionToken(token);
     if (!connection) return reply.code(404).send(noConnection);
     if (connection.transport?.name !== 'LongPolling') {
@@ -160,11 +165,12 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
   });
 
   // Long polling: the client ends the connection.
-  app.delete(path, async (request, reply) => {
-    const token = requireId(request, reply);
-    if (token === undefined) return reply;
+  app.delete(path, config, async (request, reply) => {
+    // Who is asking before what they sent, as on every route (server/http/access.ts).
     const principal = await principalOf(request, reply);
     if (principal === undefined) return reply;
+    const token = requireId(request, reply);
+    if (token === undefined) return reply;
     const connection = hub.byConnectionToken(token);
     if (!connection) return reply.code(404).send(noConnection);
     connection.transportClosed();

@@ -4,6 +4,7 @@ import { requireUser } from '../account/authenticate.js';
 import { badRequest } from '../http/errors.js';
 import * as kvp from './service.js';
 import { getDefaultTraceHistory } from './trace-history.js';
+import { Claim } from '../contract/account.js';
 
 const type = { type: 'string', minLength: 1, maxLength: 32 } as const;
 const keyName = { type: 'string', maxLength: 1024 } as const;
@@ -13,7 +14,7 @@ export default async function kvpPlugin(app: FastifyInstance) {
 
   app.get<{ Querystring: { Type: string; KeyName: string } }>(
     '/api/kvp/get',
-    { config: { changesState: false }, schema: { querystring: { type: 'object', required: ['Type', 'KeyName'], properties: { Type: type, KeyName: keyName } } } },
+    { config: { changesState: false, access: 'signedIn' }, schema: { querystring: { type: 'object', required: ['Type', 'KeyName'], properties: { Type: type, KeyName: keyName } } } },
     async (request, reply) => {
       const value = await kvp.getKvp(deps, requireUser(request), { type: request.query.Type, keyName: request.query.KeyName });
       // Sent as JSON text ourselves: the answer is a JSON string, or null when nothing is stored.
@@ -24,6 +25,7 @@ export default async function kvpPlugin(app: FastifyInstance) {
   app.put<{ Querystring: { Type: string; KeyName: string; Value?: string }; Body: string | { Value: string } | undefined }>(
     '/api/kvp/set',
     {
+      config: { access: { note: 'Account scope needs UserManagement, except the onboarding keys' } },
       bodyLimit: 512 * 1024,
       schema: {
         querystring: {
@@ -52,10 +54,10 @@ export default async function kvpPlugin(app: FastifyInstance) {
   );
 
   // Resets the onboarding flags (a spec GET that writes).
-  app.get('/api/kvp', { config: { changesState: true } }, async (request, reply) => {
+  app.get('/api/kvp', { config: { changesState: true, access: { claim: Claim.SettingsManagement } } }, async (request, reply) => {
     await kvp.resetOnboarding(deps, requireUser(request));
     reply.code(204).send();
   });
 
-  app.get('/api/data/GetDefaultTraceHistory', { config: { changesState: false } }, async (request) => getDefaultTraceHistory(app.store, requireUser(request)));
+  app.get('/api/data/GetDefaultTraceHistory', { config: { changesState: false, access: 'signedIn' } }, async (request) => getDefaultTraceHistory(app.store, requireUser(request)));
 }

@@ -15,6 +15,9 @@ import { getDisplaySettings } from '../configurations/service.js';
 import { int32 } from '../http/schemas.js';
 import type { DataService } from '../data/service.js';
 import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, targetIdArg, timeArg } from '../data/schemas.js';
+import { Claim, LicenseMode } from '../contract/account.js';
+import type { Access } from '../http/access.js';
+import { authorizeInvocation, requireDeclaredAccess } from './access.js';
 import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
 
 export interface MainHubDeps {
@@ -37,13 +40,22 @@ const int = int32;
 const str = { type: 'string', maxLength: 1000 } as const;
 const time = timeArg;
 
+// Who may call each method (server/http/access.ts): checked by the hub before the handler.
+const signedIn: Access = 'signedIn';
+const professional: Access = { licence: LicenseMode.Professional };
+const manageSummaries: Access = { claim: Claim.SummaryManagement, licence: LicenseMode.Professional };
+const manageSummaryTargets: Access = { claim: Claim.TargetManagement, licence: LicenseMode.Professional };
+const manageTargets: Access = { claim: Claim.TargetManagement };
+const manageAgents: Access = { claim: Claim.CloudConnectManagement };
+const manageSessions: Access = { claim: Claim.SessionManagement };
+
 /** The areas whose issues are not built yet answer this, naming the area. */
 const notBuilt = (area: string) => () => {
   throw new HubError(`${area} is not available on this server yet.`);
 };
 
 export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> {
-  const { method } = hubMethods<Principal>();
+  const { method } = hubMethods<Principal, Access>();
   const summaryDeps = { store: deps.store, events: deps.events, config: deps.config };
   const commentDeps = { store: deps.store, events: deps.events };
   const localAgent = () => ({
@@ -53,115 +65,129 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
     IsOnline: true,
   });
 
+  // `satisfies` checks the table against the contract: every method of MainHubMethods and
+  // no other, each accepting the contract's arguments and answering its result type.
+  const methods = {
+    CreateSummary: method({ access: manageSummaries, args: [{ name: 'name', schema: str }], handler: (ctx, name) => summaries.createSummary(summaryDeps, ctx.principal, { name }) }),
+    // Remote agents ("magneto") are not offered by this server yet: only the Local Machine.
+    GetIsMagneto: method({ access: signedIn, args: [], handler: () => false }),
+    GetAgents: method({ access: signedIn, args: [], handler: () => [localAgent()] }),
+    GetCloudConnectEntitlement: method({ access: manageAgents, args: [], handler: notBuilt('Remote agent management') }),
+    CreateAgent: method({ access: manageAgents, args: [{ name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
+    DeleteAgent: method({ access: manageAgents, args: [{ name: 'id', schema: int }, { name: 'shouldUninstall', schema: { type: 'boolean' } }], handler: notBuilt('Remote agent management') }),
+    ForceReconnect: method({ access: manageAgents, args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
+    AgentDownloadLink: method({ access: manageAgents, args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
+    UpdateSentinelName: method({ access: manageAgents, args: [{ name: 'id', schema: int }, { name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
+
+    ColumnDefs: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
+    TraceGraphRows: method({
+      access: signedIn,
+      args: [
+        {
+          name: 'requests',
+          schema: {
+            type: 'array',
+            maxItems: 1000,
+            items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'], maxLength: 64 }, End: { type: ['string', 'null'], maxLength: 64 } } },
+          },
+        },
+        { name: 'columnNames', schema: columnNameListArg },
+        { name: 'listType', schema: listTypeArg },
+        { name: 'id', schema: id },
+      ],
+      handler: (ctx, requests, columnNames, listType, uid) =>
+        deps.data.traceGraphRows(ctx.principal, {
+          requests: requests.map((r) => ({ ID: String(r.ID), Start: r.Start ?? undefined, End: r.End ?? undefined })),
+          columnNames,
+          listType: listType as (typeof TargetListType)[number],
+          uniqueID: String(uid),
+        }),
+    }),
+    ResetAndRestart: method({ access: manageTargets, args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.resetTrace(deps.targets, ctx.principal, String(tid)) }),
+    ResetAndRestartForSummary: method({
+      access: manageSummaryTargets,
+      args: [{ name: 'ids', schema: { type: 'array', maxItems: 1000, items: id } }, { name: 'summaryId', schema: id }],
+      handler: async (ctx, ids, summaryId) => {
+        await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(summaryId) });
+        const out = [];
+        for (const tid of ids) out.push((await targets.resetTrace(deps.targets, ctx.principal, String(tid))).ID);
+        return out;
+      },
+    }),
+    DisplaySettings: method({ access: signedIn, args: [{ name: 'configId', schema: int }], handler: (ctx, configId) => getDisplaySettings(deps.store, ctx.principal, configId) }),
+    ReresolveHost: method({ access: manageTargets, args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.reresolveHost(deps.targets, ctx.principal, String(tid)) }),
+    UpdateHostValue: method({
+      access: manageTargets,
+      args: [{ name: 'id', schema: id }, { name: 'name', schema: str }, { name: 'value', schema: { type: 'string', maxLength: 1000 } }],
+      handler: (ctx, tid, name, value) => targets.updateHostValue(deps.targets, ctx.principal, String(tid), name, value),
+    }),
+
+    RegisterForNewSamples: method({
+      access: signedIn,
+      args: [{ name: 'sessionId', schema: id }],
+      handler: async (ctx, sid) => {
+        const s = await targets.sessionFor(deps.store, ctx.principal, String(sid));
+        ctx.groups.join(samplesGroup(s.id));
+      },
+    }),
+    UnregisterForNewSamples: method({ access: signedIn, args: [{ name: 'sessionId', schema: id }], handler: (ctx, sid) => ctx.groups.leave(samplesGroup(Number.parseInt(String(sid), 10))) }),
+    RegisterForChangesToSummary: method({
+      access: professional,
+      args: [{ name: 'summaryId', schema: id }],
+      handler: async (ctx, sumId) => {
+        const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
+        ctx.groups.join(summaryGroup(Number(s.UniqueID)));
+      },
+    }),
+    UnregisterForChangesToSummary: method({ access: signedIn, args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
+    RegisterForComments: method({
+      access: signedIn,
+      args: [{ name: 'targetId', schema: id }],
+      handler: async (ctx, tid) => {
+        const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
+        ctx.groups.join(commentsGroup(s.id));
+      },
+    }),
+    UnregisterForComments: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(commentsGroup(Number.parseInt(String(tid), 10))) }),
+    GetComments: method({
+      access: signedIn,
+      args: [{ name: 'targetId', schema: id }, { name: 'start', schema: time }, { name: 'end', schema: time }],
+      handler: (ctx, tid, start, end) => comments.getComments(commentDeps, ctx.principal, { sessionWebId: String(tid), startDate: start, endDate: end }),
+    }),
+    GetSampleCountForSession: method({
+      access: signedIn,
+      args: [{ name: 'sessionId', schema: id }, { name: 'pingServerId', schema: int, optional: true }],
+      handler: async (ctx, sid) => (await targets.sessionFor(deps.store, ctx.principal, String(sid))).sampleCount,
+    }),
+    PerformSessionListCommand: method({
+      access: manageSessions,
+      args: [{ name: 'IDs', schema: { type: 'array', maxItems: 1000, items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
+      handler: notBuilt('The sessions page'),
+    }),
+    DataPointBuckets: method({
+      access: signedIn,
+      args: [
+        { name: 'targetId', schema: id },
+        { name: 'start', schema: time },
+        { name: 'end', schema: time },
+        { name: 'bucketSizeSeconds', schema: periodSecondsArg },
+        { name: 'includeJitter', schema: includeJitterArg },
+      ],
+      handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
+        deps.data.dataPointBuckets(ctx.principal, { targetId: String(tid), startTime: start, endTime: end, periodSeconds: bucketSizeSeconds, includeJitter }),
+    }),
+    RegisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+    UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+  } satisfies HubMethodsOf<Principal, MainHubMethods>;
+  requireDeclaredAccess(methods);
+
   return createHub<Principal, MainHubEvents>({
     currentPrincipal: deps.currentPrincipal,
+    authorize: authorizeInvocation(deps.config),
     onConnected: (ctx) => {
       ctx.groups.join(accountGroup(ctx.principal.accountId));
       ctx.groups.join(userGroup(ctx.principal.userId));
     },
-    // `satisfies` checks the table against the contract: every method of MainHubMethods and
-    // no other, each accepting the contract's arguments and answering its result type.
-    methods: {
-      CreateSummary: method({ args: [{ name: 'name', schema: str }], handler: (ctx, name) => summaries.createSummary(summaryDeps, ctx.principal, { name }) }),
-      // Remote agents ("magneto") are not offered by this server yet: only the Local Machine.
-      GetIsMagneto: method({ args: [], handler: () => false }),
-      GetAgents: method({ args: [], handler: () => [localAgent()] }),
-      GetCloudConnectEntitlement: method({ args: [], handler: notBuilt('Remote agent management') }),
-      CreateAgent: method({ args: [{ name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
-      DeleteAgent: method({ args: [{ name: 'id', schema: int }, { name: 'shouldUninstall', schema: { type: 'boolean' } }], handler: notBuilt('Remote agent management') }),
-      ForceReconnect: method({ args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
-      AgentDownloadLink: method({ args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
-      UpdateSentinelName: method({ args: [{ name: 'id', schema: int }, { name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
-
-      ColumnDefs: method({ args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
-      TraceGraphRows: method({
-        args: [
-          {
-            name: 'requests',
-            schema: {
-              type: 'array',
-              maxItems: 1000,
-              items: { type: 'object', required: ['ID'], properties: { ID: id, Start: { type: ['string', 'null'], maxLength: 64 }, End: { type: ['string', 'null'], maxLength: 64 } } },
-            },
-          },
-          { name: 'columnNames', schema: columnNameListArg },
-          { name: 'listType', schema: listTypeArg },
-          { name: 'id', schema: id },
-        ],
-        handler: (ctx, requests, columnNames, listType, uid) =>
-          deps.data.traceGraphRows(ctx.principal, {
-            requests: requests.map((r) => ({ ID: String(r.ID), Start: r.Start ?? undefined, End: r.End ?? undefined })),
-            columnNames,
-            listType: listType as (typeof TargetListType)[number],
-            uniqueID: String(uid),
-          }),
-      }),
-      ResetAndRestart: method({ args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.resetTrace(deps.targets, ctx.principal, String(tid)) }),
-      ResetAndRestartForSummary: method({
-        args: [{ name: 'ids', schema: { type: 'array', maxItems: 1000, items: id } }, { name: 'summaryId', schema: id }],
-        handler: async (ctx, ids, summaryId) => {
-          await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(summaryId) });
-          const out = [];
-          for (const tid of ids) out.push((await targets.resetTrace(deps.targets, ctx.principal, String(tid))).ID);
-          return out;
-        },
-      }),
-      DisplaySettings: method({ args: [{ name: 'configId', schema: int }], handler: (ctx, configId) => getDisplaySettings(deps.store, ctx.principal, configId) }),
-      ReresolveHost: method({ args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.reresolveHost(deps.targets, ctx.principal, String(tid)) }),
-      UpdateHostValue: method({
-        args: [{ name: 'id', schema: id }, { name: 'name', schema: str }, { name: 'value', schema: { type: 'string', maxLength: 1000 } }],
-        handler: (ctx, tid, name, value) => targets.updateHostValue(deps.targets, ctx.principal, String(tid), name, value),
-      }),
-
-      RegisterForNewSamples: method({
-        args: [{ name: 'sessionId', schema: id }],
-        handler: async (ctx, sid) => {
-          const s = await targets.sessionFor(deps.store, ctx.principal, String(sid));
-          ctx.groups.join(samplesGroup(s.id));
-        },
-      }),
-      UnregisterForNewSamples: method({ args: [{ name: 'sessionId', schema: id }], handler: (ctx, sid) => ctx.groups.leave(samplesGroup(Number.parseInt(String(sid), 10))) }),
-      RegisterForChangesToSummary: method({
-        args: [{ name: 'summaryId', schema: id }],
-        handler: async (ctx, sumId) => {
-          const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
-          ctx.groups.join(summaryGroup(Number(s.UniqueID)));
-        },
-      }),
-      UnregisterForChangesToSummary: method({ args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
-      RegisterForComments: method({
-        args: [{ name: 'targetId', schema: id }],
-        handler: async (ctx, tid) => {
-          const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
-          ctx.groups.join(commentsGroup(s.id));
-        },
-      }),
-      UnregisterForComments: method({ args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(commentsGroup(Number.parseInt(String(tid), 10))) }),
-      GetComments: method({
-        args: [{ name: 'targetId', schema: id }, { name: 'start', schema: time }, { name: 'end', schema: time }],
-        handler: (ctx, tid, start, end) => comments.getComments(commentDeps, ctx.principal, { sessionWebId: String(tid), startDate: start, endDate: end }),
-      }),
-      GetSampleCountForSession: method({
-        args: [{ name: 'sessionId', schema: id }, { name: 'pingServerId', schema: int, optional: true }],
-        handler: async (ctx, sid) => (await targets.sessionFor(deps.store, ctx.principal, String(sid))).sampleCount,
-      }),
-      PerformSessionListCommand: method({
-        args: [{ name: 'IDs', schema: { type: 'array', maxItems: 1000, items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
-        handler: notBuilt('The sessions page'),
-      }),
-      DataPointBuckets: method({
-        args: [
-          { name: 'targetId', schema: id },
-          { name: 'start', schema: time },
-          { name: 'end', schema: time },
-          { name: 'bucketSizeSeconds', schema: periodSecondsArg },
-          { name: 'includeJitter', schema: includeJitterArg },
-        ],
-        handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
-          deps.data.dataPointBuckets(ctx.principal, { targetId: String(tid), startTime: start, endTime: end, periodSeconds: bucketSizeSeconds, includeJitter }),
-      }),
-      RegisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
-      UnregisterForWisdom: method({ args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
-    } satisfies HubMethodsOf<Principal, MainHubMethods>,
+    methods,
   });
 }

@@ -33,6 +33,9 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
   await app.register(hubPlugin, {
     path: '/mainHub',
     hub,
+    // The hub authenticates its own requests (cookie, or a bearer token in the cloud
+    // flavour) and checks each method's declared access on every invocation.
+    routeConfig: { access: 'hubConnection' },
     // Requests another web site made (a WebSocket opened by a page elsewhere carries the
     // user's cookie) are refused as the REST calls are.
     refuseRequest: (req) => crossSiteRefusal(req.headers),

@@ -33,5 +33,5 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   // Answers keep exactly the fields the services return: response schemas document them
   // (above) but must not drop or coerce a field, so serialization is plain JSON.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.get(OpenApiPath, { config: { changesState: false } }, async () => app.swagger());
+  app.get(OpenApiPath, { config: { changesState: false, access: 'public' } }, async () => app.swagger());
 }

@@ -34,6 +34,7 @@ export default async function supportPlugin(app: FastifyInstance) {
   app.post<{ Querystring: { name?: string; email?: string; problemStatement: string }; Body: unknown }>(
     '/cmd/sendsupportticket',
     {
+      config: { access: 'signedIn' },
       bodyLimit: TicketBodyLimit,
       schema: {
         querystring: {

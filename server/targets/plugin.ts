@@ -4,10 +4,11 @@ import { requireUser } from '../account/authenticate.js';
 import { int32, recordId } from '../http/schemas.js';
 import { TargetIdResultSchema } from '../openapi/answers.js';
 import * as targets from './service.js';
+import { Claim } from '../contract/account.js';
 
 const idQuery = { type: 'object', required: ['ID'], properties: { ID: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 /** Every call here starts, stops or changes a trace (spec GETs): refused when another site sends it. */
-const changesState = { changesState: true };
+const changesState = { changesState: true, access: { claim: Claim.TargetManagement } };
 
 export default async function targetsPlugin(app: FastifyInstance, deps: targets.TargetDeps) {
   app.get<{ Querystring: { target: string; configID?: number; traceInterval?: number; agentID?: number } }>(

@@ -4,6 +4,7 @@ import type { WebUser } from '../contract/users.js';
 import { requireUser } from '../account/authenticate.js';
 import { recordId } from '../http/schemas.js';
 import * as users from './service.js';
+import { Claim } from '../contract/account.js';
 
 const webUserBody = {
   type: 'object',
@@ -16,22 +17,25 @@ const webUserBody = {
     IsRoot: { type: 'boolean' },
   },
 } as const;
+/** Every web-user call needs UserManagement (spec 1 section 6). */
+const manage = { claim: Claim.UserManagement };
 const idParams = { type: 'object', required: ['id'], properties: { id: recordId } } as const;
 
 export default async function usersPlugin(app: FastifyInstance) {
   const deps: users.UserDeps = { store: app.store, events: app.events };
 
-  app.get('/api/user/api/roles', { config: { changesState: false } }, async (request) => users.listRoles(requireUser(request)));
+  app.get('/api/user/api/roles', { config: { changesState: false, access: manage } }, async (request) => users.listRoles(requireUser(request)));
 
   app.get<{ Querystring: { filter?: string } }>(
     '/api/user',
-    { config: { changesState: false }, schema: { querystring: { type: 'object', properties: { filter: { type: 'string', maxLength: 256 } } } } },
+    { config: { changesState: false, access: manage }, schema: { querystring: { type: 'object', properties: { filter: { type: 'string', maxLength: 256 } } } } },
     async (request) => users.listWebUsers(deps, requireUser(request), request.query.filter),
   );
 
   app.post<{ Querystring: { password?: string }; Body: WebUser }>(
     '/api/user',
     {
+      config: { access: manage },
       schema: {
         querystring: { type: 'object', properties: { password: { type: 'string', maxLength: 1024 } } },
         body: webUserBody,
@@ -44,6 +48,7 @@ export default async function usersPlugin(app: FastifyInstance) {
   app.patch<{ Querystring: { id: number; newPassword?: string } }>(
     '/api/user',
     {
+      config: { access: manage },
       schema: {
         querystring: {
           type: 'object',
@@ -60,21 +65,21 @@ export default async function usersPlugin(app: FastifyInstance) {
 
   app.post<{ Querystring: { email: string } }>(
     '/api/user/SendActivationLink',
-    { schema: { querystring: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 256 } } } } },
+    { config: { access: manage }, schema: { querystring: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 256 } } } } },
     async (request) => users.sendActivationLink(requireUser(request), request.query.email),
   );
 
-  app.get<{ Params: { id: number } }>('/api/user/:id', { config: { changesState: false }, schema: { params: idParams } }, async (request) =>
+  app.get<{ Params: { id: number } }>('/api/user/:id', { config: { changesState: false, access: manage }, schema: { params: idParams } }, async (request) =>
     users.getWebUser(deps, requireUser(request), request.params.id),
   );
 
   app.patch<{ Params: { id: number }; Body: WebUser }>(
     '/api/user/:id',
-    { schema: { params: idParams, body: webUserBody } },
+    { config: { access: manage }, schema: { params: idParams, body: webUserBody } },
     async (request) => users.updateWebUser(deps, requireUser(request), request.params.id, request.body),
   );
 
-  app.delete<{ Params: { id: number } }>('/api/user/:id', { schema: { params: idParams } }, async (request, reply) => {
+  app.delete<{ Params: { id: number } }>('/api/user/:id', { config: { access: manage }, schema: { params: idParams } }, async (request, reply) => {
     await users.deleteWebUser(deps, requireUser(request), request.params.id);
     reply.code(204).send();
   });

@@ -1,5 +1,6 @@
 // Web user management (spec 1 section 7 "Web users"): one function per operation.
-import { AssignableClaims, Claim, PasswordMaxLength } from '../contract/account.js';
+import { AssignableClaims, Claim } from '../contract/account.js';
+import { passwordProblem } from '../account/password-policy.js';
 import type { RoleClaim, WebUser } from '../contract/users.js';
 import { requireClaim } from '../account/authenticate.js';
 import { hashPassword } from '../account/passwords.js';
@@ -37,10 +38,11 @@ function checkRoles(roles: string[]): string[] {
   return [...new Set(roles)];
 }
 
-function checkPassword(password: string | undefined): string {
-  if (!password) throw badRequest('A password is required.');
-  if (password.length > PasswordMaxLength) throw badRequest(`A password has at most ${PasswordMaxLength} characters.`);
-  return password;
+/** The password policy (server/account/password-policy.ts) for the user it is set for. */
+function checkPassword(password: string | undefined, user: { name: string; email: string }): string {
+  const problem = passwordProblem(password, user);
+  if (problem) throw badRequest(problem);
+  return password!;
 }
 
 async function userInAccount({ store }: UserDeps, p: Principal, id: number): Promise<repo.UserRecord> {
@@ -74,8 +76,8 @@ export async function createWebUser(deps: UserDeps, p: Principal, body: WebUser,
   if (!email) throw badRequest('An e-mail address is required.');
   if (body.IsRoot) throw badRequest('A root user cannot be created.');
   const roles = checkRoles(body.Roles ?? []);
-  const hash = await hashPassword(checkPassword(password));
   const name = body.Name?.trim() || email;
+  const hash = await hashPassword(checkPassword(password, { name, email }));
   const id = await deps.store.transaction(async (q) => {
     if (await repo.findUserByLogin(q, name)) throw conflict(`A user named ${name} already exists.`);
     if (name !== email && (await repo.findUserByLogin(q, email))) throw conflict(`A user named ${email} already exists.`);
@@ -110,7 +112,7 @@ export async function setWebUserPassword(deps: UserDeps, p: Principal, id: numbe
   requireClaim(p, Claim.UserManagement);
   const user = await userInAccount(deps, p, id);
   if (user.isRoot && !p.isRoot) throw forbidden("Only the root user can change the root user's password.");
-  const hash = await hashPassword(checkPassword(newPassword));
+  const hash = await hashPassword(checkPassword(newPassword, user));
   // Whoever signed in with the old password signs in again; an admin resetting their own
   // password keeps the session they are using, as a change of their own does.
   const kept = user.id === p.userId ? p.loginSession : undefined;

@@ -16,7 +16,7 @@ describe('lifecycle', () => {
   it('stops cleanly on SIGTERM within 5 s and keeps users across a restart', async () => {
     const hw = await start();
     const admin = await signIn(hw.url, 'admin', hw.rootPassword!);
-    const created = await fetch(`${hw.url}/api/user?password=pw-erin`, {
+    const created = await fetch(`${hw.url}/api/user?password=lifecycle-pw-1`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },
       body: JSON.stringify({ EmailAddress: 'erin@example.org', Roles: ['TargetManagement'] }),
@@ -32,7 +32,7 @@ describe('lifecycle', () => {
     started.push(again);
     expect(again.rootPassword).toBeUndefined(); // printed only at first creation
     await signIn(again.url, 'admin', hw.rootPassword!);
-    await signIn(again.url, 'erin@example.org', 'pw-erin');
+    await signIn(again.url, 'erin@example.org', 'lifecycle-pw-1');
   });
 
   it('uses HOPWATCH_ROOT_USER and HOPWATCH_ROOT_PASSWORD at first creation, not flagged temporary', async () => {

@@ -42,6 +42,9 @@ describe('change password (PATCH /api/Account)', () => {
     await expectError(`currentPassword=wrong&newPassword=abc`, /current password is not correct/);
     await expectError(`currentPassword=first-pass&newPassword=first-pass`, /New password can not match current password/);
     await expectError(`currentPassword=first-pass&newPassword=${'x'.repeat(46)}`, /at most 45/);
+    // The password policy (issue 26): at least 8 characters, not naming the user.
+    await expectError(`currentPassword=first-pass&newPassword=short`, /^A password needs at least 8 characters\.$/);
+    await expectError(`currentPassword=first-pass&newPassword=${q('Carol-2024!')}`, /^A password cannot be or contain the user name\.$/);
 
     const ok = await patch(`currentPassword=first-pass&newPassword=${q('second pass!')}`);
     expect(ok.status).toBe(200);
@@ -56,12 +59,12 @@ describe('web users (/api/user)', () => {
     const roles = await (await call('/api/user/api/roles', admin)).json();
     expect(roles).toContainEqual({ DisplayString: 'Target Management', StorageString: 'TargetManagement' });
 
-    const dave = await createUser('Dave@Example.org', 'pw-dave', ['TargetManagement']);
+    const dave = await createUser('Dave@Example.org', 'pw-for-d-1', ['TargetManagement']);
     expect(dave).toMatchObject({ EmailAddress: 'Dave@Example.org', Roles: ['TargetManagement'], IsRoot: false });
 
-    const dup = await call(`/api/user?password=x`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'dave@example.org', Roles: [] }) });
+    const dup = await call(`/api/user?password=long-enough-1`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'dave@example.org', Roles: [] }) });
     expect(dup.status).toBe(409);
-    const badRole = await call(`/api/user?password=x`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'e@x', Roles: ['Root'] }) });
+    const badRole = await call(`/api/user?password=long-enough-1`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'e@x', Roles: ['Root'] }) });
     expect(badRole.status).toBe(400);
 
     const found = await (await call(`/api/user?filter=dave`, admin)).json();
@@ -70,8 +73,8 @@ describe('web users (/api/user)', () => {
     const updated = await call(`/api/user/${dave.Id}`, admin, { method: 'PATCH', body: JSON.stringify({ ...dave, Roles: ['SessionManagement'] }) });
     expect((await updated.json()).Roles).toEqual(['SessionManagement']);
 
-    expect((await call(`/api/user?id=${dave.Id}&newPassword=reset-1`, admin, { method: 'PATCH' })).status).toBe(204);
-    const daveCookie = await signIn(hw.url, 'dave@example.org', 'reset-1');
+    expect((await call(`/api/user?id=${dave.Id}&newPassword=reset-pass-1`, admin, { method: 'PATCH' })).status).toBe(204);
+    const daveCookie = await signIn(hw.url, 'dave@example.org', 'reset-pass-1');
     const daveMe = await (await call('/api/Account/GetCurrentUser', daveCookie)).json();
     expect(daveMe.Claims).toEqual(['SessionManagement', 'temppassword']);
 
@@ -83,6 +86,31 @@ describe('web users (/api/user)', () => {
     expect((await call(`/api/user/${dave.Id}`, admin, { method: 'DELETE' })).status).toBe(204);
     expect((await call(`/api/user/${dave.Id}`, admin)).status).toBe(404);
     expect((await call('/api/Account/GetCurrentUser', daveCookie)).status).toBe(401);
+  });
+
+  it('applies the password policy to passwords an admin sets', async () => {
+    const create = (email: string, password: string) =>
+      call(`/api/user?password=${q(password)}`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: email, Roles: [] }) });
+    const refused = async (r: Response, text: string) => {
+      expect(r.status).toBe(400);
+      expect(await r.json()).toEqual({ Error: text });
+    };
+    await refused(await create('frank@example.org', 'x'), 'A password needs at least 8 characters.');
+    await refused(await create('frank@example.org', 'frank@example.org'), 'A password cannot be or contain the user name.');
+    await refused(await create('frank@example.org', 'I-am-Frank-1'), 'A password cannot be or contain the user name.');
+    await refused(await create('frank@example.org', 'y'.repeat(46)), 'A password has at most 45 characters.');
+    expect((await call('/api/user?filter=frank', admin).then((r) => r.json())).length).toBe(0);
+
+    const frank = await createUser('frank@example.org', 'first-of-f-1', []);
+    await refused(await call(`/api/user?id=${frank.Id}&newPassword=1234567`, admin, { method: 'PATCH' }), 'A password needs at least 8 characters.');
+    await refused(await call(`/api/user?id=${frank.Id}&newPassword=FRANK-reset`, admin, { method: 'PATCH' }), 'A password cannot be or contain the user name.');
+    // A password an admin set is temporary: the user is told to change it at sign-in.
+    const signedIn = await fetch(`${hw.url}/api/Account/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'frank@example.org', Password: 'first-of-f-1' }),
+    });
+    expect((await signedIn.json()).Claims).toContain('temppassword');
   });
 
   it('protects the root user', async () => {

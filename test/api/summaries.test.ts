@@ -43,13 +43,13 @@ beforeAll(async () => {
   ]);
   hw = await first.restart();
   admin = await signIn(hw.url, 'admin', RootPassword);
-  const created = await call(`/api/user?password=plain-pw`, admin, {
+  const created = await call(`/api/user?password=no-claims-pw`, admin, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ EmailAddress: 'plain@example.org', Roles: [] }),
   });
   expect(created.status).toBe(200);
-  plain = await signIn(hw.url, 'plain@example.org', 'plain-pw');
+  plain = await signIn(hw.url, 'plain@example.org', 'no-claims-pw');
 });
 afterAll(async () => {
   await hw?.dispose();

@@ -118,13 +118,13 @@ describe('a trace through the API on a lossy chain', () => {
     expect((await get(`/cmd/stoptrace?ID=999999`)).status).toBe(404);
     expect((await get(`/api/data/DataPointBuckets?targetId=${id}&startTime=x&endTime=1&periodSeconds=1&includeJitter=true`)).status).toBe(400);
     const admin = cookie;
-    const created = await fetch(`${hw.url}/api/user?password=pw2`, {
+    const created = await fetch(`${hw.url}/api/user?password=look-only-pw-2`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },
       body: JSON.stringify({ EmailAddress: 'viewer@example.org', Roles: [] }),
     });
     expect(created.status).toBe(200);
-    cookie = await signIn(hw.url, 'viewer@example.org', 'pw2');
+    cookie = await signIn(hw.url, 'viewer@example.org', 'look-only-pw-2');
     const denied = await get(`/cmd/newtarget?target=${topo.target.v4}`);
     expect(denied.status).toBe(403);
     expect(denied.body.Error).toMatch(/TargetManagement/);

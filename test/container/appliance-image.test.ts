@@ -145,7 +145,7 @@ describe('the image run with podman', () => {
 
   it('keeps its data in the volume across podman stop and start, and stops cleanly on SIGTERM', async () => {
     const admin = await signIn(url, 'admin', rootPassword);
-    const created = await fetch(`${url}/api/user?password=pw-persist-${runId}`, {
+    const created = await fetch(`${url}/api/user?password=kept-pw-${runId}`, {
       method: 'POST',
       headers: { ...json, cookie: admin },
       body: JSON.stringify({ EmailAddress: `persist-${runId}@example.org`, Roles: ['TargetManagement'] }),
@@ -159,7 +159,7 @@ describe('the image run with podman', () => {
 
     await podman.must(['start', name]);
     await waitHealthy(name);
-    await signIn(url, `persist-${runId}@example.org`, `pw-persist-${runId}`);
+    await signIn(url, `persist-${runId}@example.org`, `kept-pw-${runId}`);
     const admin2 = await signIn(url, 'admin', rootPassword);
     const list = await fetch(`${url}/api/user?filter=persist-${runId}`, { headers: { cookie: admin2 } });
     expect(list.status).toBe(200);

@@ -216,8 +216,9 @@ describe('console shell in Chromium', () => {
     expect(await visible('Sessions')).toBe(true);
     expect(await visible('Manage Users')).toBe(false);
 
-    await page.getByRole('button', { name: 'Change Password' }).click();
+    // A password an admin set must be replaced: Change Password opens by itself (issue 26).
     await see('Change your password');
+    await page.locator('.modal', { hasText: 'Choose your own password to continue.' }).waitFor();
     const submit = page.getByRole('button', { name: 'Change Password' }).last();
     expect(await submit.isDisabled()).toBe(true);
     await page.getByLabel('Current password').fill(user.temp);

@@ -106,7 +106,7 @@ beforeAll(async () => {
   const s = await fetch(`${hw.url}/cmd/createsummary?name=fuzz`, { headers: { cookie: admin } });
   expect(s.status).toBe(200);
   summaryId = ((await s.json()) as { ID: number }).ID;
-  victimId = await createUser(hw, admin, 'victim@example.org', 'victim-pw-1', ['TargetManagement']);
+  victimId = await createUser(hw, admin, 'victim@example.org', 'fuzz-target-pw-1', ['TargetManagement']);
   outputFrom = hw.output().length;
 }, 120_000);
 

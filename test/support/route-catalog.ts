@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { RouteOptions } from 'fastify';
 import type { ArgSpec } from '../../server/hub/index.js';
 import type { MainHubDeps } from '../../server/mainhub/methods.js';
+import type { Access } from '../../server/http/access.js';
 
 const built = resolve(import.meta.dirname, '../../dist/server');
 export const loadBuilt = <T>(path: string): Promise<T> => import(join(built, path)) as Promise<T>;
@@ -16,6 +17,8 @@ export const loadBuilt = <T>(path: string): Promise<T> => import(join(built, pat
 export interface Catalog {
   routes: RouteOptions[];
   hubMethods: [name: string, args: readonly ArgSpec[]][];
+  /** Each hub method's declared access (server/http/access.ts). */
+  hubAccess: Record<string, Access>;
 }
 
 export async function readCatalog(): Promise<Catalog> {
@@ -40,5 +43,6 @@ export async function readCatalog(): Promise<Catalog> {
   const hubMethods = Object.entries(hub.definition.methods).map(
     ([name, m]) => [name, Array.isArray(m.args) ? (m.args as ArgSpec[]) : []] as [string, readonly ArgSpec[]],
   );
-  return { routes, hubMethods };
+  const hubAccess = Object.fromEntries(Object.entries(hub.definition.methods).map(([name, m]) => [name, m.access as Access]));
+  return { routes, hubMethods, hubAccess };
 }

@@ -6,6 +6,7 @@ import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { errorMessage } from './api/errors';
 import { routes } from './shell/routes';
 import { ErrorBoundary } from './shell/ErrorFallback';
+import { followCurrentUser } from './state/followUser';
 import { loadSession } from './state/session';
 import { store } from './state/store';
 
@@ -32,7 +33,10 @@ export function App() {
   const start = () => {
     setStartup({ state: 'loading' });
     loadSession()
-      .then(() => setStartup({ state: 'ready' }))
+      .then(() => {
+        followCurrentUser();
+        setStartup({ state: 'ready' });
+      })
       .catch((e: unknown) => setStartup({ state: 'failed', message: errorMessage(e) }))
       .finally(hideLoadingPanel);
   };

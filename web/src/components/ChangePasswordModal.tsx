@@ -1,14 +1,18 @@
-// "Change your password" (spec 1 sections 2, 5, 8).
+// "Change your password" (spec 1 sections 2, 5, 8). For a web user whose password an admin
+// set (temporary), it opens by itself after sign-in and cannot be dismissed: the user picks
+// their own password or logs out (issue 26, item 5). Root's generated password keeps the
+// warning only (docs/decisions.md).
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { PasswordMaxLength } from '../../../server/contract/account';
+import { useNavigate } from 'react-router-dom';
 import { changePassword } from '../api/account';
 import { ServerError, bodyErrorText, errorMessage } from '../api/errors';
 import { changePasswordOpenAtom } from '../state/dialogs';
 import { refreshCurrentUser } from '../state/session';
 import { showInfo } from '../state/toasts';
-import { isSelfHostedAtom } from '../state/user';
-import { checkChangePassword } from './changePasswordRules';
+import { currentUserAtom, isSelfHostedAtom } from '../state/user';
+import { checkChangePassword, mustReplacePassword } from './changePasswordRules';
 import { Field } from './Field';
 import { Modal } from './Modal';
 
@@ -26,7 +30,10 @@ export function ChangePasswordModal() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const check = checkChangePassword({ current, next, confirm, requireCurrent });
+  const mustChange = mustReplacePassword(useAtomValue(currentUserAtom));
+  const navigate = useNavigate();
   const close = () => setOpen(false);
+  const dismiss = () => !mustChange && close();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -45,8 +52,13 @@ export function ChangePasswordModal() {
   };
 
   return (
-    <Modal title="Change your password" onClose={close}>
+    <Modal title="Change your password" onClose={dismiss}>
       <form className="modal-body" onSubmit={submit}>
+        {mustChange && (
+          <p className="temp-password-warning" role="status">
+            You're using a temporary password. Choose your own password to continue.
+          </p>
+        )}
         {requireCurrent && (
           <Field label="Current password" id="cp-current" type="password" autoComplete="current-password" maxLength={PasswordMaxLength}
             value={current} onChange={(e) => setCurrent(e.target.value)} error={check.errors.current} autoFocus />
@@ -57,7 +69,11 @@ export function ChangePasswordModal() {
           value={confirm} onChange={(e) => setConfirm(e.target.value)} error={check.errors.confirm} />
         {failure && <div className="form-failure" role="alert">{failure}</div>}
         <footer className="modal-actions">
-          <button type="button" className="button secondary" onClick={close}>Cancel</button>
+          {mustChange ? (
+            <button type="button" className="button secondary" onClick={() => { close(); navigate('/logout'); }}>Logout</button>
+          ) : (
+            <button type="button" className="button secondary" onClick={close}>Cancel</button>
+          )}
           <button type="submit" className="button primary" disabled={!check.valid || busy}>Change Password</button>
         </footer>
       </form>

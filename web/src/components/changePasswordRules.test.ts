@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfirmMismatch, MatchesCurrent, TooLong, checkChangePassword } from './changePasswordRules';
+import type { CurrentUser } from '../../../server/contract/account';
+import { ConfirmMismatch, MatchesCurrent, TooLong, checkChangePassword, mustReplacePassword } from './changePasswordRules';
 
 const selfHosted = (current: string, next: string, confirm: string) => checkChangePassword({ current, next, confirm, requireCurrent: true });
 const cloud = (next: string, confirm: string) => checkChangePassword({ current: '', next, confirm, requireCurrent: false });
@@ -45,5 +46,17 @@ describe('change-password rules', () => {
     expect(selfHosted('old', p45, p45).valid).toBe(true);
     expect(selfHosted('old', p46, p46)).toMatchObject({ valid: false, errors: { next: TooLong } });
     expect(selfHosted(p46, 'new', 'new')).toMatchObject({ valid: false, errors: { current: TooLong } });
+  });
+});
+
+describe('mustReplacePassword', () => {
+  const user = (over: Partial<CurrentUser>): CurrentUser => ({
+    Username: 'u', Message: '', IsLiveshare: false, IsUser: true, IsRoot: false, LicenseMode: 3, Claims: [], Flags: [], ...over,
+  });
+  it('holds for a web user with a temporary password only', () => {
+    expect(mustReplacePassword(user({ Claims: ['temppassword'] }))).toBe(true);
+    expect(mustReplacePassword(user({ Claims: [] }))).toBe(false);
+    expect(mustReplacePassword(user({ IsRoot: true, Claims: ['temppassword'] }))).toBe(false);
+    expect(mustReplacePassword(null)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 // Change-password rules of spec 1 section 5 and the 45-character limit of section 9.
-import { PasswordMaxLength } from '../../../server/contract/account';
+import { Claim, PasswordMaxLength, type CurrentUser } from '../../../server/contract/account';
 
 export interface ChangePasswordInput {
   current: string;
@@ -35,3 +35,10 @@ export function checkChangePassword(input: ChangePasswordInput): ChangePasswordC
   if (input.confirm !== input.next) valid = false;
   return { valid: valid && !errors.current && !errors.next && !errors.confirm, errors };
 }
+
+/**
+ * A web user signed in with a password an admin set: Change Password opens by itself and
+ * stays until they pick their own (issue 26). Root's generated password only warns.
+ */
+export const mustReplacePassword = (user: CurrentUser | null | undefined): boolean =>
+  !!user && user.IsUser && !user.IsRoot && user.Claims.includes(Claim.TempPassword);

@@ -3,6 +3,9 @@
 // every subscriber, and groups joined through `keepRegistered` are joined again after a
 // reconnect (the server forgets a connection's groups when it closes). The session cookie
 // authenticates; a 401/403 re-reads the current user, which sends a lost session to /login.
+// The current user is also re-read when the connection drops, when it is back (rights may
+// have changed meanwhile), and when the server says the user changed (UserUpdated, spec 1
+// section 4 and issue 26), so the sidebar follows a role change without a reload.
 // Method and event names, arguments and answers are typed by server/contract/mainhub.ts,
 // the same contract the server's hub is checked against: call sites give no types.
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
@@ -24,6 +27,8 @@ type Handler = (...args: never[]) => void;
 
 let connection: HubConnection | undefined;
 let starting: Promise<HubConnection> | undefined;
+/** False after stopHub (signed out): retries end instead of knocking with a 401 forever. */
+let wanted = true;
 const handlers = new Map<string, Set<Handler>>();
 const registrations = new Set<() => Promise<unknown>>();
 
@@ -37,10 +42,14 @@ function build(): HubConnection {
     .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
     .configureLogging(LogLevel.Warning)
     .build();
+  c.onreconnecting(() => void refreshCurrentUser());
   c.onreconnected(() => {
+    void refreshCurrentUser();
     for (const register of registrations) register().catch(() => undefined);
   });
+  c.on('UserUpdated', () => void refreshCurrentUser());
   c.onclose(() => {
+    if (connection !== c || !wanted) return;
     // Automatic reconnect gave up or the server refused us: start over (and re-check the user).
     starting = undefined;
     void refreshCurrentUser();
@@ -58,11 +67,13 @@ function attach(c: HubConnection, name: string) {
 
 /** The connected hub; starts it (retrying every 2.5 s) when needed. */
 export function ensureStarted(): Promise<HubConnection> {
+  wanted = true;
   connection ??= build();
   if (connection.state === HubConnectionState.Connected) return Promise.resolve(connection);
   starting ??= (async () => {
     const c = connection!;
     for (;;) {
+      if (!wanted || connection !== c) throw new Error('The live connection was stopped.');
       if (c.state === HubConnectionState.Connected) return c;
       if (c.state === HubConnectionState.Disconnected) {
         try {
@@ -115,4 +126,13 @@ export function keepRegistered<M extends MainHubRegistration>(
     registrations.delete(register);
     if (connection?.state === HubConnectionState.Connected) connection.invoke(unregisterMethod, ...args).catch(() => undefined);
   };
+}
+
+/** Ends the connection (the user signed out); the next ensureStarted builds a new one. */
+export async function stopHub(): Promise<void> {
+  wanted = false;
+  const c = connection;
+  connection = undefined;
+  starting = undefined;
+  await c?.stop().catch(() => undefined);
 }

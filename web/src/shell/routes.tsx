@@ -6,6 +6,7 @@ import type { RouteObject } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
 import { MainContainer, TargetPage } from '../target/TargetPage';
+import { UserManagementPage } from '../users/UserManagementPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
@@ -45,7 +46,7 @@ export const shellEntries: Entry[] = [
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
-  coming(['/user-management'], needsClaim(Claim.UserManagement), 'Web Users'),
+  gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
   coming(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, 'LiveShare Link Management'),

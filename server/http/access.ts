@@ -1,0 +1,88 @@
+// Who may make a call is data on the call's definition (a route's `config.access`, a hub
+// method's `access`), read by one check for REST (installAccessCheck), one for the hub
+// (mainhub/access.ts) and by the authorization matrix test and docs/authorization.md. So a
+// new call without a declaration fails at registration, and the table, the check and the
+// test cannot disagree. Services keep their own claim checks where they guard data
+// (defence in depth); the declaration is what a caller is promised.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { LicenseModeName, type Claim, type LicenseMode } from '../contract/account.js';
+import type { Config } from '../config.js';
+import type { Principal } from '../account/principal.js';
+import { requireClaim, requireLicense, requireUser } from '../account/authenticate.js';
+import { forbidden, type HttpError } from './errors.js';
+
+/**
+ * - 'public': anyone, signed in or not (sign-in, health, the console's files).
+ * - 'signedIn': any signed-in user of the account.
+ * - 'hubConnection': the hub's own requests (negotiate, polls, WebSocket): the hub signs
+ *   them in itself (a bearer token too in the cloud flavour) and checks each method.
+ * - { claim, licence }: a signed-in user holding the claim, on a server with the licence.
+ *   `note` says what the service checks beyond it for some inputs (shown in the docs table).
+ */
+export type Access = 'public' | 'signedIn' | 'hubConnection' | { claim?: Claim; licence?: LicenseMode; note?: string };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route (required on every route; see server/http/access.ts). */
+    access?: Access;
+  }
+}
+
+export const needsClaim = (a: Access): Claim | undefined => (typeof a === 'object' ? a.claim : undefined);
+export const needsLicence = (a: Access): LicenseMode | undefined => (typeof a === 'object' ? a.licence : undefined);
+export const needsSignIn = (a: Access): boolean => a !== 'public';
+
+/** The refusal for a signed-in principal, or undefined when the declaration lets it through. */
+export function refusalFor(access: Access, p: Principal, config: Config): HttpError | undefined {
+  try {
+    const licence = needsLicence(access);
+    if (licence !== undefined) requireLicense(config, licence);
+    const claim = needsClaim(access);
+    if (claim) requireClaim(p, claim);
+    return undefined;
+  } catch (err) {
+    return err as HttpError;
+  }
+}
+
+/** Words for the docs table: "signed in", "TargetManagement, Professional licence"... */
+export function describeAccess(a: Access): string {
+  if (a === 'public') return 'anyone';
+  if (a === 'signedIn') return 'signed in';
+  if (a === 'hubConnection') return 'signed in (checked by the hub)';
+  const parts = [a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'signed in';
+}
+
+const accessOfRoute = (route: Pick<RouteOptions, 'config'>): Access | undefined => (route.config as { access?: Access } | undefined)?.access;
+
+/**
+ * Refuses to register a route that does not say who may call it, and checks every request
+ * against the route's declaration once the principal is known (install after the hook that
+ * resolves it).
+ */
+export function installAccessCheck(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    // The console's files (@fastify/static marks its routes with config.file) are public:
+    // the sign-in page needs them; source maps are checked in webPlugin.
+    if ((route.config as { file?: string } | undefined)?.file !== undefined && accessOfRoute(route) === undefined) {
+      route.config = { ...route.config, access: 'public' };
+    }
+    if (accessOfRoute(route) === undefined) {
+      throw new Error(`Route ${[route.method].flat().join(',')} ${route.url} declares no access (config.access, server/http/access.ts).`);
+    }
+  });
+  // Before validation, so a caller without the right learns nothing from the input checks.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const access = request.routeOptions.config?.access;
+    if (access === undefined) {
+      // The not-found handler is no route; anything else without a declaration is refused.
+      if (request.is404) return;
+      throw forbidden('This call declares no access and is refused.');
+    }
+    if (access === 'public' || access === 'hubConnection') return;
+    const p = requireUser(request);
+    const refused = refusalFor(access, p, request.server.config);
+    if (refused) throw refused;
+  });
+}

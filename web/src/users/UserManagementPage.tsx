@@ -1,0 +1,60 @@
+// /user-management, "Web Users" (spec 1 "Web users page"): search, Create User, and the grid
+// of users (User, Actions: Edit, Password, Delete), root users hidden, reloaded after every
+// change. The grid is a plain table: two columns and a few rows need no canvas grid.
+import { useState } from 'react';
+import type { WebUser } from '../../../server/contract/users';
+import { CreateUserModal, DeleteUserModal, EditUserModal, PasswordModal } from './UserModals';
+import { UsersActionsWidth, visibleUsers } from './logic/webUsers';
+import { useWebUsers } from './useWebUsers';
+import './users.css';
+
+type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete'; user: WebUser } | undefined;
+
+export function UserManagementPage() {
+  const [search, setSearch] = useState('');
+  const { users, roles, reload } = useWebUsers(search);
+  const [dialog, setDialog] = useState<Dialog>();
+  const close = () => setDialog(undefined);
+  const shown = visibleUsers(users, search);
+
+  return (
+    <section className="page web-users">
+      <header className="page-header">
+        <h1>Web Users</h1>
+      </header>
+      <div className="web-users-tools">
+        <input type="search" className="search" placeholder="Search..." aria-label="Search users" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <button type="button" className="button primary" onClick={() => setDialog({ kind: 'create' })}>Create User</button>
+      </div>
+      <table className="web-users-grid" role="grid">
+        <thead>
+          <tr>
+            <th>User</th>
+            <th style={{ width: UsersActionsWidth }}>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((user) => (
+            <tr key={user.Id}>
+              <td>{user.EmailAddress}</td>
+              <td className="actions">
+                <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'edit', user })}>Edit</button>
+                <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'password', user })}>Password</button>
+                <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'delete', user })}>Delete</button>
+              </td>
+            </tr>
+          ))}
+          {shown.length === 0 && (
+            <tr>
+              <td colSpan={2} className="hint">{search ? 'No user matches the search.' : 'No web users yet.'}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {dialog?.kind === 'create' && <CreateUserModal roles={roles} onClose={close} onChanged={reload} />}
+      {dialog?.kind === 'edit' && <EditUserModal user={dialog.user} roles={roles} onClose={close} onChanged={reload} />}
+      {dialog?.kind === 'password' && <PasswordModal user={dialog.user} onClose={close} onChanged={reload} />}
+      {dialog?.kind === 'delete' && <DeleteUserModal user={dialog.user} onClose={close} onChanged={reload} />}
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+// The web users screen's REST calls (spec 1 section 7 "Web users").
+import type { RoleClaim, WebUser } from '../../../server/contract/users';
+import { get, patch, post, request, withQuery } from '../api/http';
+
+export const listRoles = async () => (await get<RoleClaim[]>('/api/user/api/roles')) ?? [];
+
+export const listUsers = async (filter?: string) => (await get<WebUser[]>(withQuery('/api/user', { filter: filter || undefined }))) ?? [];
+
+export const createUser = (user: WebUser, password: string) => post<WebUser>(withQuery('/api/user', { password }), { json: user });
+
+/** The whole user goes back with the updated Roles. */
+export const updateUser = (user: WebUser) => patch<WebUser>(`/api/user/${user.Id}`, { json: user });
+
+/** Only the new password is sent; the user must replace it at their next sign-in. */
+export const setUserPassword = (id: number, newPassword: string) => patch<null>(withQuery('/api/user', { id, newPassword }));
+
+export const deleteUser = (id: number) => request<null>('DELETE', `/api/user/${id}`);
