@@ -256,7 +256,20 @@ try {
   }
   await ingest.close();
 
-  // 4. The WASM bucket kernel against the TypeScript reference, same arrays.
+  // 4. Bytes on disk per hop sample after a CHECKPOINT (bench/store-disk.mjs): the store's
+  // tables against samples_raw_a, the same history appended in today's plain DOUBLE layout.
+  {
+    const { diskPerSample } = await import('./store-disk.mjs');
+    const d = await diskPerSample(store, { plain: 'samples_raw_a', plainRows: total, drop: ['samples_raw_rows', 'samples_raw_b'] });
+    console.log(
+      `disk after CHECKPOINT, ${d.samples.toLocaleString()} hop samples and ${d.rollupRows.toLocaleString()} rollup rows: ` +
+        `${fmt(d.allIn)} bytes per hop sample all in${d.allIn <= 4 ? '' : '  [goal <= 4 not met]'} (file with free blocks ${fmt(d.file)}); ` +
+        `samples ${fmt(d.samplesOnly)}, rollups ${fmt(d.rollups)} (${fmt(d.rollupRow)} per rollup row); ` +
+        `plain DOUBLE table of the same samples ${fmt(d.plain)}; plain / ours samples = ${(d.plain / d.samplesOnly).toFixed(2)}`,
+    );
+  }
+
+  // 5. The WASM bucket kernel against the TypeScript reference, same arrays.
   const k = loadKernels();
   const spec = { start, period: (7 * DAY) / 600, bucketCount: 600, hopCount: HOPS };
   const cols = { time, hop, latency };
