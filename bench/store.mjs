@@ -19,7 +19,7 @@ const { DomainEventBus } = await import(dist('server/events.js'));
 const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
 const { loadKernels } = await import(dist('wasm/loader.js'));
 const ref = await import(dist('wasm/reference.js'));
-const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+const { LatencyCode, SpecialLatencyBase } = await import(dist('engine/latency-codes.js'));
 
 const DAY = 86_400_000;
 const HOPS = 30;
@@ -209,11 +209,13 @@ try {
     for (let i = 0; i < CALLS; i++) {
       t0 = performance.now();
       const rows = await store.all(
+        // Over the stored columns: latency in integer microseconds, a Timeout stored as -1
+        // (server/store/latency-micros.ts).
         `SELECT floor((time - $2) / $3) AS bucket, hop, count(*) AS sent, count(*) FILTER (WHERE latency = $5) AS lost,
-                min(latency) FILTER (WHERE latency >= 0) AS mn, max(latency) FILTER (WHERE latency >= 0) AS mx,
-                avg(latency) FILTER (WHERE latency >= 0) AS av
+                min(latency) FILTER (WHERE latency >= 0) / 1000 AS mn, max(latency) FILTER (WHERE latency >= 0) / 1000 AS mx,
+                avg(latency) FILTER (WHERE latency >= 0) / 1000 AS av
          FROM samples WHERE session_id = $1 AND time >= $2 AND time < $4 GROUP BY ALL`,
-        [sid, grid.start, grid.period, grid.start + grid.bucketCount * grid.period, LatencyCode.Timeout],
+        [sid, grid.start, grid.period, grid.start + grid.bucketCount * grid.period, LatencyCode.Timeout - SpecialLatencyBase],
       );
       plain.push(ms(t0));
       groups = rows.length;
