@@ -2,7 +2,8 @@
 // through the real ingest path (Piscina worker, WASM rollups, DuckDB appender), next to the
 // raw DuckDB appender in the same run; then DataPointBuckets for 10 min, 24 h and 7 days
 // into ~600 buckets (20 calls each) next to a plain DuckDB GROUP BY over the raw samples, and
-// a range outside memory while the ingest path writes; then the WASM bucket kernel against the TypeScript reference. Prints what it measured.
+// a range outside memory while the ingest path writes; the bytes per hop sample on disk; then the WASM bucket kernel against the
+// TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -289,4 +290,13 @@ try {
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// 6. Retention: 14 simulated days of steady ingest with raw samples kept 7 days (bench/store-retention.mjs).
+if (process.env.BENCH_RETENTION !== '0') {
+  const { retentionRun } = await import('./store-retention.mjs');
+  const r = await retentionRun({ dist });
+  console.log('file size over 14 simulated days of one target (30 hops at 2.5 s), raw samples kept 7 days, expiry and CHECKPOINT daily:');
+  for (const line of r.lines) console.log(line);
+  console.log(`  file growth per day: ${r.before.toFixed(2)} MB on days 1 to 7, ${r.after.toFixed(2)} MB on days 8 to 14 (the rollup rows, kept longer; goal: raw samples flat after day 7)`);
 }

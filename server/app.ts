@@ -23,6 +23,7 @@ import targetsPlugin from './targets/plugin.js';
 import dataPlugin from './data/plugin.js';
 import mainHubPlugin from './mainhub/plugin.js';
 import supportPlugin from './support/plugin.js';
+import { startRetention } from './store/retention-runner.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { sessionsInStates } from './targets/repository.js';
@@ -112,8 +113,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await ingest.init();
   const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace);
   app.decorate('traces', { ingest, runner });
+  const stopRetention = startRetention(opts.store, opts.config, app.log);
   app.addHook('onClose', async () => {
     // Stop probing first, then flush what was measured, then release the sockets.
+    await stopRetention();
     await runner.close();
     await ingest.close();
     await shutdownEngine();

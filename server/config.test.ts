@@ -24,4 +24,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
     expect(() => loadConfig({ HOPWATCH_TRUSTED_PROXIES: '*' })).toThrow(/HOPWATCH_TRUSTED_PROXIES/);
   });
+  it('reads the retention days, and stops the start on a bad value naming the variable', () => {
+    expect(loadConfig({})).toMatchObject({ retentionRawDays: undefined, retentionMinuteDays: undefined });
+    expect(loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: '7', HOPWATCH_RETENTION_MINUTE_DAYS: '90' })).toMatchObject({ retentionRawDays: 7, retentionMinuteDays: 90 });
+    expect(() => loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: '0' })).toThrow(/HOPWATCH_RETENTION_RAW_DAYS must be a number of days from 1/);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: 'a week' })).toThrow(/HOPWATCH_RETENTION_RAW_DAYS must be a whole number/);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_MINUTE_DAYS: '2.5' })).toThrow(/HOPWATCH_RETENTION_MINUTE_DAYS must be a whole number/);
+  });
 });

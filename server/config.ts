@@ -26,6 +26,12 @@ export interface Config {
   trustedProxies: string[];
   /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
   slowRequestMs: number;
+  /**
+   * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
+   * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
+   */
+  retentionRawDays: number | undefined;
+  retentionMinuteDays: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +42,15 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?
   const n = Number(raw);
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
+  return n;
+}
+
+/** A number of days: a whole number from 1 to 36500 (a hundred years), or unset. */
+function daysVar(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = intVar(env, name, 0);
+  if (n < 1 || n > 36_500) throw new ConfigError(`${name} must be a number of days from 1 to 36500, got ${n}`);
   return n;
 }
 
@@ -68,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     if (Number.isNaN(trialExpires.getTime())) throw new ConfigError(`HOPWATCH_TRIAL_EXPIRES must be a date, got "${trialRaw}"`);
   }
   if (intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100) < 0) throw new ConfigError('HOPWATCH_MEMORY_SESSIONS must be 0 or more');
+  const retentionRawDays = daysVar(env, 'HOPWATCH_RETENTION_RAW_DAYS');
+  const retentionMinuteDays = daysVar(env, 'HOPWATCH_RETENTION_MINUTE_DAYS');
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
@@ -84,5 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
+    retentionRawDays,
+    retentionMinuteDays,
   };
 }

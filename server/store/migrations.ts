@@ -221,6 +221,18 @@ export const migrations: Migration[] = [
     convert: convertToCompact,
     up: CompactSwap,
   },
+  {
+    id: 6,
+    name: 'storage settings',
+    up: [
+      // Server-wide storage settings by name (retention-settings.ts): what Settings > General
+      // will edit; the HOPWATCH_RETENTION_* variables override them.
+      `CREATE TABLE storage_settings (
+         name VARCHAR PRIMARY KEY,
+         value VARCHAR NOT NULL,
+         updated_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {
