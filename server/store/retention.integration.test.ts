@@ -105,3 +105,30 @@ describe('retention tiers', () => {
     expect(await retentionDays(store, { retentionRawDays: 7, retentionMinuteDays: 90 })).toEqual({ rawDays: 7, minuteDays: 90 });
   });
 });
+
+describe('ingest paused for a full volume', () => {
+  it('refuses samples with the reason, writes nothing, and takes them again once resumed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hopwatch-pause-'));
+    const store = await Store.open(dir);
+    const ingest = new IngestPipeline(store, new DomainEventBus());
+    try {
+      await ingest.init();
+      const account = await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('p') RETURNING id`);
+      const sid = await insertActiveSession(store, account!.id, 'paused', T0);
+      ingest.openSession(sid, account!.id);
+      const batch = () => ({ length: 2, session: Int32Array.of(sid, sid), time: Float64Array.of(T0, T0), hop: Int32Array.of(1, 2), latency: Float64Array.of(3, 4) });
+      ingest.pauseFor('Ingest is paused: the data volume is 98.5% full');
+      await expect(ingest.addBatch(batch())).rejects.toThrow(/data volume is 98.5% full/);
+      ingest.add(sid, T0 + 1000, 1, 5);
+      await expect(ingest.commit()).rejects.toThrow(/data volume/);
+      expect((await store.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples'))!.n).toBe(0);
+      ingest.pauseFor(undefined);
+      await ingest.addBatch(batch());
+      expect((await store.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples'))!.n).toBe(2);
+    } finally {
+      await ingest.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
