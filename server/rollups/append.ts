@@ -11,7 +11,7 @@ const duckType: Record<RollupColumnType, ChunkColumn['type']> = { DOUBLE, INTEGE
 
 /** How a row column goes into the table: micros columns as integer microseconds (columns.ts). */
 function stored(c: RollupColumn, values: Float64Array | Int32Array): ChunkColumn {
-  if (c.micros === 'latency') return { type: INTEGER, values, nullable: c.nullable, encode: latencyMicros };
+  if (c.micros === 'latency' || c.micros === 'measurement') return { type: INTEGER, values, nullable: c.nullable, encode: latencyMicros };
   if (c.micros === 'sum') return { type: BIGINT, values, nullable: c.nullable, encode: sumMicros };
   return { type: duckType[c.type], values, nullable: c.nullable };
 }

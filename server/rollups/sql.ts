@@ -12,7 +12,7 @@ const definition = (c: { sql: string; type: RollupColumn['type']; nullable?: boo
 /** The SQL that reads a stored value (a column or an aggregate of it) as the DOUBLE ms memory holds. */
 function asRead(c: RollupColumn, expr: string): string {
   if (c.micros === 'latency') return latencyMsSql(expr);
-  if (c.micros === 'sum') return `(${expr})::DOUBLE / 1000`;
+  if (c.micros === 'sum' || c.micros === 'measurement') return `(${expr})::DOUBLE / 1000`;
   return expr;
 }
 

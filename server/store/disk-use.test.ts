@@ -30,7 +30,7 @@ describe('storageUse', () => {
     const u = await storageUse(store, { rawDays: 30, minuteDays: 400 }, volume, NOW);
     expect(u.SampleCount).toBe(305_000);
     expect(u.SamplesPerDay).toBe(DAY / 1000);
-    const perSample = u.UsedBytes / 305_000;
+    const perSample = (u.UsedBytes + u.WalBytes) / 305_000;
     expect(u.BytesPerSample).toBeCloseTo(perSample, 2);
     expect(u.VolumeUsedPercent).toBe(95);
     expect(u.DaysUntilFull).toBeCloseTo(50_000_000 / (perSample * u.SamplesPerDay), 1);

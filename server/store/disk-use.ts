@@ -18,13 +18,14 @@ export async function volumeOf(path: string): Promise<VolumeSpace> {
 }
 
 export interface StorageUse {
+  /** The database file on disk (its free blocks included; not the WAL). */
   DatabaseBytes: number;
   /** Bytes of the database's blocks in use; the rest of the file is free blocks DuckDB reuses. */
   UsedBytes: number;
   WalBytes: number;
   SampleCount: number;
   RollupRowCount: number;
-  /** Used bytes per stored hop sample, rollups and everything else included; null without samples. */
+  /** Used bytes (and the WAL's) per stored hop sample, rollups and everything else included; null without samples. */
   BytesPerSample: number | null;
   VolumeFreeBytes: number;
   VolumeTotalBytes: number;
@@ -54,12 +55,15 @@ export async function storageUse(store: Store, days: RetentionDays, volume: (pat
       [now - Day],
     ))!,
   );
-  const wal = await stat(`${store.path}.wal`).then((s) => s.size, () => 0);
+  const size = (path: string) => stat(path).then((s) => s.size, () => 0);
+  const file = await size(store.path);
+  const wal = await size(`${store.path}.wal`);
   const v = await volume(dirname(store.path));
-  const perSample = counts.samples ? db.used / counts.samples : null;
+  // What is not checkpointed yet is in the WAL: counted, so a young database is not 0 bytes.
+  const perSample = counts.samples ? (db.used + wal) / counts.samples : null;
   const perDay = perSample && counts.recent ? perSample * counts.recent : 0;
   return {
-    DatabaseBytes: db.total,
+    DatabaseBytes: Math.max(file, db.total),
     UsedBytes: db.used,
     WalBytes: wal,
     SampleCount: counts.samples,
