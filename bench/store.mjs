@@ -2,7 +2,8 @@
 // through the real ingest path (Piscina worker, WASM rollups, DuckDB appender), next to the
 // raw DuckDB appender in the same run; then DataPointBuckets for 10 min, 24 h and 7 days
 // into ~600 buckets (20 calls each) next to a plain DuckDB GROUP BY over the raw samples, and
-// a range outside memory while the ingest path writes; then the WASM bucket kernel against the TypeScript reference. Prints what it measured.
+// a range outside memory while the ingest path writes; the bytes per hop sample on disk; then the WASM bucket kernel against the
+// TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const { DomainEventBus } = await import(dist('server/events.js'));
 const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
 const { loadKernels } = await import(dist('wasm/loader.js'));
 const ref = await import(dist('wasm/reference.js'));
-const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+const { LatencyCode, SpecialLatencyBase } = await import(dist('engine/latency-codes.js'));
 
 const DAY = 86_400_000;
 const HOPS = 30;
@@ -209,11 +210,13 @@ try {
     for (let i = 0; i < CALLS; i++) {
       t0 = performance.now();
       const rows = await store.all(
+        // Over the stored columns: latency in integer microseconds, a Timeout stored as -1
+        // (server/store/latency-micros.ts).
         `SELECT floor((time - $2) / $3) AS bucket, hop, count(*) AS sent, count(*) FILTER (WHERE latency = $5) AS lost,
-                min(latency) FILTER (WHERE latency >= 0) AS mn, max(latency) FILTER (WHERE latency >= 0) AS mx,
-                avg(latency) FILTER (WHERE latency >= 0) AS av
+                min(latency) FILTER (WHERE latency >= 0) / 1000 AS mn, max(latency) FILTER (WHERE latency >= 0) / 1000 AS mx,
+                avg(latency) FILTER (WHERE latency >= 0) / 1000 AS av
          FROM samples WHERE session_id = $1 AND time >= $2 AND time < $4 GROUP BY ALL`,
-        [sid, grid.start, grid.period, grid.start + grid.bucketCount * grid.period, LatencyCode.Timeout],
+        [sid, grid.start, grid.period, grid.start + grid.bucketCount * grid.period, LatencyCode.Timeout - SpecialLatencyBase],
       );
       plain.push(ms(t0));
       groups = rows.length;
@@ -256,7 +259,20 @@ try {
   }
   await ingest.close();
 
-  // 4. The WASM bucket kernel against the TypeScript reference, same arrays.
+  // 4. Bytes on disk per hop sample after a CHECKPOINT (bench/store-disk.mjs): the store's
+  // tables against samples_raw_a, the same history appended in today's plain DOUBLE layout.
+  {
+    const { diskPerSample } = await import('./store-disk.mjs');
+    const d = await diskPerSample(store, { plain: 'samples_raw_a', plainRows: total, drop: ['samples_raw_rows', 'samples_raw_b'] });
+    console.log(
+      `disk after CHECKPOINT, ${d.samples.toLocaleString()} hop samples and ${d.rollupRows.toLocaleString()} rollup rows: ` +
+        `${fmt(d.allIn)} bytes per hop sample all in${d.allIn <= 4 ? '' : '  [goal <= 4 not met]'} (file with free blocks ${fmt(d.file)}); ` +
+        `samples ${fmt(d.samplesOnly)}, rollups ${fmt(d.rollups)} (${fmt(d.rollupRow)} per rollup row); ` +
+        `plain DOUBLE table of the same samples ${fmt(d.plain)}; plain / ours samples = ${(d.plain / d.samplesOnly).toFixed(2)}`,
+    );
+  }
+
+  // 5. The WASM bucket kernel against the TypeScript reference, same arrays.
   const k = loadKernels();
   const spec = { start, period: (7 * DAY) / 600, bucketCount: 600, hopCount: HOPS };
   const cols = { time, hop, latency };
@@ -274,4 +290,13 @@ try {
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// 6. Retention: 14 simulated days of steady ingest with raw samples kept 7 days (bench/store-retention.mjs).
+if (process.env.BENCH_RETENTION !== '0') {
+  const { retentionRun } = await import('./store-retention.mjs');
+  const r = await retentionRun({ dist });
+  console.log('file size over 14 simulated days of one target (30 hops at 2.5 s), raw samples kept 7 days, expiry and CHECKPOINT daily:');
+  for (const line of r.lines) console.log(line);
+  console.log(`  file growth per day: ${r.before.toFixed(2)} MB on days 1 to 7, ${r.after.toFixed(2)} MB on days 8 to 14 (the rollup rows, kept longer; goal: raw samples flat after day 7)`);
 }

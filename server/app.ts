@@ -1,4 +1,5 @@
 // Assembles the Fastify app: shared hooks, then one plugin per area.
+import { dirname } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import type { Config } from './config.js';
@@ -24,6 +25,10 @@ import targetsPlugin from './targets/plugin.js';
 import dataPlugin from './data/plugin.js';
 import mainHubPlugin from './mainhub/plugin.js';
 import supportPlugin from './support/plugin.js';
+import { startRetention } from './store/retention-runner.js';
+import storagePlugin from './store/storage-plugin.js';
+import { watchVolume } from './store/volume-watch.js';
+import { volumeOf } from './store/disk-use.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { sessionsInStates } from './targets/repository.js';
@@ -120,8 +125,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (engine.kind === 'simulated') app.log.warn('Traces run on the simulated network (HOPWATCH_ENGINE=simulated): nothing is sent, results come from its scenarios');
   const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace);
   app.decorate('traces', { ingest, runner });
+  const stopRetention = startRetention(opts.store, opts.config, app.log);
+  const stopVolumeWatch = watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });
   app.addHook('onClose', async () => {
     // Stop probing first, then flush what was measured, then release the sockets.
+    stopVolumeWatch();
+    await stopRetention();
     await runner.close();
     await ingest.close();
     await shutdownEngine();
@@ -138,6 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);
   await app.register(dataPlugin, { data });
+  await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

@@ -31,4 +31,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_ENGINE: 'fake' })).toThrow(/HOPWATCH_ENGINE must be raw or simulated/);
     expect(() => loadConfig({ HOPWATCH_SIM_SCENARIOS: 'no/such/dir' })).toThrow(/HOPWATCH_SIM_SCENARIOS names .*no\/such\/dir/);
   });
+  it('reads the retention days, and stops the start on a bad value naming the variable', () => {
+    expect(loadConfig({})).toMatchObject({ retentionRawDays: undefined, retentionMinuteDays: undefined });
+    expect(loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: '7', HOPWATCH_RETENTION_MINUTE_DAYS: '90' })).toMatchObject({ retentionRawDays: 7, retentionMinuteDays: 90 });
+    expect(() => loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: '0' })).toThrow(/HOPWATCH_RETENTION_RAW_DAYS must be a number of days from 1/);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: 'a week' })).toThrow(/HOPWATCH_RETENTION_RAW_DAYS must be a whole number/);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_MINUTE_DAYS: '2.5' })).toThrow(/HOPWATCH_RETENTION_MINUTE_DAYS must be a whole number/);
+  });
 });

@@ -37,6 +37,12 @@ export interface Config {
    * HOPWATCH_SIM_SCENARIOS (comma-separated); empty: loopback only (docs/engine.md).
    */
   simScenarios: string[];
+  /**
+   * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
+   * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
+   */
+  retentionRawDays: number | undefined;
+  retentionMinuteDays: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +66,15 @@ function scenarioPaths(raw: string | undefined): string[] {
   const paths = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => resolve(p));
   for (const p of paths) if (!existsSync(p)) throw new ConfigError(`HOPWATCH_SIM_SCENARIOS names ${p}, which does not exist`);
   return paths;
+}
+
+/** A number of days: a whole number from 1 to 36500 (a hundred years), or unset. */
+function daysVar(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = intVar(env, name, 0);
+  if (n < 1 || n > 36_500) throw new ConfigError(`${name} must be a number of days from 1 to 36500, got ${n}`);
+  return n;
 }
 
 /** proxy-addr's names for whole ranges, accepted as they are. */
@@ -91,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     if (Number.isNaN(trialExpires.getTime())) throw new ConfigError(`HOPWATCH_TRIAL_EXPIRES must be a date, got "${trialRaw}"`);
   }
   if (intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100) < 0) throw new ConfigError('HOPWATCH_MEMORY_SESSIONS must be 0 or more');
+  const retentionRawDays = daysVar(env, 'HOPWATCH_RETENTION_RAW_DAYS');
+  const retentionMinuteDays = daysVar(env, 'HOPWATCH_RETENTION_MINUTE_DAYS');
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
@@ -109,5 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
     engine: engineVar(env.HOPWATCH_ENGINE),
     simScenarios: scenarioPaths(env.HOPWATCH_SIM_SCENARIOS),
+    retentionRawDays,
+    retentionMinuteDays,
   };
 }

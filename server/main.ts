@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const store = await Store.open(config.dataDir);
+  const store = await Store.open(config.dataDir, { migrations: { log: (line) => process.stdout.write(`${line}\n`) } });
   await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
 
   let shuttingDown = false;

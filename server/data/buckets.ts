@@ -5,6 +5,7 @@ import { parseTargetId } from '../contract/targets.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest } from '../http/errors.js';
 import { MaxEpochMs } from '../http/time.js';
+import { expiredHorizons } from '../store/retention.js';
 import type { Store } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { sessionTimes } from './session-times.js';
@@ -50,7 +51,11 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   if (!(args.periodSeconds > 0 && args.periodSeconds <= MaxPeriodSeconds)) {
     throw badRequest(`periodSeconds must be above 0 and at most ${MaxPeriodSeconds} (ten years).`);
   }
-  const grid = bucketGrid(args.startTime, args.endTime, args.periodSeconds * 1000);
+  // A range that reaches back past a retention tier comes from the rollups that still hold
+  // it: its buckets are at least as long as their rows (server/store/retention.ts).
+  const expired = expiredHorizons(store);
+  const tierPeriod = args.startTime < expired.minute ? 600_000 : args.startTime < expired.raw ? 60_000 : 0;
+  const grid = bucketGrid(args.startTime, args.endTime, Math.max(args.periodSeconds * 1000, tierPeriod));
   if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
 
   const end = grid.start + grid.bucketCount * grid.period;

@@ -8,6 +8,7 @@ import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { leanRowsFromColumns, partsInTimeOrder, rowsFromColumns, type RollupRows } from '../rollups/rows.js';
 import { RollupLeanColumns, RollupSelectColumns, rollupReduceColumns } from '../rollups/sql.js';
 import { RollupTable } from '../rollups/columns.js';
+import { SampleSelectColumns } from '../store/latency-micros.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../rollups/recent-data.js';
 
@@ -36,7 +37,7 @@ export async function closedMarks(q: Queryable, sessionId: number): Promise<numb
 
 async function readSamples(q: Queryable, sessionId: number, from: number, to: number): Promise<Piece> {
   const [time, hop, latency] = await q.numbers(
-    'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop',
+    `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop`,
     [sessionId, from, to],
   );
   return { kind: 'samples', samples: { length: time.length, time, hop: Int32Array.from(hop), latency } };

@@ -1,10 +1,17 @@
-// Appends a flush's samples (columns in the samples table's order).
+// Appends a flush's samples (columns in the samples table's order): latency as integer
+// microseconds (server/store/latency-micros.ts, docs/store.md "Compact samples").
 import { DOUBLE, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
 import { appendColumns, type ChunkColumn } from '../store/append-columns.js';
+import { latencyMicros } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
 
 const of = (type: ChunkColumn['type'], values: Float64Array | Int32Array): ChunkColumn => ({ type, values });
 
 export function appendSamples(conn: DuckDBConnection, b: SampleBatch): Promise<void> {
-  return appendColumns(conn, 'samples', b.length, [of(INTEGER, b.session), of(DOUBLE, b.time), of(SMALLINT, b.hop), of(DOUBLE, b.latency)]);
+  return appendColumns(conn, 'samples', b.length, [
+    of(INTEGER, b.session),
+    of(DOUBLE, b.time),
+    of(SMALLINT, b.hop),
+    { type: INTEGER, values: b.latency, encode: latencyMicros },
+  ]);
 }

@@ -96,6 +96,8 @@ export class IngestPipeline {
   /** close() is flushing: everything is written. */
   private closing = false;
   private closed = false;
+  /** Why ingest is paused (the data volume is full, server/store/volume-watch.ts); undefined: it runs. */
+  private paused: string | undefined;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
   private readonly memorySessions: number;
@@ -167,6 +169,7 @@ export class IngestPipeline {
 
   /** Adds one sample; the promise resolves when it is committed. */
   add(sessionId: number, time: number, hop: number, latency: number): void {
+    if (this.paused) return; // refused: the round's commit() says why
     this.builder.push(sessionId, time, hop, latency);
   }
 
@@ -175,9 +178,24 @@ export class IngestPipeline {
     this.hostsSeen.set(`${h.sessionId}:${h.hop}`, h);
   }
 
+  /**
+   * Pauses ingest with a reason (samples are refused, the file is not written) or, with
+   * undefined, resumes it. A full disk would otherwise fail a commit half-way through DuckDB's
+   * file growth.
+   */
+  pauseFor(reason: string | undefined): void {
+    this.paused = reason;
+  }
+
+  /** Why ingest is paused, if it is. */
+  get pausedFor(): string | undefined {
+    return this.paused;
+  }
+
   /** Waits for the flush that will hold everything added so far. */
   commit(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingest is closed'));
+    if (this.paused) return Promise.reject(new Error(this.paused));
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     void this.flushSoon(this.builder.length >= this.maxBatch);
     return p;
@@ -186,6 +204,7 @@ export class IngestPipeline {
   /** Adds a whole columnar batch (bulk import, benchmarks), flushes at once and waits for its commit. */
   addBatch(b: SampleBatch): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ingest is closed'));
+    if (this.paused) return Promise.reject(new Error(this.paused));
     this.builder.pushBatch(b);
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     void this.flushSoon(true);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
+import { SampleSelectColumns } from '../store/latency-micros.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -59,7 +60,7 @@ async function expectExact(store: StoreT, ingest: Pipeline | undefined, sid: num
   const principal = { userId: 0, accountId, username: 'groups', isRoot: true, claims: [] };
   const args = { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: to, periodSeconds, includeJitter: false };
   const grid = bucketGrid(from, to, periodSeconds * 1000);
-  const [time, hop, latency] = await store.numbers('SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY time, hop', [sid]);
+  const [time, hop, latency] = await store.numbers(`SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 ORDER BY time, hop`, [sid]);
   const truth = ref.referenceBucketSamples({ time, hop, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
   for (const source of ingest ? [ingest, undefined] : [undefined]) {
     const r = await dataPointBuckets(store, principal, args, source);

@@ -7,6 +7,7 @@ import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
 import { rowsFromColumns, type RollupRows } from '../rollups/rows.js';
 import { RollupSelectColumns } from '../rollups/sql.js';
 import { RollupTable } from '../rollups/columns.js';
+import { SampleSelectColumns } from '../store/latency-micros.js';
 import { SessionRollupState } from './session-rollup-state.js';
 import { RecentData, RecentRawMs, RecentRowsMs } from '../rollups/recent-data.js';
 
@@ -27,7 +28,7 @@ async function rowsBetween(q: Queryable, resolution: number, sessionId: number, 
 async function warmRecent(q: Queryable, sessionId: number, state: SessionRollupState, latest: number): Promise<RecentData> {
   const rawFrom = Math.min(state.closedUntil[0], latest - RecentRawMs);
   const [time, hop, latency] = await q.numbers(
-    'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop',
+    `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop`,
     [sessionId, rawFrom, state.closedUntil[0]],
   );
   const rowsFrom = RollupResolutionsMs.map((_, level) => Math.min(state.closedUntil[level], latest - RecentRowsMs[level]));
@@ -64,7 +65,7 @@ export async function loadRollupState(
     if (!Number.isNaN(state.closedUntil[0])) {
       // Up to a group of rollup rows' worth of samples (rows are written in groups): columns, not row objects.
       const [time, hop, latency] = await q.numbers(
-        'SELECT time, hop, latency FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time, hop',
+        `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time, hop`,
         [s.id, state.closedUntil[0]],
       );
       state.raw = { time, hop: Int32Array.from(hop), latency };

@@ -7,7 +7,7 @@ import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
 import { ceilTo, floorTo } from '../rollups/levels.js';
 
 // The built worker: its kernels load from dist/wasm (npm test builds first).
-const { prepareFlush, rollup } = (await import(new URL('../../dist/server/ingest/worker.js', import.meta.url).href)) as typeof import('./worker.js');
+const { prepare, prepareFlush, rollup } = (await import(new URL('../../dist/server/ingest/worker.js', import.meta.url).href)) as typeof import('./worker.js');
 
 const MINUTE = 60_000;
 const T0 = 1_700_000_000_000 - (1_700_000_000_000 % MINUTE);
@@ -24,7 +24,8 @@ function rounds(minutes: number, hops: number, seed: number): RawPending {
     for (let h = 1; h <= hops; h++, i++) {
       time[i] = T0 + r * 2500 + 7;
       hop[i] = h;
-      latency[i] = rnd() < 0.05 ? LatencyCode.Timeout : h * 2 + rnd() * 10;
+      // Whole microseconds, as prepare keeps them (latency-micros.ts): the reference rolls the same values.
+      latency[i] = rnd() < 0.05 ? LatencyCode.Timeout : Math.round((h * 2 + rnd() * 10) * 1000) / 1000;
     }
   }
   return { time, hop, latency };
@@ -100,5 +101,14 @@ describe('prepareFlush', () => {
     };
     const sorted = (rows: string[]) => [...rows].sort();
     expect(sorted(records(flushAll(parts)[0]))).toEqual(sorted(reference));
+  });
+});
+
+describe('prepare', () => {
+  it('keeps a measured latency to the microsecond it is stored as, and codes as they are', () => {
+    const latency = Float64Array.of(12.3456789, 0.0004, 0.0005, 3000.0000004, LatencyCode.Timeout, LatencyCode.NotParticipating);
+    const n = latency.length;
+    const kept = prepare({ length: n, session: new Int32Array(n).fill(1), time: new Float64Array(n).fill(T0), hop: new Int32Array(n).fill(1), latency });
+    expect(Array.from(kept.batch.latency)).toEqual([12.346, 0, 0.001, 3000, LatencyCode.Timeout, LatencyCode.NotParticipating]);
   });
 });

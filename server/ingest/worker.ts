@@ -4,6 +4,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
 import { concatRollupRows, emptyRollupRows, rollupRowsFromBuckets, sliceRollupRows, type RollupRows } from '../rollups/rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
+import { toStoredPrecision } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
@@ -33,7 +34,8 @@ export interface PrepareResult {
 
 /**
  * Keeps the rows that can be stored: a finite time, a hop 0..255, and a latency that is a
- * measurement (>= 0) or a code worth keeping (Pending and Ignore carry no outcome). The same
+ * measurement (>= 0) or a code worth keeping (Pending and Ignore carry no outcome); a
+ * measurement rounded to the microsecond it is stored as (latency-micros.ts). The same
  * pass measures what the rollup needs of the kept rows, so a batch of one session (the usual
  * case) is read once before the kernel.
  */
@@ -56,11 +58,13 @@ export function prepare(batch: SampleBatch): PrepareResult {
       Number.isFinite(t) && t > 0 && h >= 0 && h <= MaxHop && Number.isFinite(l) && (l >= 0 || (l < SpecialLatencyBase && storedCodes.has(l)));
     if (!ok) continue;
     const s = session[i];
-    if (w !== i) {
+    // Every later step (rollups, recent data, the store) sees the latency as it is stored.
+    const stored = toStoredPrecision(l);
+    if (w !== i || stored !== l) {
       session[w] = s;
       time[w] = t;
       hop[w] = h;
-      latency[w] = l;
+      latency[w] = stored;
     }
     w++;
     if (s !== s0) single = false;

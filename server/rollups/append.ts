@@ -1,11 +1,20 @@
 // Writes rollup rows to the store through DuckDB's appender, in the table's column order:
-// the owner columns, then the row's columns as declared (columns.ts).
-import { DOUBLE, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+// the owner columns, then the row's columns as declared (columns.ts), latencies and their
+// sums as integer microseconds.
+import { BIGINT, DOUBLE, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
 import { appendColumns, type ChunkColumn } from '../store/append-columns.js';
-import { RollupOwnerColumns, RollupRowColumns, RollupTable, type RollupColumnType } from './columns.js';
+import { RollupOwnerColumns, RollupRowColumns, RollupTable, type RollupColumn, type RollupColumnType } from './columns.js';
+import { latencyMicros, sumMicros } from '../store/latency-micros.js';
 import { concatRollupRows, type RollupRows } from './rows.js';
 
 const duckType: Record<RollupColumnType, ChunkColumn['type']> = { DOUBLE, INTEGER, SMALLINT };
+
+/** How a row column goes into the table: micros columns as integer microseconds (columns.ts). */
+function stored(c: RollupColumn, values: Float64Array | Int32Array): ChunkColumn {
+  if (c.micros === 'latency' || c.micros === 'measurement') return { type: INTEGER, values, nullable: c.nullable, encode: latencyMicros };
+  if (c.micros === 'sum') return { type: BIGINT, values, nullable: c.nullable, encode: sumMicros };
+  return { type: duckType[c.type], values, nullable: c.nullable };
+}
 
 /** Rollup rows of one resolution and session, as the pipeline closes them. */
 export interface RollupSet {
@@ -34,6 +43,6 @@ export function appendRollups(conn: DuckDBConnection, sets: RollupSet[]): Promis
   return appendColumns(conn, RollupTable, n, [
     ...RollupOwnerColumns.map((c) => ({ type: duckType[c.type], values: owners[c.sql] })),
     // NaN (the kernel's "no value") is stored as NULL in the nullable columns.
-    ...RollupRowColumns.map((c) => ({ type: duckType[c.type], values: columns[c.key], nullable: c.nullable })),
+    ...RollupRowColumns.map((c: RollupColumn) => stored(c, columns[c.key])),
   ]);
 }

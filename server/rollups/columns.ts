@@ -7,7 +7,7 @@
 // (kernel-layout.test.ts checks both), so a new statistic goes at the end.
 import type { RollupRows } from '../../wasm/rollup-rows.js';
 
-/** The DuckDB types a rollup column may have; DOUBLE is a Float64Array in memory, the others Int32Array. */
+/** The types of a rollup column in memory: DOUBLE is a Float64Array, the others Int32Array (micros: what the table keeps). */
 export type RollupColumnType = 'DOUBLE' | 'INTEGER' | 'SMALLINT';
 
 /**
@@ -34,21 +34,35 @@ export interface RollupColumn {
    * markers need these (sources.ts Grid.detailHop). The others then read as "no value" or 0.
    */
   lean?: true;
+  /**
+   * Kept on disk as integer microseconds (server/store/latency-micros.ts), read back as DOUBLE
+   * ms: 'latency' in an INTEGER (codes as small negative numbers), 'measurement' the same for
+   * a column that never holds a code (read back by a plain division: the CASE of 'latency'
+   * cost about 10% of an old range's read), 'sum' in a BIGINT (a sum of an hour's latencies
+   * outgrows 32 bits). Memory keeps the DOUBLE of `type`.
+   */
+  micros?: RollupMicros;
 }
+
+export type RollupMicros = 'latency' | 'measurement' | 'sum';
+
+/** The column's type in the table. */
+export const storedType = (c: { type: RollupColumnType; micros?: RollupMicros }): string =>
+  c.micros === 'sum' ? 'BIGINT' : c.micros ? 'INTEGER' : c.type;
 
 export const RollupRowColumns = [
   { key: 'time', sql: 'time', type: 'DOUBLE', nullable: false, place: true, lean: true }, // start of the row's period, epoch ms
   { key: 'hop', sql: 'hop', type: 'SMALLINT', nullable: false, place: true, lean: true },
   { key: 'count', sql: 'count', type: 'INTEGER', nullable: false, merge: 'sum', lean: true }, // sent: measurements + Timeouts
   { key: 'lost', sql: 'lost', type: 'INTEGER', nullable: false, merge: 'sum', lean: true }, // Timeouts
-  { key: 'sum', sql: 'sum', type: 'DOUBLE', nullable: false, merge: 'sum', lean: true }, // of measurements
-  { key: 'min', sql: 'min', type: 'DOUBLE', nullable: true, merge: 'min' },
-  { key: 'max', sql: 'max', type: 'DOUBLE', nullable: true, merge: 'max' },
-  { key: 'first', sql: 'first', type: 'DOUBLE', nullable: true, merge: 'earliest' },
-  { key: 'lastValid', sql: 'last_valid', type: 'DOUBLE', nullable: true, merge: 'latest' },
-  { key: 'jitterSum', sql: 'jitter_sum', type: 'DOUBLE', nullable: false, merge: 'sum' },
+  { key: 'sum', sql: 'sum', type: 'DOUBLE', nullable: false, merge: 'sum', lean: true, micros: 'sum' }, // of measurements
+  { key: 'min', sql: 'min', type: 'DOUBLE', nullable: true, merge: 'min', micros: 'measurement' },
+  { key: 'max', sql: 'max', type: 'DOUBLE', nullable: true, merge: 'max', micros: 'measurement' },
+  { key: 'first', sql: 'first', type: 'DOUBLE', nullable: true, merge: 'earliest', micros: 'measurement' },
+  { key: 'lastValid', sql: 'last_valid', type: 'DOUBLE', nullable: true, merge: 'latest', micros: 'measurement' },
+  { key: 'jitterSum', sql: 'jitter_sum', type: 'DOUBLE', nullable: false, merge: 'sum', micros: 'sum' },
   { key: 'jitterPairs', sql: 'jitter_pairs', type: 'INTEGER', nullable: false, merge: 'sum' },
-  { key: 'last', sql: 'last', type: 'DOUBLE', nullable: true, merge: 'latest' }, // latest outcome, codes too
+  { key: 'last', sql: 'last', type: 'DOUBLE', nullable: true, merge: 'latest', micros: 'latency' }, // latest outcome, codes too
   { key: 'flags', sql: 'flags', type: 'INTEGER', nullable: false, merge: 'bitOr', lean: true }, // CellFlag bits
 ] as const satisfies readonly RollupColumn[];
 

@@ -1,11 +1,22 @@
 // The SQL text of the rollup format, derived from the declaration (columns.ts): the table,
 // the column lists the reads select, and the reduction of rows onto a bucket grid. Queries
 // put their own WHERE clauses after these; they only name the owner and place columns.
-import { RollupOwnerColumns, RollupRowColumns, RollupTable, type RollupColumn, type RollupMerge } from './columns.js';
+import { RollupOwnerColumns, RollupRowColumns, RollupTable, storedType, type RollupColumn, type RollupMerge } from './columns.js';
+import { latencyMsSql } from '../store/latency-micros.js';
 
 type Declared = (typeof RollupRowColumns)[number];
 
-const definition = (c: { sql: string; type: string; nullable?: boolean }) => `${c.sql} ${c.type}${c.nullable ? '' : ' NOT NULL'}`;
+const definition = (c: { sql: string; type: RollupColumn['type']; nullable?: boolean; micros?: RollupColumn['micros'] }) =>
+  `${c.sql} ${storedType(c)}${c.nullable ? '' : ' NOT NULL'}`;
+
+/** The SQL that reads a stored value (a column or an aggregate of it) as the DOUBLE ms memory holds. */
+function asRead(c: RollupColumn, expr: string): string {
+  if (c.micros === 'latency') return latencyMsSql(expr);
+  if (c.micros === 'sum' || c.micros === 'measurement') return `(${expr})::DOUBLE / 1000`;
+  return expr;
+}
+
+const selected = (c: RollupColumn) => (c.micros ? `${asRead(c, c.sql)} AS ${c.sql}` : c.sql);
 
 /**
  * The CREATE TABLE text of the declared format. Migration 2 created the table in its own
@@ -24,29 +35,29 @@ export function rollupTableSql(table = RollupTable): string {
 export function addRollupColumnSql(key: Declared['key'], opts: { default?: number; table?: string } = {}): string[] {
   const c = RollupRowColumns.find((x) => x.key === key)!;
   const table = opts.table ?? RollupTable;
-  const add = `ALTER TABLE ${table} ADD COLUMN ${c.sql} ${c.type}${opts.default === undefined ? '' : ` DEFAULT ${opts.default}`}`;
+  const add = `ALTER TABLE ${table} ADD COLUMN ${c.sql} ${storedType(c)}${opts.default === undefined ? '' : ` DEFAULT ${opts.default}`}`;
   return c.nullable ? [add] : [add, `ALTER TABLE ${table} ALTER COLUMN ${c.sql} SET NOT NULL`];
 }
 
-/** Every row column, in declared order (what rows.ts rowsFromColumns takes). */
-export const RollupSelectColumns = RollupRowColumns.map((c) => c.sql).join(', ');
+/** Every row column, in declared order (what rows.ts rowsFromColumns takes), latencies read as ms. */
+export const RollupSelectColumns = RollupRowColumns.map((c: RollupColumn) => selected(c)).join(', ');
 
 /** The lean columns (columns.ts `lean`), in declared order (what rows.ts leanRowsFromColumns takes). */
-export const RollupLeanColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map((c) => c.sql).join(', ');
+export const RollupLeanColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map((c: RollupColumn) => selected(c)).join(', ');
 
 // The kernel's merge rule of each statistic in SQL. Sums of integers come back as INTEGER
 // (DuckDB widens them), so every column keeps its declared type.
 function mergeSql(c: RollupColumn): string {
   const col = c.sql;
   const merges: Record<RollupMerge, string> = {
-    sum: c.type === 'DOUBLE' ? `sum(${col})` : `sum(${col})::${c.type}`,
+    sum: c.type === 'DOUBLE' ? `sum(${col})` : `sum(${col})::${c.type}`, // micros: read as DOUBLE below
     min: `min(${col})`,
     max: `max(${col})`,
     earliest: `arg_min(${col}, time) FILTER (WHERE ${col} IS NOT NULL)`,
     latest: `arg_max(${col}, time) FILTER (WHERE ${col} IS NOT NULL)`,
     bitOr: `bit_or(${col})`,
   };
-  return `${merges[c.merge!]} AS ${col}`;
+  return `${asRead(c, merges[c.merge!])} AS ${col}`;
 }
 
 /**

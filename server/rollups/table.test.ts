@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/db.js';
-import { RollupOwnerColumns, RollupRowColumns, RollupTable } from './columns.js';
+import { RollupOwnerColumns, RollupRowColumns, RollupTable, storedType } from './columns.js';
 import { addRollupColumnSql, rollupTableSql } from './sql.js';
 
 interface ColumnInfo {
@@ -17,7 +17,7 @@ interface ColumnInfo {
 
 const declared: ColumnInfo[] = [
   ...RollupOwnerColumns.map((c) => ({ name: c.sql, type: c.type, nullable: false })),
-  ...RollupRowColumns.map((c) => ({ name: c.sql, type: c.type, nullable: c.nullable })),
+  ...RollupRowColumns.map((c) => ({ name: c.sql, type: storedType(c), nullable: c.nullable })),
 ];
 
 describe('the rollups table', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
 import { appendColumns } from './append-columns.js';
 
 describe('appendColumns', () => {
@@ -28,6 +28,25 @@ describe('appendColumns', () => {
     expect(rows[3]).toEqual(Array.from(nv, (v) => (Number.isNaN(v) ? null : v)));
     expect(rows[4]).toEqual(Array.from(plain));
     expect(rows[3].filter((v) => v === null)).toHaveLength(nulls.size);
+    conn.closeSync();
+  });
+
+  it('stores BIGINT columns exactly (negative, above 2^32, near 2^53) and encodes values first, NULL kept', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (b BIGINT, e INTEGER)');
+    const n = 3000;
+    const big = Float64Array.from({ length: n }, (_, k) => (k % 2 ? -1 : 1) * (k * 4_294_967_311 + k) * (k === 2999 ? 2097 : 1));
+    big[5] = NaN;
+    big[6] = 2 ** 53 - 1;
+    big[7] = -(2 ** 53) + 1;
+    const ms = Float64Array.from({ length: n }, (_, k) => (k % 10 === 0 ? NaN : k * 0.0015));
+    await appendColumns(conn, 't', n, [
+      { type: BIGINT, values: big, nullable: true },
+      { type: INTEGER, values: ms, nullable: true, encode: (v) => Math.round(v * 1000) },
+    ]);
+    const [b, e] = (await conn.runAndReadAll('SELECT b::VARCHAR, e FROM t')).getColumnsJS();
+    expect(b).toEqual(Array.from(big, (v) => (Number.isNaN(v) ? null : BigInt(v).toString())));
+    expect(e).toEqual(Array.from(ms, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000))));
     conn.closeSync();
   });
 });

@@ -6,7 +6,7 @@
 // validity mask with BigInt arithmetic per value, which made appending the nullable rollup
 // columns slower than appending the samples.
 import bindings from '@duckdb/node-bindings';
-import { DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
 
 /** DuckDB's standard vector size: the most rows one DataChunk holds. */
 export const ChunkRows = 2048;
@@ -17,19 +17,51 @@ export const ChunkRows = 2048;
  */
 const ChunksPerTurn = 16;
 
-/** A column to write: its DuckDB type and values; with `nullable`, NaN is stored as NULL. */
+/**
+ * A column to write: its DuckDB type and values; with `nullable`, NaN is stored as NULL;
+ * `encode` maps each value to what is stored (latencies to integer microseconds,
+ * server/store/latency-micros.ts) before it is cut to the type's width.
+ */
 export interface ChunkColumn {
-  type: typeof DOUBLE | typeof INTEGER | typeof SMALLINT;
+  type: typeof DOUBLE | typeof INTEGER | typeof SMALLINT | typeof BIGINT;
   values: Float64Array | Int32Array;
   nullable?: boolean;
+  encode?: (value: number) => number;
+}
+
+type Stored = Float64Array | Int32Array | Int16Array | BigInt64Array;
+
+/**
+ * A BIGINT column from whole numbers (below 2^53) without a BigInt per value: each value's
+ * two 32-bit halves written into the 64-bit array's bytes (little-endian, as DuckDB's).
+ */
+function bigints(v: ArrayLike<number>, encode?: (x: number) => number): BigInt64Array {
+  const out = new BigInt64Array(v.length);
+  const halves = new Int32Array(out.buffer);
+  for (let i = 0; i < v.length; i++) {
+    const x = encode ? encode(v[i]) : v[i];
+    if (Number.isNaN(x)) continue; // a NULL: masked, the value is not read
+    halves[2 * i] = x >>> 0;
+    halves[2 * i + 1] = Math.floor(x / 4294967296);
+  }
+  return out;
 }
 
 /** A column's values in its stored width (converted once, not chunk by chunk). */
-function asStored(c: ChunkColumn, n: number): Float64Array | Int32Array | Int16Array {
+function asStored(c: ChunkColumn, n: number): Stored {
   const v = c.values.subarray(0, n);
-  if (c.type === DOUBLE) return v instanceof Float64Array ? v : new Float64Array(v);
-  if (c.type === INTEGER) return v instanceof Int32Array ? v : new Int32Array(v);
-  return new Int16Array(v);
+  if (c.type === BIGINT) return bigints(v, c.encode);
+  const e = c.encode;
+  if (e && c.type === INTEGER) {
+    // One pass straight into the stored width (the latencies of every flush come this way).
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = e(v[i]);
+    return out;
+  }
+  const values = e ? Float64Array.from(v, (x) => e(x)) : v;
+  if (c.type === DOUBLE) return values instanceof Float64Array ? values : new Float64Array(values);
+  if (c.type === INTEGER) return values instanceof Int32Array ? values : new Int32Array(values);
+  return new Int16Array(values);
 }
 
 /** The validity mask of a nullable float column (bit set = value present), or null if no NaN. */

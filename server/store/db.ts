@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { applyMigrations } from './migrations.js';
+import { applyMigrations, type MigrationOptions } from './migrations.js';
 import { numericColumnChunks, numericColumns, type NumericColumn } from './numeric-columns.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -134,7 +134,8 @@ export class Store implements Queryable {
     readonly path: string,
   ) {}
 
-  static async open(dataDir: string): Promise<Store> {
+  /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
+  static async open(dataDir: string, opts: { migrations?: MigrationOptions } = {}): Promise<Store> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, 'hopwatch.duckdb');
     const instance = await DuckDBInstance.create(path);
@@ -147,7 +148,7 @@ export class Store implements Queryable {
     await conn.run('SET auto_checkpoint_skip_wal_threshold = 1000000000000');
     const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
     const store = new Store(instance, conn, new ReadPool(readers), path);
-    await store.exclusive((q) => applyMigrations(q));
+    await store.exclusive((q) => applyMigrations(q, opts.migrations));
     return store;
   }
 

@@ -1,11 +1,23 @@
 // Numbered migrations, applied in order at start inside one transaction each. A migration
 // is never edited once released: add the next number instead.
 import type { Queryable } from './db.js';
+import { CompactSwap, convertToCompact, type ConvertOptions, type MigrationLog } from './compact-migration.js';
 
 export interface Migration {
   id: number;
   name: string;
+  /**
+   * Work too large for one transaction, run before `up` in transactions of its own, and
+   * able to go on where a killed start left it (compact-migration.ts).
+   */
+  convert?: (q: Queryable, opts: ConvertOptions) => Promise<void>;
   up: string[];
+}
+
+export interface MigrationOptions {
+  log?: MigrationLog;
+  /** Rows per transaction of a migration's conversion (tests make it small). */
+  batchRows?: number;
 }
 
 export const migrations: Migration[] = [
@@ -201,15 +213,36 @@ export const migrations: Migration[] = [
          FROM sample_tallies GROUP BY session_id) t ON t.session_id = s.id`,
     ],
   },
+  {
+    id: 5,
+    name: 'compact samples and rollups',
+    // Latencies and rollup statistics as integer microseconds (docs/store.md "Compact
+    // samples"): copied batch by batch, then the copies replace the old tables.
+    convert: convertToCompact,
+    up: CompactSwap,
+  },
+  {
+    id: 6,
+    name: 'storage settings',
+    up: [
+      // Server-wide storage settings by name (retention-settings.ts): what Settings > General
+      // will edit; the HOPWATCH_RETENTION_* variables override them.
+      `CREATE TABLE storage_settings (
+         name VARCHAR PRIMARY KEY,
+         value VARCHAR NOT NULL,
+         updated_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
-export async function applyMigrations(q: Queryable): Promise<number[]> {
+export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {
   await q.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
   const done = new Set((await q.all<{ id: number }>('SELECT id FROM schema_migrations')).map((r) => r.id));
   const applied: number[] = [];
   for (const m of migrations) {
     if (done.has(m.id)) continue;
+    if (m.convert) await m.convert(q, { batchRows: opts.batchRows ?? 1_000_000, log: opts.log ?? (() => undefined) });
     await q.run('BEGIN TRANSACTION');
     try {
       for (const sql of m.up) await q.run(sql);

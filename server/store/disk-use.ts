@@ -1,0 +1,81 @@
+// Disk use a user can see (GET /api/settings/storage, docs/api.md): the database's size, the
+// bytes a hop sample takes, the free space of the data volume, and how long the space lasts at
+// the current rate. Free space comes through a seam (`volume`) so tests need no full disk.
+import { statfs, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Store } from './db.js';
+import type { RetentionDays } from './retention.js';
+
+export interface VolumeSpace {
+  freeBytes: number;
+  totalBytes: number;
+}
+
+/** The free and total bytes of the volume holding `path` (what an unprivileged writer may use). */
+export async function volumeOf(path: string): Promise<VolumeSpace> {
+  const s = await statfs(path);
+  return { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize };
+}
+
+export interface StorageUse {
+  /** The database file on disk (its free blocks included; not the WAL). */
+  DatabaseBytes: number;
+  /** Bytes of the database's blocks in use; the rest of the file is free blocks DuckDB reuses. */
+  UsedBytes: number;
+  WalBytes: number;
+  SampleCount: number;
+  RollupRowCount: number;
+  /** Used bytes (and the WAL's) per stored hop sample, rollups and everything else included; null without samples. */
+  BytesPerSample: number | null;
+  VolumeFreeBytes: number;
+  VolumeTotalBytes: number;
+  VolumeUsedPercent: number;
+  /** Hop samples stored in the last 24 hours. */
+  SamplesPerDay: number;
+  RetentionRawDays: number;
+  RetentionMinuteDays: number;
+  /** Days the volume's free space lasts at the current rate (raw samples that do not expire yet); null when nothing comes in. */
+  DaysUntilFull: number | null;
+  /** Days of raw samples the database and the free space together could hold at the current rate; null when nothing comes in. */
+  RawDaysThatFit: number | null;
+}
+
+const Day = 86_400_000;
+
+export async function storageUse(store: Store, days: RetentionDays, volume: (path: string) => Promise<VolumeSpace> = volumeOf, now = Date.now()): Promise<StorageUse> {
+  const db = await store.read(async (q) =>
+    (await q.one<{ used: number; total: number }>(
+      `SELECT used_blocks * block_size AS used, total_blocks * block_size AS total FROM pragma_database_size() WHERE database_name = current_database()`,
+    ))!,
+  );
+  const counts = await store.read(async (q) =>
+    (await q.one<{ samples: number; rollups: number; recent: number }>(
+      `SELECT (SELECT count(*) FROM samples)::DOUBLE AS samples, (SELECT count(*) FROM rollups)::DOUBLE AS rollups,
+              (SELECT count(*) FROM samples WHERE time >= $1)::DOUBLE AS recent`,
+      [now - Day],
+    ))!,
+  );
+  const size = (path: string) => stat(path).then((s) => s.size, () => 0);
+  const file = await size(store.path);
+  const wal = await size(`${store.path}.wal`);
+  const v = await volume(dirname(store.path));
+  // What is not checkpointed yet is in the WAL: counted, so a young database is not 0 bytes.
+  const perSample = counts.samples ? (db.used + wal) / counts.samples : null;
+  const perDay = perSample && counts.recent ? perSample * counts.recent : 0;
+  return {
+    DatabaseBytes: Math.max(file, db.total),
+    UsedBytes: db.used,
+    WalBytes: wal,
+    SampleCount: counts.samples,
+    RollupRowCount: counts.rollups,
+    BytesPerSample: perSample === null ? null : Math.round(perSample * 100) / 100,
+    VolumeFreeBytes: v.freeBytes,
+    VolumeTotalBytes: v.totalBytes,
+    VolumeUsedPercent: v.totalBytes ? Math.round((1 - v.freeBytes / v.totalBytes) * 1000) / 10 : 0,
+    SamplesPerDay: counts.recent,
+    RetentionRawDays: days.rawDays,
+    RetentionMinuteDays: days.minuteDays,
+    DaysUntilFull: perDay ? Math.round((v.freeBytes / perDay) * 10) / 10 : null,
+    RawDaysThatFit: perDay ? Math.round(((v.freeBytes + db.used) / perDay) * 10) / 10 : null,
+  };
+}
