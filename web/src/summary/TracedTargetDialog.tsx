@@ -1,0 +1,30 @@
+// Asked when the entry names a target the list already traces (issue 18: Enter silently
+// started a duplicate trace): open the running one, start a second trace anyway, or cancel.
+import { useEffect, useRef } from 'react';
+import type { TargetRow } from '../../../server/contract/targets';
+import { Modal } from '../components/Modal';
+import { hostLabel } from '../target/hostLabel';
+
+export function TracedTargetDialog({ row, onOpen, onStartAnother, onCancel }: { row: TargetRow; onOpen: () => void; onStartAnother: () => void; onCancel: () => void }) {
+  const open = useRef<HTMLButtonElement>(null);
+  useEffect(() => open.current?.focus(), []);
+  const paused = !row.IsRunning;
+  return (
+    <Modal title="Already traced" onClose={onCancel}>
+      <p className="confirm-message">
+        {hostLabel(row)} is already {paused ? 'open (paused)' : 'being traced'}. Open that trace, or start a second trace of the same target?
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button secondary" onClick={onStartAnother}>
+          Start another trace
+        </button>
+        <button ref={open} type="button" className="button" onClick={onOpen}>
+          Open the {paused ? 'paused' : 'running'} trace
+        </button>
+      </div>
+    </Modal>
+  );
+}
