@@ -1,13 +1,12 @@
 // Asked when the entry names a target the list already traces (issue 18: Enter silently
 // started a duplicate trace): open the running one, start a second trace anyway, or cancel.
-import { useEffect, useRef } from 'react';
+// It opens on the Enter that would have started the trace, so no button takes the focus:
+// that same key press would choose it.
 import type { TargetRow } from '../../../server/contract/targets';
 import { Modal } from '../components/Modal';
 import { hostLabel } from '../target/hostLabel';
 
 export function TracedTargetDialog({ row, onOpen, onStartAnother, onCancel }: { row: TargetRow; onOpen: () => void; onStartAnother: () => void; onCancel: () => void }) {
-  const open = useRef<HTMLButtonElement>(null);
-  useEffect(() => open.current?.focus(), []);
   const paused = !row.IsRunning;
   return (
     <Modal title="Already traced" onClose={onCancel}>
@@ -21,7 +20,7 @@ export function TracedTargetDialog({ row, onOpen, onStartAnother, onCancel }: { 
         <button type="button" className="button secondary" onClick={onStartAnother}>
           Start another trace
         </button>
-        <button ref={open} type="button" className="button" onClick={onOpen}>
+        <button type="button" className="button" onClick={onOpen}>
           Open the {paused ? 'paused' : 'running'} trace
         </button>
       </div>
