@@ -11,7 +11,13 @@ export const SplitterPx = 8;
 /** The grid keeps at least this height, however the splitter is set. */
 const MinGridPx = 90;
 
-export function useSplitter(panesShown: boolean, graphCount: number, fractionAtom: WritableAtom<number, [number], void> = targetSplitterAtom) {
+export function useSplitter(
+  panesShown: boolean,
+  graphCount: number,
+  fractionAtom: WritableAtom<number, [number], void> = targetSplitterAtom,
+  /** The grid's full height when it needs less than its share (the summary's few rows): the graphs get the rest. */
+  gridContentPx?: number,
+) {
   const panes = useRef<HTMLDivElement>(null);
   const [paneHeight, setPaneHeight] = useState(600);
   const [stored, setStored] = useAtom(fractionAtom);
@@ -28,7 +34,8 @@ export function useSplitter(panesShown: boolean, graphCount: number, fractionAto
     return () => ro.disconnect();
   }, [panesShown]);
 
-  const gridHeight = Math.max(MinGridPx, Math.round((paneHeight - SplitterPx) * fraction));
+  const share = Math.round((paneHeight - SplitterPx) * fraction);
+  const gridHeight = Math.max(MinGridPx, gridContentPx === undefined ? share : Math.min(share, gridContentPx));
   const graphsHeight = Math.max(0, paneHeight - SplitterPx - gridHeight);
   const graphHeight = timelineGraphHeight(graphsHeight, Math.max(1, graphCount));
 
