@@ -92,6 +92,16 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     await dialog.waitFor({ timeout: 5000 });
     await dialog.getByRole('button', { name: 'Open the running trace' }).click();
     await page.waitForURL((u) => u.pathname === `/targets/${targets[0].id}`, { timeout: 10_000 });
+
+    // The same from the new-target window, picking the running target from the history.
+    await page.goto(`${app.url}/targets/`);
+    await page.getByRole('button', { name: 'Trace history' }).click();
+    await page.getByRole('listbox').getByRole('button', { name: topo.hop(1).v4, exact: true }).click();
+    await entry.press('Enter');
+    await dialog.waitFor({ timeout: 5000 });
+    await shot('already-traced');
+    await dialog.getByRole('button', { name: 'Open the running trace' }).click();
+    await page.waitForURL((u) => u.pathname === `/targets/${targets[1].id}`, { timeout: 10_000 });
     page.off('request', onRequest);
     expect(started).toEqual([]);
   }, 30_000);

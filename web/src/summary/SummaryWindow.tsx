@@ -28,6 +28,7 @@ import { formatDurationShort } from '../target/logic/duration';
 import { graphTimeReducer, initialGraphTimeState, statsRange } from '../target/logic/graphTimeState';
 import { entryReducer, initialEntryState, playAction } from '../target/logic/playAction';
 import { sessionIdOf } from '../target/logic/rowId';
+import { useTracedTargetLookup } from '../target/useTracedTargetLookup';
 import { formatTimeRangeText } from '../target/logic/timeRangeText';
 import { TimelineGraph } from '../target/TimelineGraph';
 import { TraceGrid } from '../target/TraceGrid';
@@ -47,13 +48,12 @@ import {
   selectionName,
   summaryDeletedMessage,
   summaryHeadingText,
-  tracedTargetFor,
 } from './logic/summaryRules';
 import { summaryColumnsAtom, summarySortAtom, summarySplitterAtom } from './prefs';
 import { RenameSummaryDialog } from './RenameSummaryDialog';
 import { SummaryHeading } from './SummaryHeading';
 import { SummaryRowMenu } from './SummaryRowMenu';
-import { TracedTargetDialog } from './TracedTargetDialog';
+import { TracedTargetDialog } from '../target/TracedTargetDialog';
 import { useSummary } from './useSummary';
 import { useSummaryRows } from './useSummaryRows';
 import '../target/target.css';
@@ -118,15 +118,16 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
       showToast('error', errorMessage(e) || 'Unknown string');
     }
   };
-  const startOrOffer = (target: string) => {
-    const row = tracedTargetFor(target, rows);
+  const lookupTraced = useTracedTargetLookup();
+  const startOrOffer = async (target: string) => {
+    const row = await lookupTraced(target);
     if (row) setTraced({ row, text: target });
     else void start(target);
   };
   const forEachChosen = (call: (id: string) => Promise<unknown>) =>
     Promise.all(chosenIds.map(call)).then(refresh, (e) => (reportError(e), refresh()));
   const onPlay = () => {
-    if (play === 'start') return startOrOffer(entry.text.trim());
+    if (play === 'start') return void startOrOffer(entry.text.trim());
     void forEachChosen(play === 'pause' ? targetApi.stopTrace : targetApi.resumeTrace);
   };
 
@@ -154,7 +155,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
       <ControlPanel
         entryText={entry.text}
         onEntryText={(text) => entryEvent({ type: 'typed', text })}
-        onStart={startOrOffer}
+        onStart={(t) => void startOrOffer(t)}
         canManageTargets={canManage}
         canSetAccountDefault={claims.includes(Claim.UserManagement)}
         running={running}

@@ -12,7 +12,6 @@ import {
   summaryDeletedMessage,
   summaryHeadingText,
   SummaryRenamedMessage,
-  tracedTargetFor,
 } from './summaryRules';
 
 const summary = (id: string, over: Partial<Summary> = {}): Summary => ({
@@ -69,17 +68,5 @@ describe('selection', () => {
     expect(selectionName([row('1', 'gw.example', '10.0.0.1')])).toBe('gw.example (10.0.0.1)');
     expect(selectionName([row('1', '', '10.0.0.1')])).toBe('10.0.0.1');
     expect(selectionName([row('1', '', '10.0.0.1'), row('2', '', '10.0.0.2')])).toBe('2 targets');
-  });
-});
-
-describe('an entry naming a target the list already traces', () => {
-  const rows = [row('3', 'gw.example', '10.0.0.1'), row('4', '', '10.0.0.2', false)];
-  it('finds it by name or address, any case, trimmed', () => {
-    expect(tracedTargetFor(' GW.example ', rows)?.UniqueID).toBe('3_h_4');
-    expect(tracedTargetFor('10.0.0.2', rows)?.UniqueID).toBe('4_h_4');
-  });
-  it('finds nothing for a new target or an empty entry', () => {
-    expect(tracedTargetFor('10.0.0.3', rows)).toBeNull();
-    expect(tracedTargetFor('  ', rows)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // The summary screen's rules (spec 2 sections 4, 5 and 8): who may change which summary, the
 // add menu, the rename dialog's button, the confirmation and result texts, the targets a
-// row selection names, and the running target a typed entry already traces.
+// row selection names.
 import type { Summary } from '../../../../server/contract/summaries';
 import type { TargetRow } from '../../../../server/contract/targets';
 import type { Confirmation } from '../../components/ConfirmDialog';
@@ -44,16 +44,6 @@ export function selectedTargetIds(selection: readonly string[]): string[] {
 
 /** The selected rows of the grid, in grid order. */
 export const selectedRows = (rows: readonly TargetRow[], selection: readonly string[]): TargetRow[] => rows.filter((r) => selection.includes(r.UniqueID));
-
-/**
- * A target of the list that the typed text names (its name or address, any case): starting
- * it again would trace it twice, so the screen offers to open the running one instead.
- */
-export function tracedTargetFor(text: string, rows: readonly TargetRow[]): TargetRow | null {
-  const t = text.trim().toLowerCase();
-  if (!t) return null;
-  return rows.find((r) => [r.DNSName, r.IP, r.Columns.DNSName, r.Columns.IPAddress].some((v) => !!v && v.trim().toLowerCase() === t)) ?? null;
-}
 
 /** Confirmation names for Reset And Restart / Close of a selection: the one target, or "{n} targets". */
 export function selectionName(rows: readonly TargetRow[]): string | undefined {

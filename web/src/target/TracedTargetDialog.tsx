@@ -4,7 +4,7 @@
 // that same key press would choose it.
 import type { TargetRow } from '../../../server/contract/targets';
 import { Modal } from '../components/Modal';
-import { hostLabel } from '../target/hostLabel';
+import { hostLabel } from './hostLabel';
 
 export function TracedTargetDialog({ row, onOpen, onStartAnother, onCancel }: { row: TargetRow; onOpen: () => void; onStartAnother: () => void; onCancel: () => void }) {
   const paused = !row.IsRunning;
