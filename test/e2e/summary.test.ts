@@ -151,6 +151,32 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
   }, 90_000);
 
+  it('Reset And Restart of a selected row restarts that target and keeps it in the summary', async () => {
+    await page.goto(`${app.url}${summaryPath}`);
+    await expect.poll(rowCount, { timeout: 10_000 }).toBe(2);
+    const links = () => page.locator('section.timeline-graph a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!).sort());
+    await expect.poll(async () => (await links()).length, { timeout: 10_000 }).toBe(2);
+    const before = await links();
+    // No row is selected on a summary screen until the user picks one (spec 2 section 4).
+    expect(await page.getByRole('button', { name: /Release Focus/ }).count()).toBe(0);
+    const box = (await page.getByTestId('trace-grid').boundingBox())!;
+    await page.mouse.click(box.x + 120, box.y + 34 + 15);
+    await page.getByRole('button', { name: /Release Focus/ }).waitFor({ timeout: 5000 });
+    await page.getByRole('button', { name: 'More trace commands' }).click();
+    await page.getByRole('menuitem', { name: 'Reset And Restart' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset And Restart' });
+    expect(await dialog.locator('.confirm-message').textContent()).toMatch(/^Reset and restart \d+\.\d+\.\d+\.\d+\?/);
+    await dialog.getByRole('button', { name: 'Reset And Restart' }).click();
+    // One target has a new session (a new id), the other keeps its own; both stay in the summary.
+    await expect
+      .poll(async () => {
+        const now = await links();
+        return now.length === 2 && now.filter((h) => before.includes(h)).length === 1;
+      }, { timeout: 15_000 })
+      .toBe(true);
+    await expect.poll(rowCount, { timeout: 10_000 }).toBe(2);
+  }, 45_000);
+
   it('renames the summary: Rename waits for a new name, then "Summary renamed"', async () => {
     await page.goto(`${app.url}${summaryPath}`);
     await expect.poll(() => heading().textContent(), { timeout: 10_000 }).toBe('Both paths');

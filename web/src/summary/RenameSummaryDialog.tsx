@@ -47,7 +47,7 @@ export function RenameSummaryDialog({ summaryId, name, onClose }: { summaryId: s
           <button type="button" className="button secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button" disabled={!enabled || busy}>
+          <button type="submit" className="button primary" disabled={!enabled || busy}>
             Rename
           </button>
         </div>

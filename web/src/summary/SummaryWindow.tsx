@@ -96,8 +96,8 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const chosenIds = selectedTargetIds(selection.selection);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
   const [intervalMs, setIntervalMs] = useState(2500);
-  // The grid is no taller than its rows need (header 34 px, rows 30 px, a scrollbar's room).
-  const splitter = useSplitter(!!result, rows.length, summarySplitterAtom, 34 + 30 * rows.length + 20);
+  // The grid is no taller than its rows need (header 34 px, rows 30 px, room for a horizontal scrollbar).
+  const splitter = useSplitter(!!result, rows.length, summarySplitterAtom, 34 + 30 * rows.length + 36);
 
   // Entry and play: with rows selected the play button pauses or resumes them; typed text starts a trace.
   const [entry, entryEvent] = useReducer(entryReducer, initialEntryState);

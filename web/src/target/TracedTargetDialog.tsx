@@ -9,20 +9,22 @@ import { hostLabel } from './hostLabel';
 export function TracedTargetDialog({ row, onOpen, onStartAnother, onCancel }: { row: TargetRow; onOpen: () => void; onStartAnother: () => void; onCancel: () => void }) {
   const paused = !row.IsRunning;
   return (
-    <Modal title="Already traced" onClose={onCancel}>
-      <p className="confirm-message">
-        {hostLabel(row)} is already {paused ? 'open (paused)' : 'being traced'}. Open that trace, or start a second trace of the same target?
-      </p>
-      <div className="modal-actions">
-        <button type="button" className="button secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button secondary" onClick={onStartAnother}>
-          Start another trace
-        </button>
-        <button type="button" className="button" onClick={onOpen}>
-          Open the {paused ? 'paused' : 'running'} trace
-        </button>
+    <Modal title="Already traced" onClose={onCancel} width={500}>
+      <div className="modal-body">
+        <p className="confirm-message">
+          {hostLabel(row)} is already {paused ? 'open (paused)' : 'being traced'}. Open that trace, or start a second trace of the same target?
+        </p>
+        <div className="modal-actions">
+          <button type="button" className="button secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="button secondary" onClick={onStartAnother}>
+            Start another trace
+          </button>
+          <button type="button" className="button primary" onClick={onOpen}>
+            Open the {paused ? 'paused' : 'running'} trace
+          </button>
+        </div>
       </div>
     </Modal>
   );
