@@ -44,7 +44,7 @@ export function SummaryListPage() {
       <header className="page-header">
         <h1>Summaries</h1>
         {user?.Claims.includes(Claim.SummaryManagement) && (
-          <button type="button" className="button" onClick={() => void create()}>
+          <button type="button" className="button primary" onClick={() => void create()}>
             New Summary
           </button>
         )}
@@ -63,7 +63,7 @@ export function SummaryListPage() {
           ))}
         </ul>
       )}
-      {list && list.filter((s) => !s.IsAllTargets).length === 0 && <p className="hint">No named summaries yet. A summary groups targets to watch them side by side.</p>}
+      {list && list.filter((s) => !s.IsAllTargets).length === 0 && <p className="hint summary-list-hint">No named summaries yet. A summary groups targets to watch them side by side.</p>}
     </section>
   );
 }
