@@ -177,6 +177,23 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     await expect.poll(rowCount, { timeout: 10_000 }).toBe(2);
   }, 45_000);
 
+  it('a header click sorts the rows and default_summary_sort_order keeps the order', async () => {
+    const headers = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="trace-grid"] table[role="grid"] thead th')].map((th) => th.textContent ?? ''));
+    const stored = () => page.evaluate(() => localStorage.getItem('default_summary_sort_order'));
+    await expect.poll(headers, { timeout: 10_000 }).toContain('Name ▲'); // the default: DNSName ascending
+    // The Avg header in the default widths of a fresh profile: PL% 60, IP 130, Name 220, then Avg.
+    const box = (await page.getByTestId('trace-grid').boundingBox())!;
+    const avgX = box.x + 60 + 130 + 220 + 30;
+    await page.mouse.click(avgX, box.y + 17);
+    await expect.poll(headers, { timeout: 5000 }).toContain('Avg ▲');
+    expect(JSON.parse((await stored())!)).toEqual({ Column: 'Avg', Ascending: true });
+    await page.mouse.click(avgX, box.y + 17);
+    await expect.poll(headers, { timeout: 5000 }).toContain('Avg ▼');
+    await page.reload();
+    await expect.poll(headers, { timeout: 15_000 }).toContain('Avg ▼');
+    expect(JSON.parse((await stored())!)).toEqual({ Column: 'Avg', Ascending: false });
+  }, 45_000);
+
   it('renames the summary: Rename waits for a new name, then "Summary renamed"', async () => {
     await page.goto(`${app.url}${summaryPath}`);
     await expect.poll(() => heading().textContent(), { timeout: 10_000 }).toBe('Both paths');
