@@ -139,6 +139,18 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
       )
       .toBe(true);
     await expect.poll(() => page.locator('section.timeline-graph').count(), { timeout: 10_000 }).toBe(2);
+    // A comment on one target shows on that target's graph only (CommentChanged through the hub).
+    await page.evaluate(async (id) => {
+      const r = await fetch('/cmd/createcomment', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ SessionWebId: id, When: new Date(Date.now() - 5000).toISOString(), Text: 'Seen from the summary', Type: 0, ExtraAttributesJson: '' }),
+      });
+      if (r.status !== 200) throw new Error(`createcomment ${r.status}`);
+    }, targets[0].id);
+    const marker = '.comment-marker[aria-label="Comment: Seen from the summary"]';
+    await page.locator(`section.timeline-graph:has(a[href="/targets/${targets[0].id}"]) ${marker}`).waitFor({ timeout: 10_000 });
+    expect(await page.locator(`section.timeline-graph:has(a[href="/targets/${targets[1].id}"]) ${marker}`).count()).toBe(0);
     await page.waitForTimeout(1500);
     await shot('summary-1440');
     await page.setViewportSize({ width: 1024, height: 700 });

@@ -4,13 +4,13 @@
 // Reset And Restart for the selection through ResetAndRestartForSummary); the summary grid
 // (one row per target, its final hop's figures; Summary-Columns, default_summary_sort_order);
 // the draggable splitter (Summary-Pane-Splitter-Height); one timeline graph per target with
-// the link to /targets/{id}. Live through the summary's hub group (useSummaryRows). This
+// the link to /targets/{id} and the target's comments. Live through the summary's hub group (useSummaryRows). This
 // component wires the hooks into the parts; it fetches, subscribes and persists nothing itself.
 import { useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
-import { LocalMachineAgentId, LocalMachineAgentName } from '../../../server/contract/sessions';
+import { LocalMachineAgentId } from '../../../server/contract/sessions';
 import type { TargetRow } from '../../../server/contract/targets';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { errorMessage } from '../api/errors';
@@ -21,7 +21,6 @@ import { showInfo, showToast } from '../state/toasts';
 import { currentUserAtom } from '../state/user';
 import * as targetApi from '../target/api';
 import { ControlPanel } from '../target/ControlPanel';
-import { hostLabel } from '../target/hostLabel';
 import { moveColumn, resizeColumn, setColumnVisible } from '../target/logic/columnPrefs';
 import { FocusMode } from '../target/logic/constants';
 import { formatDurationShort } from '../target/logic/duration';
@@ -30,7 +29,6 @@ import { entryReducer, initialEntryState, playAction } from '../target/logic/pla
 import { sessionIdOf } from '../target/logic/rowId';
 import { useTracedTargetLookup } from '../target/useTracedTargetLookup';
 import { formatTimeRangeText } from '../target/logic/timeRangeText';
-import { TimelineGraph } from '../target/TimelineGraph';
 import { TraceGrid } from '../target/TraceGrid';
 import { useAgentsAndConfigurations } from '../target/useAgentsAndConfigurations';
 import { useColumns, type ColumnSource } from '../target/useColumns';
@@ -51,6 +49,7 @@ import {
 } from './logic/summaryRules';
 import { summaryColumnsAtom, summarySortAtom, summarySplitterAtom } from './prefs';
 import { RenameSummaryDialog } from './RenameSummaryDialog';
+import { SummaryGraph } from './SummaryGraph';
 import { SummaryHeading } from './SummaryHeading';
 import { SummaryRowMenu } from './SummaryRowMenu';
 import { TracedTargetDialog } from '../target/TracedTargetDialog';
@@ -247,28 +246,19 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
           )}
           <div className="splitter" role="separator" aria-orientation="horizontal" title="Drag to resize" onMouseDown={splitter.startDrag} style={{ height: SplitterPx }} />
           <div className="graphs-pane" style={{ height: graphsHeight }}>
-            {rows.map((row) => {
-              const targetId = sessionIdOf(row.UniqueID);
-              return (
-                <TimelineGraph
-                  key={row.UniqueID}
-                  rowId={row.UniqueID}
-                  title={hostLabel(row)}
-                  subtitle={`${row.Columns.ConfigName ?? ''} · ${LocalMachineAgentName}`}
-                  state={time}
-                  dispatch={dispatch}
-                  warnMs={warnMs}
-                  badMs={badMs}
-                  fixedScaleMs={fixedScaleMs}
-                  height={graphHeight}
-                  comments={[]}
-                  canComment={false}
-                  onComment={() => undefined}
-                  reloadToken={0}
-                  targetLink={`/targets/${targetId}`}
-                />
-              );
-            })}
+            {rows.map((row) => (
+              <SummaryGraph
+                key={row.UniqueID}
+                row={row}
+                time={time}
+                dispatch={dispatch}
+                warnMs={warnMs}
+                badMs={badMs}
+                fixedScaleMs={fixedScaleMs}
+                height={graphHeight}
+                canComment={canManage}
+              />
+            ))}
           </div>
         </div>
       )}
