@@ -85,8 +85,9 @@ describe('target window in Chromium on a lossy chain', () => {
     topo?.destroy();
   });
 
-  it('shows the new-target entry on / and starts a trace with Enter', async () => {
-    await see('New target');
+  it('shows All Targets with the target entry on / and starts a trace with Enter', async () => {
+    await see('All Targets');
+    await see('Start a trace');
     await shot('new');
     await startTraceFromEntry(page, '0.2 s', topo.target.v4);
     await page.waitForURL((u) => /^\/targets\/\d+$/.test(u.pathname), { timeout: 15_000 });
@@ -203,8 +204,8 @@ describe('target window in Chromium on a lossy chain', () => {
   it('starts the typed target, not the paused one, when the name of the reopened target answers late', async () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await see('Paused');
-    // "/" reopens this paused target. Hold its rows until the user has changed the interval
-    // and typed another address, so the target's name arrives after the typing.
+    // The paused target's window. Hold its rows until the user has changed the interval and
+    // typed another address, so the target's name arrives after the typing.
     let release = () => {};
     const held = new Promise<void>((ok) => (release = ok));
     await page.route(`**/api/data/TraceGraphRows?*uniqueID=${targetId}&*`, async (route) => {
@@ -213,7 +214,7 @@ describe('target window in Chromium on a lossy chain', () => {
     });
     const commands: string[] = [];
     page.on('request', (r) => r.url().includes('/cmd/') && commands.push(new URL(r.url()).pathname + new URL(r.url()).search));
-    await page.goto(`${app.url}/`);
+    await page.goto(`${app.url}/targets/${targetId}`);
     const interval = page.getByRole('textbox', { name: 'Trace Interval' });
     await interval.fill('10');
     await interval.press('Enter');

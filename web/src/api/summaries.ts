@@ -1,4 +1,4 @@
-// Summary calls the shell needs (the summaries screens come with their own issue).
+// Summary calls the shell needs (the sidebar, the home container); the summary screen's own calls are in src/summary/api.ts.
 import type { Summary } from '../../../server/contract/summaries';
 import { get, withQuery } from './http';
 

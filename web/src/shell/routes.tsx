@@ -5,8 +5,10 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
-import { MainContainer, TargetPage } from '../target/TargetPage';
+import { TargetPage } from '../target/TargetPage';
 import { UserManagementPage } from '../users/UserManagementPage';
+import { HomePage } from '../home/HomePage';
+import { SummaryPage } from '../summary/SummaryPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
@@ -41,8 +43,8 @@ const coming = (paths: string[], gate: Gate, screen: string): Entry => gated(pat
 
 /** Screens inside the sidebar layout. */
 export const shellEntries: Entry[] = [
-  gated(['/'], SignedIn, <MainContainer />),
-  coming(['/summary/:summaryUniqueID', '/summarys/:summaryId?'], SummaryGate, 'Summary'),
+  gated(['/'], SignedIn, <HomePage />),
+  gated(['/summary/:summaryUniqueID?', '/summarys/:summaryId?'], SummaryGate, <SummaryPage />),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),

@@ -1,13 +1,8 @@
-// Route elements: /targets/:targetUniqueID? shows that target (or the new-target entry), and
-// "/" is the main container: the open target when there is one, else the new-target entry
-// (the Sidekick licence keeps its own screen on "/").
-import { useAtomValue } from 'jotai';
+// Route element: /targets/:targetUniqueID? shows that target (or the new-target entry). "/"
+// (the main target and summary container) is web/src/home/HomePage.
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
-import { LicenseMode } from '../../../server/contract/account';
-import { ComingPage } from '../pages/ComingPage';
-import { currentUserAtom } from '../state/user';
-import { openTarget, rememberOpenTarget } from './openTarget';
+import { rememberOpenTarget } from './openTarget';
 import { sessionIdOf } from './logic/rowId';
 import { TargetWindow } from './TargetWindow';
 import { useDocumentTitle } from '../shell/documentTitle';
@@ -22,14 +17,5 @@ export function TargetPage() {
   useEffect(() => {
     if (id) rememberOpenTarget(id);
   }, [id]);
-  return <TargetWindow key={id ?? 'new'} targetId={id} />;
-}
-
-export function MainContainer() {
-  const user = useAtomValue(currentUserAtom);
-  const sidekick = user?.LicenseMode === LicenseMode.Sidekick;
-  const id = sidekick ? undefined : openTarget();
-  useDocumentTitle(sidekick ? null : id ? `Target ${id}` : 'New target');
-  if (sidekick) return <ComingPage screen="Sidekick" />;
   return <TargetWindow key={id ?? 'new'} targetId={id} />;
 }

@@ -25,7 +25,9 @@ import { FocusMode } from './logic/constants';
 import { formatDurationShort } from './logic/duration';
 import { graphTimeReducer, initialGraphTimeState, statsRange } from './logic/graphTimeState';
 import { entryReducer, initialEntryState, playAction } from './logic/playAction';
-import { isHeaderRow } from './logic/rowId';
+import { isHeaderRow, sessionIdOf } from './logic/rowId';
+import { TracedTargetDialog } from './TracedTargetDialog';
+import { useTracedTargetLookup } from './useTracedTargetLookup';
 import { formatTimeRangeText } from './logic/timeRangeText';
 import { forgetOpenTarget } from './openTarget';
 import { RowMenu, type HostEdit } from './RowMenu';
@@ -93,6 +95,14 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const running = !!details?.IsRunning;
   const play = playAction({ hasTarget, newTargetMode: selection.newTargetMode, running, entryText: entry.text, targetName });
 
+  const lookupTraced = useTracedTargetLookup();
+  const [traced, setTraced] = useState<{ row: TargetRow; text: string } | null>(null);
+  /** Enter or Start: a target the account already traces is offered to open instead (issue 18). */
+  const startOrOffer = async (target: string) => {
+    const row = await lookupTraced(target);
+    if (row) setTraced({ row, text: target });
+    else void start(target);
+  };
   const start = async (target: string) => {
     try {
       const answer = await api.newTarget({ target, traceIntervalMs: intervalMs, configId: details?.ConfigurationID, agentId: agent?.ID });
@@ -105,7 +115,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
     }
   };
   const onPlay = () => {
-    if (play === 'start') return void start(entry.text.trim());
+    if (play === 'start') return void startOrOffer(entry.text.trim());
     if (!targetId) return;
     (play === 'pause' ? api.stopTrace(targetId) : api.resumeTrace(targetId)).then(refresh, (e) => reportError(e));
   };
@@ -133,7 +143,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
       <ControlPanel
         entryText={entry.text}
         onEntryText={(text) => entryEvent({ type: 'typed', text })}
-        onStart={(t) => void start(t)}
+        onStart={(t) => void startOrOffer(t)}
         canManageTargets={canManage}
         canSetAccountDefault={claims.includes(Claim.UserManagement)}
         running={running}
@@ -257,6 +267,14 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           onEditHost={setHostEdit}
           onChanged={refresh}
           onClose={() => setRowMenu(null)}
+        />
+      )}
+      {traced && (
+        <TracedTargetDialog
+          row={traced.row}
+          onCancel={() => setTraced(null)}
+          onOpen={() => (setTraced(null), navigate(`/targets/${sessionIdOf(traced.row.UniqueID)}`))}
+          onStartAnother={() => (setTraced(null), void start(traced.text))}
         />
       )}
       {hostEdit && <HostValueDialog {...hostEdit} onClose={() => (setHostEdit(null), refresh())} />}

@@ -6,6 +6,7 @@
 import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
+import { Link } from 'react-router-dom';
 import type { Comment } from '../../../server/contract/summaries';
 import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, WarnBand } from './colours';
 import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logic/constants';
@@ -40,6 +41,8 @@ export interface TimelineGraphProps {
   reloadToken: number;
   /** Called after uPlot drew a frame holding data (the "fully drawn" signal of the perf suite). */
   onDrawnWithData?: (rowId: string) => void;
+  /** Summary mode: the link to the target's own window (/targets/{id}). */
+  targetLink?: string;
 }
 
 const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
@@ -326,6 +329,11 @@ export function TimelineGraph(p: TimelineGraphProps) {
       <header className="timeline-head">
         <span className="timeline-title">{p.title}</span>
         <span className="timeline-sub">{p.subtitle}</span>
+        {p.targetLink && (
+          <Link className="timeline-link" to={p.targetLink}>
+            Open target
+          </Link>
+        )}
         <span className="timeline-readout" ref={readout} />
         <select
           aria-label="Time span"

@@ -71,6 +71,10 @@ export interface TraceGridProps {
   onSelectAll: () => void;
   /** Called after the grid painted a cell of its last row (the "fully drawn" signal of the perf suite). */
   onLastRowPainted?: (rowCount: number) => void;
+  /** The summary grid: the column its rows are sorted by (arrow in the header). */
+  sort?: { Column: string; Ascending: boolean };
+  /** The summary grid: a header click (sorts by that column). */
+  onHeaderClick?: (name: string) => void;
 }
 
 /** Room for a vertical scrollbar when the hops outgrow the pane (the Graph column grows into it otherwise). */
@@ -100,7 +104,7 @@ export function TraceGrid(p: TraceGridProps) {
     () =>
       shown.map((c) => ({
         id: c.Name,
-        title: c.Name === 'Graph' ? '' : c.Caption,
+        title: c.Name === 'Graph' ? '' : p.sort?.Column === c.Name ? `${c.Caption} ${p.sort.Ascending ? '▲' : '▼'}` : c.Caption,
         // The Graph column gives way in a narrow pane, so the others are not cut off.
         width: c.Name === 'Graph' ? graphColumnWidth(paneSize.width - ScrollbarAllowancePx, otherWidths, c.Width) : c.Width,
         // The Graph column takes the row's spare width.
@@ -108,7 +112,7 @@ export function TraceGrid(p: TraceGridProps) {
         hasMenu: false,
         themeOverride: c.Name === 'Graph' ? { cellHorizontalPadding: 0 } : undefined,
       })),
-    [shown, paneSize.width, otherWidths],
+    [shown, paneSize.width, otherWidths, p.sort],
   );
 
   const getCellContent = useCallback(
@@ -250,6 +254,7 @@ export function TraceGrid(p: TraceGridProps) {
         minColumnWidth={10}
         onColumnResize={(column, newSize) => p.onColumnResize(String(column.id), newSize)}
         onColumnMoved={(from, to) => p.onColumnMove(shown[from].Name, shown[to].Name)}
+        onHeaderClicked={p.onHeaderClick ? (col) => shown[col] && p.onHeaderClick!(shown[col].Name) : undefined}
         onCellClicked={([, rowIndex]) => {
           const row = p.rows[rowIndex];
           if (row) p.onRowClick(row.UniqueID, pointer.current.mods);

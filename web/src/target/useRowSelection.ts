@@ -1,15 +1,16 @@
 // The selected grid rows (logic/rowSelection) and new-target mode: Release Focus clears the
-// selection to type a new target, a row click or Select All leaves that mode again.
+// selection to type a new target, a row click or Select All leaves that mode again. On a
+// summary screen no row is auto-selected (spec 2 section 4).
 import { useEffect, useState } from 'react';
 import { isHeaderRow } from './logic/rowId';
 import { selectionAfterClick, selectionAfterRowsChanged, type ClickModifiers } from './logic/rowSelection';
 
-export function useRowSelection(rowIds: readonly string[]) {
+export function useRowSelection(rowIds: readonly string[], isSummaryScreen = false) {
   const [selection, setSelection] = useState<readonly string[]>([]);
   const [newTargetMode, setNewTargetMode] = useState(false);
   useEffect(() => {
-    setSelection((sel) => (newTargetMode ? sel.filter((id) => rowIds.includes(id)) : selectionAfterRowsChanged(sel, rowIds, false)));
-  }, [rowIds, newTargetMode]);
+    setSelection((sel) => (newTargetMode ? sel.filter((id) => rowIds.includes(id)) : selectionAfterRowsChanged(sel, rowIds, isSummaryScreen)));
+  }, [rowIds, newTargetMode, isSummaryScreen]);
 
   /** Select All: every hop row, or none when they all are selected already. */
   const selectAll = () => {

@@ -1,7 +1,8 @@
 // The draggable splitter between the grid and the graphs: pane heights from the panes'
-// measured height and the Target-Pane-Splitter-Height fraction, which a drag changes live
-// and stores when the mouse is released.
-import { useAtom } from 'jotai';
+// measured height and the Target-Pane-Splitter-Height fraction (the summary screen passes
+// its Summary-Pane-Splitter-Height atom), which a drag changes live and stores when the
+// mouse is released.
+import { useAtom, type WritableAtom } from 'jotai';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { timelineGraphHeight } from './logic/timelineLayout';
 import { targetSplitterAtom } from './prefs';
@@ -10,10 +11,16 @@ export const SplitterPx = 8;
 /** The grid keeps at least this height, however the splitter is set. */
 const MinGridPx = 90;
 
-export function useSplitter(panesShown: boolean, graphCount: number) {
+export function useSplitter(
+  panesShown: boolean,
+  graphCount: number,
+  fractionAtom: WritableAtom<number, [number], void> = targetSplitterAtom,
+  /** The grid's full height when it needs less than its share (the summary's few rows): the graphs get the rest. */
+  gridContentPx?: number,
+) {
   const panes = useRef<HTMLDivElement>(null);
   const [paneHeight, setPaneHeight] = useState(600);
-  const [stored, setStored] = useAtom(targetSplitterAtom);
+  const [stored, setStored] = useAtom(fractionAtom);
   const [dragged, setDragged] = useState<number | null>(null);
   const fraction = dragged ?? stored;
 
@@ -27,7 +34,8 @@ export function useSplitter(panesShown: boolean, graphCount: number) {
     return () => ro.disconnect();
   }, [panesShown]);
 
-  const gridHeight = Math.max(MinGridPx, Math.round((paneHeight - SplitterPx) * fraction));
+  const share = Math.round((paneHeight - SplitterPx) * fraction);
+  const gridHeight = Math.max(MinGridPx, gridContentPx === undefined ? share : Math.min(share, gridContentPx));
   const graphsHeight = Math.max(0, paneHeight - SplitterPx - gridHeight);
   const graphHeight = timelineGraphHeight(graphsHeight, Math.max(1, graphCount));
 
