@@ -33,6 +33,7 @@ import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
+import sessionsPlugin from './sessions/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,6 +107,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(commentsPlugin);
   await app.register(kvpPlugin);
   await app.register(configurationsPlugin);
+  await app.register(sessionsPlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });

@@ -26,6 +26,10 @@ export interface Config {
   trustedProxies: string[];
   /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
   slowRequestMs: number;
+  /** Closed sessions older than this many days are deleted daily; undefined keeps them forever. */
+  retentionSessionsDays: number | undefined;
+  /** Largest data file ImportPP2File accepts, in MiB (larger uploads answer 413). */
+  maxImportMB: number;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     if (Number.isNaN(trialExpires.getTime())) throw new ConfigError(`HOPWATCH_TRIAL_EXPIRES must be a date, got "${trialRaw}"`);
   }
   if (intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100) < 0) throw new ConfigError('HOPWATCH_MEMORY_SESSIONS must be 0 or more');
+  const retention = intVar(env, 'HOPWATCH_RETENTION_SESSIONS_DAYS', 0);
+  if (retention < 0 || (env.HOPWATCH_RETENTION_SESSIONS_DAYS !== undefined && env.HOPWATCH_RETENTION_SESSIONS_DAYS !== '' && retention < 1)) {
+    throw new ConfigError('HOPWATCH_RETENTION_SESSIONS_DAYS must be 1 or more (unset keeps closed sessions forever)');
+  }
+  const maxImportMB = intVar(env, 'HOPWATCH_MAX_IMPORT_MB', 512);
+  if (maxImportMB < 1) throw new ConfigError('HOPWATCH_MAX_IMPORT_MB must be 1 or more');
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
@@ -84,5 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
+    retentionSessionsDays: retention || undefined,
+    maxImportMB,
   };
 }
