@@ -34,6 +34,7 @@ import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
+import dataFilesPlugin from './datafiles/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +133,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);
   await app.register(dataPlugin, { data });
+  await app.register(dataFilesPlugin, { data, ingest });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
