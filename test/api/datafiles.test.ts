@@ -32,7 +32,7 @@ async function json(path: string) {
 }
 async function upload(bytes: Buffer, name: string, summaryId = '') {
   const fd = new FormData();
-  fd.append('file', new Blob([bytes]), name);
+  fd.append('file', new Blob([new Uint8Array(bytes)]), name);
   const r = await fetch(`${hw.url}/api/data/ImportPP2File/${summaryId}`, { method: 'POST', body: fd, headers: { cookie } });
   const text = await r.text();
   return { status: r.status, body: (text ? JSON.parse(text) : undefined) as { ID?: number; Error?: string } | undefined };
@@ -239,7 +239,7 @@ describe('bad files never hurt', () => {
   });
   it('no file, or the file in another field', async () => {
     const fd = new FormData();
-    fd.append('other', new Blob([readFileSync(good())]), 'minute.pp2');
+    fd.append('other', new Blob([new Uint8Array(readFileSync(good()))]), 'minute.pp2');
     const r = await fetch(`${hw.url}/api/data/ImportPP2File/`, { method: 'POST', body: fd, headers: { cookie } });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { Error: string }).Error).toMatch(/field "file"/);
@@ -257,7 +257,7 @@ describe('HOPWATCH_MAX_IMPORT_MB', () => {
     const c = await signIn(small.url, 'admin', 'pw');
     const send = async (size: number) => {
       const fd = new FormData();
-      fd.append('file', new Blob([Buffer.alloc(size, 1)]), 'big.pp2');
+      fd.append('file', new Blob([new Uint8Array(size).fill(1)]), 'big.pp2');
       const r = await fetch(`${small.url}/api/data/ImportPP2File/`, { method: 'POST', body: fd, headers: { cookie: c } });
       return { status: r.status, body: (await r.json()) as { Error: string } };
     };
