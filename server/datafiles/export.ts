@@ -90,9 +90,11 @@ export async function writeDataFile(store: Store, p: Principal, args: DownloadAr
     ];
     // asciiJson has no quote characters, so each value is a plain SQL string literal.
     const kvSql = kv.map(([k, v]) => `'${k}': '${typeof v === 'string' ? v : asciiJson(v)}'`).join(', ');
+    // Parquet 2 encodings (byte stream split of the doubles) made the file a third smaller
+    // and its writing faster than version 1 (bench:files); common readers take both.
     await q.run(
       `COPY (${sessionSamplesSql(chosen)}) TO ${sqlPath(path)}
-       (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880, KV_METADATA {${kvSql}})`,
+       (FORMAT parquet, PARQUET_VERSION V2, COMPRESSION zstd, ROW_GROUP_SIZE 122880, KV_METADATA {${kvSql}})`,
     );
     return { fileName: dataFileName(s.targetName || s.originalTarget, stats.begin), cut, samples: stats.n };
   });

@@ -93,7 +93,7 @@ export async function samplesReport(store: Store, p: Principal, args: DownloadAr
   return store.read(async (q) => {
     const all = await q.one<{ n: number }>(selectionStatsSql(sel));
     const cut = all!.n > args.MaxSamples;
-    const [time, hop, latency] = await q.numbers(sessionSamplesSql(cut ? { ...sel, limit: args.MaxSamples } : sel));
+    const [time, hop, latency] = await q.numbers(sessionSamplesSql(cut ? { ...sel, limit: args.MaxSamples } : { ...sel, ordered: true }));
     const ip = new Map((await hostsOf(q, [s.id])).map((h) => [h.hop, h.address]));
     const rows: SampleReportRow[] = [];
     for (let i = 0; i < time.length; i++) {
