@@ -115,18 +115,21 @@ try {
   console.log(`import  ImportPP2File (checks + ingest pipeline + rollups): ${fmt(i)} s (goal <= 6 s), of which the checks alone ${fmt(checks)} s`);
   console.log(`        DuckDB COPY FROM parquet into a table: ${fmt(ip)} s; ratio ${fmt(i / ip)}x`);
 
-  // Deleting: the database file before and after.
+  // Deleting: the database file and its blocks before and after (pragma_database_size).
+  const blocks = async () => {
+    const b = await store.one(`SELECT used_blocks::BIGINT AS used, free_blocks::BIGINT AS free FROM pragma_database_size()`);
+    return `${(statSync(store.path).size / 1e6).toFixed(1)} MB file, ${b.used} used + ${b.free} free blocks`;
+  };
   await store.run('CHECKPOINT');
-  const before = statSync(store.path).size;
+  const before = await blocks();
   t = performance.now();
   await deleteForGood({ store }, [sid]);
   const d1 = s(t);
-  const afterOne = statSync(store.path).size;
+  const afterOne = await blocks();
   await deleteForGood({ store }, [imported]);
-  const afterBoth = statSync(store.path).size;
-  const size = async () => (await store.one(`SELECT used_blocks::BIGINT AS used, free_blocks::BIGINT AS free, block_size::BIGINT AS bs FROM pragma_database_size()`));
-  const blocks = await size();
-  console.log(`delete  one session of 7.26 M samples: ${fmt(d1)} s; database file ${(before / 1e6).toFixed(1)} MB -> ${(afterOne / 1e6).toFixed(1)} MB, both sessions deleted: ${(afterBoth / 1e6).toFixed(1)} MB (used blocks ${blocks.used}, free ${blocks.free})`);
+  const afterBoth = await blocks();
+  console.log(`delete  the original (7.26 M samples, the imported copy written after it): ${fmt(d1)} s`);
+  console.log(`        before: ${before}; after: ${afterOne}; after deleting the copy too: ${afterBoth}`);
 } finally {
   await ingest.close();
   await store.close();
