@@ -39,6 +39,8 @@ import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
+import sessionsPlugin from './sessions/plugin.js';
+import dataFilesPlugin from './datafiles/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,6 +118,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(commentsPlugin);
   await app.register(kvpPlugin);
   await app.register(configurationsPlugin);
+  await app.register(sessionsPlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });
@@ -148,6 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const data = createDataService(opts.store, ingest);
   await app.register(dataPlugin, { data });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
+  await app.register(dataFilesPlugin, { data, ingest });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

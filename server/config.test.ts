@@ -38,4 +38,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_RETENTION_RAW_DAYS: 'a week' })).toThrow(/HOPWATCH_RETENTION_RAW_DAYS must be a whole number/);
     expect(() => loadConfig({ HOPWATCH_RETENTION_MINUTE_DAYS: '2.5' })).toThrow(/HOPWATCH_RETENTION_MINUTE_DAYS must be a whole number/);
   });
+  it('keeps closed sessions forever by default and reads HOPWATCH_RETENTION_SESSIONS_DAYS', () => {
+    expect(loadConfig({}).retentionSessionsDays).toBeUndefined();
+    expect(loadConfig({ HOPWATCH_RETENTION_SESSIONS_DAYS: '30' }).retentionSessionsDays).toBe(30);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_SESSIONS_DAYS: '0' })).toThrow(/HOPWATCH_RETENTION_SESSIONS_DAYS must be 1 or more/);
+    expect(() => loadConfig({ HOPWATCH_RETENTION_SESSIONS_DAYS: '1.5' })).toThrow(/HOPWATCH_RETENTION_SESSIONS_DAYS must be a whole number/);
+  });
+  it('limits imports to 512 MiB unless HOPWATCH_MAX_IMPORT_MB says otherwise', () => {
+    expect(loadConfig({}).maxImportMB).toBe(512);
+    expect(loadConfig({ HOPWATCH_MAX_IMPORT_MB: '1' }).maxImportMB).toBe(1);
+    expect(() => loadConfig({ HOPWATCH_MAX_IMPORT_MB: '0' })).toThrow(/HOPWATCH_MAX_IMPORT_MB must be 1 or more/);
+  });
 });

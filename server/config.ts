@@ -43,6 +43,10 @@ export interface Config {
    */
   retentionRawDays: number | undefined;
   retentionMinuteDays: number | undefined;
+  /** Closed sessions older than this many days are deleted daily; undefined keeps them forever. */
+  retentionSessionsDays: number | undefined;
+  /** Largest data file ImportPP2File accepts, in MiB (larger uploads answer 413). */
+  maxImportMB: number;
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   if (intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100) < 0) throw new ConfigError('HOPWATCH_MEMORY_SESSIONS must be 0 or more');
   const retentionRawDays = daysVar(env, 'HOPWATCH_RETENTION_RAW_DAYS');
   const retentionMinuteDays = daysVar(env, 'HOPWATCH_RETENTION_MINUTE_DAYS');
+  const retention = intVar(env, 'HOPWATCH_RETENTION_SESSIONS_DAYS', 0);
+  if (retention < 0 || (env.HOPWATCH_RETENTION_SESSIONS_DAYS !== undefined && env.HOPWATCH_RETENTION_SESSIONS_DAYS !== '' && retention < 1)) {
+    throw new ConfigError('HOPWATCH_RETENTION_SESSIONS_DAYS must be 1 or more (unset keeps closed sessions forever)');
+  }
+  const maxImportMB = intVar(env, 'HOPWATCH_MAX_IMPORT_MB', 512);
+  if (maxImportMB < 1) throw new ConfigError('HOPWATCH_MAX_IMPORT_MB must be 1 or more');
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
@@ -128,5 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     simScenarios: scenarioPaths(env.HOPWATCH_SIM_SCENARIOS),
     retentionRawDays,
     retentionMinuteDays,
+    retentionSessionsDays: retention || undefined,
+    maxImportMB,
   };
 }

@@ -1,5 +1,5 @@
 // Who is asking: resolved once per request (or hub connection) from the session cookie.
-import { AssignableClaims, Claim, type CurrentUser, type LicenseMode } from '../contract/account.js';
+import { AssignableClaims, Claim, Flag, type CurrentUser, type LicenseMode } from '../contract/account.js';
 import type { UserRecord } from '../users/repository.js';
 
 export interface Principal {
@@ -31,6 +31,7 @@ export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUs
     IsRoot: p.isRoot,
     LicenseMode: licenseMode,
     Claims: [...p.claims],
-    Flags: [],
+    // Data files (DownloadPP2File, ImportPP2File) are built: every user has the flag.
+    Flags: [Flag.Pp2Import],
   };
 }

@@ -5,6 +5,7 @@
 // other does not follow fails to compile.
 import type { AgentItem } from './agents.js';
 import type { DataPointBuckets } from './data.js';
+import type { SessionListCommandResult, SessionListCommandType } from './sessions.js';
 import type { Comment, DisplaySettings, Summary } from './summaries.js';
 import type { ColumnDef, GraphRowsResult, TargetIdResult, TargetListType } from './targets.js';
 
@@ -57,7 +58,8 @@ export type MainHubMethods = {
   UnregisterForComments: HubCall<[targetId: HubId], void>;
   GetComments: HubCall<[targetId: HubId, start: HubTime, end: HubTime], Comment[]>;
   GetSampleCountForSession: HubCall<[sessionId: HubId, pingServerId?: number], number>;
-  PerformSessionListCommand: NotBuilt<[IDs: number[], PingServerId: number, Type: number]>;
+  /** Type: OPEN 0, DELETE 1, EXPORT 2; PingServerId -1 (the Local Machine). */
+  PerformSessionListCommand: HubCall<[IDs: number[], PingServerId: number, Type: SessionListCommandType], SessionListCommandResult>;
   DataPointBuckets: HubCall<[targetId: HubId, start: HubTime, end: HubTime, bucketSizeSeconds: number, includeJitter: boolean], DataPointBuckets>;
   RegisterForWisdom: NotBuilt<[targetId: HubId]>;
   UnregisterForWisdom: NotBuilt<[targetId: HubId]>;

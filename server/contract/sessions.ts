@@ -14,6 +14,7 @@ export const PersistenceMode = { PersistLocally: 0, AdHoc: 1 } as const;
 export const DynamicDnsMode = { Off: 0, Auto: 1 } as const;
 export const CollectorMode = { Local: 0, Magneto: 1, Sentinel: 2 } as const;
 export const SessionListCommandType = { OPEN: 0, DELETE: 1, EXPORT: 2 } as const;
+export type SessionListCommandType = (typeof SessionListCommandType)[keyof typeof SessionListCommandType];
 
 /** The built-in agent of the self-hosted flavour. */
 export const LocalMachineAgentId = -1;
@@ -47,4 +48,12 @@ export interface SessionListCommand {
   Type: number;
   IDs: number[];
   PingServerId: number;
+}
+
+/** Answer of PerformSessionListCommand (REST and hub): what was done to which sessions. */
+export interface SessionListCommandResult {
+  Type: number;
+  IDs: number[];
+  /** EXPORT: the data file download of each session (GET, relative to the server); else empty. */
+  DownloadUrls: string[];
 }

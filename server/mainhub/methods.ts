@@ -11,6 +11,8 @@ import type { MainHubEvents, MainHubMethods } from '../contract/mainhub.js';
 import * as targets from '../targets/service.js';
 import * as summaries from '../summaries/service.js';
 import * as comments from '../comments/service.js';
+import * as sessions from '../sessions/service.js';
+import { commandTypeArg, pingServerIdArg, sessionIdsArg } from '../sessions/schemas.js';
 import { getDisplaySettings } from '../configurations/service.js';
 import { int32 } from '../http/schemas.js';
 import type { DataService } from '../data/service.js';
@@ -58,6 +60,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
   const { method } = hubMethods<Principal, Access>();
   const summaryDeps = { store: deps.store, events: deps.events, config: deps.config };
   const commentDeps = { store: deps.store, events: deps.events };
+  const sessionDeps = { store: deps.store, events: deps.events };
   const localAgent = () => ({
     Name: LocalMachineAgentName,
     ID: LocalMachineAgentId,
@@ -161,8 +164,8 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
     }),
     PerformSessionListCommand: method({
       access: manageSessions,
-      args: [{ name: 'IDs', schema: { type: 'array', maxItems: 1000, items: int } }, { name: 'PingServerId', schema: int }, { name: 'Type', schema: int }],
-      handler: notBuilt('The sessions page'),
+      args: [{ name: 'IDs', schema: sessionIdsArg }, { name: 'PingServerId', schema: pingServerIdArg }, { name: 'Type', schema: commandTypeArg }],
+      handler: (ctx, IDs, PingServerId, Type) => sessions.performSessionListCommand(sessionDeps, ctx.principal, { IDs, PingServerId, Type }),
     }),
     DataPointBuckets: method({
       access: signedIn,

@@ -1,0 +1,36 @@
+// The one place the data files read a session's raw samples in SQL (DuckDB's COPY and the
+// samples report need a statement, not typed arrays). When the store's sample layout
+// changes, this is the statement to follow. Arguments are checked numbers, written inline
+// because COPY takes no parameters. Latencies are stored as microseconds (docs/store.md,
+// "Compact samples"); files keep them as DOUBLE ms, the format's own layout.
+import { latencyMsSql } from '../store/latency-micros.js';
+
+export interface SampleSelection {
+  sessionId: number;
+  /** Epoch ms, inclusive. */
+  from: number;
+  to: number;
+  /** Keep only the newest this many (then in time order again). */
+  limit?: number;
+  /** Sorted by time and hop (the reports); else in the order stored. */
+  ordered?: boolean;
+}
+
+function num(x: number): string {
+  if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
+  return String(x);
+}
+
+export function sessionSamplesSql(s: SampleSelection): string {
+  const where = `session_id = ${num(s.sessionId)} AND time >= ${num(s.from)} AND time <= ${num(s.to)}`;
+  const all = `SELECT time::DOUBLE AS time_ms, hop::SMALLINT AS hop, ${latencyMsSql('latency')} AS latency_ms FROM samples WHERE ${where}`;
+  // In the order stored (time order, but for rounds that came late): sorting 7 M rows more
+  // than doubled an export's time; the import sorts what it reads anyway.
+  if (s.limit === undefined) return s.ordered ? `${all} ORDER BY time_ms, hop` : all;
+  return `SELECT * FROM (${all} ORDER BY time_ms DESC, hop DESC LIMIT ${num(s.limit)}) ORDER BY time_ms, hop`;
+}
+
+/** Count and first and last time of a selection. */
+export function selectionStatsSql(s: SampleSelection): string {
+  return `SELECT count(*)::BIGINT AS n, min(time_ms) AS "begin", max(time_ms) AS "end" FROM (${sessionSamplesSql(s)})`;
+}
