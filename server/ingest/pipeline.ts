@@ -63,6 +63,8 @@ interface Plan {
   raw: RawPending;
   /** This flush's samples of the session (for the recent data). */
   add: RawPending;
+  /** This flush rolls the session up completely and forgets it (finishing when the flush started). */
+  finishing: boolean;
   /** closedUntil before this flush: where a new session's recent data starts. */
   coverFrom: number[];
   rows: RollupRows[];
@@ -255,7 +257,16 @@ export class IngestPipeline {
     // needs each session's carried-over state (copied: it is small, and a view would clone
     // the whole buffer behind it).
     const ids = sessionsIn(raw);
-    for (const [id, s] of this.states) if (s.finishing) ids.add(id);
+    // The sessions this flush finishes, fixed now: finishSession() may flag one while this
+    // flush runs (Reset or Close during a commit of the trace's rounds). Its worker task has
+    // not rolled that one up completely, so this flush must not forget it (nor count it as a
+    // reason to write rollups): the flush queued behind this one finishes it. Forgetting it
+    // here lost its unwritten rows, and its next samples (the trace's stop marker) started a
+    // new state whose marks were later written over the rows the store never got: after a
+    // restart the store answered 0 for those minutes (docs/store.md, Ingest).
+    const finishing = new Set<number>();
+    for (const [id, s] of this.states) if (s.finishing) finishing.add(id);
+    for (const id of finishing) ids.add(id);
     const sessions: SessionCarry[] = [...ids].map((sessionId) => {
       let state = this.states.get(sessionId);
       if (!state) this.states.set(sessionId, (state = new SessionRollupState()));
@@ -264,7 +275,7 @@ export class IngestPipeline {
         sessionId,
         closedUntil: state.closedUntil,
         maxTime: state.maxTime,
-        finishing: state.finishing,
+        finishing: finishing.has(sessionId),
         pending: { time: time.slice(), hop: hop.slice(), latency: latency.slice() },
         pendingRows: state.pendingRows,
       };
@@ -287,6 +298,7 @@ export class IngestPipeline {
         last: f.last,
         raw: f.pending,
         add: f.add,
+        finishing: finishing.has(f.sessionId),
         coverFrom: [...state.closedUntil],
         rows: f.rows,
         closedUntil: f.closedUntil,
@@ -301,7 +313,7 @@ export class IngestPipeline {
       // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
       await appendTallies(conn, plans.filter((p) => p.count));
       newRows = plans.reduce((n, p) => n + p.rows.reduce((m, r) => m + r.time.length, 0), 0);
-      written = this.rollupsDue(newRows);
+      written = this.rollupsDue(newRows, finishing.size > 0);
       if (written) {
         await this.writeRollups(q, conn, plans);
         await foldTallies(q);
@@ -336,7 +348,7 @@ export class IngestPipeline {
           : new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: s.storedMarks, marks: p.closedUntil, raw: [earlierRaw], rows: s.unwritten.map((parts) => concatRollupRows(parts)) });
       }
       s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime, written ? p.closedUntil : s.storedMarks);
-      if (s.finishing) this.states.delete(p.sessionId);
+      if (p.finishing) this.states.delete(p.sessionId);
       if (p.count) {
         this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
         const accountId = this.accountOf.get(p.sessionId);
@@ -366,9 +378,8 @@ export class IngestPipeline {
   }
 
   /** Whether this flush writes the closed rollup rows that wait (with `newRows` of its own). */
-  private rollupsDue(newRows: number): boolean {
-    if (this.closing || this.rollupWriteRows === 0) return true;
-    for (const s of this.states.values()) if (s.finishing) return true;
+  private rollupsDue(newRows: number, finishesSessions: boolean): boolean {
+    if (this.closing || this.rollupWriteRows === 0 || finishesSessions) return true;
     const waiting = this.unwrittenRows + newRows;
     if (waiting === 0) return false;
     return waiting >= this.rollupWriteRows || Date.now() - this.unwrittenSince >= this.rollupWriteAgeMs;
