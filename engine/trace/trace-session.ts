@@ -1,8 +1,8 @@
 // One running trace: resolves the target, has the probe worker run its rounds (one per
 // interval; the worker schedules them: engine/probe/trace-loops.ts), and turns the reported
 // rounds into TraceRounds (hop names from the reverse DNS cache) and events. A round starts
-// at each interval tick, or right after the previous round when that one took longer than
-// the interval: rounds of one trace never overlap.
+// at each interval tick whatever earlier rounds still wait for: rounds of one trace overlap
+// when the timeout is longer than the interval, and arrive in start order (issue 16).
 import { EventEmitter } from 'node:events';
 import { EngineError } from '../errors.js';
 import { LatencyCode } from '../latency-codes.js';
