@@ -54,6 +54,21 @@ export interface TraceHop {
   /** Round-trip time in float milliseconds, or a LatencyCode (below SpecialLatencyBase). */
   rtt: number | LatencyCode;
   reply: HopReply;
+  /** The MPLS label stack the hop reported with its answer (RFC 4884/4950), top first; absent when none. */
+  mpls?: MplsLabel[];
+  /** UDP probes over IPv4: the hop quoted our probe with another UDP checksum, so a device before it translated the probe (NAT). */
+  natDetected?: boolean;
+}
+
+/** One entry of an MPLS label stack (RFC 4950). */
+export interface MplsLabel {
+  /** 20-bit label value. */
+  label: number;
+  /** Experimental bits (traffic class), 0-7. */
+  exp: number;
+  bottomOfStack: boolean;
+  /** The label's TTL. */
+  ttl: number;
 }
 
 export interface TraceRound {

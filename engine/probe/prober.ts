@@ -286,6 +286,8 @@ export class Prober {
     outcome.rttMs = rttMs;
     outcome.icmpType = reply.icmpType;
     outcome.icmpCode = reply.icmpCode;
+    if (reply.mpls) outcome.mpls = reply.mpls;
+    if (reply.natDetected) outcome.natDetected = true;
     const ended = reply.kind === 'unreachable' || reply.responder === spec.destination;
     if (ended && outcome.ttl < round.endTtl) round.endTtl = outcome.ttl;
     // Whether the round is complete is asked once per read, not per reply (checkAnswered).

@@ -4,6 +4,7 @@
 // TraceCommands over a MessagePort and receives batches of RoundReports.
 import type { ProbeProtocol } from '../codec/probe-packet.js';
 import type { ReplyKind } from '../codec/reply.js';
+import type { MplsLabel } from '../codec/icmp-extensions.js';
 import type { EngineErrorCode } from '../errors.js';
 import type { RouteChange, TraceHop } from '../types.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -92,6 +93,10 @@ export interface ProbeOutcome {
   rttMs: number | null;
   icmpType: number;
   icmpCode: number;
+  /** RFC 4950 label stack of the reply, when it carried one. */
+  mpls?: MplsLabel[];
+  /** UDP: the quoted checksum differs from the one sent (a translating device on the way). */
+  natDetected?: boolean;
 }
 
 export interface TaskFailure {

@@ -6,7 +6,15 @@
 import { EngineError } from '../errors.js';
 import type { ProbeClock } from '../probe/network.js';
 import type { SimHop, SimScenario } from './scenario.js';
-import { echoReply, tcpReply, timeExceeded, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
+import { echoReply, tcpReply, timeExceeded, translateSource, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
+import type { MplsLabel } from '../codec/icmp-extensions.js';
+
+/** A scenario hop's label stack as a router reports it: the last entry is the bottom. */
+function labelStack(hop: SimHop): MplsLabel[] | undefined {
+  const mpls = hop.mpls;
+  if (!mpls || mpls.length === 0) return undefined;
+  return mpls.map((l, i) => ({ label: l.label, exp: l.exp ?? 0, bottomOfStack: i === mpls.length - 1, ttl: l.ttl ?? 1 }));
+}
 
 export interface SimAnswer {
   reply: SimReply;
@@ -50,7 +58,8 @@ export class SimPath {
     return hops;
   }
 
-  answer(p: SentProbe): SimAnswer | null {
+  answer(sent: SentProbe): SimAnswer | null {
+    let p = sent;
     this.firstProbeMs ??= this.clock.monoNs() / 1e6;
     const hops = this.hops();
     const target = this.scenario.target;
@@ -63,8 +72,9 @@ export class SimPath {
       // Linux routes before it checks the TTL: the last router without a route to the
       // target answers unreachable whatever TTL is left.
       if (k === hops.length && target.unreachable) return address ? { reply: unreachable(p, address, 'host'), rttMs: rtt(node) } : null;
-      if (p.ttl === k) return node.silent || !address ? null : { reply: timeExceeded(p, address), rttMs: rtt(node) };
+      if (p.ttl === k) return node.silent || !address ? null : { reply: timeExceeded(p, address, labelStack(node)), rttMs: rtt(node) };
       if (node.dropsIcmpEcho && p.protocol === 'icmp') return null;
+      if (node.nat && node.v4) p = translateSource(p, node.v4);
     }
     if (this.lost(target)) return null;
     const reply = p.protocol === 'icmp' ? echoReply(p) : p.protocol === 'udp' ? unreachable(p, p.destination, 'port') : tcpReply(p, target.tcp ?? 'rst');

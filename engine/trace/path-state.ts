@@ -122,6 +122,9 @@ export class PathState {
       routeChanges.push({ ttl: o.ttl, previous, current: o.responder });
     }
     this.lastAddress.set(o.ttl, o.responder);
-    return { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
+    const hop: Omit<TraceHop, 'name'> = { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
+    if (o.mpls) hop.mpls = o.mpls;
+    if (o.natDetected) hop.natDetected = true;
+    return hop;
   }
 }

@@ -1,0 +1,87 @@
+// Issue 16, items 2 and 5 on the simulated network: MPLS label stacks that routers report in
+// RFC 4884/4950 extensions reach each hop of a round (IPv4 and IPv6, every probe type), and a
+// translating device (NAT) on the way shows on the hops after it for UDP probes.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PacketType, SimScenario, SimulatedEngine, TraceHandle } from '../../engine/index.js';
+import { engine } from '../support/built.js';
+import { collectRounds } from '../netns/rounds.js';
+
+const { createSimulatedEngine } = engine;
+
+let sim: SimulatedEngine | undefined;
+const open: TraceHandle[] = [];
+function trace(scenarios: SimScenario[], options: Parameters<SimulatedEngine['startTrace']>[0]): TraceHandle {
+  sim ??= createSimulatedEngine({ scenarios });
+  const h = sim.startTrace({ reverseDns: false, intervalSeconds: 1, timeoutMs: 500, ...options });
+  open.push(h);
+  return h;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.stop()));
+  await sim?.shutdown();
+  sim = undefined;
+});
+
+const mplsPath: SimScenario = {
+  name: 'mpls-core',
+  hops: [
+    { v4: '10.251.172.1', v6: 'fd00:251:172::1', rttMs: 0.5 },
+    { v4: '10.251.172.2', v6: 'fd00:251:172::2', rttMs: 1, mpls: [{ label: 24001, exp: 0, ttl: 1 }] },
+    { v4: '10.251.172.3', v6: 'fd00:251:172::3', rttMs: 1.5, mpls: [{ label: 16, exp: 5, ttl: 254 }, { label: 24002, ttl: 1 }] },
+  ],
+  target: { v4: '10.251.172.99', v6: 'fd00:251:172::99', rttMs: 2 },
+};
+
+describe('MPLS label stacks per hop', () => {
+  for (const family of [4, 6] as const) {
+    for (const packetType of ['ICMP', 'UDP', 'TCP'] as PacketType[]) {
+      it(`${packetType} over IPv${family}: each label switch router's stack, top first; none elsewhere`, async () => {
+        const target = family === 4 ? mplsPath.target.v4! : mplsPath.target.v6!;
+        const rounds = await collectRounds(trace([mplsPath], { target, packetType }), 3);
+        for (const r of rounds) {
+          expect(r.reachedTarget).toBe(true);
+          expect(r.hops[0]).not.toHaveProperty('mpls');
+          expect(r.hops[1].mpls).toEqual([{ label: 24001, exp: 0, bottomOfStack: true, ttl: 1 }]);
+          expect(r.hops[2].mpls).toEqual([{ label: 16, exp: 5, bottomOfStack: false, ttl: 254 }, { label: 24002, exp: 0, bottomOfStack: true, ttl: 1 }]);
+          expect(r.hops[3]).not.toHaveProperty('mpls');
+        }
+      });
+    }
+  }
+});
+
+describe('NAT detection (UDP probes)', () => {
+  const natPath: SimScenario = {
+    name: 'nat-at-2',
+    hops: [
+      { v4: '10.251.173.1', rttMs: 0.5 },
+      { v4: '10.251.173.2', rttMs: 1, nat: true },
+      { v4: '10.251.173.3', rttMs: 1.5 },
+    ],
+    target: { v4: '10.251.173.99', rttMs: 2 },
+  };
+
+  it('marks the hops after a translating device, and still matches every reply', async () => {
+    const rounds = await collectRounds(trace([natPath], { target: natPath.target.v4!, packetType: 'UDP' }), 4);
+    for (const r of rounds) {
+      expect(r.hops.map((h) => h.address)).toEqual(['10.251.173.1', '10.251.173.2', '10.251.173.3', '10.251.173.99']);
+      expect(r.hops.map((h) => h.natDetected === true)).toEqual([false, false, true, true]);
+    }
+  });
+
+  it('shows no translation on a path without one', async () => {
+    const rounds = await collectRounds(trace([mplsPath], { target: mplsPath.target.v4!, packetType: 'UDP' }), 3);
+    for (const r of rounds) expect(r.hops.some((h) => h.natDetected)).toBe(false);
+  });
+
+  it('ICMP and TCP probes carry no NAT mark (only UDP quotes show it)', async () => {
+    for (const packetType of ['ICMP', 'TCP'] as const) {
+      const rounds = await collectRounds(trace([natPath], { target: natPath.target.v4!, packetType }), 3);
+      for (const r of rounds) {
+        expect(r.reachedTarget, packetType).toBe(true);
+        expect(r.hops.some((h) => h.natDetected), packetType).toBe(false);
+      }
+    }
+  });
+});
