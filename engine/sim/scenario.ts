@@ -33,6 +33,11 @@ export interface SimHop extends SimAddresses {
    * and the UDP/TCP checksum updated, so routers after it quote another checksum than we sent.
    */
   nat?: boolean;
+  /**
+   * Per-packet load balancing (ECMP) onto several routers at this hop: the probes whose TTL runs
+   * out here are answered in turn by this hop's address and each of these.
+   */
+  balancedWith?: SimAddresses[];
 }
 
 export interface SimTarget extends SimHop {
@@ -115,6 +120,7 @@ function checkHop(name: string, where: string, h: SimHop): void {
     if (l.ttl !== undefined && !(Number.isInteger(l.ttl) && l.ttl >= 0 && l.ttl <= 255)) fail(name, `${where}: mpls ttl must be 0..255`);
   }
   if (h.nat && h.v4 === undefined) fail(name, `${where}: a NAT hop needs a v4 address`);
+  (h.balancedWith ?? []).forEach((a, i) => checkAddresses(name, `${where} balancedWith ${i + 1}`, a, true));
 }
 
 /** Validates a parsed scenario (throws an Error naming the scenario and the field). */

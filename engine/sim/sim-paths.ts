@@ -39,6 +39,8 @@ export class SimPath {
   private readonly random: () => number;
   /** Clock ms of the first probe toward the target: route changes count from there. */
   private firstProbeMs: number | null = null;
+  /** Per hop with balancedWith: how many probes expired there (which router answers next). */
+  private readonly balanced = new Map<number, number>();
 
   constructor(readonly scenario: SimScenario, private readonly clock: ProbeClock) {
     this.random = seeded(scenario.seed ?? 1);
@@ -68,7 +70,13 @@ export class SimPath {
     for (let k = 1; k <= hops.length; k++) {
       const node = hops[k - 1];
       if (this.lost(node)) return null;
-      const address = at(node);
+      let address = at(node);
+      if (p.ttl === k && node.balancedWith?.length) {
+        const turn = this.balanced.get(k) ?? 0;
+        this.balanced.set(k, turn + 1);
+        const routers = [node, ...node.balancedWith];
+        address = at(routers[turn % routers.length]);
+      }
       // Linux routes before it checks the TTL: the last router without a route to the
       // target answers unreachable whatever TTL is left.
       if (k === hops.length && target.unreachable) return address ? { reply: unreachable(p, address, 'host'), rttMs: rtt(node) } : null;

@@ -1,10 +1,12 @@
-// Issue 16, items 2 and 5 on the simulated network: MPLS label stacks that routers report in
-// RFC 4884/4950 extensions reach each hop of a round (IPv4 and IPv6, every probe type), and a
-// translating device (NAT) on the way shows on the hops after it for UDP probes.
+// Issue 16, items 2, 4 and 5 on the simulated network: MPLS label stacks that routers report in
+// RFC 4884/4950 extensions reach each hop of a round (IPv4 and IPv6, every probe type); several
+// hosts at one hop (per-packet ECMP) are one route, not a change per round; a translating
+// device (NAT) on the way shows on the hops after it for UDP probes.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PacketType, SimScenario, SimulatedEngine, TraceHandle } from '../../engine/index.js';
 import { engine } from '../support/built.js';
 import { collectRounds } from '../netns/rounds.js';
+import type { RouteChange } from '../../engine/index.js';
 
 const { createSimulatedEngine } = engine;
 
@@ -84,4 +86,36 @@ describe('NAT detection (UDP probes)', () => {
       }
     }
   });
+});
+
+describe('several hosts at one hop', () => {
+  const ecmp: SimScenario = {
+    name: 'ecmp-at-2',
+    hops: [
+      { v4: '10.251.174.1', v6: 'fd00:251:174::1', rttMs: 0.5 },
+      { v4: '10.251.174.2', v6: 'fd00:251:174::2', rttMs: 1, balancedWith: [{ v4: '10.251.174.12', v6: 'fd00:251:174::12' }, { v4: '10.251.174.22', v6: 'fd00:251:174::22' }] },
+      { v4: '10.251.174.3', v6: 'fd00:251:174::3', rttMs: 1.5 },
+    ],
+    target: { v4: '10.251.174.99', v6: 'fd00:251:174::99', rttMs: 2 },
+    routeChanges: [{ atMs: 60_500, hop: 3, v4: '10.251.174.33', v6: 'fd00:251:174::33' }],
+  };
+
+  for (const family of [4, 6] as const) {
+    it(`IPv${family}: each address keeps its share of the samples; the set is one route, a new router at another hop a change`, async () => {
+      const pick = (a: { v4?: string; v6?: string }) => (family === 4 ? a.v4! : a.v6!);
+      const h = trace([ecmp], { target: pick(ecmp.target), intervalSeconds: 1 });
+      const changes: RouteChange[] = [];
+      h.on('routeChange', (c) => changes.push(c));
+      const rounds = await collectRounds(h, 120);
+      const shares = new Map<string, number>();
+      for (const r of rounds) shares.set(r.hops[1].address!, (shares.get(r.hops[1].address!) ?? 0) + 1);
+      expect([...shares.keys()].sort()).toEqual([ecmp.hops[1], ...ecmp.hops[1].balancedWith!].map(pick).sort());
+      for (const n of shares.values()) expect(n).toBeGreaterThanOrEqual(30);
+      // At hop 2 only the two addresses joining the set once each; then the real change at hop 3.
+      const at2 = changes.filter((c) => c.ttl === 2);
+      expect(at2.length).toBeLessThanOrEqual(2);
+      expect(changes.filter((c) => c.ttl === 3).map((c) => c.current)).toEqual([pick({ v4: '10.251.174.33', v6: 'fd00:251:174::33' })]);
+      expect(changes.length).toBe(at2.length + 1);
+    });
+  }
 });
