@@ -74,7 +74,7 @@ export class SimPath {
       if (p.ttl === k && node.balancedWith?.length) {
         const turn = this.balanced.get(k) ?? 0;
         this.balanced.set(k, turn + 1);
-        const routers = [node, ...node.balancedWith];
+        const routers: { v4?: string; v6?: string }[] = [node, ...node.balancedWith];
         address = at(routers[turn % routers.length]);
       }
       // Linux routes before it checks the TTL: the last router without a route to the
