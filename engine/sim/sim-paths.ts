@@ -65,7 +65,7 @@ export class SimPath {
     this.firstProbeMs ??= this.clock.monoNs() / 1e6;
     const hops = this.hops();
     const target = this.scenario.target;
-    const at = (node: SimHop) => (p.family === 4 ? node.v4 : node.v6);
+    const at = (node: { v4?: string; v6?: string }) => (p.family === 4 ? node.v4 : node.v6);
     const rtt = (node: SimHop) => node.rttMs + (node.jitterMs ? this.random() * node.jitterMs : 0);
     for (let k = 1; k <= hops.length; k++) {
       const node = hops[k - 1];
