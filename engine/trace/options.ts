@@ -54,6 +54,7 @@ export function resolveTraceOptions(o: TraceOptions): ResolvedTraceOptions {
     allowFragmentation: o.allowFragmentation ?? false,
     sourceInterface: o.sourceInterface ?? null,
     reverseDns: o.reverseDns ?? true,
+    hopOwners: o.hopOwners ?? true,
   };
 }
 

@@ -119,3 +119,34 @@ describe('several hosts at one hop', () => {
     });
   }
 });
+
+describe('who a hop belongs to', () => {
+  // Public addresses in a simulated path: the simulation sends nothing anywhere, and the
+  // owners come from the databases on disk.
+  const publicPath: SimScenario = {
+    name: 'owners',
+    hops: [{ v4: '10.251.177.1', rttMs: 0.5 }, { v4: '8.8.8.8', rttMs: 1 }, { silent: true, rttMs: 1.2 }],
+    target: { v4: '1.1.1.1', rttMs: 1.5 },
+  };
+
+  it('names private hops at once and public ones with AS and country once the databases loaded; timeouts have none', async () => {
+    const h = trace([publicPath], { target: '1.1.1.1', hopOwners: true });
+    const first = await collectRounds(h, 1);
+    expect(first[0].hops[0].owner).toEqual({ asn: null, asName: null, country: null, special: 'Private' });
+    // The databases load in real time beside the virtual rounds.
+    let rounds = await collectRounds(h, 1);
+    for (let i = 0; i < 600 && !rounds[0].hops[1].owner; i++) {
+      await new Promise((ok) => setTimeout(ok, 20));
+      rounds = await collectRounds(h, 1);
+    }
+    const [r] = rounds;
+    expect(r.hops[1].owner).toMatchObject({ asn: 15169, country: 'US', special: null });
+    expect(r.hops[2]).not.toHaveProperty('owner');
+    expect(r.hops[3].owner).toMatchObject({ asn: 13335, special: null });
+  });
+
+  it('gives no owner when asked not to', async () => {
+    const rounds = await collectRounds(trace([publicPath], { target: '1.1.1.1', hopOwners: false }), 2);
+    for (const r of rounds) expect(r.hops.some((x) => x.owner)).toBe(false);
+  });
+});
