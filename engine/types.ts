@@ -34,6 +34,8 @@ export interface TraceOptions {
   allowFragmentation?: boolean;
   /** Network interface to send from (name as in `ip link`). Default: the routing table decides. */
   sourceInterface?: string | null;
+  /** DSCP (0-63) set on the probes: IPv4 type of service, IPv6 traffic class (ECN bits 0). Default 0. */
+  dscp?: number;
   /** Look up names of hop addresses (cached; never delays a round). Default true. */
   reverseDns?: boolean;
   /**
@@ -64,6 +66,11 @@ export interface TraceHop {
   mpls?: MplsLabel[];
   /** Who the address belongs to (hopOwners option), once known; absent for timeouts. */
   owner?: HopOwner;
+  /**
+   * The DSCP of our probe as this hop quoted it back (time exceeded, unreachable): present when the
+   * trace sets a DSCP, or when the quote differs from what was sent (a path that rewrites DSCP).
+   */
+  quotedDscp?: number;
   /** UDP probes over IPv4: the hop quoted our probe with another UDP checksum, so a device before it translated the probe (NAT). */
   natDetected?: boolean;
 }

@@ -124,3 +124,41 @@ describe('NAT detection for UDP probes', () => {
     expect(parseIPv4IcmpReply(b, b.length)).not.toHaveProperty('natDetected');
   });
 });
+
+describe('DSCP on probes and in quotes', () => {
+  it('sets DSCP 46 (EF) in the IPv4 type of service and the IPv6 traffic class, template and writer alike', async () => {
+    const { writeProbe, ProbeTemplate } = await import('./probe-packet.js');
+    const { parseIPv4, parseIPv6 } = await import('./address.js');
+    const { verifies: ok } = await import('./checksum.js');
+    for (const family of [4, 6] as const) {
+      const spec = {
+        family, protocol: 'udp' as const, flowId: 0xbeef, destinationPort: 33434, packetSize: 56, dontFragment: true, dscp: 46,
+        source: family === 4 ? parseIPv4('10.251.0.1')! : parseIPv6('fd00:251::1')!,
+        destination: family === 4 ? parseIPv4('10.251.3.2')! : parseIPv6('fd00:251:3::2')!,
+      };
+      const a = new Uint8Array(128);
+      const n = writeProbe(a, { ...spec, ttl: 3, probeSeq: 9 });
+      const b = new Uint8Array(128);
+      new ProbeTemplate(spec).write(b, 3, 9);
+      expect(Buffer.from(b.subarray(0, n)).toString('hex')).toBe(Buffer.from(a.subarray(0, n)).toString('hex'));
+      if (family === 4) {
+        expect(a[1]).toBe(0xb8);
+        expect(ok(a, 0, 20)).toBe(true);
+      } else {
+        expect(a[0]).toBe(0x6b);
+        expect(a[1] >> 4).toBe(0x8);
+        expect(((a[1] & 0x0f) << 16) | (a[2] << 8) | a[3]).toBe(0xbeef);
+      }
+    }
+  });
+
+  it('reads the DSCP a hop quotes back, IPv4 and IPv6', () => {
+    const v4 = v4TimeExceeded(0, new Uint8Array(0), QUOTE_V4.subarray(0, 28));
+    v4[20 + 8 + 1] = 0x28; // AF11 (10) << 2
+    expect(parseIPv4IcmpReply(v4, v4.length)!.quotedDscp).toBe(10);
+    const v6 = cat(hex('0300 0000 0000 0000'), QUOTE_V6.subarray(0, 48));
+    v6[8] = 0x6b; // traffic class 0xb8: DSCP 46
+    v6[9] = 0x81;
+    expect(parseIPv6IcmpReply(v6, v6.length, 'fd00:251:1::1')).toMatchObject({ probeSeq: 5, quotedDscp: 46 });
+  });
+});

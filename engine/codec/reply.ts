@@ -39,6 +39,8 @@ export interface ProbeReply {
    * matched by the quoted IPv4 identification, which carries the probe number as well.
    */
   natDetected?: boolean;
+  /** Time exceeded and unreachable: the DSCP of the probe as the hop quotes it (a path may rewrite it). */
+  quotedDscp?: number;
 }
 
 const ICMP_ECHO_REPLY = 0;
@@ -77,6 +79,7 @@ export function parseIPv4IcmpReply(buf: Uint8Array, length: number): ProbeReply 
   const reply = quoted(type === ICMP_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', q.protocol, ICMP_ECHO_REQUEST,
     buf, qt, responder, formatIPv4(buf, q.destinationOffset), type, code);
   if (!reply) return null;
+  reply.quotedDscp = buf[icmp + 8 + 1] >> 2;
   if (reply.protocol === 'udp') {
     // The probe number is both the UDP checksum and the IPv4 identification of our probes: a
     // translating device rewrites the checksum (addresses and ports are in it), not the id.
@@ -127,7 +130,9 @@ export function parseIPv6IcmpReply(buf: Uint8Array, length: number, from: string
   const nh = next === IPPROTO_ICMPV6 ? IPPROTO_ICMP : next;
   const reply = quoted(type === ICMPV6_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', nh, ICMPV6_ECHO_REQUEST,
     buf, qt, responder, formatIPv6(buf, q.destinationOffset), type, code);
-  return reply && withExtensions(reply, buf, 0, length, 6);
+  if (!reply) return null;
+  reply.quotedDscp = (((buf[8] & 0x0f) << 4) | (buf[9] >> 4)) >> 2;
+  return withExtensions(reply, buf, 0, length, 6);
 }
 
 function quoted(

@@ -50,6 +50,8 @@ export interface TraceSpec {
   firstTtl: number;
   maxTtl: number;
   finalHopOnly: boolean;
+  /** DSCP of the probes (0-63; IPv4 type of service, IPv6 traffic class). Unset: 0. */
+  dscp?: number;
   /**
    * The MTU toward the destination, looked up by the worker when the trace starts and on
    * retarget (path-mtu.ts); a probe longer than this is sent as fragments. Unset: never fragment.
@@ -97,6 +99,8 @@ export interface ProbeOutcome {
   mpls?: MplsLabel[];
   /** UDP: the quoted checksum differs from the one sent (a translating device on the way). */
   natDetected?: boolean;
+  /** The DSCP the hop quoted back; set when the trace sets one or the quote differs from what was sent. */
+  quotedDscp?: number;
 }
 
 export interface TaskFailure {

@@ -38,6 +38,8 @@ export interface SimHop extends SimAddresses {
    * out here are answered in turn by this hop's address and each of these.
    */
   balancedWith?: SimAddresses[];
+  /** Rewrites the DSCP of the probes it forwards to this value (0-63). */
+  setsDscp?: number;
 }
 
 export interface SimTarget extends SimHop {
@@ -120,6 +122,7 @@ function checkHop(name: string, where: string, h: SimHop): void {
     if (l.ttl !== undefined && !(Number.isInteger(l.ttl) && l.ttl >= 0 && l.ttl <= 255)) fail(name, `${where}: mpls ttl must be 0..255`);
   }
   if (h.nat && h.v4 === undefined) fail(name, `${where}: a NAT hop needs a v4 address`);
+  if (h.setsDscp !== undefined && !(Number.isInteger(h.setsDscp) && h.setsDscp >= 0 && h.setsDscp <= 63)) fail(name, `${where}: setsDscp must be 0..63`);
   (h.balancedWith ?? []).forEach((a, i) => checkAddresses(name, `${where} balancedWith ${i + 1}`, a, true));
 }
 

@@ -64,6 +64,21 @@ export function timeExceeded(p: SentProbe, router: string, mpls?: readonly MplsL
   return icmpError(p, router, p.family === 4 ? 11 : 3, 0, mpls);
 }
 
+/** A router rewriting the DSCP of what it forwards (IPv4 TOS with its header checksum, IPv6 traffic class). */
+export function rewriteDscp(p: SentProbe, dscp: number): SentProbe {
+  const bytes = Uint8Array.from(p.bytes);
+  if (p.family === 4) {
+    bytes[1] = (dscp << 2) | (bytes[1] & 3);
+    bytes[10] = bytes[11] = 0;
+    write16(bytes, 10, internetChecksum(bytes, 0, p.transport));
+  } else {
+    const tc = (dscp << 2) | ((bytes[1] >> 4) & 3);
+    bytes[0] = 0x60 | (tc >> 4);
+    bytes[1] = ((tc & 0x0f) << 4) | (bytes[1] & 0x0f);
+  }
+  return { ...p, bytes };
+}
+
 /**
  * A source NAT (IPv4) forwarding the probe: its address becomes the source and the UDP or TCP
  * checksum follows (the IPv4 identification stays). Returns the translated copy.

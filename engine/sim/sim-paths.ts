@@ -6,7 +6,7 @@
 import { EngineError } from '../errors.js';
 import type { ProbeClock } from '../probe/network.js';
 import type { SimHop, SimScenario } from './scenario.js';
-import { echoReply, tcpReply, timeExceeded, translateSource, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
+import { echoReply, rewriteDscp, tcpReply, timeExceeded, translateSource, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
 import type { MplsLabel } from '../codec/icmp-extensions.js';
 
 /** A scenario hop's label stack as a router reports it: the last entry is the bottom. */
@@ -83,6 +83,7 @@ export class SimPath {
       if (p.ttl === k) return node.silent || !address ? null : { reply: timeExceeded(p, address, labelStack(node)), rttMs: rtt(node) };
       if (node.dropsIcmpEcho && p.protocol === 'icmp') return null;
       if (node.nat && node.v4) p = translateSource(p, node.v4);
+      if (node.setsDscp !== undefined) p = rewriteDscp(p, node.setsDscp);
     }
     if (this.lost(target)) return null;
     const reply = p.protocol === 'icmp' ? echoReply(p) : p.protocol === 'udp' ? unreachable(p, p.destination, 'port') : tcpReply(p, target.tcp ?? 'rst');

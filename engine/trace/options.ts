@@ -55,6 +55,7 @@ export function resolveTraceOptions(o: TraceOptions): ResolvedTraceOptions {
     sourceInterface: o.sourceInterface ?? null,
     reverseDns: o.reverseDns ?? true,
     hopOwners: o.hopOwners ?? true,
+    dscp: int(o.dscp ?? 0, 'dscp', 0, 63),
   };
 }
 

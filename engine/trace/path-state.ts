@@ -143,6 +143,7 @@ export class PathState {
     const hop: Omit<TraceHop, 'name'> = { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
     if (o.mpls) hop.mpls = o.mpls;
     if (o.natDetected) hop.natDetected = true;
+    if (o.quotedDscp !== undefined) hop.quotedDscp = o.quotedDscp;
     return hop;
   }
 }

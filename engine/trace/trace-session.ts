@@ -77,6 +77,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       firstTtl: o.firstTtl,
       maxTtl: o.maxTtl,
       finalHopOnly: o.finalHopOnly,
+      dscp: o.dscp,
     };
     this.roundsId = this.backend.link.startTraceRounds(spec, this);
   }

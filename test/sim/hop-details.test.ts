@@ -150,3 +150,35 @@ describe('who a hop belongs to', () => {
     for (const r of rounds) expect(r.hops.some((x) => x.owner)).toBe(false);
   });
 });
+
+describe('DSCP per hop', () => {
+  const remark: SimScenario = {
+    name: 'dscp-remark',
+    hops: [
+      { v4: '10.251.178.1', v6: 'fd00:251:178::1', rttMs: 0.5 },
+      { v4: '10.251.178.2', v6: 'fd00:251:178::2', rttMs: 1, setsDscp: 0 },
+      { v4: '10.251.178.3', v6: 'fd00:251:178::3', rttMs: 1.5 },
+    ],
+    target: { v4: '10.251.178.99', v6: 'fd00:251:178::99', rttMs: 2 },
+  };
+
+  for (const family of [4, 6] as const) {
+    it(`IPv${family}: probes carry the trace's DSCP; hops after a router that rewrites it quote the new value`, async () => {
+      const target = family === 4 ? remark.target.v4! : remark.target.v6!;
+      const rounds = await collectRounds(trace([remark], { target, packetType: 'UDP', dscp: 46 }), 3);
+      for (const r of rounds) expect(r.hops.map((h) => h.quotedDscp)).toEqual([46, 46, 0, 0]);
+    });
+  }
+
+  it('without a DSCP, shows it only where a hop quotes another value than sent', async () => {
+    const s: SimScenario = { ...remark, name: 'dscp-set', hops: remark.hops.map((h, i) => (i === 1 ? { ...h, setsDscp: 10 } : h)) };
+    const rounds = await collectRounds(trace([s, mplsPath], { target: s.target.v4!, packetType: 'UDP' }), 2);
+    for (const r of rounds) expect(r.hops.map((h) => h.quotedDscp)).toEqual([undefined, undefined, 10, 10]);
+    const plain = await collectRounds(trace([s, mplsPath], { target: mplsPath.target.v4!, packetType: 'UDP' }), 2);
+    for (const r of plain) expect(r.hops.some((h) => 'quotedDscp' in h)).toBe(false);
+  });
+
+  it('refuses a DSCP outside 0-63', () => {
+    expect(() => trace([remark], { target: remark.target.v4!, dscp: 64 })).toThrow(/dscp/);
+  });
+});
