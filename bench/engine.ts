@@ -1,7 +1,7 @@
 // npm run bench:engine — the trace engine side by side with Debian's mtr-tiny and iputils
 // ping on one netns topology (3 routers and a target). Prints the figures and writes them,
 // dated, into docs/benchmarks.md under "## Engine (npm run bench:engine)".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { startTrace, shutdownEngine, type TraceHandle, type TraceRound } from '../engine/index.js';
@@ -135,6 +135,42 @@ async function maxRate(target: string) {
   say(`Highest sustained probe rate with every reply accounted for: ${Math.round(best)} probes/s (goal >= 20,000)`);
 }
 
+/**
+ * Issue 16: samples per minute at a 1 s interval over a 30-hop chain whose router 10 never
+ * answers (3 s timeout), ours and mtr's in the same minute over the same path.
+ */
+async function cadence() {
+  const topo = buildTopology({ id: 175, routers: 29, silent: [10] });
+  try {
+    const target = topo.target.v4;
+    const h = startTrace({ target, intervalSeconds: 1, timeoutMs: 3000, reverseDns: false });
+    const ours = new Promise<TraceRound[]>((resolve, reject) => {
+      const got: TraceRound[] = [];
+      h.on('error', reject);
+      h.on('round', (r) => {
+        if (r.marker) return;
+        if (got.length > 0 && r.time - got[0].time >= 60_000) return resolve(got);
+        got.push(r);
+      });
+    });
+    const mtr = new Promise<string>((resolve) => {
+      const child = spawn('mtr', ['-n', '--report', '--json', '-c', '60', '-i', '1', target]);
+      let out = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.on('close', () => resolve(out));
+    });
+    const [rounds, mtrOut] = await Promise.all([ours, mtr]);
+    await h.stop();
+    const hubs = (JSON.parse(mtrOut) as { report: { hubs: { host: string; Snt: number; 'Loss%': number }[] } }).report.hubs;
+    const theirs = hubs.find((x) => x.host === target)?.Snt ?? NaN;
+    const reached = rounds.filter((r) => r.reachedTarget).length;
+    say(`Cadence (issue 16): 30-hop chain, router 10 silent, 1 s interval, 3 s timeout, one minute: ours ${rounds.length} samples ` +
+      `(${reached} reached the target), mtr ${theirs} in the same minute; ours/mtr ${(rounds.length / theirs).toFixed(2)} (goal 60 +-1; before: 20, every round waited 3 s)`);
+  } finally {
+    topo.destroy();
+  }
+}
+
 async function main() {
   if (process.getuid?.() !== 0) throw new Error('bench:engine needs root (network namespaces, raw sockets)');
   const topo = buildTopology({ id: 20, routers: 3 });
@@ -147,6 +183,10 @@ async function main() {
     await maxRate(target);
   } finally {
     topo.destroy();
+  }
+  try {
+    await cadence();
+  } finally {
     await shutdownEngine();
   }
   const file = new URL('../../docs/benchmarks.md', import.meta.url);

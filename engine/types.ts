@@ -34,8 +34,16 @@ export interface TraceOptions {
   allowFragmentation?: boolean;
   /** Network interface to send from (name as in `ip link`). Default: the routing table decides. */
   sourceInterface?: string | null;
+  /** DSCP (0-63) set on the probes: IPv4 type of service, IPv6 traffic class (ECN bits 0). Default 0. */
+  dscp?: number;
   /** Look up names of hop addresses (cached; never delays a round). Default true. */
   reverseDns?: boolean;
+  /**
+   * Name who each hop address belongs to (AS number and name, country; private and special
+   * addresses as such) from the offline databases npm ships (engine/trace/hop-owners.ts). Never
+   * delays a round: public addresses get an owner once the databases loaded. Default true.
+   */
+  hopOwners?: boolean;
   /** Replace the reverse lookup (tests, or a resolver of the caller's choice). */
   reverseLookup?: (address: string) => Promise<string | null>;
   /** Replace the forward lookup of a DNS-name target. */
@@ -54,6 +62,39 @@ export interface TraceHop {
   /** Round-trip time in float milliseconds, or a LatencyCode (below SpecialLatencyBase). */
   rtt: number | LatencyCode;
   reply: HopReply;
+  /** The MPLS label stack the hop reported with its answer (RFC 4884/4950), top first; absent when none. */
+  mpls?: MplsLabel[];
+  /** Who the address belongs to (hopOwners option), once known; absent for timeouts. */
+  owner?: HopOwner;
+  /**
+   * The DSCP of our probe as this hop quoted it back (time exceeded, unreachable): present when the
+   * trace sets a DSCP, or when the quote differs from what was sent (a path that rewrites DSCP).
+   */
+  quotedDscp?: number;
+  /** UDP probes over IPv4: the hop quoted our probe with another UDP checksum, so a device before it translated the probe (NAT). */
+  natDetected?: boolean;
+}
+
+/** Who a hop address belongs to, from offline databases (no lookup leaves the machine). */
+export interface HopOwner {
+  /** Autonomous system number, null when the address is special or not in the database. */
+  asn: number | null;
+  asName: string | null;
+  /** ISO 3166 alpha-2 country code of the address, null when unknown. */
+  country: string | null;
+  /** 'Private', 'Loopback', 'Documentation'...: an address no AS announces; null for a public one. */
+  special: string | null;
+}
+
+/** One entry of an MPLS label stack (RFC 4950). */
+export interface MplsLabel {
+  /** 20-bit label value. */
+  label: number;
+  /** Experimental bits (traffic class), 0-7. */
+  exp: number;
+  bottomOfStack: boolean;
+  /** The label's TTL. */
+  ttl: number;
 }
 
 export interface TraceRound {

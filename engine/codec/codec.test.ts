@@ -174,7 +174,7 @@ describe('reply decoding', () => {
   it('decodes time exceeded quoting an ICMP echo', () => {
     expect(parseIPv4IcmpReply(TIME_EXCEEDED_ICMP, TIME_EXCEEDED_ICMP.length)).toEqual({
       kind: 'timeExceeded', protocol: 'icmp', responder: '10.251.1.1', destination: '10.251.3.2',
-      flowId: 0x1234, probeSeq: 7, destinationPort: 0, icmpType: 11, icmpCode: 0,
+      flowId: 0x1234, probeSeq: 7, destinationPort: 0, icmpType: 11, icmpCode: 0, quotedDscp: 0,
     });
   });
   it('decodes port unreachable quoting a UDP probe', () => {

@@ -15,12 +15,14 @@ export interface IPv4HeaderFields {
   protocol: number;
   source: Uint8Array;
   destination: Uint8Array;
+  /** Type of service byte (DSCP << 2 | ECN); default 0. */
+  tos?: number;
 }
 
 /** Writes a 20-byte header at `offset`, checksum included. */
 export function writeIPv4Header(buf: Uint8Array, offset: number, f: IPv4HeaderFields): void {
   buf[offset] = 0x45;
-  buf[offset + 1] = 0;
+  buf[offset + 1] = (f.tos ?? 0) & 0xff;
   buf[offset + 2] = f.totalLength >> 8;
   buf[offset + 3] = f.totalLength & 0xff;
   buf[offset + 4] = (f.identification >> 8) & 0xff;

@@ -10,11 +10,14 @@ export interface IPv6HeaderFields {
   hopLimit: number;
   source: Uint8Array;
   destination: Uint8Array;
+  /** Traffic class byte (DSCP << 2 | ECN); default 0. */
+  trafficClass?: number;
 }
 
 export function writeIPv6Header(buf: Uint8Array, offset: number, f: IPv6HeaderFields): void {
-  buf[offset] = 0x60;
-  buf[offset + 1] = (f.flowLabel >> 16) & 0x0f;
+  const tc = (f.trafficClass ?? 0) & 0xff;
+  buf[offset] = 0x60 | (tc >> 4);
+  buf[offset + 1] = ((tc & 0x0f) << 4) | ((f.flowLabel >> 16) & 0x0f);
   buf[offset + 2] = (f.flowLabel >> 8) & 0xff;
   buf[offset + 3] = f.flowLabel & 0xff;
   buf[offset + 4] = f.payloadLength >> 8;

@@ -31,6 +31,8 @@ export interface ProbeSpec {
   ttl: number;
   /** Probe number, 1..0xfffe (0 and 0xffff are not usable as a UDP checksum). */
   probeSeq: number;
+  /** DSCP (0-63) in the IPv4 type of service / IPv6 traffic class; default 0. */
+  dscp?: number;
 }
 
 /** Smallest packet size (IPv4 datagram bytes) for a protocol: headers plus the 2-byte compensation word. */
@@ -74,6 +76,7 @@ export function writeProbe(buf: Uint8Array, p: ProbeSpec): number {
       protocol: nextHeader,
       source: p.source,
       destination: p.destination,
+      tos: (p.dscp ?? 0) << 2,
     });
   } else {
     writeIPv6Header(buf, 0, {
@@ -83,6 +86,7 @@ export function writeProbe(buf: Uint8Array, p: ProbeSpec): number {
       hopLimit: p.ttl,
       source: p.source,
       destination: p.destination,
+      trafficClass: (p.dscp ?? 0) << 2,
     });
   }
   const pseudo =

@@ -6,6 +6,7 @@ import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, readIPv4Header 
 import { IPV6_FRAGMENT_HEADER, IPV6_FRAGMENT_HEADER_LENGTH } from './fragment.js';
 import { IPV6_HEADER_LENGTH, readIPv6Header } from './ipv6.js';
 import { ICMP_ECHO_REQUEST, ICMPV6_ECHO_REQUEST, type ProbeProtocol } from './probe-packet.js';
+import { parseMplsExtension, type MplsLabel } from './icmp-extensions.js';
 
 /** echoReply and tcpReply come from the destination itself; the others quote our probe. */
 export type ReplyKind = 'echoReply' | 'timeExceeded' | 'unreachable' | 'tcpReply';
@@ -30,6 +31,16 @@ export interface ProbeReply {
    * can tell the probe's sequence number (and so flowId and probeSeq) from it.
    */
   tcpResetAcked?: number;
+  /** The MPLS label stack the router reported (RFC 4884/4950 extension), top first; absent when none. */
+  mpls?: MplsLabel[];
+  /**
+   * IPv4 UDP probes only, in time exceeded and unreachable quotes: the quoted UDP checksum is
+   * not the one we sent, so a device on the way translated the probe (NAT). Such probes are
+   * matched by the quoted IPv4 identification, which carries the probe number as well.
+   */
+  natDetected?: boolean;
+  /** Time exceeded and unreachable: the DSCP of the probe as the hop quotes it (a path may rewrite it). */
+  quotedDscp?: number;
 }
 
 const ICMP_ECHO_REPLY = 0;
@@ -65,8 +76,26 @@ export function parseIPv4IcmpReply(buf: Uint8Array, length: number): ProbeReply 
   if (((buf[icmp + 8 + 6] & 0x1f) | buf[icmp + 8 + 7]) !== 0) return null;
   const qt = icmp + 8 + q.headerLength;
   if (length - qt < 8) return null;
-  return quoted(type === ICMP_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', q.protocol, ICMP_ECHO_REQUEST,
+  const reply = quoted(type === ICMP_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', q.protocol, ICMP_ECHO_REQUEST,
     buf, qt, responder, formatIPv4(buf, q.destinationOffset), type, code);
+  if (!reply) return null;
+  reply.quotedDscp = buf[icmp + 8 + 1] >> 2;
+  if (reply.protocol === 'udp') {
+    // The probe number is both the UDP checksum and the IPv4 identification of our probes: a
+    // translating device rewrites the checksum (addresses and ports are in it), not the id.
+    const id = read16(buf, icmp + 8 + 4);
+    if (id !== reply.probeSeq) {
+      reply.natDetected = true;
+      reply.probeSeq = id;
+    }
+  }
+  return withExtensions(reply, buf, icmp, length, 4);
+}
+
+function withExtensions(reply: ProbeReply, buf: Uint8Array, icmp: number, end: number, family: 4 | 6): ProbeReply {
+  const mpls = parseMplsExtension(buf, icmp, end, family);
+  if (mpls) reply.mpls = mpls;
+  return reply;
 }
 
 /** An IPv6 ICMPv6 raw socket delivers the ICMPv6 message only; the sender comes from recvfrom. */
@@ -99,8 +128,11 @@ export function parseIPv6IcmpReply(buf: Uint8Array, length: number, from: string
   const responder = canonicalAddress(from);
   if (!responder) return null;
   const nh = next === IPPROTO_ICMPV6 ? IPPROTO_ICMP : next;
-  return quoted(type === ICMPV6_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', nh, ICMPV6_ECHO_REQUEST,
+  const reply = quoted(type === ICMPV6_TIME_EXCEEDED ? 'timeExceeded' : 'unreachable', nh, ICMPV6_ECHO_REQUEST,
     buf, qt, responder, formatIPv6(buf, q.destinationOffset), type, code);
+  if (!reply) return null;
+  reply.quotedDscp = (((buf[8] & 0x0f) << 4) | (buf[9] >> 4)) >> 2;
+  return withExtensions(reply, buf, 0, length, 6);
 }
 
 function quoted(

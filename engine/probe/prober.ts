@@ -136,6 +136,7 @@ export class Prober {
     const template = new ProbeTemplate({
       family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
       destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
+      dscp: spec.dscp ?? 0,
     });
     // The worker refused the trace when its probes do not fit and may not be fragmented (path-mtu.ts).
     const fragmentMtu = spec.mtu !== undefined && template.length > spec.mtu ? spec.mtu : null;
@@ -286,6 +287,9 @@ export class Prober {
     outcome.rttMs = rttMs;
     outcome.icmpType = reply.icmpType;
     outcome.icmpCode = reply.icmpCode;
+    if (reply.mpls) outcome.mpls = reply.mpls;
+    if (reply.natDetected) outcome.natDetected = true;
+    if (reply.quotedDscp !== undefined && ((spec.dscp ?? 0) !== 0 || reply.quotedDscp !== (spec.dscp ?? 0))) outcome.quotedDscp = reply.quotedDscp;
     const ended = reply.kind === 'unreachable' || reply.responder === spec.destination;
     if (ended && outcome.ttl < round.endTtl) round.endTtl = outcome.ttl;
     // Whether the round is complete is asked once per read, not per reply (checkAnswered).

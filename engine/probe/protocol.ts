@@ -4,6 +4,7 @@
 // TraceCommands over a MessagePort and receives batches of RoundReports.
 import type { ProbeProtocol } from '../codec/probe-packet.js';
 import type { ReplyKind } from '../codec/reply.js';
+import type { MplsLabel } from '../codec/icmp-extensions.js';
 import type { EngineErrorCode } from '../errors.js';
 import type { RouteChange, TraceHop } from '../types.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -49,6 +50,8 @@ export interface TraceSpec {
   firstTtl: number;
   maxTtl: number;
   finalHopOnly: boolean;
+  /** DSCP of the probes (0-63; IPv4 type of service, IPv6 traffic class). Unset: 0. */
+  dscp?: number;
   /**
    * The MTU toward the destination, looked up by the worker when the trace starts and on
    * retarget (path-mtu.ts); a probe longer than this is sent as fragments. Unset: never fragment.
@@ -92,6 +95,12 @@ export interface ProbeOutcome {
   rttMs: number | null;
   icmpType: number;
   icmpCode: number;
+  /** RFC 4950 label stack of the reply, when it carried one. */
+  mpls?: MplsLabel[];
+  /** UDP: the quoted checksum differs from the one sent (a translating device on the way). */
+  natDetected?: boolean;
+  /** The DSCP the hop quoted back; set when the trace sets one or the quote differs from what was sent. */
+  quotedDscp?: number;
 }
 
 export interface TaskFailure {

@@ -8,13 +8,30 @@ import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
 import { withPathMtu } from './path-mtu.js';
 import type { ProbeClock, Ticker, TimerRef } from './network.js';
-import type { Prober, RoundEnded, RoundFailed } from './prober.js';
+import type { Prober, RoundFailed } from './prober.js';
 import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
 
 /** Finished rounds reach the main thread at most once per this many ms (see deliver()). */
 export const DELIVERY_WINDOW_MS = 100;
 /** Held rounds wait at most this long after the window for a round start to carry them. */
 const DELIVERY_GRACE_MS = 50;
+
+/**
+ * At most this many probes of one trace in flight: probe numbers are 16 bits (1..0xfffe), so
+ * rounds that overlap must never reuse a number still waiting. Only a timeout thousands of
+ * times the interval reaches it; a tick that would pass it is skipped.
+ */
+export const MAX_PROBES_IN_FLIGHT = 0x7fff;
+
+/** A round of a trace that started and is not delivered yet. */
+interface LoopRound {
+  /** Wall ms when the round started: its samples' time, however late it ends. */
+  time: number;
+  target: string;
+  probeCount: number;
+  /** Set when every probe of it is answered or timed out. */
+  probes: ProbeOutcome[] | null;
+}
 
 interface Loop {
   id: number;
@@ -26,7 +43,7 @@ interface Loop {
    * 'removed': gone (its ticker is closed); a round still in flight ends unheard.
    */
   state: 'running' | 'paused' | 'stopping' | 'removed';
-  /** A one-off start: the first round after start, resume, an interval change or a late round. */
+  /** A one-off start: the first round after start, resume or an interval change. */
   timer: TimerRef | null;
   /**
    * The steady cadence: a repeating timer of the clock (raw: the rawsock addon's), armed when a round starts
@@ -35,15 +52,16 @@ interface Loop {
    */
   ticker: Ticker;
   tickerArmed: boolean;
-  /** The ticker fired while a round was still in flight: start the next one when it ends. */
-  late: boolean;
-  /** Start time and target of the round in flight. */
-  roundTime: number;
-  roundTarget: string;
-  /** The prober's callbacks for this trace's rounds (made once, not per round). */
-  onEnded: RoundEnded;
+  /**
+   * Rounds started and not yet delivered, oldest first. A round starts every interval whatever
+   * earlier rounds still wait for (a silent hop, a timeout above the interval); each round's
+   * probes are matched to it by probe number (prober.ts). Rounds are delivered in the order they
+   * started: one that ends before an older one waits for it (at most the timeout).
+   */
+  rounds: LoopRound[];
+  /** Probes of the rounds in flight (see MAX_PROBES_IN_FLIGHT). */
+  probesInFlight: number;
   onFailed: RoundFailed;
-  inFlight: boolean;
   lastRoundStart: number;
   nextSeq: number;
 }
@@ -84,10 +102,9 @@ export class TraceLoops {
       }
       case 'interval': {
         loop.spec = { ...loop.spec, intervalMs: cmd.intervalMs };
-        const waiting = (loop.timer !== null || loop.tickerArmed) && !loop.inFlight;
-        // In flight: the round's end schedules the next one at the new interval.
+        // The new cadence counts from the last round's start (rounds in flight go on).
         this.clearTimer(loop);
-        if (waiting && loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
+        if (loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
         return;
       }
       case 'finalHopOnly':
@@ -102,13 +119,13 @@ export class TraceLoops {
       case 'resume':
         if (loop.state !== 'paused') return;
         loop.state = 'running';
-        // A round still in flight schedules the next one when it ends.
-        if (!loop.inFlight) this.schedule(loop, this.clock.wallMs());
+        // Rounds still in flight from before the pause end on their own.
+        this.schedule(loop, this.clock.wallMs());
         return;
       case 'stop':
         this.clearTimer(loop);
-        if (loop.inFlight) {
-          // Its probes' flow id must stay reserved until the round ends (late replies).
+        if (loop.rounds.length > 0) {
+          // Its probes' flow id must stay reserved until its rounds end (late replies).
           loop.state = 'stopping';
         } else {
           this.remove(loop);
@@ -149,12 +166,9 @@ export class TraceLoops {
       timer: null,
       ticker,
       tickerArmed: false,
-      late: false,
-      roundTime: 0,
-      roundTarget: spec.destination,
-      onEnded: (probes) => this.ended(loop, probes),
+      rounds: [],
+      probesInFlight: 0,
       onFailed: (err) => this.fail(loop, err),
-      inFlight: false,
       lastRoundStart: 0,
       nextSeq: 1,
     };
@@ -176,7 +190,6 @@ export class TraceLoops {
     if (loop.tickerArmed) loop.ticker.stop();
     loop.timer = null;
     loop.tickerArmed = false;
-    loop.late = false;
   }
 
   /** The trace is gone: its timers too (a closed ticker must never be used again). */
@@ -188,9 +201,9 @@ export class TraceLoops {
     this.loops.delete(loop.id);
   }
 
+  /** The cadence: a round every interval, whatever rounds are still in flight. */
   private tick(loop: Loop): void {
-    if (loop.inFlight) loop.late = true;
-    else this.run(loop, true);
+    this.run(loop, true);
   }
 
   private run(loop: Loop, byTicker = false): void {
@@ -204,48 +217,46 @@ export class TraceLoops {
     const time = this.clock.wallMs();
     loop.lastRoundStart = time;
     const ttls = loop.path.nextTtls();
+    // Probe numbers of the rounds in flight must stay unique (MAX_PROBES_IN_FLIGHT).
+    if (loop.probesInFlight + ttls.length > MAX_PROBES_IN_FLIGHT) return;
     const seqStart = loop.nextSeq;
     loop.nextSeq = probeSeqAt(seqStart, ttls.length);
     const spec = loop.spec;
-    loop.inFlight = true;
-    loop.roundTime = time;
-    loop.roundTarget = spec.destination;
+    const round: LoopRound = { time, target: spec.destination, probeCount: ttls.length, probes: null };
+    loop.rounds.push(round);
+    loop.probesInFlight += ttls.length;
     try {
       // May end the round before it returns (replies already queued): see Prober.sent().
-      this.prober.runRound({ spec, ttls, seqStart }, loop.onEnded, loop.onFailed);
+      this.prober.runRound({ spec, ttls, seqStart }, (probes) => this.ended(loop, round, probes), loop.onFailed);
     } catch (err) {
       this.fail(loop, err);
     }
   }
 
-  private ended(loop: Loop, probes: ProbeOutcome[]): void {
-    loop.inFlight = false;
-    const target = loop.roundTarget;
-    const time = loop.roundTime;
+  private ended(loop: Loop, round: LoopRound, probes: ProbeOutcome[]): void {
     if (loop.state === 'removed') return;
-    if (loop.state === 'stopping') {
-      this.remove(loop);
-      this.post({ op: 'stopped', id: loop.id });
-      return;
-    }
-    // A round of an address the trace no longer probes says nothing about the new path.
-    if (target === loop.spec.destination) {
-      const applied = loop.path.applyRound(probes, target);
+    round.probes = probes;
+    loop.probesInFlight -= round.probeCount;
+    // Deliver, in start order, every round whose probes all have an outcome.
+    while (loop.rounds.length > 0 && loop.rounds[0].probes !== null) {
+      const done = loop.rounds.shift()!;
+      // Stopping: rounds still in flight end unheard; a round of an address the trace no longer
+      // probes says nothing about the new path.
+      if (loop.state === 'stopping' || done.target !== loop.spec.destination) continue;
+      const applied = loop.path.applyRound(done.probes!, done.target);
       this.outbox.push({
-        id: loop.id, time, target, reachedTarget: applied.reachedTarget, hops: applied.hops,
+        id: loop.id, time: done.time, target: done.target, reachedTarget: applied.reachedTarget, hops: applied.hops,
         routeChanges: applied.routeChanges, pathLength: loop.path.pathLength,
       });
       this.deliver();
     }
-    if (loop.state !== 'running') return;
-    // Paused and resumed, or a new interval, while this round was in flight: no ticker runs.
-    if (!loop.tickerArmed && !loop.timer) this.schedule(loop, time + loop.spec.intervalMs);
-    // It took longer than the interval: the next round starts now, with a new cadence.
-    else if (loop.late) this.schedule(loop, this.clock.wallMs());
+    if (loop.state === 'stopping' && loop.rounds.length === 0) {
+      this.remove(loop);
+      this.post({ op: 'stopped', id: loop.id });
+    }
   }
 
   private fail(loop: Loop, err: unknown): void {
-    loop.inFlight = false;
     const stopping = loop.state === 'stopping';
     if (loop.state === 'removed') return;
     this.remove(loop);

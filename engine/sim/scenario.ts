@@ -23,6 +23,23 @@ export interface SimHop extends SimAddresses {
   silent?: boolean;
   /** Drops ICMP echo probes it should forward (UDP and TCP pass): an ICMP-blocking firewall. */
   dropsIcmpEcho?: boolean;
+  /**
+   * An MPLS label switch router: its time exceeded carries this label stack (top first) in an
+   * RFC 4884/4950 extension. exp defaults to 0, ttl to 1; the last entry is the bottom of the stack.
+   */
+  mpls?: { label: number; exp?: number; ttl?: number }[];
+  /**
+   * A translating device (source NAT, IPv4): probes it forwards leave with its address as source
+   * and the UDP/TCP checksum updated, so routers after it quote another checksum than we sent.
+   */
+  nat?: boolean;
+  /**
+   * Per-packet load balancing (ECMP) onto several routers at this hop: the probes whose TTL runs
+   * out here are answered in turn by this hop's address and each of these.
+   */
+  balancedWith?: SimAddresses[];
+  /** Rewrites the DSCP of the probes it forwards to this value (0-63). */
+  setsDscp?: number;
 }
 
 export interface SimTarget extends SimHop {
@@ -99,6 +116,14 @@ function checkHop(name: string, where: string, h: SimHop): void {
   if (h.jitterMs !== undefined && !(h.jitterMs >= 0)) fail(name, `${where}: jitterMs must be >= 0`);
   if (h.lossPercent !== undefined && !(h.lossPercent >= 0 && h.lossPercent <= 100)) fail(name, `${where}: lossPercent must be 0..100`);
   checkAddresses(name, where, h, !h.silent);
+  for (const l of h.mpls ?? []) {
+    if (!(Number.isInteger(l.label) && l.label >= 0 && l.label <= 0xfffff)) fail(name, `${where}: mpls label must be 0..1048575`);
+    if (l.exp !== undefined && !(Number.isInteger(l.exp) && l.exp >= 0 && l.exp <= 7)) fail(name, `${where}: mpls exp must be 0..7`);
+    if (l.ttl !== undefined && !(Number.isInteger(l.ttl) && l.ttl >= 0 && l.ttl <= 255)) fail(name, `${where}: mpls ttl must be 0..255`);
+  }
+  if (h.nat && h.v4 === undefined) fail(name, `${where}: a NAT hop needs a v4 address`);
+  if (h.setsDscp !== undefined && !(Number.isInteger(h.setsDscp) && h.setsDscp >= 0 && h.setsDscp <= 63)) fail(name, `${where}: setsDscp must be 0..63`);
+  (h.balancedWith ?? []).forEach((a, i) => checkAddresses(name, `${where} balancedWith ${i + 1}`, a, true));
 }
 
 /** Validates a parsed scenario (throws an Error naming the scenario and the field). */

@@ -7,6 +7,7 @@ import { fold, internetChecksum } from '../codec/checksum.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, IPV4_HEADER_LENGTH, readIPv4Header, writeIPv4Header, ipv4PseudoHeaderSum } from '../codec/ipv4.js';
 import { IPV6_HEADER_LENGTH, ipv6PseudoHeaderSum, readIPv6Header } from '../codec/ipv6.js';
 import type { ProbeProtocol } from '../codec/probe-packet.js';
+import { writeMplsExtension, type MplsLabel } from '../codec/icmp-extensions.js';
 
 export interface SentProbe {
   family: 4 | 6;
@@ -55,9 +56,48 @@ export function readProbe(buf: Uint8Array, length: number): SentProbe | null {
   return { family: 6, protocol, ttl: ip.hopLimit, source: formatIPv6(bytes, ip.sourceOffset), destination: formatIPv6(bytes, ip.destinationOffset), bytes, transport: IPV6_HEADER_LENGTH };
 }
 
-/** ICMP time exceeded in transit from a router, quoting the probe. */
-export function timeExceeded(p: SentProbe, router: string): SimReply {
-  return icmpError(p, router, p.family === 4 ? 11 : 3, 0);
+/**
+ * ICMP time exceeded in transit from a router, quoting the probe; with `mpls`, an RFC 4884
+ * extension carrying the label stack follows the quote, padded to 128 bytes (RFC 4950).
+ */
+export function timeExceeded(p: SentProbe, router: string, mpls?: readonly MplsLabel[]): SimReply {
+  return icmpError(p, router, p.family === 4 ? 11 : 3, 0, mpls);
+}
+
+/** A router rewriting the DSCP of what it forwards (IPv4 TOS with its header checksum, IPv6 traffic class). */
+export function rewriteDscp(p: SentProbe, dscp: number): SentProbe {
+  const bytes = Uint8Array.from(p.bytes);
+  if (p.family === 4) {
+    bytes[1] = (dscp << 2) | (bytes[1] & 3);
+    bytes[10] = bytes[11] = 0;
+    write16(bytes, 10, internetChecksum(bytes, 0, p.transport));
+  } else {
+    const tc = (dscp << 2) | ((bytes[1] >> 4) & 3);
+    bytes[0] = 0x60 | (tc >> 4);
+    bytes[1] = ((tc & 0x0f) << 4) | (bytes[1] & 0x0f);
+  }
+  return { ...p, bytes };
+}
+
+/**
+ * A source NAT (IPv4) forwarding the probe: its address becomes the source and the UDP or TCP
+ * checksum follows (the IPv4 identification stays). Returns the translated copy.
+ */
+export function translateSource(p: SentProbe, nat: string): SentProbe {
+  const address = parseAddress(nat);
+  if (p.family !== 4 || !address) return p;
+  const bytes = Uint8Array.from(p.bytes);
+  bytes.set(address, 12);
+  bytes[10] = bytes[11] = 0;
+  write16(bytes, 10, internetChecksum(bytes, 0, p.transport));
+  const t = p.transport;
+  const checksumAt = p.protocol === 'udp' ? t + 6 : p.protocol === 'tcp' ? t + 16 : -1;
+  if (checksumAt >= 0) {
+    bytes[checksumAt] = bytes[checksumAt + 1] = 0;
+    const pseudo = ipv4PseudoHeaderSum(address, bytes.subarray(16, 20), p.protocol === 'udp' ? IPPROTO_UDP : IPPROTO_TCP, bytes.length - t);
+    write16(bytes, checksumAt, internetChecksum(bytes, t, bytes.length, fold(pseudo)));
+  }
+  return { ...p, bytes };
 }
 
 /** Destination unreachable quoting the probe: 'host' from a router without a route, 'port' from the target (UDP). */
@@ -97,12 +137,25 @@ export function tcpReply(p: SentProbe, kind: 'rst' | 'synAck'): SimReply {
   return { family: p.family, socket: 'tcp', bytes: p.family === 4 ? withIPv4Header(seg, IPPROTO_TCP, target, host) : seg, from: p.destination };
 }
 
-function icmpError(p: SentProbe, from: string, type: number, code: number): SimReply {
+function icmpError(p: SentProbe, from: string, type: number, code: number, mpls?: readonly MplsLabel[]): SimReply {
   const quoted = p.bytes.subarray(0, Math.min(p.bytes.length, p.family === 4 ? QUOTE_V4 : QUOTE_V6));
-  const message = new Uint8Array(8 + quoted.length);
+  if (!mpls || mpls.length === 0) {
+    const message = new Uint8Array(8 + quoted.length);
+    message[0] = type;
+    message[1] = code;
+    message.set(quoted, 8);
+    return icmpMessage(p, from, message);
+  }
+  // RFC 4884: the original datagram zero-padded to at least 128 bytes (a multiple of the
+  // length unit), its length in the header, then the extension structure.
+  const unit = p.family === 4 ? 4 : 8;
+  const original = Math.max(128, Math.ceil(quoted.length / unit) * unit);
+  const message = new Uint8Array(8 + original + 8 + 4 * mpls.length);
   message[0] = type;
   message[1] = code;
+  message[p.family === 4 ? 5 : 4] = original / unit;
   message.set(quoted, 8);
+  writeMplsExtension(message, 8 + original, mpls);
   return icmpMessage(p, from, message);
 }
 

@@ -6,7 +6,15 @@
 import { EngineError } from '../errors.js';
 import type { ProbeClock } from '../probe/network.js';
 import type { SimHop, SimScenario } from './scenario.js';
-import { echoReply, tcpReply, timeExceeded, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
+import { echoReply, rewriteDscp, tcpReply, timeExceeded, translateSource, unreachable, type SentProbe, type SimReply } from './sim-packets.js';
+import type { MplsLabel } from '../codec/icmp-extensions.js';
+
+/** A scenario hop's label stack as a router reports it: the last entry is the bottom. */
+function labelStack(hop: SimHop): MplsLabel[] | undefined {
+  const mpls = hop.mpls;
+  if (!mpls || mpls.length === 0) return undefined;
+  return mpls.map((l, i) => ({ label: l.label, exp: l.exp ?? 0, bottomOfStack: i === mpls.length - 1, ttl: l.ttl ?? 1 }));
+}
 
 export interface SimAnswer {
   reply: SimReply;
@@ -31,6 +39,8 @@ export class SimPath {
   private readonly random: () => number;
   /** Clock ms of the first probe toward the target: route changes count from there. */
   private firstProbeMs: number | null = null;
+  /** Per hop with balancedWith: how many probes expired there (which router answers next). */
+  private readonly balanced = new Map<number, number>();
 
   constructor(readonly scenario: SimScenario, private readonly clock: ProbeClock) {
     this.random = seeded(scenario.seed ?? 1);
@@ -50,21 +60,30 @@ export class SimPath {
     return hops;
   }
 
-  answer(p: SentProbe): SimAnswer | null {
+  answer(sent: SentProbe): SimAnswer | null {
+    let p = sent;
     this.firstProbeMs ??= this.clock.monoNs() / 1e6;
     const hops = this.hops();
     const target = this.scenario.target;
-    const at = (node: SimHop) => (p.family === 4 ? node.v4 : node.v6);
+    const at = (node: { v4?: string; v6?: string }) => (p.family === 4 ? node.v4 : node.v6);
     const rtt = (node: SimHop) => node.rttMs + (node.jitterMs ? this.random() * node.jitterMs : 0);
     for (let k = 1; k <= hops.length; k++) {
       const node = hops[k - 1];
       if (this.lost(node)) return null;
-      const address = at(node);
+      let address = at(node);
+      if (p.ttl === k && node.balancedWith?.length) {
+        const turn = this.balanced.get(k) ?? 0;
+        this.balanced.set(k, turn + 1);
+        const routers: { v4?: string; v6?: string }[] = [node, ...node.balancedWith];
+        address = at(routers[turn % routers.length]);
+      }
       // Linux routes before it checks the TTL: the last router without a route to the
       // target answers unreachable whatever TTL is left.
       if (k === hops.length && target.unreachable) return address ? { reply: unreachable(p, address, 'host'), rttMs: rtt(node) } : null;
-      if (p.ttl === k) return node.silent || !address ? null : { reply: timeExceeded(p, address), rttMs: rtt(node) };
+      if (p.ttl === k) return node.silent || !address ? null : { reply: timeExceeded(p, address, labelStack(node)), rttMs: rtt(node) };
       if (node.dropsIcmpEcho && p.protocol === 'icmp') return null;
+      if (node.nat && node.v4) p = translateSource(p, node.v4);
+      if (node.setsDscp !== undefined) p = rewriteDscp(p, node.setsDscp);
     }
     if (this.lost(target)) return null;
     const reply = p.protocol === 'icmp' ? echoReply(p) : p.protocol === 'udp' ? unreachable(p, p.destination, 'port') : tcpReply(p, target.tcp ?? 'rst');

@@ -54,6 +54,8 @@ export function resolveTraceOptions(o: TraceOptions): ResolvedTraceOptions {
     allowFragmentation: o.allowFragmentation ?? false,
     sourceInterface: o.sourceInterface ?? null,
     reverseDns: o.reverseDns ?? true,
+    hopOwners: o.hopOwners ?? true,
+    dscp: int(o.dscp ?? 0, 'dscp', 0, 63),
   };
 }
 

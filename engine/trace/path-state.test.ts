@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../latency-codes.js';
 import type { ProbeOutcome } from '../probe/protocol.js';
-import { PathState } from './path-state.js';
+import { HOST_SET_ROUNDS, PathState } from './path-state.js';
 
 const te = (ttl: number, responder: string, rttMs = 1): ProbeOutcome => ({ ttl, kind: 'timeExceeded', responder, rttMs, icmpType: 11, icmpCode: 0 });
 const echo = (ttl: number, responder: string): ProbeOutcome => ({ ttl, kind: 'echoReply', responder, rttMs: 2, icmpType: 0, icmpCode: 0 });
@@ -22,6 +22,18 @@ describe('PathState', () => {
     p.applyRound([te(1, 'a'), echo(2, 't')], 't');
     expect(p.applyRound([lost(1), echo(2, 't')], 't').routeChanges).toEqual([]);
     expect(p.applyRound([te(1, 'b'), echo(2, 't')], 't').routeChanges).toEqual([{ ttl: 1, previous: 'a', current: 'b' }]);
+  });
+
+  it('treats a stable set of hosts at one hop (ECMP) as one route: only an address new to the set is a change', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 3, finalHopOnly: false });
+    const changes: unknown[] = [];
+    for (let i = 0; i < 100; i++) changes.push(...p.applyRound([te(1, i % 3 === 0 ? 'a' : i % 3 === 1 ? 'b' : 'c'), echo(2, 't')], 't').routeChanges);
+    // b and c join the set once each; then the three alternate without changes.
+    expect(changes).toEqual([{ ttl: 1, previous: 'a', current: 'b' }, { ttl: 1, previous: 'b', current: 'c' }]);
+    expect(p.applyRound([te(1, 'd'), echo(2, 't')], 't').routeChanges).toEqual([{ ttl: 1, previous: 'a', current: 'd' }]);
+    // An address not seen for longer than HOST_SET_ROUNDS rounds left the set: its return is a change.
+    for (let i = 0; i < HOST_SET_ROUNDS + 1; i++) p.applyRound([te(1, 'd'), echo(2, 't')], 't');
+    expect(p.applyRound([te(1, 'b'), echo(2, 't')], 't').routeChanges).toEqual([{ ttl: 1, previous: 'd', current: 'b' }]);
   });
 
   it('shows one timeout hop after the last answer when the target is not reached', () => {

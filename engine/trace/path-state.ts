@@ -18,10 +18,20 @@ export interface RoundHops {
   routeChanges: Omit<RouteChange, 'time'>[];
 }
 
+/**
+ * Several hosts at one hop (ECMP, per-packet load balancing, flapping routes): an address that
+ * answered at a TTL within this many rounds is part of the hop's set, and an answer from it is
+ * not a route change. Only an address new to the set is.
+ */
+export const HOST_SET_ROUNDS = 32;
+
 export class PathState {
   /** TTL at which the path ended last (destination answered, or unreachable), or null when unknown. */
   pathLength: number | null = null;
   private readonly lastAddress = new Map<number, string>();
+  /** Per TTL: the addresses that answered there and the round each last did (see HOST_SET_ROUNDS). */
+  private readonly hostSets = new Map<number, Map<string, number>>();
+  private rounds = 0;
   private ttls: readonly number[] = [];
 
   constructor(private readonly settings: PathSettings) {}
@@ -34,6 +44,7 @@ export class PathState {
   reset(): void {
     this.pathLength = null;
     this.lastAddress.clear();
+    this.hostSets.clear();
   }
 
   /** TTLs of the next round: the known path, or up to maxTtl when it is not known. */
@@ -59,6 +70,7 @@ export class PathState {
   }
 
   applyRound(probes: ProbeOutcome[], target: string): RoundHops {
+    this.rounds++;
     const finalOnly = probes.length === 1 && this.settings.finalHopOnly && this.pathLength !== null && probes[0].ttl === this.settings.maxTtl;
     return finalOnly ? this.applyFinalHop(probes[0], target) : this.applyFull(probes, target);
   }
@@ -118,10 +130,20 @@ export class PathState {
       return { ttl: o.ttl, address: null, rtt: LatencyCode.Timeout, reply: 'timeout' };
     }
     const previous = this.lastAddress.get(o.ttl);
-    if (previous !== undefined && previous !== o.responder) {
+    let set = this.hostSets.get(o.ttl);
+    if (!set) this.hostSets.set(o.ttl, (set = new Map()));
+    const seen = set.get(o.responder);
+    const inSet = seen !== undefined && this.rounds - seen <= HOST_SET_ROUNDS;
+    if (previous !== undefined && previous !== o.responder && !inSet) {
       routeChanges.push({ ttl: o.ttl, previous, current: o.responder });
     }
+    set.set(o.responder, this.rounds);
+    if (set.size > 8) for (const [a, r] of set) if (this.rounds - r > HOST_SET_ROUNDS) set.delete(a);
     this.lastAddress.set(o.ttl, o.responder);
-    return { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
+    const hop: Omit<TraceHop, 'name'> = { ttl: o.ttl, address: o.responder, rtt: o.rttMs, reply: o.kind as HopReply };
+    if (o.mpls) hop.mpls = o.mpls;
+    if (o.natDetected) hop.natDetected = true;
+    if (o.quotedDscp !== undefined) hop.quotedDscp = o.quotedDscp;
+    return hop;
   }
 }

@@ -1,18 +1,19 @@
 // One running trace: resolves the target, has the probe worker run its rounds (one per
 // interval; the worker schedules them: engine/probe/trace-loops.ts), and turns the reported
 // rounds into TraceRounds (hop names from the reverse DNS cache) and events. A round starts
-// at each interval tick, or right after the previous round when that one took longer than
-// the interval: rounds of one trace never overlap.
+// at each interval tick whatever earlier rounds still wait for: rounds of one trace overlap
+// when the timeout is longer than the interval, and arrive in start order (issue 16).
 import { EventEmitter } from 'node:events';
 import { EngineError } from '../errors.js';
 import { LatencyCode } from '../latency-codes.js';
 import type { RoundReport, TraceSpec } from '../probe/protocol.js';
-import type { ResolvedTraceOptions, TraceEvents, TraceHandle, TraceOptions, TraceRound } from '../types.js';
+import type { ResolvedTraceOptions, TraceEvents, TraceHandle, TraceHop, TraceOptions, TraceRound } from '../types.js';
 import { allocateFlowId, releaseFlowId } from './flow-ids.js';
 import { destinationPort, probeProtocol, resolveTraceOptions } from './options.js';
 import type { TraceClient } from './probe-pool.js';
 import { resolveTarget, systemResolveName, type NameResolver } from './resolve-target.js';
 import { ReverseDnsCache, sharedReverseDns } from './reverse-dns.js';
+import { sharedHopOwners, type HopOwnerDatabase } from './hop-owners.js';
 import { rawBackend, type TraceBackend } from './trace-backend.js';
 
 export class TraceSession extends EventEmitter implements TraceHandle, TraceClient {
@@ -30,6 +31,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   private pathLength: number | null = null;
   private readonly lastAddress = new Map<number, string>();
   private readonly names: ReverseDnsCache | null;
+  private readonly owners: HopOwnerDatabase | null;
   private readonly resolveName: NameResolver;
 
   /** backend: the raw sockets, or a simulated network (engine/sim/sim-engine.ts). */
@@ -37,6 +39,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     super();
     this.options = resolveTraceOptions(input);
     this.resolveName = input.resolveName ?? systemResolveName;
+    this.owners = this.options.hopOwners ? sharedHopOwners() : null;
     this.names = !this.options.reverseDns ? null : input.reverseLookup ? new ReverseDnsCache(input.reverseLookup) : sharedReverseDns();
     // Start on the next tick so that the caller can attach listeners first.
     setImmediate(() => void this.start());
@@ -74,6 +77,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       firstTtl: o.firstTtl,
       maxTtl: o.maxTtl,
       finalHopOnly: o.finalHopOnly,
+      dscp: o.dscp,
     };
     this.roundsId = this.backend.link.startTraceRounds(spec, this);
   }
@@ -106,7 +110,12 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       index: this.roundIndex++,
       target: report.target,
       reachedTarget: report.reachedTarget,
-      hops: report.hops.map((h) => ({ ...h, name: h.address && this.names ? this.names.nameOf(h.address) : null })),
+      hops: report.hops.map((h) => {
+        const hop: TraceHop = { ...h, name: h.address && this.names ? this.names.nameOf(h.address) : null };
+        const owner = h.address && this.owners ? this.owners.lookup(h.address) : null;
+        if (owner) hop.owner = owner;
+        return hop;
+      }),
     };
     for (const change of report.routeChanges) this.emit('routeChange', { time: report.time, ...change });
     this.emit('round', round);

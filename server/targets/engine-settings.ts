@@ -7,7 +7,7 @@ export type EngineSettings = Omit<TraceOptions, 'target' | 'intervalSeconds' | '
 
 const keys = [
   'packetType', 'tcpPort', 'udpBeginPort', 'udpEndPort', 'packetSize', 'timeoutMs', 'interHopDelayMs',
-  'firstTtl', 'maxTtl', 'allowFragmentation', 'sourceInterface', 'family', 'reverseDns',
+  'firstTtl', 'maxTtl', 'allowFragmentation', 'sourceInterface', 'family', 'reverseDns', 'dscp', 'hopOwners',
 ] as const;
 
 /** Known keys only; the engine validates the values when the trace starts. */

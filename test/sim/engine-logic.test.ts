@@ -104,10 +104,10 @@ describe('timeouts', () => {
     for (const r of later) expect(r.hops[1]).toMatchObject({ address: s.hops[1].v4, rtt: 300 });
   });
 
-  it('never overlaps rounds: a round waiting for its timeout delays the next', async () => {
+  it('overlaps rounds: a round waiting for its timeout never delays the next (more in cadence.test.ts)', async () => {
     start([chain(207, 3, { hops: [{ v4: '10.251.207.1', rttMs: 1 }, { silent: true, rttMs: 1 }, { v4: '10.251.207.3', rttMs: 1 }] })]);
     const rounds = await collectRounds(trace({ target: '10.251.207.99', intervalSeconds: 0.1, timeoutMs: 300 }), 6);
-    for (let i = 1; i < rounds.length; i++) expect(rounds[i].time - rounds[i - 1].time).toBeGreaterThanOrEqual(300);
+    for (let i = 1; i < rounds.length; i++) expect(rounds[i].time - rounds[i - 1].time).toBe(100);
   });
 
   it('ends the hop list one "*" after the last answer when nothing further answers', async () => {

@@ -92,6 +92,11 @@ for (const file of files) {
             expect(run.changes.map(({ ttl, previous, current }) => ({ ttl, previous, current }))).toEqual([e.routeChange]);
           });
 
+          it('keeps its cadence: one round per interval, delivered in order with its start time (issue 16)', () => {
+            const intervalMs = (e.intervalSeconds ?? 1) * 1000;
+            for (let i = 1; i < run.rounds.length; i++) expect(run.rounds[i].time - run.rounds[i - 1].time).toBe(intervalMs);
+          });
+
           it('gives answered hops their latency in float milliseconds', () => {
             for (const r of run.rounds) {
               for (const h of r.hops) if (h.reply !== 'timeout') expect(h.rtt).toBeGreaterThan(0), expect(h.rtt).toBeLessThan(e.timeoutMs ?? 500);
