@@ -3,6 +3,7 @@
 // self-hosted server has no mail relay to send them anywhere.
 import type { FastifyInstance } from 'fastify';
 import { DeploymentMode } from '../contract/account.js';
+import type { SupportTicket, SupportTicketResult } from '../contract/support.js';
 import { requireUser } from '../account/authenticate.js';
 import { badRequest } from '../http/errors.js';
 import type { Principal } from '../account/principal.js';
@@ -12,14 +13,11 @@ import type { Store } from '../store/db.js';
 const TicketBodyLimit = 4 * 1024 * 1024;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export interface SupportTicketArgs {
-  name: string;
-  email: string;
-  problemStatement: string;
+export interface SupportTicketArgs extends SupportTicket {
   errorLog: unknown;
 }
 
-export async function sendSupportTicket(store: Store, deployment: number, p: Principal, t: SupportTicketArgs): Promise<{ Id: number }> {
+export async function sendSupportTicket(store: Store, deployment: number, p: Principal, t: SupportTicketArgs): Promise<SupportTicketResult> {
   if (!t.problemStatement.trim()) throw badRequest('Describe the problem.');
   if (deployment === DeploymentMode.SelfHosted && !emailPattern.test(t.email)) throw badRequest('Enter a valid e-mail address.');
   const row = await store.one<{ id: number }>(
