@@ -20,6 +20,8 @@ const { DomainEventBus } = await import(dist('server/events.js'));
 const { dataPointBuckets, bucketGrid } = await import(dist('server/data/buckets.js'));
 const ref = await import(dist('wasm/reference.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+// Raw samples as the store keeps them (microseconds, codes as small negatives), read back as ms.
+const { SampleSelectColumns } = await import(dist('server/store/latency-micros.js'));
 
 type StoreT = InstanceType<typeof Store>;
 type Pipeline = InstanceType<typeof IngestPipeline>;
@@ -45,7 +47,7 @@ function rounds(sid: number, from: number, n: number) {
 async function expectExact(store: StoreT, ingest: Pipeline | undefined, sid: number, accountId: number, from: number, to: number) {
   const principal = { userId: 0, accountId, username: 'finish', isRoot: true, claims: [] };
   const grid = bucketGrid(from, to, 60_000);
-  const [time, hop, latency] = await store.numbers('SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY time, hop', [sid]);
+  const [time, hop, latency] = await store.numbers(`SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 ORDER BY time, hop`, [sid]);
   const truth = ref.referenceBucketSamples({ time, hop, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
   for (const source of ingest ? [ingest, undefined] : [undefined]) {
     for (let h = 1; h <= HOPS; h++) {
