@@ -33,6 +33,7 @@ import summariesPlugin from './summaries/plugin.js';
 import commentsPlugin from './comments/plugin.js';
 import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
+import agentsPlugin from './agents/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -131,6 +132,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await recordTraceTarget(opts.store, p, target);
     },
   };
+  // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
+  await app.register(agentsPlugin, { runner, ingest });
   await app.register(targetsPlugin, targetDeps);
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);
