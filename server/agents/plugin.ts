@@ -8,7 +8,7 @@ import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
 import { AgentLinks } from './link.js';
 import { agentSettings } from './settings.js';
 import * as agents from './service.js';
-import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema } from './schemas.js';
+import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema, AgentTargetListSchema } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,6 +73,16 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
     '/cmd/updateSentinelName',
     { config: { changesState: true }, schema: { querystring: query(['agentId', 'newName'], { agentId: agentIdArg, newName: agentNameArg }), response: { 200: AgentSchema } } },
     async (request) => agents.updateAgentName(deps, requireUser(request), request.query.agentId, request.query.newName),
+  );
+
+  // The agent detail panel's TARGETS list (a decision where spec 1 names no call; docs/agents.md).
+  app.get<{ Querystring: { agentId: number } }>(
+    '/cmd/agentTargets',
+    {
+      config: { changesState: false },
+      schema: { querystring: query(['agentId'], { agentId: { type: 'integer', minimum: -1, maximum: 2147483647 } }), response: { 200: AgentTargetListSchema } },
+    },
+    async (request) => agents.agentTargets(deps, requireUser(request), request.query.agentId),
   );
 
   // The agent program (not a browser): its setup key for a credential of its own.

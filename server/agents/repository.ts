@@ -95,3 +95,14 @@ export async function activeRemoteTraces(q: Queryable, accountId: number): Promi
   const row = await q.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM sessions WHERE account_id = $1 AND state = 0 AND sentinel_id > 0`, [accountId]);
   return row?.n ?? 0;
 }
+
+/** Open sessions of one agent (the detail panel's TARGETS list). */
+export async function openSessionsOf(q: Queryable, accountId: number, agentId: number) {
+  const rows = await q.all<{ id: number; ip: string; name: string; latest: number | null; state: number }>(
+    `SELECT id, target_ip AS ip, CASE WHEN description <> '' THEN description ELSE target_name END AS name,
+            latest_sample AS latest, state
+     FROM sessions_counted WHERE account_id = $1 AND sentinel_id = $2 AND state IN (0, 1) ORDER BY id`,
+    [accountId, agentId],
+  );
+  return rows.map((r) => ({ ID: r.id, IPAddress: r.ip, Name: r.name, LatestSample: r.latest === null ? null : Number(r.latest), Paused: r.state === 1 }));
+}

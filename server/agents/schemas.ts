@@ -39,3 +39,7 @@ export const EnrolAnswerSchema = object({ Credential: str });
 export const agentIdArg = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 export const agentNameArg = { type: 'string', maxLength: 1000 } as const;
 export const agentKeyArg = { type: 'string', minLength: 10, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' } as const;
+export const AgentTargetListSchema = {
+  type: 'array',
+  items: object({ ID: int, IPAddress: str, Name: str, LatestSample: { type: ['integer', 'null'] }, Paused: bool }),
+};

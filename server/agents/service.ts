@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Claim, DeploymentMode } from '../contract/account.js';
-import { AgentNameMaxLength, type Agent, type AgentDownloadLink, type AgentItem, type Entitlement } from '../contract/agents.js';
+import { AgentNameMaxLength, type Agent, type AgentDownloadLink, type AgentItem, type AgentTarget, type Entitlement } from '../contract/agents.js';
 import { LocalMachineAgentId, LocalMachineAgentName, SessionState } from '../contract/sessions.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
@@ -197,4 +197,11 @@ export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settin
   if (active >= deps.settings.entitledTraces) {
     throw forbidden(`All ${deps.settings.entitledTraces} entitled remote traces are running; stop one first (HOPWATCH_ENTITLED_TRACES).`);
   }
+}
+
+/** The open targets of an agent (the Local Machine's too). */
+export async function agentTargets(deps: AgentDeps, p: Principal, id: number): Promise<AgentTarget[]> {
+  gate(deps, p);
+  if (id !== LocalMachineAgentId) await ownAgent(deps, p, id);
+  return deps.store.read((q) => repo.openSessionsOf(q, p.accountId, id));
 }

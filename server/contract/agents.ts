@@ -60,3 +60,13 @@ export function agentStatus(a: Pick<Agent, 'IsOnline' | 'Configured'>): AgentSta
   if (a.IsOnline) return 'ONLINE';
   return a.Configured ? 'OFFLINE' : 'PENDING';
 }
+
+/** A target an agent traces (the detail panel's TARGETS list): GET /cmd/agentTargets?agentId. */
+export interface AgentTarget {
+  ID: number;
+  IPAddress: string;
+  Name: string;
+  /** The newest sample's time (ms), null before the first. */
+  LatestSample: number | null;
+  Paused: boolean;
+}

@@ -5,12 +5,13 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
+import { AgentsPage } from '../agents/AgentsPage';
 import { MainContainer, TargetPage } from '../target/TargetPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { authLoadingAtom, isSelfHostedAtom } from '../state/user';
+import { authLoadingAtom } from '../state/user';
 import { RouteErrorFallback } from './ErrorFallback';
 import { Frame } from './Frame';
 import { Open, SignedIn, needsClaim, type Gate } from './gates';
@@ -22,11 +23,6 @@ const SummaryGate: Gate = { signedIn: true, professional: true, notLiveShare: tr
 const LiveShareLinksGate: Gate = { signedIn: true, professional: true, claims: [Claim.SummaryManagement] };
 // A visitor whose link the server does not accept has no current user: the link is invalid.
 const LiveShareViewerGate: Gate = { signedIn: true, professional: true, signedOutTo: '/InvalidLiveshare' };
-
-function AgentsComing() {
-  const selfHosted = useAtomValue(isSelfHostedAtom);
-  return <ComingPage screen={selfHosted ? 'CloudConnect Agents' : 'Cloud Agents'} />;
-}
 
 /** Not-found, decided only once authentication has loaded. */
 function CatchAll() {
@@ -43,7 +39,7 @@ export const shellEntries: Entry[] = [
   gated(['/'], SignedIn, <MainContainer />),
   coming(['/summary/:summaryUniqueID', '/summarys/:summaryId?'], SummaryGate, 'Summary'),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
-  gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
+  gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
   coming(['/user-management'], needsClaim(Claim.UserManagement), 'Web Users'),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
