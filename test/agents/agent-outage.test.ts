@@ -1,9 +1,10 @@
 // Issue 17 end to end: a remote agent "at a branch office" traces a target over its own path
-// while the server is stopped and started again; every round it measured is stored exactly
+// while the server is killed (SIGKILL) and started again; every round it measured is stored exactly
 // once (spooled to disk while the server was away, backfilled in order on reconnect).
 // As root the agent runs inside network namespace hw52-r1 (the branch) with the raw-socket
 // engine and the server in the root namespace listening on 0.0.0.0; as any user the same
 // flow runs on the simulated engine (server and agent: HOPWATCH_ENGINE=simulated).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,14 @@ import type { Scenario } from '../netns/scenario.js';
 import { agentList, cmd, createAgentWithLink, startAgent, waitFor, type AgentProcess } from './support.js';
 
 const scenario: Scenario = { id: 52, routers: 3 };
+
+/** SIGKILLs the process this test started that listens on `port` (the appliance). */
+function killListener(port: number): void {
+  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
+  if (!pid) throw new Error(`no process listens on ${port}: ${out}`);
+  process.kill(pid, 'SIGKILL');
+}
 
 async function hubCall<T>(url: string, cookie: string, method: string, ...args: unknown[]): Promise<T> {
   const c = new HubConnectionBuilder()
@@ -95,11 +104,21 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
       });
       expect(rows).toEqual(expectedPath);
 
-      // The server goes away; the agent keeps tracing and spools.
+      // The server dies (SIGKILL: no flush, no goodbye); the agent keeps tracing and spools.
+      killListener(hw.port);
       await hw.stop();
       const before = ofTarget().length;
       await waitFor('rounds spooled while the server is away', async () => agent.spooled() >= 3 && ofTarget().length >= before + 3);
       expect(agent.output()).toMatch(/disconnected/);
+
+      // The agent restarts mid-spool: its traces (kept on disk) and its spool go on.
+      expect(await agent.stop()).toBe(0);
+      const spooledBefore = agent.spooled();
+      const earlierOutput = agent.output();
+      agent = startAgent(['run'], { netns: topo ? 'hw52-r1' : undefined, env: agentEnv, dir: agent.dir });
+      await waitFor('the restarted agent tracing from its disk', async () => agent.spooled() >= spooledBefore + 2);
+      expect(agent.output()).toMatch(/running 1 trace\(s\) kept on disk/);
+      expect(earlierOutput + agent.output()).not.toContain(new URL(link.SetupLink).searchParams.get('key')!);
 
       hw = await startAppliance({ env: serverEnv, dataDir: hw.dataDir, port: hw.port });
       await waitFor('the agent online again', async () => (await agentList(hw.url, cookie)).find((a) => a.ID === created.ID && a.IsOnline));
