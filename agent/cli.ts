@@ -4,6 +4,7 @@
 //   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)
 //   hopwatch-agent run [--service]                 run with the stored credentials
 // State lives in HOPWATCH_AGENT_DIR (default /var/lib/hopwatch-agent). Keys are never printed.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseSetupLink } from './setup-link.js';
@@ -62,6 +63,9 @@ async function run(mode: number): Promise<void> {
     roundLog: process.env.HOPWATCH_AGENT_ROUND_LOG || undefined,
     onUninstall: () => {
       log('uninstalled');
+      // Installed as a service: its uninstall script removes the service and files too.
+      const script = process.env.HOPWATCH_AGENT_UNINSTALL;
+      if (script) spawn(script, [], { detached: true, stdio: 'ignore' }).unref();
       void program.stop().finally(() => process.exit(0));
     },
   });

@@ -1,6 +1,9 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFound } from '../http/errors.js';
 import { requireUser } from '../account/authenticate.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
@@ -83,6 +86,22 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
       schema: { querystring: query(['agentId'], { agentId: { type: 'integer', minimum: -1, maximum: 2147483647 } }), response: { 200: AgentTargetListSchema } },
     },
     async (request) => agents.agentTargets(deps, requireUser(request), request.query.agentId),
+  );
+
+  // The installer bundle (agent/bundle/build.sh). Public: it holds no secret, and agent
+  // machines fetch it without a console session (curl -O).
+  const bundle = fileURLToPath(new URL('../../agent-bundle/hopwatch-agent-linux-x64.tar.gz', import.meta.url));
+  app.get(
+    agents.InstallerPath,
+    { config: { changesState: false }, schema: { response: { 200: { type: 'string', format: 'binary' } } } },
+    async (_request, reply) => {
+      if (!existsSync(bundle)) throw notFound('The agent installer is not built on this server (npm run build:agent-bundle).');
+      reply
+        .type('application/gzip')
+        .header('content-length', statSync(bundle).size)
+        .header('content-disposition', 'attachment; filename="hopwatch-agent-linux-x64.tar.gz"');
+      return reply.send(createReadStream(bundle));
+    },
   );
 
   // The agent program (not a browser): its setup key for a credential of its own.
