@@ -81,6 +81,8 @@ describe('the Agents page in Chromium', () => {
     await expect.poll(() => row.locator('td').nth(6).textContent()).toBe('APP');
     expect(await row.locator('td').nth(3).textContent()).toBe('0.1.0');
     expect(await page.getByRole('button', { name: 'Uninstall' }).count()).toBe(1);
+    // The sidebar's CloudConnect group lists the configured agent.
+    await expect.poll(() => page.locator('nav').getByRole('link', { name: 'Branch office' }).count()).toBe(1);
     await page.screenshot({ path: join(shots, 'agents-online.png') });
 
     // The target window's Agent picker offers it; a trace started there runs on the agent.

@@ -25,7 +25,7 @@ export function AgentsPage() {
   const selfHosted = useAtomValue(isSelfHostedAtom);
   const { agentUniqueID } = useParams();
   const navigate = useNavigate();
-  const { agents, entitlement, reload } = useAgents();
+  const { agents, entitlement, magneto, reload } = useAgents({ withEntitlement: true });
   const [dialog, setDialog] = useState<Dialog>(null);
   const selected = useMemo(() => agents?.find((a) => a.UniqueID === agentUniqueID || String(a.ID) === agentUniqueID) ?? null, [agents, agentUniqueID]);
   const { targets, reload: reloadTargets } = useAgentTargets(selected?.ID ?? null, agents);
@@ -49,10 +49,11 @@ export function AgentsPage() {
     <div className="agents-page">
       <header className="page-header">
         <h1>{selfHosted ? 'CloudConnect Agents' : 'Cloud Agents'}</h1>
-        <button type="button" className="button" onClick={() => setDialog({ kind: 'create' })}>
+        <button type="button" className="button" disabled={magneto === false} onClick={() => setDialog({ kind: 'create' })}>
           Create Agent
         </button>
       </header>
+      {magneto === false && <p className="agents-off">Remote agents are turned off on this server (HOPWATCH_REMOTE_AGENTS=0): only the Local Machine traces.</p>}
       <div className="agents-body">
         <AgentGrid rows={rows} selectedId={selected?.ID ?? null} onSelect={select} />
         {selected ? (

@@ -1,29 +1,36 @@
-// The agent list and entitlement: read at once, every 15 s (spec 1), and whenever the hub
-// says CloudConnectAccountUpdated. A failed poll is reported once per failure streak.
+// The agent list (and, for the Agents page, whether remote agents are on and the
+// entitlement): read at once, every 15 s (spec 1), and whenever the hub says
+// CloudConnectAccountUpdated. A failed poll is reported once per failure streak. With remote
+// agents off (GetIsMagneto false) the entitlement is not asked for (it would answer 403).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Entitlement } from '../../../server/contract/agents';
-import { subscribe } from '../hub/connection';
+import { invoke, subscribe } from '../hub/connection';
 import { reportError } from '../state/reportError';
 import * as api from './api';
 import type { AgentRowSource } from './logic/agentRows';
 
 export const AgentListPollMs = 15_000;
 
-export function useAgents() {
+export function useAgents({ withEntitlement = false }: { withEntitlement?: boolean } = {}) {
   const [agents, setAgents] = useState<AgentRowSource[] | null>(null);
   const [entitlement, setEntitlement] = useState<Entitlement | null>(null);
+  const [magneto, setMagneto] = useState<boolean | null>(null);
   const failing = useRef(false);
   const reload = useCallback(async () => {
     try {
-      const [list, e] = await Promise.all([api.getAgents(), api.getEntitlement()]);
+      const list = await api.getAgents();
       setAgents(list ?? []);
-      setEntitlement(e);
+      if (withEntitlement) {
+        const on = await invoke('GetIsMagneto');
+        setMagneto(on);
+        setEntitlement(on ? await api.getEntitlement() : null);
+      }
       failing.current = false;
     } catch (err) {
       if (!failing.current) reportError(err);
       failing.current = true;
     }
-  }, []);
+  }, [withEntitlement]);
   useEffect(() => {
     void reload();
     const timer = setInterval(() => void reload(), AgentListPollMs);
@@ -33,5 +40,5 @@ export function useAgents() {
       off();
     };
   }, [reload]);
-  return { agents, entitlement, reload };
+  return { agents, entitlement, magneto, reload };
 }
