@@ -26,7 +26,13 @@ interface Connection {
   ws: WebSocket;
   /** Frames are handled one after another (batches in order). */
   queue: Promise<void>;
+  /** Acknowledgements, in batch order, each after its batch's commit. */
+  acks: Promise<void>;
+  /** Newest batch committed (and acknowledged); newest batch added to ingest. */
   lastSeq: number;
+  lastAdded: number;
+  /** Newest committed seq not yet written to the agents row (written at most once a second). */
+  seqTimer: NodeJS.Timeout | undefined;
   helloSeen: boolean;
 }
 
@@ -78,7 +84,7 @@ export class AgentLinks {
     app.addHook('preClose', async () => {
       this.closing = true;
       for (const c of this.conns.values()) c.ws.close(1001, 'The server is shutting down.');
-      await Promise.all([...this.conns.values()].map((c) => c.queue));
+      await Promise.all([...this.conns.values()].map((c) => c.queue.then(() => c.acks)));
     });
     app.addHook('onClose', async () => {
       unroute();
@@ -199,7 +205,17 @@ export class AgentLinks {
   private attach(agent: repo.AgentRecord, ws: WebSocket): void {
     const old = this.conns.get(agent.id);
     if (old) old.ws.close(4002, 'Another connection of this agent replaced this one.');
-    const c: Connection = { agentId: agent.id, accountId: agent.accountId, ws, queue: Promise.resolve(), lastSeq: agent.lastSeq, helloSeen: false };
+    const c: Connection = {
+      agentId: agent.id,
+      accountId: agent.accountId,
+      ws,
+      queue: Promise.resolve(),
+      acks: Promise.resolve(),
+      lastSeq: agent.lastSeq,
+      lastAdded: agent.lastSeq,
+      seqTimer: undefined,
+      helloSeen: false,
+    };
     this.conns.set(agent.id, c);
     this.deps.log.info({ agentId: agent.id }, 'agent connected');
     ws.on('message', (data, isBinary) => {
@@ -209,6 +225,7 @@ export class AgentLinks {
       });
     });
     ws.on('close', () => {
+      void c.acks.then(() => this.writeSeq(c));
       if (this.conns.get(agent.id) === c) {
         this.conns.delete(agent.id);
         this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
@@ -292,14 +309,25 @@ export class AgentLinks {
     return t;
   }
 
+  /**
+   * Adds the batch to ingest now (batches in order) and acknowledges it once the ingest
+   * commit that holds it is done, without holding up the next batch: one agent's batches
+   * ride on the same group commits. The sequence number is written to the agents row at most
+   * once a second: a number that lags only makes the agent resend batches whose rounds are
+   * then skipped by the time watermark.
+   */
   private async onBatch(c: Connection, seq: number, rounds: WireRound[]): Promise<void> {
-    if (seq <= c.lastSeq) return this.sendOn(c, { t: 'ack', seq });
+    if (seq <= c.lastAdded) {
+      c.acks = c.acks.then(() => this.sendOn(c, { t: 'ack', seq }));
+      return;
+    }
     // Everything is checked before anything is added: a refused batch stores nothing.
     const ids = [...new Set(rounds.map((r) => r.traceId))];
     for (const id of ids) {
       if (!(await this.owns(c, id))) {
         this.deps.log.warn({ agentId: c.agentId, sessionId: id, seq }, 'agent batch refused: session of another agent');
-        return this.sendOn(c, { t: 'refused', seq, Error: `Session ${id} is not a session of this agent; the batch was not stored.` });
+        c.acks = c.acks.then(() => this.sendOn(c, { t: 'refused', seq, Error: `Session ${id} is not a session of this agent; the batch was not stored.` }));
+        return;
       }
     }
     let added = 0;
@@ -319,10 +347,35 @@ export class AgentLinks {
         added++;
       }
     }
-    if (added > 0) await this.deps.ingest.commit();
+    // The watermark moves now, so the next batch (added before this commit ends) is checked against it.
     for (const [id, t] of newest) this.committedUntil.set(id, t);
-    await this.deps.store.exclusive((q) => repo.setLastSeq(q, c.agentId, seq).then(() => repo.touchAgent(q, c.agentId, Date.now())));
-    c.lastSeq = seq;
-    this.sendOn(c, { t: 'ack', seq });
+    c.lastAdded = seq;
+    const committed = added > 0 ? this.deps.ingest.commit() : Promise.resolve();
+    c.acks = c.acks.then(
+      () =>
+        committed.then(
+          () => {
+            c.lastSeq = seq;
+            this.sendOn(c, { t: 'ack', seq });
+            c.seqTimer ??= setTimeout(() => void this.writeSeq(c), 1000);
+          },
+          (err: unknown) => {
+            // Not committed: forget the watermarks (read again from the store) and let the agent resend.
+            for (const id of newest.keys()) this.committedUntil.delete(id);
+            c.lastAdded = c.lastSeq;
+            this.deps.log.error({ err, agentId: c.agentId, seq }, 'agent batch not committed');
+            c.ws.close(1011, 'The server could not store a batch; it will be sent again.');
+          },
+        ),
+    );
+  }
+
+  private async writeSeq(c: Connection): Promise<void> {
+    if (c.seqTimer) clearTimeout(c.seqTimer);
+    c.seqTimer = undefined;
+    const seq = c.lastSeq;
+    await this.deps.store
+      .exclusive((q) => repo.setLastSeq(q, c.agentId, seq).then(() => repo.touchAgent(q, c.agentId, Date.now())), { background: true })
+      .catch(() => undefined); // the store is closing; the watermark covers a lagging number
   }
 }
