@@ -2,7 +2,7 @@
 // its sequence number before it is sent, and deleted only when the server acknowledges it,
 // so nothing is lost while the server is away or the agent restarts. Bounded by age and
 // size (default 7 days, 1 GiB): the oldest batches are dropped first, with a log line.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WireRound } from './protocol.js';
 import { writeFileAtomic } from './state.js';
@@ -19,10 +19,14 @@ export interface SpooledBatch {
   rounds: WireRound[];
 }
 
+const SeqBlock = 1000;
+
 const name = (seq: number) => `${String(seq).padStart(16, '0')}.json`;
 
 export class Spool {
   private nextSeq: number;
+  /** Numbers up to this one may have been used (persisted in the file `seq`). */
+  private reserved = 0;
   /** seq -> [bytes, written at] of the batches on disk, oldest first. */
   private readonly files = new Map<number, { bytes: number; at: number }>();
   private bytes = 0;
@@ -36,6 +40,7 @@ export class Spool {
     let last = 0;
     try {
       last = Number(readFileSync(join(dir, 'seq'), 'utf8')) || 0;
+      this.reserved = last;
     } catch {
       /* a new spool */
     }
@@ -57,13 +62,18 @@ export class Spool {
   /** Writes a batch under the next sequence number (durable before this returns). */
   append(rounds: WireRound[]): SpooledBatch {
     const seq = this.nextSeq++;
-    writeFileAtomic(join(this.dir, 'seq'), String(seq));
+    // Numbers are reserved in blocks (one fsync per block): after a restart numbering goes on
+    // past the block, so a number is never used twice, even with an empty spool.
+    if (seq > this.reserved) {
+      this.reserved = seq + SeqBlock;
+      writeFileAtomic(join(this.dir, 'seq'), String(this.reserved));
+    }
     const text = JSON.stringify({ seq, rounds });
     const path = join(this.dir, name(seq));
     const fd = openSync(path, 'w', 0o600);
     try {
       writeSync(fd, text);
-      fsyncSync(fd);
+      fdatasyncSync(fd);
     } finally {
       closeSync(fd);
     }
