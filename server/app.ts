@@ -41,6 +41,7 @@ import kvpPlugin from './kvp/plugin.js';
 import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
 import dataFilesPlugin from './datafiles/plugin.js';
+import agentsPlugin from './agents/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -146,6 +147,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await recordTraceTarget(opts.store, p, target);
     },
   };
+  // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
+  await app.register(agentsPlugin, { runner, ingest });
   await app.register(targetsPlugin, targetDeps);
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);

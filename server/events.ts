@@ -19,6 +19,8 @@ export interface DomainEvents {
   SettingsChanged: [accountId: number];
   /** A user's claims or password state changed, or the user was deleted. */
   UserUpdated: [accountId: number, userId: number];
+  /** An agent of the account was created, renamed, deleted, connected or disconnected. */
+  AgentsChanged: [accountId: number];
   /** One login session ended (sign-out); named by its token's hash. */
   SignedOut: [loginSession: string];
   /** Every login session of a user ended but `kept` (password change or reset, user deleted). */

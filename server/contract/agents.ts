@@ -1,4 +1,4 @@
-// Agents as the console sees them (spec 3 section 7.5, GetAgents).
+// Agents as the console sees them (spec 1 sections 3, 4 and 7; spec 3 section 7.5).
 
 /** An agent as the hub's GetAgents answers it: the built-in Local Machine, or a remote one. */
 export interface AgentItem {
@@ -6,4 +6,67 @@ export interface AgentItem {
   Name: string;
   UniqueID: string;
   IsOnline: boolean;
+}
+
+/** How the agent program runs on its machine (spec 1 "Agent status"). */
+export const AgentMode = { UNKNOWN: 0, SERVICE: 1, APP: 2 } as const;
+export type AgentMode = (typeof AgentMode)[keyof typeof AgentMode];
+export const AgentModeText: Record<AgentMode, string> = { 0: 'UNKNOWN', 1: 'SERVICE', 2: 'APP' };
+
+/** Spec 1: Platform 1 Windows, 2 Mac, else unknown (Linux agents report 3). */
+export const AgentPlatform = { Unknown: 0, Windows: 1, Mac: 2, Linux: 3 } as const;
+
+/** PENDING (never configured), ONLINE, OFFLINE (configured, not connected). */
+export type AgentStatus = 'PENDING' | 'ONLINE' | 'OFFLINE';
+
+/** The Agent entity of spec 1 section 3, plus Mode. SecurityKey is never sent (stored hashed). */
+export interface Agent extends AgentItem {
+  OpenSessions: number;
+  TotalSessions: number;
+  SecurityKey: string;
+  Configured: boolean;
+  LastMessageUnixTime: number | null;
+  MachineID: string;
+  Platform: number;
+  Version: string;
+  TargetVersion: string;
+  ServiceRunning: boolean;
+  MachineName: string;
+  ClientDetails: string;
+  Mode: AgentMode;
+}
+
+/** GET /cmd/cloudconnect-entitlement and the hub's GetCloudConnectEntitlement. */
+export interface Entitlement {
+  ActiveTraces: number;
+  EntitledTraces: number;
+}
+
+/**
+ * The Installer and Auto Setup links of an agent (download-link/{agentId}, AgentDownloadLink).
+ * Each call mints a new enrolment key for SetupLink; an enrolled agent keeps its own credential.
+ */
+export interface AgentDownloadLink {
+  DownloadUrl: string;
+  SetupLink: string;
+}
+
+/** The URL scheme of Auto Setup links: hopwatch://setup?mode=sentinel&id=..&key=..&server=.. */
+export const AgentSetupScheme = 'hopwatch';
+
+export const AgentNameMaxLength = 100;
+
+export function agentStatus(a: Pick<Agent, 'IsOnline' | 'Configured'>): AgentStatus {
+  if (a.IsOnline) return 'ONLINE';
+  return a.Configured ? 'OFFLINE' : 'PENDING';
+}
+
+/** A target an agent traces (the detail panel's TARGETS list): GET /cmd/agentTargets?agentId. */
+export interface AgentTarget {
+  ID: number;
+  IPAddress: string;
+  Name: string;
+  /** The newest sample's time (ms), null before the first. */
+  LatestSample: number | null;
+  Paused: boolean;
 }

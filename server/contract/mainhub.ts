@@ -3,7 +3,7 @@
 // (server/mainhub/methods.ts), and the console's invoke and subscribe take their argument
 // and answer types from here (web/src/hub/connection.ts): a change on one side that the
 // other does not follow fails to compile.
-import type { AgentItem } from './agents.js';
+import type { Agent, AgentDownloadLink, AgentItem, Entitlement } from './agents.js';
 import type { DataPointBuckets } from './data.js';
 import type { SessionListCommandResult, SessionListCommandType } from './sessions.js';
 import type { Comment, DisplaySettings, Summary } from './summaries.js';
@@ -29,13 +29,15 @@ type NotBuilt<A extends unknown[]> = HubCall<A, never>;
 export type MainHubMethods = {
   CreateSummary: HubCall<[name: string], Summary>;
   GetIsMagneto: HubCall<[], boolean>;
-  GetAgents: HubCall<[], AgentItem[]>;
-  GetCloudConnectEntitlement: NotBuilt<[]>;
-  CreateAgent: NotBuilt<[name: string]>;
-  DeleteAgent: NotBuilt<[id: number, shouldUninstall: boolean]>;
-  ForceReconnect: NotBuilt<[id: number]>;
-  AgentDownloadLink: NotBuilt<[id: number]>;
-  UpdateSentinelName: NotBuilt<[id: number, name: string]>;
+  /** The Local Machine (self-hosted) and the account's remote agents, with their details. */
+  GetAgents: HubCall<[], (AgentItem & Partial<Agent>)[]>;
+  GetCloudConnectEntitlement: HubCall<[], Entitlement>;
+  /** Takes the name URL-encoded (spec 1 section 5); answers the new PENDING agent. */
+  CreateAgent: HubCall<[name: string], Agent>;
+  DeleteAgent: HubCall<[id: number, shouldUninstall: boolean], void>;
+  ForceReconnect: HubCall<[id: number], void>;
+  AgentDownloadLink: HubCall<[id: number], AgentDownloadLink>;
+  UpdateSentinelName: HubCall<[id: number, name: string], Agent>;
 
   ColumnDefs: HubCall<[targetId: HubId], ColumnDef[]>;
   TraceGraphRows: HubCall<

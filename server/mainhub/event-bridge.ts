@@ -54,6 +54,8 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
     members.invalidate();
     hub.clients.group(accountGroup(accountId)).send('SessionsChanged');
   });
+  // Agents created, renamed, deleted, online or offline: the spec's CloudConnectAccountUpdated.
+  on('AgentsChanged', (accountId) => hub.clients.group(accountGroup(accountId)).send('CloudConnectAccountUpdated'));
   on('SettingsChanged', (accountId) => hub.clients.group(accountGroup(accountId)).send('SettingsChanged'));
   on('UserUpdated', (_accountId, userId) => hub.clients.group(userGroup(userId)).send('UserUpdated'));
   on('RouteChanged', (_accountId, sessionId, rowId) => hub.clients.group(samplesGroup(sessionId)).send('RouteChanged', rowId));

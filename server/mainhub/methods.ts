@@ -5,7 +5,6 @@ import type { Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
-import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import type { TargetListType } from '../contract/targets.js';
 import type { MainHubEvents, MainHubMethods } from '../contract/mainhub.js';
 import * as targets from '../targets/service.js';
@@ -13,6 +12,8 @@ import * as summaries from '../summaries/service.js';
 import * as comments from '../comments/service.js';
 import * as sessions from '../sessions/service.js';
 import { commandTypeArg, pingServerIdArg, sessionIdsArg } from '../sessions/schemas.js';
+import * as agents from '../agents/service.js';
+import { agentIdArg, agentNameArg } from '../agents/schemas.js';
 import { getDisplaySettings } from '../configurations/service.js';
 import { int32 } from '../http/schemas.js';
 import type { DataService } from '../data/service.js';
@@ -29,6 +30,8 @@ export interface MainHubDeps {
   targets: targets.TargetDeps;
   /** The same data service instance the REST routes use. */
   data: DataService;
+  /** The same agent service deps the /cmd agent routes use. */
+  agents: agents.AgentDeps;
   /** The caller as they are now (their session may have ended, their rights changed). */
   currentPrincipal: (p: Principal) => Promise<Principal | null>;
 }
@@ -61,26 +64,30 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
   const summaryDeps = { store: deps.store, events: deps.events, config: deps.config };
   const commentDeps = { store: deps.store, events: deps.events };
   const sessionDeps = { store: deps.store, events: deps.events };
-  const localAgent = () => ({
-    Name: LocalMachineAgentName,
-    ID: LocalMachineAgentId,
-    UniqueID: String(LocalMachineAgentId),
-    IsOnline: true,
-  });
 
   // `satisfies` checks the table against the contract: every method of MainHubMethods and
   // no other, each accepting the contract's arguments and answering its result type.
   const methods = {
     CreateSummary: method({ access: manageSummaries, args: [{ name: 'name', schema: str }], handler: (ctx, name) => summaries.createSummary(summaryDeps, ctx.principal, { name }) }),
     // Remote agents ("magneto") are not offered by this server yet: only the Local Machine.
-    GetIsMagneto: method({ access: signedIn, args: [], handler: () => false }),
-    GetAgents: method({ access: signedIn, args: [], handler: () => [localAgent()] }),
-    GetCloudConnectEntitlement: method({ access: manageAgents, args: [], handler: notBuilt('Remote agent management') }),
-    CreateAgent: method({ access: manageAgents, args: [{ name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
-    DeleteAgent: method({ access: manageAgents, args: [{ name: 'id', schema: int }, { name: 'shouldUninstall', schema: { type: 'boolean' } }], handler: notBuilt('Remote agent management') }),
-    ForceReconnect: method({ access: manageAgents, args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
-    AgentDownloadLink: method({ access: manageAgents, args: [{ name: 'id', schema: int }], handler: notBuilt('Remote agent management') }),
-    UpdateSentinelName: method({ access: manageAgents, args: [{ name: 'id', schema: int }, { name: 'name', schema: str }], handler: notBuilt('Remote agent management') }),
+    // Remote agents ("magneto"): the same service functions as the /cmd agent routes.
+    GetIsMagneto: method({ access: signedIn, args: [], handler: () => agents.isMagneto(deps.agents) }),
+    GetAgents: method({ access: signedIn, args: [], handler: (ctx) => agents.getAgents(deps.agents, ctx.principal) }),
+    GetCloudConnectEntitlement: method({ access: manageAgents, args: [], handler: (ctx) => agents.getEntitlement(deps.agents, ctx.principal) }),
+    CreateAgent: method({ access: manageAgents, args: [{ name: 'name', schema: agentNameArg }], handler: (ctx, name) => agents.createAgent(deps.agents, ctx.principal, name) }),
+    DeleteAgent: method({
+      access: manageAgents,
+      args: [{ name: 'id', schema: agentIdArg }, { name: 'shouldUninstall', schema: { type: 'boolean' } }],
+      handler: (ctx, agentId, shouldUninstall) => agents.deleteAgent(deps.agents, ctx.principal, agentId, shouldUninstall),
+    }),
+    ForceReconnect: method({ access: manageAgents, args: [{ name: 'id', schema: agentIdArg }], handler: (ctx, agentId) => agents.forceReconnect(deps.agents, ctx.principal, agentId) }),
+    // The hub does not know the address the browser used: HOPWATCH_PUBLIC_URL or this host's name.
+    AgentDownloadLink: method({ access: manageAgents, args: [{ name: 'id', schema: agentIdArg }], handler: (ctx, agentId) => agents.downloadLink(deps.agents, ctx.principal, agentId, undefined) }),
+    UpdateSentinelName: method({
+      access: manageAgents,
+      args: [{ name: 'id', schema: agentIdArg }, { name: 'name', schema: agentNameArg }],
+      handler: (ctx, agentId, name) => agents.updateAgentName(deps.agents, ctx.principal, agentId, name),
+    }),
 
     ColumnDefs: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
     TraceGraphRows: method({

@@ -21,6 +21,7 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     events: app.events,
     targets: opts.targets,
     data: opts.data,
+    agents: app.agents,
     currentPrincipal: (p) => principals.of(p.loginSession),
   });
   const unbridge = bridgeEvents(app.events, hub, app.store);

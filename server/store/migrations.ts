@@ -233,6 +233,31 @@ export const migrations: Migration[] = [
          updated_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 7,
+    name: 'remote agents',
+    up: [
+      // Remote collector agents (spec 1 "Agents page"). Keys are stored as SHA-256 hashes only:
+      // enrol_hash is the Auto Setup link's one-time enrolment key, credential_hash the agent's
+      // own credential it got in exchange. last_seq: the newest round batch committed from it.
+      `CREATE SEQUENCE agent_id_seq START 1`,
+      `CREATE TABLE agents (
+         id INTEGER PRIMARY KEY DEFAULT nextval('agent_id_seq'),
+         account_id INTEGER NOT NULL,
+         unique_id VARCHAR NOT NULL,
+         name VARCHAR NOT NULL,
+         enrol_hash VARCHAR,
+         credential_hash VARCHAR,
+         machine_id VARCHAR NOT NULL DEFAULT '',
+         machine_name VARCHAR NOT NULL DEFAULT '',
+         platform TINYINT NOT NULL DEFAULT 0,
+         version VARCHAR NOT NULL DEFAULT '',
+         mode TINYINT NOT NULL DEFAULT 0,
+         last_message BIGINT,
+         last_seq BIGINT NOT NULL DEFAULT 0,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

@@ -12,6 +12,8 @@ import {
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
 import type { DomainEventBus } from '../events.js';
+import { checkAgentForTrace } from '../agents/service.js';
+import { agentSettings } from '../agents/settings.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import { checkProbePermission, EngineError } from '../trace-engine.js';
@@ -70,12 +72,13 @@ async function ensureCanProbe(): Promise<void> {
 export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs): Promise<TargetIdResult> {
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
-  if (agentId !== LocalMachineAgentId) throw notFound(`Agent ${agentId} not found.`);
+  // A remote agent of the account (server/agents), within the entitlement.
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, p, agentId);
   const configId = args.configId ?? 1;
   await ensureConfiguration(deps.store, configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
-  await ensureCanProbe();
+  if (agentId === LocalMachineAgentId) await ensureCanProbe();
   const id = await deps.store.exclusive((q) =>
     repo.insertSession(q, {
       accountId: p.accountId,

@@ -9,9 +9,11 @@ import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
 import { setSessionTargetIp, type SessionRecord } from './repository.js';
 import { engineSettingsOf } from './engine-settings.js';
+import { RoutedRuntime } from '../agents/routed-runtime.js';
 
 export class TraceRunner {
-  readonly agent: AgentRuntime;
+  /** The Local Machine runtime, and remote agents once the agents plugin attached their links. */
+  readonly agent: RoutedRuntime;
   private readonly accountOf = new Map<number, number>();
   /** Last engine error per session, shown to users who ask for the target. */
   readonly errors = new Map<number, string>();
@@ -32,7 +34,7 @@ export class TraceRunner {
         this.log.error({ sessionId: id, code: err instanceof EngineError ? err.code : undefined, msg: err.message }, 'trace error');
       },
     };
-    this.agent = new AgentRuntime(sink, start);
+    this.agent = new RoutedRuntime(new AgentRuntime(sink, start));
   }
 
   private onRound(sessionId: number, round: TraceRound): Promise<void> {
@@ -58,6 +60,7 @@ export class TraceRunner {
     this.errors.delete(s.id);
     const engine = await this.store.read((q) => engineSettingsOf(q, s.configurationId));
     await this.agent.run({
+      agentId: s.sentinelId,
       traceId: s.id,
       engine,
       target: s.targetName || s.targetIp,

@@ -29,7 +29,7 @@ describe('/mainHub bearer tokens', () => {
       const c = viaToken(cloud.url, token, transport);
       await c.start();
       try {
-        expect(await c.invoke('GetIsMagneto')).toBe(false);
+        expect(await c.invoke('GetIsMagneto')).toBe(true);
       } finally {
         await c.stop();
       }

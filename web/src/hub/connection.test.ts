@@ -1,7 +1,7 @@
 // invoke, subscribe and keepRegistered take their types from server/contract/mainhub.ts:
 // checked by tsc (npm run typecheck); the calls below are never made.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AgentItem } from '../../../server/contract/agents';
+import type { Agent, AgentItem } from '../../../server/contract/agents';
 import type { invoke, keepRegistered, subscribe } from './connection';
 
 const call = (() => Promise.resolve()) as unknown as typeof invoke;
@@ -10,7 +10,7 @@ const join = (() => () => undefined) as unknown as typeof keepRegistered;
 
 describe('typed hub calls', () => {
   it('answer what the contract says', () => {
-    expectTypeOf(call('GetAgents')).resolves.toEqualTypeOf<AgentItem[]>();
+    expectTypeOf(call('GetAgents')).resolves.toEqualTypeOf<(AgentItem & Partial<Agent>)[]>();
     expectTypeOf(call('ReresolveHost', '12_h_3')).resolves.toEqualTypeOf<string>();
   });
 

@@ -12,6 +12,7 @@ import { hasClaim } from './gates';
 import { NavGroup, NavItem } from './NavItem';
 import { SummariesGroup } from './SummariesGroup';
 import { UserGroup } from './UserGroup';
+import { SidebarAgents } from '../agents/SidebarAgents';
 
 const staffEntries: Array<[string, string]> = [
   ['Ping Servers', '/staff/pingserver-management'],
@@ -36,7 +37,7 @@ function AgentsGroup({ selfHosted }: { selfHosted: boolean }) {
   const [open, setOpen] = useState(true);
   return (
     <NavGroup title={selfHosted ? 'CloudConnect' : 'Agents'} icon="agents" open={open} onToggle={() => setOpen(!open)}>
-      <NavItem label="All Agents" to="/agents" />
+      <SidebarAgents />
     </NavGroup>
   );
 }

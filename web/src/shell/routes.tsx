@@ -9,11 +9,12 @@ import { TargetPage } from '../target/TargetPage';
 import { UserManagementPage } from '../users/UserManagementPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
+import { AgentsPage } from '../agents/AgentsPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { authLoadingAtom, isSelfHostedAtom } from '../state/user';
+import { authLoadingAtom } from '../state/user';
 import { RouteErrorFallback } from './ErrorFallback';
 import { Frame } from './Frame';
 import { Open, SignedIn, needsClaim, type Gate } from './gates';
@@ -25,11 +26,6 @@ const SummaryGate: Gate = { signedIn: true, professional: true, notLiveShare: tr
 const LiveShareLinksGate: Gate = { signedIn: true, professional: true, claims: [Claim.SummaryManagement] };
 // A visitor whose link the server does not accept has no current user: the link is invalid.
 const LiveShareViewerGate: Gate = { signedIn: true, professional: true, signedOutTo: '/InvalidLiveshare' };
-
-function AgentsComing() {
-  const selfHosted = useAtomValue(isSelfHostedAtom);
-  return <ComingPage screen={selfHosted ? 'CloudConnect Agents' : 'Cloud Agents'} />;
-}
 
 /** Not-found, decided only once authentication has loaded. */
 function CatchAll() {
@@ -46,7 +42,7 @@ export const shellEntries: Entry[] = [
   gated(['/'], SignedIn, <HomePage />),
   gated(['/summary/:summaryUniqueID?', '/summarys/:summaryId?'], SummaryGate, <SummaryPage />),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
-  gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsComing />),
+  gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),

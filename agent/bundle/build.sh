@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds the agent installer bundle the server serves at /downloads/hopwatch-agent-linux-x64.tar.gz
+# (docs/agents.md): this host's Node binary, the built agent and engine (dist/agent, dist/engine
+# with the rawsock addon), their runtime packages (ws, yaml, piscina; mmdb-lib and the
+# @ip-location-db AS and country data the engine names hop owners with), and install.sh /
+# uninstall.sh / the systemd unit / the xdg URL scheme handler. Run after build:server and
+# build:engine (npm run build does).
+set -eu
+cd "$(dirname "$0")/../.."
+[ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ] || { echo "the agent bundle is built on Linux x64 only; skipped"; exit 0; }
+out=dist/agent-bundle
+stage=$out/hopwatch-agent
+rm -rf "$out"
+mkdir -p "$stage/bin" "$stage/app/dist" "$stage/app/node_modules"
+cp "$(node -p process.execPath)" "$stage/bin/node"
+cp -r dist/agent dist/engine "$stage/app/dist/"
+rm -f "$stage"/app/dist/*/*.map "$stage"/app/dist/*/*/*.map "$stage"/app/dist/*/*/*/*.map
+for pkg in ws yaml piscina mmdb-lib @ip-location-db; do cp -r "node_modules/$pkg" "$stage/app/node_modules/"; done
+printf '{"type":"module","private":true}\n' > "$stage/app/package.json"
+cp agent/bundle/install.sh agent/bundle/uninstall.sh agent/bundle/hopwatch-agent agent/bundle/hopwatch-agent-open-link "$stage/"
+cp agent/bundle/hopwatch-agent.service agent/bundle/hopwatch-agent-setup.desktop "$stage/"
+chmod 755 "$stage/install.sh" "$stage/uninstall.sh" "$stage/hopwatch-agent" "$stage/hopwatch-agent-open-link" "$stage/bin/node"
+tar -C "$out" -cf - hopwatch-agent | gzip -1 > "$out/hopwatch-agent-linux-x64.tar.gz"
+rm -rf "$stage"
+echo "agent bundle: $out/hopwatch-agent-linux-x64.tar.gz ($(du -h "$out/hopwatch-agent-linux-x64.tar.gz" | cut -f1))"

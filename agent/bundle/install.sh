@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Hopwatch agent (Linux x64): /opt/hopwatch-agent, the systemd service
+# hopwatch-agent (Mode SERVICE) and the hopwatch:// URL scheme for desktop browsers (xdg).
+#   sudo ./install.sh ['<Auto Setup link>']
+# HOPWATCH_INSTALL_ROOT (default /) installs under another root (tests); systemctl and
+# xdg-mime are then not called.
+set -eu
+here="$(dirname "$(readlink -f "$0")")"
+root="${HOPWATCH_INSTALL_ROOT:-/}"
+root="${root%/}"
+[ -n "$root" ] || [ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (sudo ./install.sh)"; exit 1; }
+dest="$root/opt/hopwatch-agent"
+mkdir -p "$dest" "$root/etc/systemd/system" "$root/usr/share/applications" "$root/var/lib/hopwatch-agent"
+chmod 700 "$root/var/lib/hopwatch-agent"
+cp -r "$here/bin" "$here/app" "$here/hopwatch-agent" "$here/hopwatch-agent-open-link" "$here/uninstall.sh" "$dest/"
+cp "$here/hopwatch-agent.service" "$root/etc/systemd/system/hopwatch-agent.service"
+cp "$here/hopwatch-agent-setup.desktop" "$root/usr/share/applications/hopwatch-agent-setup.desktop"
+if [ $# -ge 1 ]; then
+  HOPWATCH_AGENT_DIR="$root/var/lib/hopwatch-agent" "$dest/hopwatch-agent" setup --no-run "$1"
+fi
+if [ -z "$root" ]; then
+  command -v update-desktop-database >/dev/null && update-desktop-database /usr/share/applications || true
+  command -v xdg-mime >/dev/null && xdg-mime default hopwatch-agent-setup.desktop x-scheme-handler/hopwatch || true
+  if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    systemctl daemon-reload
+    systemctl enable --now hopwatch-agent.service
+  else
+    echo "No systemd here: run /opt/hopwatch-agent/hopwatch-agent run --service yourself."
+  fi
+fi
+echo "Hopwatch agent installed in $dest."

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// hopwatch-agent: the remote collector (docs/agents.md).
+//   hopwatch-agent setup '<hopwatch://setup?...>'  enrol with the server, then run (Mode APP)
+//   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)
+//   hopwatch-agent run [--service]                 run with the stored credentials
+// State lives in HOPWATCH_AGENT_DIR (default /var/lib/hopwatch-agent). Keys are never printed.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseSetupLink } from './setup-link.js';
+import { AgentEnrolPath } from './protocol.js';
+import { AgentState, agentDir } from './state.js';
+import { AgentModeCode, AgentProgram } from './program.js';
+import { agentEngine } from './engine-choice.js';
+
+const usage = `Usage:
+  hopwatch-agent setup [--no-run] '<Auto Setup link>'
+  hopwatch-agent run [--service]
+Environment: HOPWATCH_AGENT_DIR (state, default /var/lib/hopwatch-agent), HOPWATCH_ENGINE=simulated (tests),\n  HOPWATCH_AGENT_ROUND_LOG (a file that gets one line per round).`;
+
+function machineId(): string {
+  try {
+    const id = readFileSync('/etc/machine-id', 'utf8').trim();
+    if (/^[0-9a-f]{32}$/.test(id)) return id;
+  } catch {
+    /* no machine id file */
+  }
+  return randomUUID();
+}
+
+function log(msg: string): void {
+  console.log(`${new Date().toISOString()} ${msg}`);
+}
+
+async function setup(link: string): Promise<void> {
+  const l = parseSetupLink(link);
+  const state = new AgentState(agentDir());
+  const res = await fetch(l.server + AgentEnrolPath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ AgentId: l.id, Key: l.key }),
+  }).catch((err: Error) => {
+    throw new Error(`The server ${l.server} could not be reached: ${err.message}`);
+  });
+  const body = (await res.json().catch(() => ({}))) as { Credential?: string; Error?: string };
+  if (!res.ok || !body.Credential) throw new Error(`The server refused the setup (${res.status}): ${body.Error ?? 'no answer'}`);
+  const previous = state.readCredentials();
+  // A different agent (or server) than before: its traces and spool are not this one's.
+  if (previous && (previous.agentId !== l.id || previous.server !== l.server)) state.removeAll();
+  state.writeCredentials({ agentId: l.id, server: l.server, credential: body.Credential, machineId: previous?.machineId ?? machineId() });
+  log(`set up as agent ${l.id} of ${l.server}; state in ${state.dir}`);
+}
+
+async function run(mode: number): Promise<void> {
+  const state = new AgentState(agentDir());
+  const creds = state.readCredentials();
+  if (!creds) throw new Error(`This agent is not set up (no credentials in ${state.dir}): run hopwatch-agent setup '<Auto Setup link>' first.`);
+  const program = new AgentProgram(creds, {
+    state,
+    engine: agentEngine(),
+    mode,
+    log,
+    roundLog: process.env.HOPWATCH_AGENT_ROUND_LOG || undefined,
+    onUninstall: () => {
+      log('uninstalled');
+      // Installed as a service: its uninstall script removes the service and files too.
+      const script = process.env.HOPWATCH_AGENT_UNINSTALL;
+      if (script) spawn(script, [], { detached: true, stdio: 'ignore' }).unref();
+      void program.stop().finally(() => process.exit(0));
+    },
+  });
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    void program.stop().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  log(`agent ${creds.agentId} starting (mode ${mode === AgentModeCode.SERVICE ? 'SERVICE' : 'APP'})`);
+  await program.start();
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, ...rest] = argv;
+  const flags = new Set(rest.filter((a) => a.startsWith('--')));
+  const args = rest.filter((a) => !a.startsWith('--'));
+  if (cmd === 'setup' && args.length === 1) {
+    await setup(args[0]);
+    if (!flags.has('--no-run')) await run(AgentModeCode.APP);
+    return;
+  }
+  if (cmd === 'run' && args.length === 0) return run(flags.has('--service') ? AgentModeCode.SERVICE : AgentModeCode.APP);
+  console.error(usage);
+  process.exit(2);
+}
+
+main(process.argv.slice(2)).catch((err: Error) => {
+  console.error(`hopwatch-agent: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,268 @@
+// The remote agent program: runs the traces its server assigns with the same AgentRuntime the
+// server uses for the Local Machine, spools every round to disk, and streams the batches over
+// the agent link, deleting each only after the server acknowledged its commit. Keeps tracing
+// (from traces.json) while the server is away, and reconnects by itself.
+import { appendFileSync } from 'node:fs';
+import { hostname, platform as osPlatform } from 'node:os';
+import WebSocket from 'ws';
+import type { TraceEngine, TraceRound } from '../engine/index.js';
+import { AgentRuntime, type AgentSink } from './runtime.js';
+import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
+import { Spool, type SpoolLimits } from './spool.js';
+import type { AgentState, Credentials } from './state.js';
+
+export const AgentVersion = '0.1.0.0';
+export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
+
+export interface AgentProgramOptions {
+  state: AgentState;
+  engine: TraceEngine;
+  mode: number;
+  log?: (msg: string) => void;
+  spoolLimits?: SpoolLimits;
+  /** How long rounds are gathered into one batch (ms). */
+  batchMs?: number;
+  /** Appends one line per round (trace id, time, hop count): a record to check deliveries against. */
+  roundLog?: string;
+  /** Called when the server asked to uninstall (after state was removed). */
+  onUninstall?: () => void;
+}
+
+const sameTrace = (a: AssignedTrace, b: AssignedTrace) =>
+  a.target === b.target && JSON.stringify(a.engine ?? {}) === JSON.stringify(b.engine ?? {});
+
+export class AgentProgram {
+  private readonly runtime: AgentRuntime;
+  private readonly spool: Spool;
+  private readonly traces = new Map<number, AssignedTrace>();
+  private gathered: WireRound[] = [];
+  private gatherTimer: NodeJS.Timeout | undefined;
+  private ws: WebSocket | undefined;
+  private ready = false;
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = 1000;
+  private readonly log: (msg: string) => void;
+  /** Sequence numbers sent on the current connection (each sent once per connection). */
+  private sent = new Set<number>();
+
+  constructor(
+    private readonly creds: Credentials,
+    private readonly opts: AgentProgramOptions,
+  ) {
+    this.log = opts.log ?? ((m) => console.log(`${new Date().toISOString()} ${m}`));
+    this.spool = new Spool(opts.state.spoolDir, opts.spoolLimits, this.log);
+    const sink: AgentSink = {
+      round: async (traceId, round) => this.onRound(traceId, round),
+      routeChange: (traceId, change) => this.sendNow({ t: 'route', traceId, change }),
+      targetResolved: (traceId, address) => this.sendNow({ t: 'resolved', traceId, address }),
+      traceError: (traceId, err) => {
+        this.log(`trace ${traceId}: ${err.message}`);
+        this.sendNow({ t: 'traceError', traceId, message: err.message.slice(0, 2000) });
+      },
+    };
+    this.runtime = new AgentRuntime(sink, (o) => opts.engine.startTrace(o));
+  }
+
+  /** Starts the traces kept on disk and connects. */
+  async start(): Promise<void> {
+    for (const t of this.opts.state.readTraces()) await this.startTrace(t, false);
+    if (this.traces.size) this.log(`running ${this.traces.size} trace(s) kept on disk`);
+    this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.runtime.stopAll();
+    this.flushGathered();
+    this.ws?.close(1000, 'agent stopping');
+    await this.opts.engine.shutdown();
+  }
+
+  get spooled(): number {
+    return this.spool.size + this.gathered.length;
+  }
+
+  // ---- rounds ----
+
+  private onRound(traceId: number, round: TraceRound): void {
+    if (this.opts.roundLog) appendFileSync(this.opts.roundLog, `${traceId} ${round.time} ${round.hops.length}\n`);
+    this.gathered.push({
+      traceId,
+      time: round.time,
+      hops: round.hops.map((h) => ({ ttl: h.ttl, address: h.address, name: h.name, rtt: h.rtt })),
+    });
+    if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
+    else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? 200);
+  }
+
+  private flushGathered(): void {
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
+    this.gatherTimer = undefined;
+    if (!this.gathered.length) return;
+    const batch = this.spool.append(this.gathered);
+    this.gathered = [];
+    if (this.ready) this.sendBatch(batch.seq, batch.rounds);
+  }
+
+  private sendBatch(seq: number, rounds: WireRound[]): void {
+    if (this.sent.has(seq)) return;
+    this.sent.add(seq);
+    this.sendNow({ t: 'batch', seq, rounds });
+  }
+
+  private sendNow(msg: AgentMessage): void {
+    if (this.ready && this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  // ---- traces ----
+
+  private persist(): void {
+    this.opts.state.writeTraces([...this.traces.values()]);
+  }
+
+  private async startTrace(t: AssignedTrace, save = true): Promise<void> {
+    this.traces.set(t.traceId, { ...t });
+    try {
+      await this.runtime.run({ traceId: t.traceId, target: t.target, intervalMs: t.intervalMs, finalHopOnly: t.finalHopOnly, engine: t.engine, paused: t.paused });
+    } catch (err) {
+      this.log(`trace ${t.traceId} to ${t.target} could not start: ${(err as Error).message}`);
+    }
+    if (save) this.persist();
+  }
+
+  private async assign(list: AssignedTrace[]): Promise<void> {
+    const wanted = new Map(list.map((t) => [t.traceId, t]));
+    for (const id of [...this.traces.keys()]) {
+      if (!wanted.has(id)) {
+        this.traces.delete(id);
+        await this.runtime.stop(id);
+      }
+    }
+    for (const t of list) {
+      const have = this.traces.get(t.traceId);
+      if (!have || !sameTrace(have, t) || !this.runtime.has(t.traceId)) {
+        await this.startTrace(t, false);
+        continue;
+      }
+      if (have.intervalMs !== t.intervalMs) this.runtime.setInterval(t.traceId, t.intervalMs);
+      if (have.finalHopOnly !== t.finalHopOnly) this.runtime.setFinalHopOnly(t.traceId, t.finalHopOnly);
+      if (!!have.paused !== !!t.paused) (t.paused ? this.runtime.pause(t.traceId) : this.runtime.resume(t.traceId));
+      this.traces.set(t.traceId, { ...t });
+    }
+    this.persist();
+    this.log(`server assigned ${list.length} trace(s)`);
+  }
+
+  private change(traceId: number, fn: (t: AssignedTrace) => void): void {
+    const t = this.traces.get(traceId);
+    if (!t) return;
+    fn(t);
+    this.persist();
+  }
+
+  private async onMessage(m: ServerMessage): Promise<void> {
+    switch (m.t) {
+      case 'assign':
+        this.spool.advanceTo(m.lastSeq);
+        // Everything the server has committed is gone from the spool; the rest is resent in order.
+        this.spool.acknowledge(m.lastSeq);
+        await this.assign(m.traces);
+        this.ready = true;
+        for (const b of this.spool.pending()) this.sendBatch(b.seq, b.rounds);
+        this.flushGathered();
+        return;
+      case 'start':
+        return this.startTrace(m.trace);
+      case 'stop':
+        this.traces.delete(m.traceId);
+        this.persist();
+        return this.runtime.stop(m.traceId);
+      case 'pause':
+        this.change(m.traceId, (t) => (t.paused = true));
+        return this.runtime.pause(m.traceId);
+      case 'resume':
+        this.change(m.traceId, (t) => (t.paused = false));
+        return this.runtime.resume(m.traceId);
+      case 'interval':
+        this.change(m.traceId, (t) => (t.intervalMs = m.intervalMs));
+        return this.runtime.setInterval(m.traceId, m.intervalMs);
+      case 'finalHop':
+        this.change(m.traceId, (t) => (t.finalHopOnly = m.on));
+        return this.runtime.setFinalHopOnly(m.traceId, m.on);
+      case 'reresolve': {
+        const address = await this.runtime.reResolve(m.traceId).catch(() => undefined);
+        if (address) this.sendNow({ t: 'resolved', traceId: m.traceId, address, req: m.req });
+        return;
+      }
+      case 'ack':
+        this.spool.acknowledge(m.seq);
+        this.sent.delete(m.seq);
+        return;
+      case 'refused':
+        this.log(`server refused batch ${m.seq}: ${m.Error}`);
+        this.spool.remove(m.seq);
+        return;
+      case 'uninstall':
+        this.log('the server deleted this agent and asked to uninstall: stopping traces and removing credentials');
+        this.stopped = true;
+        await this.runtime.stopAll();
+        this.opts.state.removeAll();
+        this.opts.onUninstall?.();
+        return;
+    }
+  }
+
+  // ---- connection ----
+
+  private connect(): void {
+    if (this.stopped) return;
+    const url = this.creds.server.replace(/^http/, 'ws') + AgentLinkPath;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.creds.agentId}.${this.creds.credential}` }, handshakeTimeout: 10_000 });
+    this.ws = ws;
+    let queue = Promise.resolve();
+    ws.on('open', () => {
+      this.retryMs = 1000;
+      this.sent = new Set();
+      this.log(`connected to ${this.creds.server}`);
+      ws.send(
+        JSON.stringify({
+          t: 'hello',
+          protocol: AgentProtocolVersion,
+          machineId: this.creds.machineId,
+          machineName: hostname().slice(0, 200),
+          platform: osPlatform() === 'linux' ? 3 : osPlatform() === 'win32' ? 1 : osPlatform() === 'darwin' ? 2 : 0,
+          version: AgentVersion,
+          mode: this.opts.mode,
+        } satisfies AgentMessage),
+      );
+    });
+    ws.on('message', (data) => {
+      let m: ServerMessage;
+      try {
+        m = JSON.parse(data.toString()) as ServerMessage;
+      } catch {
+        return;
+      }
+      queue = queue.then(() => this.onMessage(m)).catch((err: Error) => this.log(`message ${m.t} failed: ${err.message}`));
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => {
+        this.log(`the server refused the agent link (${res.statusCode}): ${body.slice(0, 300)}`);
+        ws.terminate();
+      });
+    });
+    ws.on('error', (err) => this.log(`agent link: ${err.message}`));
+    ws.on('close', (code, reason) => {
+      this.ready = false;
+      if (this.ws !== ws) return;
+      if (this.stopped) return;
+      this.log(`disconnected (${code}${reason.length ? ` ${reason.toString()}` : ''}); retrying in ${this.retryMs / 1000} s`);
+      this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, 10_000);
+    });
+  }
+}

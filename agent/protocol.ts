@@ -1,0 +1,147 @@
+// The agent link (docs/agents.md): one WebSocket per agent at /agentLink, JSON text frames,
+// authenticated by the agent's credential in the upgrade request. Shared by the server
+// (server/agents/link.ts) and the agent program (agent/link-client.ts).
+import type { RouteChange, TraceOptions } from '../engine/index.js';
+
+export const AgentLinkPath = '/agentLink';
+export const AgentEnrolPath = '/api/agent/enrol';
+export const AgentProtocolVersion = 1;
+/** Most rounds in one batch, and the largest frame the server reads. */
+export const MaxBatchRounds = 2000;
+export const MaxFrameBytes = 8 * 1024 * 1024;
+
+/** A trace as the server assigns it (AgentTraceSpec without the server's agent id). */
+export interface AssignedTrace {
+  traceId: number;
+  target: string;
+  intervalMs: number;
+  finalHopOnly: boolean;
+  paused?: boolean;
+  engine?: Omit<TraceOptions, 'target' | 'intervalSeconds' | 'finalHopOnly'>;
+}
+
+/** One round as it travels: the engine's round without what the server does not store. */
+export interface WireRound {
+  traceId: number;
+  time: number;
+  hops: { ttl: number; address: string | null; name: string | null; rtt: number }[];
+}
+
+export type ServerMessage =
+  /** After the hello: every trace this agent runs, replacing what it ran before. */
+  | { t: 'assign'; traces: AssignedTrace[]; lastSeq: number }
+  | { t: 'start'; trace: AssignedTrace }
+  | { t: 'stop'; traceId: number }
+  | { t: 'pause'; traceId: number }
+  | { t: 'resume'; traceId: number }
+  | { t: 'interval'; traceId: number; intervalMs: number }
+  | { t: 'finalHop'; traceId: number; on: boolean }
+  | { t: 'reresolve'; traceId: number; req: number }
+  /** The batch is committed (or was already): the agent may forget it. */
+  | { t: 'ack'; seq: number }
+  /** The batch was refused and is not stored; resending it will not help. */
+  | { t: 'refused'; seq: number; Error: string }
+  /** Stop every trace, remove credentials and state, and exit (Delete And Uninstall). */
+  | { t: 'uninstall' };
+
+export type AgentMessage =
+  | {
+      t: 'hello';
+      protocol: number;
+      machineId: string;
+      machineName: string;
+      platform: number;
+      version: string;
+      mode: number;
+    }
+  | { t: 'batch'; seq: number; rounds: WireRound[] }
+  | { t: 'route'; traceId: number; change: RouteChange }
+  | { t: 'resolved'; traceId: number; address: string; req?: number }
+  | { t: 'traceError'; traceId: number; message: string };
+
+const int = { type: 'integer', minimum: 0, maximum: 2147483647 } as const;
+const shortText = (n: number) => ({ type: 'string', maxLength: n }) as const;
+
+/** JSON schema of every message an agent may send (the server validates each frame). */
+export const AgentMessageSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['t', 'protocol', 'machineId', 'machineName', 'platform', 'version', 'mode'],
+      properties: {
+        t: { const: 'hello' },
+        protocol: int,
+        machineId: shortText(200),
+        machineName: shortText(200),
+        platform: { type: 'integer', minimum: 0, maximum: 3 },
+        version: shortText(50),
+        mode: { type: 'integer', minimum: 0, maximum: 2 },
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['t', 'seq', 'rounds'],
+      properties: {
+        t: { const: 'batch' },
+        seq: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        rounds: {
+          type: 'array',
+          maxItems: MaxBatchRounds,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['traceId', 'time', 'hops'],
+            properties: {
+              traceId: { type: 'integer', minimum: 1, maximum: 2147483647 },
+              time: { type: 'number', minimum: 0, maximum: 8.64e15 },
+              hops: {
+                type: 'array',
+                maxItems: 255,
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['ttl', 'address', 'name', 'rtt'],
+                  properties: {
+                    ttl: { type: 'integer', minimum: 1, maximum: 255 },
+                    address: { type: ['string', 'null'], maxLength: 64 },
+                    name: { type: ['string', 'null'], maxLength: 255 },
+                    rtt: { type: 'number', minimum: -1e12, maximum: 1e12 },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['t', 'traceId', 'change'],
+      properties: {
+        t: { const: 'route' },
+        traceId: int,
+        change: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['time', 'ttl', 'previous', 'current'],
+          properties: { time: { type: 'number' }, ttl: { type: 'integer', minimum: 1, maximum: 255 }, previous: shortText(64), current: shortText(64) },
+        },
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['t', 'traceId', 'address'],
+      properties: { t: { const: 'resolved' }, traceId: int, address: shortText(64), req: int },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['t', 'traceId', 'message'],
+      properties: { t: { const: 'traceError' }, traceId: int, message: shortText(2000) },
+    },
+  ],
+} as const;

@@ -1,0 +1,381 @@
+// The server's end of the agent link (agent/protocol.ts, docs/agents.md): authenticates
+// agents on the WebSocket upgrade, assigns them their traces, and ingests the round batches
+// they send, acknowledging each only after its DuckDB commit. A batch sent twice is stored
+// once: batches at or below the agent's last committed sequence number are acknowledged
+// without ingest, and rounds at or before a session's last committed sample time are
+// skipped (this covers a crash between the ingest commit and the sequence number's write).
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { AgentMessageSchema, MaxFrameBytes, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from '../../agent/protocol.js';
+import type { AgentTraceSpec } from '../../agent/runtime.js';
+import { rejectUpgrade, routeUpgrades } from '../hub/upgrade-router.js';
+import type { Store } from '../store/db.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { DomainEventBus } from '../events.js';
+import { rowId } from '../contract/targets.js';
+import { setSessionTargetIp } from '../targets/repository.js';
+import { keyMatches } from './keys.js';
+import * as repo from './repository.js';
+
+interface Connection {
+  agentId: number;
+  accountId: number;
+  ws: WebSocket;
+  /** Frames are handled one after another (batches in order). */
+  queue: Promise<void>;
+  /** Acknowledgements, in batch order, each after its batch's commit. */
+  acks: Promise<void>;
+  /** Newest batch committed (and acknowledged); newest batch added to ingest. */
+  lastSeq: number;
+  lastAdded: number;
+  /** Newest committed seq not yet written to the agents row (written at most once a second). */
+  seqTimer: NodeJS.Timeout | undefined;
+  helloSeen: boolean;
+}
+
+interface Assignment {
+  agentId: number;
+  trace: AssignedTrace;
+}
+
+export interface AgentLinkDeps {
+  store: Store;
+  ingest: IngestPipeline;
+  events: DomainEventBus;
+  log: FastifyBaseLogger;
+}
+
+/** Parses `Authorization: Bearer <agentId>.<credential>`. */
+function credentialOf(request: IncomingMessage): { id: number; credential: string } | undefined {
+  const h = request.headers.authorization;
+  const m = typeof h === 'string' ? /^Bearer (\d{1,10})\.([A-Za-z0-9_-]{10,200})$/.exec(h) : null;
+  if (!m) return undefined;
+  return { id: Number(m[1]), credential: m[2] };
+}
+
+export class AgentLinks {
+  private readonly conns = new Map<number, Connection>();
+  private readonly assigned = new Map<number, Assignment>();
+  /** Per session: the newest round time committed (rounds at or before it are duplicates). */
+  private readonly committedUntil = new Map<number, number>();
+  private readonly validate: ValidateFunction<AgentMessage>;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MaxFrameBytes, perMessageDeflate: false });
+  private nextReq = 1;
+  private readonly resolving = new Map<number, (address: string | undefined) => void>();
+  private closing = false;
+  /** The last error an agent reported per session. */
+  readonly traceErrors = new Map<number, string>();
+
+  constructor(private readonly deps: AgentLinkDeps) {
+    const ajv = new Ajv({ strict: false, allErrors: false });
+    this.validate = ajv.compile<AgentMessage>(AgentMessageSchema);
+  }
+
+  mount(app: FastifyInstance, path: string): void {
+    const unroute = routeUpgrades(app.server, path, (request, socket, head) => {
+      this.upgrade(request, socket, head).catch((err: unknown) => {
+        this.deps.log.error({ err }, 'agent link upgrade failed');
+        socket.destroy();
+      });
+    });
+    app.addHook('preClose', async () => {
+      this.closing = true;
+      for (const c of this.conns.values()) c.ws.close(1001, 'The server is shutting down.');
+      await Promise.all([...this.conns.values()].map((c) => c.queue.then(() => c.acks)));
+    });
+    app.addHook('onClose', async () => {
+      unroute();
+      this.wss.close();
+    });
+  }
+
+  /** Connected and introduced (its hello recorded). */
+  isOnline(agentId: number): boolean {
+    return this.conns.get(agentId)?.helloSeen ?? false;
+  }
+
+  // ---- trace control (the dispatcher calls these for sessions of remote agents) ----
+
+  has(traceId: number): boolean {
+    return this.assigned.has(traceId);
+  }
+
+  run(agentId: number, spec: AgentTraceSpec): void {
+    const trace: AssignedTrace = {
+      traceId: spec.traceId,
+      target: spec.target,
+      intervalMs: spec.intervalMs,
+      finalHopOnly: spec.finalHopOnly,
+      paused: spec.paused ?? false,
+      engine: spec.engine,
+    };
+    this.assigned.set(spec.traceId, { agentId, trace });
+    this.send(agentId, { t: 'start', trace });
+  }
+
+  stop(traceId: number): void {
+    const a = this.assigned.get(traceId);
+    if (!a) return;
+    this.assigned.delete(traceId);
+    this.committedUntil.delete(traceId);
+    this.send(a.agentId, { t: 'stop', traceId });
+  }
+
+  pause(traceId: number): void {
+    this.update(traceId, (t) => (t.paused = true), { t: 'pause', traceId });
+  }
+
+  resume(traceId: number): void {
+    this.update(traceId, (t) => (t.paused = false), { t: 'resume', traceId });
+  }
+
+  setInterval(traceId: number, intervalMs: number): void {
+    this.update(traceId, (t) => (t.intervalMs = intervalMs), { t: 'interval', traceId, intervalMs });
+  }
+
+  setFinalHopOnly(traceId: number, on: boolean): void {
+    this.update(traceId, (t) => (t.finalHopOnly = on), { t: 'finalHop', traceId, on });
+  }
+
+  /** Asks the agent to resolve again; undefined when it is offline or does not answer in 10 s. */
+  reResolve(traceId: number): Promise<string | undefined> {
+    const a = this.assigned.get(traceId);
+    if (!a || !this.conns.has(a.agentId)) return Promise.resolve(undefined);
+    const req = this.nextReq++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.resolving.delete(req);
+        resolve(undefined);
+      }, 10_000);
+      this.resolving.set(req, (address) => {
+        clearTimeout(timer);
+        resolve(address);
+      });
+      this.send(a.agentId, { t: 'reresolve', traceId, req });
+    });
+  }
+
+  tracesOf(agentId: number): number[] {
+    return [...this.assigned.entries()].filter(([, a]) => a.agentId === agentId).map(([id]) => id);
+  }
+
+  /** Closes the agent's connection (it reconnects by itself), after `uninstall` if asked. */
+  disconnect(agentId: number, opts: { uninstall?: boolean; reason: string }): void {
+    const c = this.conns.get(agentId);
+    if (!c) return;
+    if (opts.uninstall) this.sendOn(c, { t: 'uninstall' });
+    c.ws.close(opts.uninstall ? 4001 : 4000, opts.reason);
+  }
+
+  private update(traceId: number, change: (t: AssignedTrace) => void, msg: ServerMessage): void {
+    const a = this.assigned.get(traceId);
+    if (!a) return;
+    change(a.trace);
+    this.send(a.agentId, msg);
+  }
+
+  private send(agentId: number, msg: ServerMessage): void {
+    const c = this.conns.get(agentId);
+    if (c?.helloSeen) this.sendOn(c, msg);
+  }
+
+  private sendOn(c: Connection, msg: ServerMessage): void {
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(msg));
+  }
+
+  // ---- connections ----
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    if (this.closing) return rejectUpgrade(socket, 503, 'The server is shutting down.');
+    const cred = credentialOf(request);
+    if (!cred) return rejectUpgrade(socket, 401, 'The agent link needs the agent credential (Authorization: Bearer <id>.<credential>).');
+    const agent = await this.deps.store.read((q) => repo.findAgent(q, cred.id));
+    if (!agent || !keyMatches(cred.credential, agent.credentialHash)) {
+      this.deps.log.warn({ agentId: cred.id }, 'agent link refused: unknown agent or wrong credential');
+      return rejectUpgrade(socket, 401, 'Unknown agent or wrong credential: set the agent up again with a new Auto Setup link.');
+    }
+    if (socket.destroyed) return;
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.attach(agent, ws));
+  }
+
+  private attach(agent: repo.AgentRecord, ws: WebSocket): void {
+    const old = this.conns.get(agent.id);
+    if (old) old.ws.close(4002, 'Another connection of this agent replaced this one.');
+    const c: Connection = {
+      agentId: agent.id,
+      accountId: agent.accountId,
+      ws,
+      queue: Promise.resolve(),
+      acks: Promise.resolve(),
+      lastSeq: agent.lastSeq,
+      lastAdded: agent.lastSeq,
+      seqTimer: undefined,
+      helloSeen: false,
+    };
+    this.conns.set(agent.id, c);
+    this.deps.log.info({ agentId: agent.id }, 'agent connected');
+    ws.on('message', (data, isBinary) => {
+      c.queue = c.queue.then(() => this.onFrame(c, isBinary ? undefined : data.toString())).catch((err: unknown) => {
+        this.deps.log.error({ err, agentId: c.agentId }, 'agent frame failed');
+        ws.close(1011, 'The server could not handle a message; it has been logged.');
+      });
+    });
+    ws.on('close', () => {
+      void c.acks.then(() => this.writeSeq(c));
+      if (this.conns.get(agent.id) === c) {
+        this.conns.delete(agent.id);
+        this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
+        this.deps.events.emit('AgentsChanged', agent.accountId);
+      }
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  private refuse(c: Connection, message: string): void {
+    this.deps.log.warn({ agentId: c.agentId, msg: message }, 'agent message refused');
+    c.ws.close(1008, message.slice(0, 120));
+  }
+
+  private async onFrame(c: Connection, text: string | undefined): Promise<void> {
+    if (this.conns.get(c.agentId) !== c) return;
+    let msg: unknown;
+    try {
+      msg = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      return this.refuse(c, 'A message of the agent link is JSON text.');
+    }
+    if (!this.validate(msg)) return this.refuse(c, 'Malformed agent message.');
+    const m = msg;
+    if (m.t === 'hello') return this.onHello(c, m);
+    if (!c.helloSeen) return this.refuse(c, 'The agent must say hello first.');
+    switch (m.t) {
+      case 'batch':
+        return this.onBatch(c, m.seq, m.rounds);
+      case 'route': {
+        if (!(await this.owns(c, m.traceId))) return;
+        await this.deps.store.run(
+          'INSERT INTO route_changes (session_id, time, hop, old_address, new_address) VALUES ($1, $2, $3, $4, $5)',
+          [m.traceId, m.change.time, m.change.ttl, m.change.previous, m.change.current],
+        );
+        this.deps.events.emit('RouteChanged', c.accountId, m.traceId, rowId(m.traceId, m.change.ttl));
+        return;
+      }
+      case 'resolved': {
+        if (m.req !== undefined) this.resolving.get(m.req)?.(m.address);
+        if (m.req !== undefined) this.resolving.delete(m.req);
+        if (!(await this.owns(c, m.traceId))) return;
+        await this.deps.store.exclusive((q) => setSessionTargetIp(q, m.traceId, m.address));
+        return;
+      }
+      case 'traceError':
+        this.deps.log.error({ agentId: c.agentId, sessionId: m.traceId, msg: m.message }, 'trace error on agent');
+        this.traceErrors.set(m.traceId, m.message);
+        return;
+    }
+  }
+
+  private async onHello(c: Connection, m: Extract<AgentMessage, { t: 'hello' }>): Promise<void> {
+    const at = Date.now();
+    await this.deps.store.exclusive((q) =>
+      repo.recordHello(q, c.agentId, { machineId: m.machineId, machineName: m.machineName, platform: m.platform, version: m.version, mode: m.mode, at }),
+    );
+    c.helloSeen = true;
+    const traces = [...this.assigned.values()].filter((a) => a.agentId === c.agentId).map((a) => a.trace);
+    this.sendOn(c, { t: 'assign', traces, lastSeq: c.lastSeq });
+    this.deps.events.emit('AgentsChanged', c.accountId);
+  }
+
+  /** Whether the session is this agent's (a round of another agent's session is refused). */
+  private async owns(c: Connection, sessionId: number): Promise<boolean> {
+    const a = this.assigned.get(sessionId);
+    if (a) return a.agentId === c.agentId;
+    const row = await this.deps.store.read((q) =>
+      q.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM sessions WHERE id = $1 AND sentinel_id = $2 AND account_id = $3', [sessionId, c.agentId, c.accountId]),
+    );
+    return (row?.n ?? 0) > 0;
+  }
+
+  private async watermark(sessionId: number): Promise<number> {
+    const known = this.committedUntil.get(sessionId);
+    if (known !== undefined) return known;
+    const row = await this.deps.store.read((q) => q.one<{ t: number | null }>('SELECT latest_sample AS t FROM sessions_counted WHERE id = $1', [sessionId]));
+    // latest_sample is whole milliseconds: a round within the same millisecond is the same round.
+    const t = row?.t === null || row?.t === undefined ? -Infinity : Number(row.t) + 0.999;
+    this.committedUntil.set(sessionId, t);
+    return t;
+  }
+
+  /**
+   * Adds the batch to ingest now (batches in order) and acknowledges it once the ingest
+   * commit that holds it is done, without holding up the next batch: one agent's batches
+   * ride on the same group commits. The sequence number is written to the agents row at most
+   * once a second: a number that lags only makes the agent resend batches whose rounds are
+   * then skipped by the time watermark.
+   */
+  private async onBatch(c: Connection, seq: number, rounds: WireRound[]): Promise<void> {
+    if (seq <= c.lastAdded) {
+      c.acks = c.acks.then(() => this.sendOn(c, { t: 'ack', seq }));
+      return;
+    }
+    // Everything is checked before anything is added: a refused batch stores nothing.
+    const ids = [...new Set(rounds.map((r) => r.traceId))];
+    for (const id of ids) {
+      if (!(await this.owns(c, id))) {
+        this.deps.log.warn({ agentId: c.agentId, sessionId: id, seq }, 'agent batch refused: session of another agent');
+        c.acks = c.acks.then(() => this.sendOn(c, { t: 'refused', seq, Error: `Session ${id} is not a session of this agent; the batch was not stored.` }));
+        return;
+      }
+    }
+    let added = 0;
+    const newest = new Map<number, number>();
+    for (const id of ids) {
+      // Rounds of a session that is no longer running (closed while the agent was away) are dropped.
+      if (!this.assigned.has(id)) continue;
+      newest.set(id, await this.watermark(id));
+    }
+    for (const r of rounds) {
+      const mark = newest.get(r.traceId);
+      if (mark === undefined || r.time <= mark) continue;
+      newest.set(r.traceId, r.time);
+      for (const hop of r.hops) {
+        this.deps.ingest.add(r.traceId, r.time, hop.ttl, hop.rtt);
+        if (hop.address) this.deps.ingest.seeHost({ sessionId: r.traceId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
+        added++;
+      }
+    }
+    // The watermark moves now, so the next batch (added before this commit ends) is checked against it.
+    for (const [id, t] of newest) this.committedUntil.set(id, t);
+    c.lastAdded = seq;
+    const committed = added > 0 ? this.deps.ingest.commit() : Promise.resolve();
+    c.acks = c.acks.then(
+      () =>
+        committed.then(
+          () => {
+            c.lastSeq = seq;
+            this.sendOn(c, { t: 'ack', seq });
+            c.seqTimer ??= setTimeout(() => void this.writeSeq(c), 1000);
+          },
+          (err: unknown) => {
+            // Not committed: forget the watermarks (read again from the store) and let the agent resend.
+            for (const id of newest.keys()) this.committedUntil.delete(id);
+            c.lastAdded = c.lastSeq;
+            this.deps.log.error({ err, agentId: c.agentId, seq }, 'agent batch not committed');
+            c.ws.close(1011, 'The server could not store a batch; it will be sent again.');
+          },
+        ),
+    );
+  }
+
+  private async writeSeq(c: Connection): Promise<void> {
+    if (c.seqTimer) clearTimeout(c.seqTimer);
+    c.seqTimer = undefined;
+    const seq = c.lastSeq;
+    await this.deps.store
+      .exclusive((q) => repo.setLastSeq(q, c.agentId, seq).then(() => repo.touchAgent(q, c.agentId, Date.now())), { background: true })
+      .catch(() => undefined); // the store is closing; the watermark covers a lagging number
+  }
+}

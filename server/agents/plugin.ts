@@ -1,0 +1,128 @@
+// Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
+// link (/agentLink). The hub's agent methods call the same service functions.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Claim } from '../contract/account.js';
+import { notFound } from '../http/errors.js';
+import { requireUser } from '../account/authenticate.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { TraceRunner } from '../targets/trace-runner.js';
+import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
+import { AgentLinks } from './link.js';
+import { agentSettings } from './settings.js';
+import * as agents from './service.js';
+import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema, AgentTargetListSchema } from './schemas.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    agents: agents.AgentDeps;
+  }
+}
+
+/** The address the caller used to reach this server (links the console builds use it). */
+export function serverUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+const query = (required: string[], properties: Record<string, object>) => ({ type: 'object', required, properties });
+
+export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline }) {
+  const links = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log });
+  const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner };
+  app.decorate('agents', deps);
+  opts.runner.agent.attach(links);
+  links.mount(app, AgentLinkPath);
+
+  // Who may call each route (server/http/access.ts): the list as any signed-in user (the
+  // target window's Agent picker), the rest of the agent calls with CloudConnectManagement.
+  const manage = { claim: Claim.CloudConnectManagement };
+  const list = { config: { changesState: false, access: 'signedIn' as const }, schema: { response: { 200: AgentListSchema } } };
+  app.get('/cmd/getagentlist', list, async (request) => agents.getAgents(deps, requireUser(request)));
+  app.get('/cmd/getAgentsListWithDetails', list, async (request) => agents.getAgents(deps, requireUser(request)));
+
+  app.get('/cmd/cloudconnect-entitlement', { config: { changesState: false, access: manage }, schema: { response: { 200: EntitlementSchema } } }, async (request) =>
+    agents.getEntitlement(deps, requireUser(request)),
+  );
+
+  app.get<{ Querystring: { name: string } }>(
+    '/cmd/createAgent',
+    { config: { changesState: true, access: manage }, schema: { querystring: query(['name'], { name: agentNameArg }), response: { 200: AgentSchema } } },
+    async (request) => agents.createAgent(deps, requireUser(request), request.query.name),
+  );
+
+  app.get<{ Querystring: { sentinelId: number; shouldUninstall: boolean } }>(
+    '/cmd/deleteAgent',
+    { config: { changesState: true, access: manage }, schema: { querystring: query(['sentinelId', 'shouldUninstall'], { sentinelId: agentIdArg, shouldUninstall: { type: 'boolean' } }) } },
+    async (request, reply) => {
+      await agents.deleteAgent(deps, requireUser(request), request.query.sentinelId, request.query.shouldUninstall);
+      reply.code(204).send();
+    },
+  );
+
+  app.get<{ Querystring: { sentinelId: number } }>(
+    '/cmd/forceReconnect',
+    { config: { changesState: true, access: manage }, schema: { querystring: query(['sentinelId'], { sentinelId: agentIdArg }) } },
+    async (request, reply) => {
+      await agents.forceReconnect(deps, requireUser(request), request.query.sentinelId);
+      reply.code(204).send();
+    },
+  );
+
+  // Mints a new enrolment key: a change of state, refused when another site asks.
+  app.get<{ Params: { agentId: number } }>(
+    '/cmd/download-link/:agentId',
+    { config: { changesState: true, access: manage }, schema: { params: query(['agentId'], { agentId: agentIdArg }), response: { 200: DownloadLinkSchema } } },
+    async (request) => agents.downloadLink(deps, requireUser(request), request.params.agentId, serverUrlOf(request)),
+  );
+
+  app.get<{ Querystring: { agentId: number; newName: string } }>(
+    '/cmd/updateSentinelName',
+    { config: { changesState: true, access: manage }, schema: { querystring: query(['agentId', 'newName'], { agentId: agentIdArg, newName: agentNameArg }), response: { 200: AgentSchema } } },
+    async (request) => agents.updateAgentName(deps, requireUser(request), request.query.agentId, request.query.newName),
+  );
+
+  // The agent detail panel's TARGETS list (a decision where spec 1 names no call; docs/agents.md).
+  app.get<{ Querystring: { agentId: number } }>(
+    '/cmd/agentTargets',
+    {
+      config: { changesState: false, access: manage },
+      schema: { querystring: query(['agentId'], { agentId: { type: 'integer', minimum: -1, maximum: 2147483647 } }), response: { 200: AgentTargetListSchema } },
+    },
+    async (request) => agents.agentTargets(deps, requireUser(request), request.query.agentId),
+  );
+
+  // The installer bundle (agent/bundle/build.sh). Public: it holds no secret, and agent
+  // machines fetch it without a console session (curl -O).
+  const bundle = fileURLToPath(new URL('../../agent-bundle/hopwatch-agent-linux-x64.tar.gz', import.meta.url));
+  app.get(
+    agents.InstallerPath,
+    { config: { changesState: false, access: 'public' }, schema: { response: { 200: { type: 'string', format: 'binary' } } } },
+    async (_request, reply) => {
+      if (!existsSync(bundle)) throw notFound('The agent installer is not built on this server (npm run build:agent-bundle).');
+      reply
+        .type('application/gzip')
+        .header('content-length', statSync(bundle).size)
+        .header('content-disposition', 'attachment; filename="hopwatch-agent-linux-x64.tar.gz"');
+      return reply.send(createReadStream(bundle));
+    },
+  );
+
+  // The agent program (not a browser): its setup key for a credential of its own.
+  app.post<{ Body: { AgentId: number; Key: string } }>(
+    AgentEnrolPath,
+    {
+      // Public: the agent program has no console session; its setup key authenticates it.
+      config: { changesState: true, access: 'public' },
+      bodyLimit: 4096,
+      schema: {
+        body: { type: 'object', additionalProperties: false, required: ['AgentId', 'Key'], properties: { AgentId: agentIdArg, Key: agentKeyArg } },
+        response: { 200: EnrolAnswerSchema },
+      },
+    },
+    async (request) => agents.enrolAgent(deps, request.body),
+  );
+}
+
+// Not encapsulated: app.agents is what the /mainHub methods use (one deps object for both doors).
+(agentsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

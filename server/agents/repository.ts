@@ -1,0 +1,108 @@
+// The agents table (migration 7): one row per remote agent of an account.
+import type { Queryable } from '../store/db.js';
+
+export interface AgentRecord {
+  id: number;
+  accountId: number;
+  uniqueId: string;
+  name: string;
+  enrolHash: string | null;
+  credentialHash: string | null;
+  machineId: string;
+  machineName: string;
+  platform: number;
+  version: string;
+  mode: number;
+  lastMessage: number | null;
+  lastSeq: number;
+  createdAt: number;
+}
+
+const columns = `id, account_id AS "accountId", unique_id AS "uniqueId", name, enrol_hash AS "enrolHash",
+  credential_hash AS "credentialHash", machine_id AS "machineId", machine_name AS "machineName", platform, version,
+  mode, last_message AS "lastMessage", last_seq AS "lastSeq", created_at AS "createdAt"`;
+
+function fix(r: AgentRecord | undefined): AgentRecord | undefined {
+  if (!r) return r;
+  return { ...r, lastMessage: r.lastMessage === null ? null : Number(r.lastMessage), lastSeq: Number(r.lastSeq), createdAt: Number(r.createdAt) };
+}
+
+export async function listAgents(q: Queryable, accountId: number): Promise<AgentRecord[]> {
+  const rows = await q.all<AgentRecord>(`SELECT ${columns} FROM agents WHERE account_id = $1 ORDER BY id`, [accountId]);
+  return rows.map((r) => fix(r)!);
+}
+
+export async function findAgent(q: Queryable, id: number): Promise<AgentRecord | undefined> {
+  return fix(await q.one<AgentRecord>(`SELECT ${columns} FROM agents WHERE id = $1`, [id]));
+}
+
+export async function insertAgent(q: Queryable, a: { accountId: number; uniqueId: string; name: string; enrolHash: string; createdAt: number }): Promise<number> {
+  const row = await q.one<{ id: number }>(
+    `INSERT INTO agents (account_id, unique_id, name, enrol_hash, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [a.accountId, a.uniqueId, a.name, a.enrolHash, a.createdAt],
+  );
+  return row!.id;
+}
+
+export async function renameAgent(q: Queryable, id: number, name: string): Promise<void> {
+  await q.run('UPDATE agents SET name = $2 WHERE id = $1', [id, name]);
+}
+
+export async function setEnrolHash(q: Queryable, id: number, enrolHash: string): Promise<void> {
+  await q.run('UPDATE agents SET enrol_hash = $2 WHERE id = $1', [id, enrolHash]);
+}
+
+/** The enrolment key is spent: the agent's own credential replaces it. */
+export async function enrol(q: Queryable, id: number, credentialHash: string): Promise<void> {
+  await q.run('UPDATE agents SET enrol_hash = NULL, credential_hash = $2 WHERE id = $1', [id, credentialHash]);
+}
+
+export async function recordHello(
+  q: Queryable,
+  id: number,
+  h: { machineId: string; machineName: string; platform: number; version: string; mode: number; at: number },
+): Promise<void> {
+  await q.run(
+    'UPDATE agents SET machine_id = $2, machine_name = $3, platform = $4, version = $5, mode = $6, last_message = $7 WHERE id = $1',
+    [id, h.machineId, h.machineName, h.platform, h.version, h.mode, h.at],
+  );
+}
+
+export async function touchAgent(q: Queryable, id: number, at: number): Promise<void> {
+  await q.run('UPDATE agents SET last_message = $2 WHERE id = $1', [id, at]);
+}
+
+export async function setLastSeq(q: Queryable, id: number, seq: number): Promise<void> {
+  await q.run('UPDATE agents SET last_seq = greatest(last_seq, $2) WHERE id = $1', [id, seq]);
+}
+
+export async function deleteAgentRow(q: Queryable, id: number): Promise<void> {
+  await q.run('DELETE FROM agents WHERE id = $1', [id]);
+}
+
+/** Open (active or paused) sessions per agent of an account, and all sessions per agent. */
+export async function sessionCounts(q: Queryable, accountId: number): Promise<Map<number, { open: number; total: number }>> {
+  const rows = await q.all<{ agent: number; open: number; total: number }>(
+    `SELECT sentinel_id AS agent, count(*) FILTER (WHERE state IN (0, 1))::INTEGER AS open, count(*)::INTEGER AS total
+     FROM sessions WHERE account_id = $1 GROUP BY sentinel_id`,
+    [accountId],
+  );
+  return new Map(rows.map((r) => [r.agent, { open: r.open, total: r.total }]));
+}
+
+/** Active traces of the account on remote agents (the entitlement counts these). */
+export async function activeRemoteTraces(q: Queryable, accountId: number): Promise<number> {
+  const row = await q.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM sessions WHERE account_id = $1 AND state = 0 AND sentinel_id > 0`, [accountId]);
+  return row?.n ?? 0;
+}
+
+/** Open sessions of one agent (the detail panel's TARGETS list). */
+export async function openSessionsOf(q: Queryable, accountId: number, agentId: number) {
+  const rows = await q.all<{ id: number; ip: string; name: string; latest: number | null; state: number }>(
+    `SELECT id, target_ip AS ip, CASE WHEN description <> '' THEN description ELSE target_name END AS name,
+            latest_sample AS latest, state
+     FROM sessions_counted WHERE account_id = $1 AND sentinel_id = $2 AND state IN (0, 1) ORDER BY id`,
+    [accountId, agentId],
+  );
+  return rows.map((r) => ({ ID: r.id, IPAddress: r.ip, Name: r.name, LatestSample: r.latest === null ? null : Number(r.latest), Paused: r.state === 1 }));
+}

@@ -1,0 +1,207 @@
+// Remote agents (spec 1 "Agents page", sections 4-8; spec 3 section 7.5): one function per
+// operation, shared by the /cmd routes and the /mainHub methods. Every call needs the
+// CloudConnectManagement claim and the "magneto" setting (HOPWATCH_REMOTE_AGENTS).
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Claim, DeploymentMode } from '../contract/account.js';
+import { AgentNameMaxLength, type Agent, type AgentDownloadLink, type AgentItem, type AgentTarget, type Entitlement } from '../contract/agents.js';
+import { LocalMachineAgentId, LocalMachineAgentName, SessionState } from '../contract/sessions.js';
+import { requireClaim } from '../account/authenticate.js';
+import type { Principal } from '../account/principal.js';
+import type { Config } from '../config.js';
+import type { DomainEventBus } from '../events.js';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
+import type { Store } from '../store/db.js';
+import type { TraceRunner } from '../targets/trace-runner.js';
+import { setSessionState } from '../targets/repository.js';
+import { formatSetupLink } from '../../agent/setup-link.js';
+import type { AgentLinks } from './link.js';
+import type { AgentSettings } from './settings.js';
+import { hashKey, keyMatches, newKey } from './keys.js';
+import * as repo from './repository.js';
+
+export interface AgentDeps {
+  store: Store;
+  events: DomainEventBus;
+  config: Config;
+  settings: AgentSettings;
+  links: AgentLinks;
+  runner: TraceRunner;
+}
+
+/** Where the installer bundle is served (docs/agents.md). */
+export const InstallerPath = '/downloads/hopwatch-agent-linux-x64.tar.gz';
+
+function gate(deps: AgentDeps, p: Principal): void {
+  requireClaim(p, Claim.CloudConnectManagement);
+  if (!deps.settings.enabled) throw forbidden('Remote agents are turned off on this server (HOPWATCH_REMOTE_AGENTS=0).');
+}
+
+/** Whether remote agents are offered (the hub's GetIsMagneto). */
+export function isMagneto(deps: Pick<AgentDeps, 'settings'>): boolean {
+  return deps.settings.enabled;
+}
+
+function decodeName(raw: string): string {
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw badRequest('The agent name is not valid URL-encoded text.');
+  }
+  name = name.trim();
+  if (!name) throw badRequest('An agent name is required.');
+  if (name.length > AgentNameMaxLength) throw badRequest(`An agent name has at most ${AgentNameMaxLength} characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('An agent name cannot hold control characters.');
+  return name;
+}
+
+function toAgent(deps: AgentDeps, a: repo.AgentRecord, counts: Map<number, { open: number; total: number }>): Agent {
+  const c = counts.get(a.id) ?? { open: 0, total: 0 };
+  const online = deps.links.isOnline(a.id);
+  return {
+    ID: a.id,
+    Name: a.name,
+    UniqueID: a.uniqueId,
+    IsOnline: online,
+    OpenSessions: c.open,
+    TotalSessions: c.total,
+    SecurityKey: '',
+    Configured: a.credentialHash !== null,
+    LastMessageUnixTime: a.lastMessage === null ? null : Math.floor(a.lastMessage / 1000),
+    MachineID: a.machineId,
+    Platform: a.platform,
+    Version: a.version,
+    TargetVersion: a.version,
+    ServiceRunning: online,
+    MachineName: a.machineName,
+    ClientDetails: '',
+    Mode: a.mode as Agent['Mode'],
+  };
+}
+
+async function ownAgent(deps: AgentDeps, p: Principal, id: number): Promise<repo.AgentRecord> {
+  const a = await deps.store.read((q) => repo.findAgent(q, id));
+  if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${id} not found.`);
+  return a;
+}
+
+async function agentOut(deps: AgentDeps, p: Principal, id: number): Promise<Agent> {
+  const [a, counts] = await deps.store.read((q) => Promise.all([repo.findAgent(q, id), repo.sessionCounts(q, p.accountId)]));
+  if (!a) throw notFound(`Agent ${id} not found.`);
+  return toAgent(deps, a, counts);
+}
+
+/** The Local Machine (self-hosted) and the account's remote agents, online first, then by name. */
+export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentItem & Partial<Agent>)[]> {
+  const [rows, counts] = await deps.store.read((q) => Promise.all([repo.listAgents(q, p.accountId), repo.sessionCounts(q, p.accountId)]));
+  const out: (AgentItem & Partial<Agent>)[] = [];
+  if (deps.config.deployment !== DeploymentMode.Cloud) {
+    const c = counts.get(LocalMachineAgentId) ?? { open: 0, total: 0 };
+    out.push({
+      ID: LocalMachineAgentId,
+      Name: LocalMachineAgentName,
+      UniqueID: String(LocalMachineAgentId),
+      IsOnline: true,
+      OpenSessions: c.open,
+      TotalSessions: c.total,
+      Configured: true,
+      MachineName: hostname(),
+      Mode: 0,
+    });
+  }
+  // Without the claim or with remote agents off, only the Local Machine (the target window's picker).
+  if (!deps.settings.enabled || !p.claims.includes(Claim.CloudConnectManagement)) return out;
+  return out.concat(rows.map((a) => toAgent(deps, a, counts)));
+}
+
+export async function getEntitlement(deps: AgentDeps, p: Principal): Promise<Entitlement> {
+  gate(deps, p);
+  const active = await deps.store.read((q) => repo.activeRemoteTraces(q, p.accountId));
+  return { ActiveTraces: active, EntitledTraces: deps.settings.entitledTraces };
+}
+
+export async function createAgent(deps: AgentDeps, p: Principal, rawName: string): Promise<Agent> {
+  gate(deps, p);
+  const name = decodeName(rawName);
+  const id = await deps.store.exclusive((q) =>
+    repo.insertAgent(q, { accountId: p.accountId, uniqueId: randomUUID(), name, enrolHash: hashKey(newKey()), createdAt: Date.now() }),
+  );
+  deps.events.emit('AgentsChanged', p.accountId);
+  return agentOut(deps, p, id);
+}
+
+export async function updateAgentName(deps: AgentDeps, p: Principal, id: number, rawName: string): Promise<Agent> {
+  gate(deps, p);
+  await ownAgent(deps, p, id);
+  const name = decodeName(rawName);
+  await deps.store.exclusive((q) => repo.renameAgent(q, id, name));
+  deps.events.emit('AgentsChanged', p.accountId);
+  return agentOut(deps, p, id);
+}
+
+/** Deletes the agent: its open traces are closed, its link closed (after `uninstall` if asked). */
+export async function deleteAgent(deps: AgentDeps, p: Principal, id: number, shouldUninstall: boolean): Promise<void> {
+  gate(deps, p);
+  await ownAgent(deps, p, id);
+  const open = await deps.store.read((q) =>
+    q.all<{ id: number }>('SELECT id FROM sessions WHERE sentinel_id = $1 AND account_id = $2 AND state IN (0, 1)', [id, p.accountId]),
+  );
+  for (const s of open) {
+    await deps.runner.finish(s.id);
+    await deps.store.exclusive((q) => setSessionState(q, s.id, SessionState.Archived, Date.now()));
+  }
+  await deps.store.exclusive((q) => repo.deleteAgentRow(q, id));
+  deps.links.disconnect(id, { uninstall: shouldUninstall, reason: 'This agent was deleted.' });
+  if (open.length) deps.events.emit('SessionsChanged', p.accountId);
+  deps.events.emit('AgentsChanged', p.accountId);
+}
+
+export async function forceReconnect(deps: AgentDeps, p: Principal, id: number): Promise<void> {
+  gate(deps, p);
+  await ownAgent(deps, p, id);
+  if (!deps.links.isOnline(id)) throw new HttpError(409, 'The agent is not connected, so it cannot be told to reconnect.');
+  deps.links.disconnect(id, { reason: 'Reconnect requested from the console.' });
+}
+
+/**
+ * The Installer link and a new Auto Setup link. Each call mints a new enrolment key (the
+ * previous link stops working); an agent already set up keeps its own credential.
+ */
+export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined): Promise<AgentDownloadLink> {
+  gate(deps, p);
+  await ownAgent(deps, p, id);
+  const server = (deps.settings.publicUrl ?? serverUrl ?? `http://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
+  const key = newKey();
+  await deps.store.exclusive((q) => repo.setEnrolHash(q, id, hashKey(key)));
+  return { DownloadUrl: server + InstallerPath, SetupLink: formatSetupLink({ id, key, server }) };
+}
+
+/** The agent program's first contact: its enrolment key for a credential of its own. */
+export async function enrolAgent(deps: Pick<AgentDeps, 'store' | 'settings'>, args: { AgentId: number; Key: string }): Promise<{ Credential: string }> {
+  if (!deps.settings.enabled) throw forbidden('Remote agents are turned off on this server.');
+  const a = await deps.store.read((q) => repo.findAgent(q, args.AgentId));
+  if (!a || !keyMatches(args.Key, a.enrolHash)) throw unauthorized('Unknown agent or spent setup key: copy a new Auto Setup link from the console.');
+  const credential = newKey();
+  await deps.store.exclusive((q) => repo.enrol(q, a.id, hashKey(credential)));
+  return { Credential: credential };
+}
+
+/** For newtarget: the agent must be the Local Machine or an agent of the caller's account within the entitlement. */
+export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settings'>, p: Principal, agentId: number): Promise<void> {
+  if (agentId === LocalMachineAgentId) return;
+  if (!deps.settings.enabled) throw notFound(`Agent ${agentId} not found.`);
+  const a = await deps.store.read((q) => repo.findAgent(q, agentId));
+  if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
+  const active = await deps.store.read((q) => repo.activeRemoteTraces(q, p.accountId));
+  if (active >= deps.settings.entitledTraces) {
+    throw forbidden(`All ${deps.settings.entitledTraces} entitled remote traces are running; stop one first (HOPWATCH_ENTITLED_TRACES).`);
+  }
+}
+
+/** The open targets of an agent (the Local Machine's too). */
+export async function agentTargets(deps: AgentDeps, p: Principal, id: number): Promise<AgentTarget[]> {
+  gate(deps, p);
+  if (id !== LocalMachineAgentId) await ownAgent(deps, p, id);
+  return deps.store.read((q) => repo.openSessionsOf(q, p.accountId, id));
+}

@@ -1,0 +1,150 @@
+// Issue 17 end to end: a remote agent "at a branch office" traces a target over its own path
+// while the server is killed (SIGKILL) and started again; every round it measured is stored exactly
+// once (spooled to disk while the server was away, backfilled in order on reconnect).
+// As root the agent runs inside network namespace hw52-r1 (the branch) with the raw-socket
+// engine and the server in the root namespace listening on 0.0.0.0; as any user the same
+// flow runs on the simulated engine (server and agent: HOPWATCH_ENGINE=simulated).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { simScenarioOf } from '../support/trace-network.js';
+import { asRoot } from '../netns/rounds.js';
+import { buildTopology, type Topology } from '../netns/topology.js';
+import type { Scenario } from '../netns/scenario.js';
+import { agentList, cmd, createAgentWithLink, startAgent, waitFor, type AgentProcess } from './support.js';
+
+const scenario: Scenario = { id: 52, routers: 3 };
+
+/** SIGKILLs the process this test started that listens on `port` (the appliance). */
+function killListener(port: number): void {
+  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
+  if (!pid) throw new Error(`no process listens on ${port}: ${out}`);
+  process.kill(pid, 'SIGKILL');
+}
+
+async function hubCall<T>(url: string, cookie: string, method: string, ...args: unknown[]): Promise<T> {
+  const c = new HubConnectionBuilder()
+    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
+    .configureLogging(LogLevel.None)
+    .build();
+  await c.start();
+  try {
+    return (await c.invoke(method, ...args)) as T;
+  } finally {
+    await c.stop();
+  }
+}
+
+for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'] as const)) {
+  describe(`remote agent through a server outage (${variant})`, () => {
+    let topo: Topology | undefined;
+    let simDir: string | undefined;
+    let hw: Appliance;
+    let agent: AgentProcess;
+    let serverUrl: string;
+    let agentEnv: Record<string, string> = {};
+    let expectedPath: string[];
+    const serverEnv: Record<string, string> = { HOPWATCH_ROOT_PASSWORD: 'pw' };
+
+    beforeAll(async () => {
+      const base = simScenarioOf(scenario);
+      if (variant === 'netns') {
+        topo = buildTopology(scenario);
+        serverEnv.HOPWATCH_HOST = '0.0.0.0';
+        // The agent traces from router 1's namespace: its path starts at router 2.
+        expectedPath = [topo.hop(2).v4, topo.hop(3).v4, topo.target.v4];
+      } else {
+        simDir = mkdtempSync(join(tmpdir(), 'hopwatch-branch-'));
+        const file = join(simDir, 'branch.json');
+        writeFileSync(file, JSON.stringify({ ...base, name: 'branch', source: { v4: base.hops[0].v4, v6: base.hops[0].v6 }, hops: base.hops.slice(1) }));
+        serverEnv.HOPWATCH_ENGINE = 'simulated';
+        agentEnv = { HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: file };
+        expectedPath = [base.hops[1].v4!, base.hops[2].v4!, base.target.v4!];
+      }
+      hw = await startAppliance({ env: serverEnv });
+      serverUrl = variant === 'netns' ? `http://${topo!.hostAddress.v4}:${hw.port}` : hw.url;
+    });
+
+    afterAll(async () => {
+      await agent?.dispose();
+      await hw?.dispose();
+      topo?.destroy();
+      if (simDir) rmSync(simDir, { recursive: true, force: true });
+    });
+
+    it('joins by its Auto Setup link, traces its own path, and stores every round once across a restart', async () => {
+      onTestFailed(() => console.log(`agent output:\n${agent?.output()}\nserver output (tail):\n${hw.output().slice(-3000)}`));
+      const cookie = await signIn(hw.url, 'admin', 'pw');
+      // The link names the address the caller used: the branch reaches the server there.
+      const { agent: created, link } = await createAgentWithLink(serverUrl, cookie, 'Branch office');
+      expect(created.Configured).toBe(false);
+      expect(link.SetupLink).toMatch(new RegExp(`^hopwatch://setup\\?mode=sentinel&id=${created.ID}&key=[A-Za-z0-9_-]+&server=${encodeURIComponent(serverUrl).replace(/[.]/g, '\\.')}$`));
+
+      agent = startAgent(['setup', link.SetupLink], { netns: topo ? 'hw52-r1' : undefined, env: agentEnv });
+      const online = await waitFor('the agent online', async () => (await agentList(hw.url, cookie)).find((a) => a.ID === created.ID && a.IsOnline));
+      expect(online).toMatchObject({ Name: 'Branch office', Configured: true, Mode: 2, Platform: 3 });
+      expect(online.MachineName).not.toBe('');
+      // The key never reaches the server's log or the agent's output.
+      const key = new URL(link.SetupLink).searchParams.get('key')!;
+
+      const { ID: targetId } = await cmd<{ ID: number }>(hw.url, cookie, `/cmd/newtarget?target=${expectedPath[2]}&traceInterval=1&agentID=${created.ID}`);
+      const ofTarget = () => agent.rounds().filter((r) => r[0] === targetId);
+      await waitFor('3 rounds on the agent', async () => ofTarget().length >= 3);
+
+      // The hops are the branch's path, not the server's.
+      const rows = await waitFor('the rows of the branch path', async () => {
+        const g = await hubCall<{ Rows: { IP: string }[] }>(hw.url, cookie, 'TraceGraphRows', [{ ID: String(targetId), Start: '0' }], [], 'Target', targetId);
+        const ips = g.Rows.slice(1).map((r) => r.IP);
+        return ips.length === 3 ? ips : undefined;
+      });
+      expect(rows).toEqual(expectedPath);
+
+      // The server dies (SIGKILL: no flush, no goodbye); the agent keeps tracing and spools.
+      killListener(hw.port);
+      await hw.stop();
+      const before = ofTarget().length;
+      await waitFor('rounds spooled while the server is away', async () => agent.spooled() >= 3 && ofTarget().length >= before + 3);
+      expect(agent.output()).toMatch(/disconnected/);
+
+      // The agent restarts mid-spool: its traces (kept on disk) and its spool go on.
+      expect(await agent.stop()).toBe(0);
+      const spooledBefore = agent.spooled();
+      const earlierOutput = agent.output();
+      agent = startAgent(['run'], { netns: topo ? 'hw52-r1' : undefined, env: agentEnv, dir: agent.dir });
+      await waitFor('the restarted agent tracing from its disk', async () => agent.spooled() >= spooledBefore + 2);
+      expect(agent.output()).toMatch(/running 1 trace\(s\) kept on disk/);
+      expect(earlierOutput + agent.output()).not.toContain(new URL(link.SetupLink).searchParams.get('key')!);
+
+      hw = await startAppliance({ env: serverEnv, dataDir: hw.dataDir, port: hw.port });
+      await waitFor('the agent online again', async () => (await agentList(hw.url, cookie)).find((a) => a.ID === created.ID && a.IsOnline));
+      await waitFor('the spool backfilled', async () => agent.spooled() === 0);
+
+      // Pause the trace, then wait until the agent has nothing left to send.
+      const stop = await fetch(`${hw.url}/cmd/stoptrace?ID=${targetId}`, { headers: { cookie } });
+      expect(stop.status).toBeLessThan(300);
+      let last = -1;
+      await waitFor('the agent idle', async () => {
+        const n = ofTarget().length;
+        const idle = n === last && agent.spooled() === 0;
+        last = n;
+        if (!idle) await new Promise((r) => setTimeout(r, 1000));
+        return idle;
+      });
+
+      const measured = ofTarget();
+      const hopSamples = measured.reduce((s, r) => s + r[2], 0);
+      // Every round's time is distinct on the agent, and the server holds exactly its samples.
+      expect(new Set(measured.map((r) => r[1])).size).toBe(measured.length);
+      const stored = await hubCall<number>(hw.url, cookie, 'GetSampleCountForSession', targetId);
+      expect(stored).toBe(hopSamples);
+
+      expect(hw.output()).not.toContain(key);
+      expect(agent.output()).not.toContain(key);
+    }, 240_000);
+  });
+}

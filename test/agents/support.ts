@@ -1,0 +1,88 @@
+// Helpers of the agent suites: the console's agent calls over REST, and the agent program
+// (dist/agent/cli.js) as a child process, optionally inside a network namespace.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
+
+const cliJs = resolve(import.meta.dirname, '../../dist/agent/cli.js');
+
+export async function cmd<T>(url: string, cookie: string, path: string): Promise<T> {
+  const r = await fetch(url + path, { headers: { cookie } });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export async function createAgentWithLink(url: string, cookie: string, name: string): Promise<{ agent: Agent; link: AgentDownloadLink }> {
+  const agent = await cmd<Agent>(url, cookie, `/cmd/createAgent?name=${encodeURIComponent(encodeURIComponent(name))}`);
+  const link = await cmd<AgentDownloadLink>(url, cookie, `/cmd/download-link/${agent.ID}`);
+  return { agent, link };
+}
+
+export async function agentList(url: string, cookie: string): Promise<Agent[]> {
+  return cmd<Agent[]>(url, cookie, '/cmd/getagentlist');
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface AgentProcess {
+  dir: string;
+  roundLog: string;
+  output(): string;
+  /** Batch files still in the spool. */
+  spooled(): number;
+  /** Lines of the round log: [traceId, time, hops]. */
+  rounds(): [number, number, number][];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+  dispose(): Promise<void>;
+}
+
+export function startAgent(args: string[], opts: { env?: Record<string, string>; netns?: string; dir?: string } = {}): AgentProcess {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'hopwatch-agent-'));
+  const roundLog = join(dir, 'rounds.log');
+  const argv = opts.netns ? ['ip', 'netns', 'exec', opts.netns, process.execPath, cliJs, ...args] : [process.execPath, cliJs, ...args];
+  const child: ChildProcess = spawn(argv[0], argv.slice(1), {
+    env: { ...process.env, HOPWATCH_AGENT_DIR: dir, HOPWATCH_AGENT_ROUND_LOG: roundLog, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return {
+    dir,
+    roundLog,
+    output: () => out,
+    spooled: () => (existsSync(join(dir, 'spool')) ? readdirSync(join(dir, 'spool')).filter((f) => f.endsWith('.json')).length : 0),
+    rounds: () =>
+      existsSync(roundLog)
+        ? readFileSync(roundLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number, number])
+        : [],
+    stop,
+    exited,
+    dispose: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// The Agents page's rules (spec 1 "Agents page", "Agent status"): grid texts, default order,
+// filter, the overview's capacity figures, and the Auto Setup and toast texts.
+import { agentStatus, AgentModeText, type Agent, type AgentItem, type Entitlement } from '../../../../server/contract/agents';
+
+export type AgentRowSource = AgentItem & Partial<Agent>;
+
+export interface AgentRow {
+  id: number;
+  name: string;
+  targets: number;
+  machineName: string;
+  version: string;
+  lastConnected: string;
+  status: 'PENDING' | 'ONLINE' | 'OFFLINE';
+  mode: string;
+  os: string;
+}
+
+/** Version with the last dotted segment dropped ("1.2.3.4" -> "1.2.3"). */
+export function shortVersion(v: string | undefined): string {
+  if (!v) return '';
+  const parts = v.split('.');
+  return parts.length > 1 ? parts.slice(0, -1).join('.') : v;
+}
+
+export function osText(platform: number | undefined): string {
+  return platform === 1 ? 'WINDOWS' : platform === 2 ? 'MAC' : 'UNKNOWN';
+}
+
+export function toRow(a: AgentRowSource, formatTime: (ms: number) => string = (ms) => new Date(ms).toLocaleString()): AgentRow {
+  const configured = a.Configured ?? a.ID < 0;
+  return {
+    id: a.ID,
+    name: a.Name,
+    targets: a.TotalSessions ?? 0,
+    machineName: a.MachineName ?? '',
+    version: shortVersion(a.Version),
+    lastConnected: a.LastMessageUnixTime ? formatTime(a.LastMessageUnixTime * 1000) : '',
+    status: agentStatus({ IsOnline: a.IsOnline, Configured: configured }),
+    mode: a.ID < 0 ? 'SERVICE' : AgentModeText[(a.Mode ?? 0) as 0 | 1 | 2] ?? 'UNKNOWN',
+    os: osText(a.Platform),
+  };
+}
+
+export type SortKey = keyof AgentRow;
+
+/** Default order: online first, then by name. A chosen column sorts by itself. */
+export function sortRows(rows: AgentRow[], sort?: { key: SortKey; descending: boolean }): AgentRow[] {
+  const out = [...rows];
+  if (!sort) {
+    return out.sort((a, b) => Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') || a.name.localeCompare(b.name));
+  }
+  const dir = sort.descending ? -1 : 1;
+  return out.sort((a, b) => {
+    const x = a[sort.key];
+    const y = b[sort.key];
+    return dir * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)));
+  });
+}
+
+/** Case-insensitive substring match on any shown text. */
+export function filterRows(rows: AgentRow[], filter: string): AgentRow[] {
+  const f = filter.trim().toLowerCase();
+  if (!f) return rows;
+  return rows.filter((r) => [r.name, r.machineName, r.version, r.status, r.mode, r.os].some((t) => t.toLowerCase().includes(f)));
+}
+
+export interface Overview {
+  activeTargets: number;
+  entitled: number;
+  tracePercent: number;
+  online: number;
+  offline: number;
+  pending: number;
+  onlinePercent: number;
+}
+
+/** The Agents Overview cards (remote agents only; the Local Machine is not counted). */
+export function overview(agents: AgentRowSource[], e: Entitlement | null): Overview {
+  const remote = agents.filter((a) => a.ID > 0).map((a) => toRow(a));
+  const online = remote.filter((r) => r.status === 'ONLINE').length;
+  const pending = remote.filter((r) => r.status === 'PENDING').length;
+  const active = e?.ActiveTraces ?? 0;
+  const entitled = e?.EntitledTraces ?? 0;
+  return {
+    activeTargets: active,
+    entitled,
+    tracePercent: entitled > 0 ? Math.min(100, Math.round((active / entitled) * 100)) : 0,
+    online,
+    offline: remote.length - online - pending,
+    pending,
+    onlinePercent: remote.length ? Math.round((online / remote.length) * 100) : 0,
+  };
+}
+
+/** Spec 1 section 8: the capacity toasts after starting a remote trace (undefined: none). */
+export function capacityToast(e: Entitlement, selfHosted: boolean): string | undefined {
+  const cloud = selfHosted ? 'CloudConnect' : 'Cloud';
+  const tab = selfHosted ? 'CloudConnect' : 'Agent';
+  if (e.EntitledTraces > 0 && e.ActiveTraces >= e.EntitledTraces) {
+    return `Looks like you're running all ${e.EntitledTraces} of your ${cloud} traces. You can manage your traces in the ${tab} tab`;
+  }
+  if (e.EntitledTraces > 1 && e.ActiveTraces === e.EntitledTraces - 1) {
+    return `You're running ${e.ActiveTraces} of ${e.EntitledTraces} remote traces. You can manage your traces or upgrade your capacity in the Agent tab`;
+  }
+  return undefined;
+}
+
+export const Texts = {
+  autoSetupCopied: 'Auto Setup URL copied to clipboard. Paste in browser on agent machine.',
+  created: (name: string) => `Successfully created agent: ${name}`,
+  createFailed: 'Error creating agent: ',
+  deleted: 'Successfully deleted agent',
+  deleteFailed: 'Error deleting agent: ',
+  reconnected: 'Successfully forced reconnect of agent',
+  reconnectFailed: 'Error forcing reconnect of agent: ',
+  renamed: 'Successfully updated agent name',
+  renameFailed: 'Error updating agent name: ',
+  downloadFailed: 'Error getting agent download',
+} as const;
