@@ -31,11 +31,16 @@ describe.skipIf(!asRoot)('target window and shell fixes in Chromium', () => {
   /** The viewport (the focus range in Auto focus) as epoch ms, from its "HH:mm:ss - HH:mm:ss" text. */
   const viewport = async () => {
     const text = (await page.getByTestId('focus-range').textContent()) ?? '';
-    const m = /(\d\d):(\d\d):(\d\d) - (\d\d):(\d\d):(\d\d)/.exec(text);
+    // A range within today reads "HH:mm:ss - HH:mm:ss"; one across midnight carries dates.
+    const m = /(?:(\d{4})-(\d\d)-(\d\d) )?(\d\d):(\d\d):(\d\d) - (?:(\d{4})-(\d\d)-(\d\d) )?(\d\d):(\d\d):(\d\d)/.exec(text);
     if (!m) throw new Error(`no range in ${text}`);
-    const today = (h: string, mi: string, s: string) => new Date().setHours(Number(h), Number(mi), Number(s), 0);
-    let start = today(m[1], m[2], m[3]);
-    const end = today(m[4], m[5], m[6]);
+    const at = (y: string | undefined, mo: string | undefined, d: string | undefined, h: string, mi: string, s: string) => {
+      const t = new Date();
+      if (y) t.setFullYear(Number(y), Number(mo) - 1, Number(d));
+      return t.setHours(Number(h), Number(mi), Number(s), 0);
+    };
+    let start = at(m[1], m[2], m[3], m[4], m[5], m[6]);
+    const end = at(m[7], m[8], m[9], m[10], m[11], m[12]);
     if (start > end) start -= 86_400_000;
     return { start, end, length: end - start };
   };

@@ -180,7 +180,7 @@ export function ControlPanel(p: ControlPanelProps) {
             Bad {p.badMs} ms
           </span>
         </div>
-        <span className="focus-range" data-testid="focus-range" title="The time range the grid statistics cover">
+        <span className="focus-range" data-testid="focus-range" title={`The time range the grid statistics cover: ${p.rangeText}`}>
           {p.rangeText}
         </span>
         <button
