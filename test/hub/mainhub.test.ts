@@ -15,7 +15,9 @@ function connect(url: string, cookie: string | undefined, transport: HttpTranspo
   const b = new HubConnectionBuilder()
     .withUrl(`${url}/mainHub`, { transport, headers: cookie ? { cookie } : {} })
     .configureLogging(LogLevel.None);
-  if (reconnect) b.withAutomaticReconnect([0, 500, 500, 1000, 1000, 2000, 2000]);
+  // As the console does (web/src/hub/connection.ts): retry every 500 ms until stopped. A fixed
+  // list of delays gave up after 7 s, less than a restart takes on a busy machine.
+  if (reconnect) b.withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => 500 });
   return b.build();
 }
 
