@@ -1,7 +1,7 @@
 // Issue 17 end to end: a remote agent "at a branch office" traces a target over its own path
 // while the server is killed (SIGKILL) and started again; every round it measured is stored exactly
 // once (spooled to disk while the server was away, backfilled in order on reconnect).
-// As root the agent runs inside network namespace hw52-r1 (the branch) with the raw-socket
+// As root the agent runs inside network namespace hw{id}-r1 (the branch) with the raw-socket
 // engine and the server in the root namespace listening on 0.0.0.0; as any user the same
 // flow runs on the simulated engine (server and agent: HOPWATCH_ENGINE=simulated).
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
 import { agentList, cmd, createAgentWithLink, startAgent, waitFor, type AgentProcess } from './support.js';
 
-const scenario: Scenario = { id: 52, routers: 3 };
+const scenario: Scenario = { id: 54, routers: 3 };
 
 /** SIGKILLs the process this test started that listens on `port` (the appliance). */
 function killListener(port: number): void {
@@ -85,7 +85,7 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
       expect(created.Configured).toBe(false);
       expect(link.SetupLink).toMatch(new RegExp(`^hopwatch://setup\\?mode=sentinel&id=${created.ID}&key=[A-Za-z0-9_-]+&server=${encodeURIComponent(serverUrl).replace(/[.]/g, '\\.')}$`));
 
-      agent = startAgent(['setup', link.SetupLink], { netns: topo ? 'hw52-r1' : undefined, env: agentEnv });
+      agent = startAgent(['setup', link.SetupLink], { netns: topo ? `hw${scenario.id}-r1` : undefined, env: agentEnv });
       const online = await waitFor('the agent online', async () => (await agentList(hw.url, cookie)).find((a) => a.ID === created.ID && a.IsOnline));
       expect(online).toMatchObject({ Name: 'Branch office', Configured: true, Mode: 2, Platform: 3 });
       expect(online.MachineName).not.toBe('');
@@ -115,7 +115,7 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
       expect(await agent.stop()).toBe(0);
       const spooledBefore = agent.spooled();
       const earlierOutput = agent.output();
-      agent = startAgent(['run'], { netns: topo ? 'hw52-r1' : undefined, env: agentEnv, dir: agent.dir });
+      agent = startAgent(['run'], { netns: topo ? `hw${scenario.id}-r1` : undefined, env: agentEnv, dir: agent.dir });
       await waitFor('the restarted agent tracing from its disk', async () => agent.spooled() >= spooledBefore + 2);
       expect(agent.output()).toMatch(/running 1 trace\(s\) kept on disk/);
       expect(earlierOutput + agent.output()).not.toContain(new URL(link.SetupLink).searchParams.get('key')!);
