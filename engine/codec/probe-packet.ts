@@ -6,6 +6,7 @@
 import { compensationWord, finishChecksum, fold, internetChecksum, onesComplementSum } from './checksum.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, IPV4_HEADER_LENGTH, ipv4PseudoHeaderSum, writeIPv4Header } from './ipv4.js';
 import { IPV6_HEADER_LENGTH, ipv6PseudoHeaderSum, writeIPv6Header } from './ipv6.js';
+import { write16, write32 } from './bytes.js';
 
 export type ProbeProtocol = 'icmp' | 'udp' | 'tcp';
 
@@ -122,17 +123,6 @@ export function writeProbe(buf: Uint8Array, p: ProbeSpec): number {
   return total;
 }
 
-function write16(buf: Uint8Array, o: number, v: number): void {
-  buf[o] = (v >> 8) & 0xff;
-  buf[o + 1] = v & 0xff;
-}
-
-function write32(buf: Uint8Array, o: number, v: number): void {
-  buf[o] = (v >>> 24) & 0xff;
-  buf[o + 1] = (v >>> 16) & 0xff;
-  buf[o + 2] = (v >>> 8) & 0xff;
-  buf[o + 3] = v & 0xff;
-}
 
 /**
  * The probes of one flow, written from a template. Probes of a flow differ only in the TTL

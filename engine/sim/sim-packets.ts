@@ -8,6 +8,7 @@ import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP, IPPROTO_UDP, IPV4_HEADER_LEN
 import { IPV6_HEADER_LENGTH, ipv6PseudoHeaderSum, readIPv6Header } from '../codec/ipv6.js';
 import type { ProbeProtocol } from '../codec/probe-packet.js';
 import { writeMplsExtension, type MplsLabel } from '../codec/icmp-extensions.js';
+import { write16, write32 } from '../codec/bytes.js';
 
 export interface SentProbe {
   family: 4 | 6;
@@ -174,16 +175,4 @@ function withIPv4Header(payload: Uint8Array, protocol: number, source: Uint8Arra
   writeIPv4Header(out, 0, { totalLength: out.length, identification: 0, dontFragment: false, ttl: 64, protocol, source, destination });
   out.set(payload, IPV4_HEADER_LENGTH);
   return out;
-}
-
-function write16(buf: Uint8Array, o: number, v: number): void {
-  buf[o] = (v >> 8) & 0xff;
-  buf[o + 1] = v & 0xff;
-}
-
-function write32(buf: Uint8Array, o: number, v: number): void {
-  buf[o] = (v >>> 24) & 0xff;
-  buf[o + 1] = (v >>> 16) & 0xff;
-  buf[o + 2] = (v >>> 8) & 0xff;
-  buf[o + 3] = v & 0xff;
 }
