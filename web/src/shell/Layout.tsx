@@ -3,8 +3,10 @@ import { Outlet } from 'react-router-dom';
 import { HubEventHandlers } from '../hub/HubEventHandlers';
 import { Footer } from './Footer';
 import { Sidebar } from './Sidebar';
+import { useStorageWarning } from './useStorageWarning';
 
 export function Layout() {
+  useStorageWarning();
   return (
     <div className="app">
       <HubEventHandlers />
