@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SessionListCommandType, SessionState } from '../../../server/contract/sessions';
+import { downloadUrl } from '../api/download';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { invoke } from '../hub/connection';
 import { reportError } from '../state/reportError';
@@ -42,14 +43,6 @@ function useMultiAgent(): boolean {
 
 const isOpen = (r: SessionRow) => r.state === SessionState.Active || r.state === SessionState.Pause;
 
-function download(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = '';
-  document.body.append(a);
-  a.click();
-  a.remove();
-}
 
 export function SessionsPage() {
   const navigate = useNavigate();
@@ -97,7 +90,7 @@ export function SessionsPage() {
         onFilter={(key, text) => setFilters((f) => ({ ...f, [key]: text }))}
         loading={loading}
         onOpen={(row) => void attempt('OPEN', [row.id]).then((r) => r && navigate(`/targets/${row.id}`))}
-        onExport={(row) => void attempt('EXPORT', [row.id]).then((r) => r?.DownloadUrls.forEach(download))}
+        onExport={(row) => void attempt('EXPORT', [row.id]).then((r) => r?.DownloadUrls.forEach((url) => downloadUrl(url)))}
         onDelete={(row) => setDialog({ kind: 'deleteOne', row })}
       />
       {dialog?.kind === 'deleteOne' && (
