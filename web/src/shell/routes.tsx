@@ -10,6 +10,7 @@ import { UserManagementPage } from '../users/UserManagementPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
+import { SessionsPage } from '../sessions/SessionsPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
@@ -43,7 +44,7 @@ export const shellEntries: Entry[] = [
   gated(['/summary/:summaryUniqueID?', '/summarys/:summaryId?'], SummaryGate, <SummaryPage />),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),
-  coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
+  gated(['/sessions'], needsClaim(Claim.SessionManagement), <SessionsPage />),
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),

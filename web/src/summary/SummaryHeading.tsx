@@ -13,6 +13,7 @@ import { showInfo } from '../state/toasts';
 import { currentUserAtom } from '../state/user';
 import { copyText } from '../target/clipboard';
 import { PopupMenu, type MenuItem } from '../target/PopupMenu';
+import { ImportButton } from './ImportButton';
 
 /** LiveShare view links arrive with the LiveShare screens (issue: LiveShare); until then the items are not shown. */
 export const LiveShareViewLinksBuilt = false;
@@ -79,11 +80,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
         )}
       </div>
       <div className="heading-tools">
-        {user?.Flags.includes(Flag.Pp2Import) && summary && (
-          <button type="button" className="button secondary" disabled title="Data file import is not available on this server yet.">
-            Import PP2 File
-          </button>
-        )}
+        {user?.Flags.includes(Flag.Pp2Import) && summary && <ImportButton summary={summary} allowed={!!user?.Claims.includes(Claim.TargetManagement)} />}
         {user?.Claims.includes(Claim.AlertsManagement) && (
           <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
             Show alerts

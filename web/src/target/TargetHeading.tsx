@@ -7,8 +7,25 @@ import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
+import type { TimeRange } from './logic/graphTimeState';
+import { DownloadButton } from './DownloadButton';
 
-export function TargetHeading({ targetId, notFound, details, intervalMs }: { targetId?: string; notFound: boolean; details: TargetDetails | null; intervalMs: number }) {
+export function TargetHeading({
+  targetId,
+  notFound,
+  details,
+  intervalMs,
+  view,
+  focus,
+}: {
+  targetId?: string;
+  notFound: boolean;
+  details: TargetDetails | null;
+  intervalMs: number;
+  /** The graphs' viewport and the statistics focus: the download menu's ranges. */
+  view: TimeRange;
+  focus: TimeRange;
+}) {
   const user = useAtomValue(currentUserAtom);
   const running = !!details?.IsRunning;
   return (
@@ -25,10 +42,14 @@ export function TargetHeading({ targetId, notFound, details, intervalMs }: { tar
         )}
       </div>
       <div className="heading-tools">
-        {user?.Flags.includes(Flag.Pp2Import) && (
-          <button type="button" className="button secondary" disabled title="Data file download is not available on this server yet.">
-            Download
-          </button>
+        {user?.Flags.includes(Flag.Pp2Import) && targetId && details && (
+          <DownloadButton
+            targetId={targetId}
+            target={details.TargetDNSName || details.TargetIPAddress}
+            view={view}
+            focus={focus}
+            firstSampleMs={details.FirstSample ? Date.parse(details.FirstSample) : null}
+          />
         )}
         {user?.Claims.includes(Claim.AlertsManagement) && (
           <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">

@@ -23,7 +23,7 @@ import { hostLabel } from './hostLabel';
 import { moveColumn, resizeColumn, setColumnVisible } from './logic/columnPrefs';
 import { FocusMode } from './logic/constants';
 import { formatDurationShort } from './logic/duration';
-import { graphTimeReducer, initialGraphTimeState, statsRange } from './logic/graphTimeState';
+import { graphTimeReducer, initialGraphTimeState, statsRange, viewportRange } from './logic/graphTimeState';
 import { entryReducer, initialEntryState, playAction } from './logic/playAction';
 import { isHeaderRow, sessionIdOf } from './logic/rowId';
 import { TracedTargetDialog } from './TracedTargetDialog';
@@ -138,7 +138,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
   return (
     <div className="target-window" ref={drawn.root}>
-      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} />
+      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} />
 
       <ControlPanel
         entryText={entry.text}
