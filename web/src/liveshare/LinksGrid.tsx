@@ -9,12 +9,12 @@ import type { LiveShareLink } from '../../../server/contract/liveshare';
 import { LinksActionsWidth, columnValue, sharedListCell, visibleLinks, type GridView, type LinkColumn } from './logic/links';
 
 const Columns: { key: LinkColumn; title: string; width: number }[] = [
-  { key: 'Description', title: 'Description', width: 200 },
+  { key: 'Description', title: 'Description', width: 170 },
   { key: 'Creator', title: 'Creator', width: 120 },
   { key: 'Shared', title: 'Shared list', width: 180 },
-  { key: 'CreationDate', title: 'Creation Date', width: 160 },
-  { key: 'ExpirationDate', title: 'Expiration Date', width: 160 },
-  { key: 'URL', title: 'URL', width: 260 },
+  { key: 'CreationDate', title: 'Creation Date', width: 150 },
+  { key: 'ExpirationDate', title: 'Expiration Date', width: 150 },
+  { key: 'URL', title: 'URL', width: 200 },
 ];
 
 export interface LinkActions {
