@@ -42,10 +42,13 @@ import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
 import dataFilesPlugin from './datafiles/plugin.js';
 import agentsPlugin from './agents/plugin.js';
+import liveSharePlugin from './liveshare/plugin.js';
+import { LiveShareVisitors } from './liveshare/visitors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: readonly RouteOptions[];
+    liveShareVisitors: LiveShareVisitors;
   }
 }
 
@@ -96,6 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', opts.store);
   app.decorate('events', opts.events ?? new DomainEventBus());
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);
   installRequestLog(app, opts.config.slowRequestMs);
   installJsonParsing(app);
@@ -105,8 +109,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app, opts.version);
 
   // Before validation: who may call is checked before what they sent (server/http/access.ts).
+  // A browser without a user's session may be a LiveShare visitor (its liveshareid cookie).
+  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events);
+  app.decorate('liveShareVisitors', visitors);
+  app.addHook('onClose', async () => visitors.close());
   app.addHook('preValidation', async (request) => {
-    if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
+    if (!request.headers.cookie) return;
+    request.principal = await principalFromCookie(opts.store, request.headers.cookie);
+    if (request.principal) return;
+    const visitor = await visitors.fromCookie(request.headers.cookie, request.ip);
+    if (visitor && 'principal' in visitor) request.principal = visitor.principal;
+    else if (visitor) request.liveShareRefusal = visitor.refusal;
   });
   installAccessCheck(app);
 
@@ -120,6 +133,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(kvpPlugin);
   await app.register(configurationsPlugin);
   await app.register(sessionsPlugin);
+  await app.register(liveSharePlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });

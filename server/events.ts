@@ -25,6 +25,8 @@ export interface DomainEvents {
   SignedOut: [loginSession: string];
   /** Every login session of a user ended but `kept` (password change or reset, user deleted). */
   LoginSessionsEnded: [userId: number, kept: string | undefined];
+  /** A LiveShare link was created, changed or deleted; `open`: visitors may still use it. */
+  LiveShareChanged: [accountId: number, linkId: number, open: boolean];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {

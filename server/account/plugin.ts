@@ -68,7 +68,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   app.post('/api/Account/Logout', { config: { access: 'public' } }, logoutHandler);
   app.get('/api/Account/Logout', { config: { changesState: true, access: 'public' } }, logoutHandler);
 
-  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: 'signedIn' }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: { visitor: true } }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',

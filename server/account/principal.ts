@@ -13,6 +13,24 @@ export interface Principal {
    * hub connections are re-checked and closed by it.
    */
   loginSession?: string;
+  /** Set for a LiveShare visitor (IsLiveshare): what its link shares; no claims, no user. */
+  liveShare?: LiveShareScope;
+}
+
+/** What a LiveShare visitor may see: the targets of one link (server/liveshare/visitors.ts). */
+export interface LiveShareScope {
+  linkId: number;
+  shareId: string;
+  /** SUM-{id} or AGT-{agentUniqueId}. */
+  summaryRef: string;
+  /** The shared summary, or 0: the pseudo-summary of an agent's targets. */
+  summaryId: number;
+  /** The shared summary's or agent's name. */
+  title: string;
+  /** The link's expiry (ms), or null. */
+  expiresAt: number | null;
+  /** Session (target) ids the link shows now. */
+  sessionIds: ReadonlySet<number>;
 }
 
 /** Root holds every claim a web user can be given; a temporary password adds its flag. */
@@ -23,6 +41,9 @@ export function principalOf(user: UserRecord): Principal {
 }
 
 export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUser {
+  if (p.liveShare) {
+    return { Username: p.username, Message: '', IsLiveshare: true, IsUser: false, IsRoot: false, LicenseMode: licenseMode, Claims: [], Flags: [] };
+  }
   return {
     Username: p.username,
     Message: '',

@@ -7,6 +7,7 @@ import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, typ
 import { latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
@@ -170,20 +171,24 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
 async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
+  if (summaryOutsideLiveShare(p, summaryId)) throw notFound(`Summary ${summaryId} not found`);
   const editable = p.claims.includes(Claim.TargetManagement);
   return store.read(async (q) => {
-    const summary = await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [
-      summaryId,
-      p.accountId,
-    ]);
+    // A LiveShare visitor's pseudo-summary (id 0) of an agent's targets: its link's targets.
+    const pseudo = p.liveShare && summaryId === 0 ? [...p.liveShare.sessionIds].sort((a, b) => a - b).map((id) => ({ id })) : undefined;
+    const summary = pseudo
+      ? { isAll: false }
+      : await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [summaryId, p.accountId]);
     if (!summary) throw notFound(`Summary ${summaryId} not found`);
-    const sessions = summary.isAll
-      ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state IN (0, 1) ORDER BY id', [p.accountId])
-      : await q.all<{ id: number }>(
-          `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
-           WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
-          [summaryId],
-        );
+    const sessions =
+      pseudo ??
+      (summary.isAll
+        ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state IN (0, 1) ORDER BY id', [p.accountId])
+        : await q.all<{ id: number }>(
+            `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
+             WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
+            [summaryId],
+          ));
     const rows: TargetRow[] = [];
     let warn = 100;
     let bad = 250;

@@ -18,8 +18,13 @@ import { forbidden, type HttpError } from './errors.js';
  *   them in itself (a bearer token too in the cloud flavour) and checks each method.
  * - { claim, licence }: a signed-in user holding the claim, on a server with the licence.
  *   `note` says what the service checks beyond it for some inputs (shown in the docs table).
+ * - `visitor: true`: LiveShare visitors may call it too (read-only calls whose service keeps
+ *   them to their link's targets); every other call refuses them with 403.
  */
-export type Access = 'public' | 'signedIn' | 'hubConnection' | { claim?: Claim; licence?: LicenseMode; note?: string };
+export type Access = 'public' | 'signedIn' | 'hubConnection' | { claim?: Claim; licence?: LicenseMode; note?: string; visitor?: boolean };
+
+/** Signed in, LiveShare visitors too (a read-only call that keeps visitors to their link). */
+export const SignedInOrVisitor: Access = { visitor: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,10 +36,15 @@ declare module 'fastify' {
 export const needsClaim = (a: Access): Claim | undefined => (typeof a === 'object' ? a.claim : undefined);
 export const needsLicence = (a: Access): LicenseMode | undefined => (typeof a === 'object' ? a.licence : undefined);
 export const needsSignIn = (a: Access): boolean => a !== 'public';
+export const allowsVisitor = (a: Access): boolean => a === 'public' || a === 'hubConnection' || (typeof a === 'object' && a.visitor === true);
+
+/** What a LiveShare visitor hears from a call it may not make (starts like every hub refusal). */
+export const VisitorRefusal = 'This needs the sign-in of a user: a LiveShare link only shows its targets.';
 
 /** The refusal for a signed-in principal, or undefined when the declaration lets it through. */
 export function refusalFor(access: Access, p: Principal, config: Config): HttpError | undefined {
   try {
+    if (p.liveShare && !allowsVisitor(access)) throw forbidden(VisitorRefusal);
     const licence = needsLicence(access);
     if (licence !== undefined) requireLicense(config, licence);
     const claim = needsClaim(access);
@@ -50,7 +60,7 @@ export function describeAccess(a: Access): string {
   if (a === 'public') return 'anyone';
   if (a === 'signedIn') return 'signed in';
   if (a === 'hubConnection') return 'signed in (checked by the hub)';
-  const parts = [a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined].filter(Boolean);
+  const parts = [a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined, a.visitor ? 'LiveShare visitors too' : undefined].filter(Boolean);
   return parts.length ? parts.join(', ') : 'signed in';
 }
 

@@ -8,7 +8,7 @@ import type { DataService } from '../data/service.js';
 import { CurrentPrincipals } from '../account/current-principals.js';
 import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
-import { closeRevokedConnections } from './revocation.js';
+import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
@@ -22,13 +22,15 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     targets: opts.targets,
     data: opts.data,
     agents: app.agents,
-    currentPrincipal: (p) => principals.of(p.loginSession),
+    currentPrincipal: (p) => (p.liveShare ? app.liveShareVisitors.current(p) : principals.of(p.loginSession)),
   });
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
+  const unvisit = closeEndedVisits(app.events, hub);
   app.addHook('onClose', async () => {
     unbridge();
     unrevoke();
+    unvisit();
     principals.close();
   });
   await app.register(hubPlugin, {
@@ -45,7 +47,11 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     authenticate: async (req) => {
       if (trialExpired(app.config)) return null;
       const byCookie = await principalFromCookie(app.store, req.headers.cookie);
-      if (byCookie || app.config.deployment !== DeploymentMode.Cloud) return byCookie ?? null;
+      if (byCookie) return byCookie;
+      // A LiveShare visitor watches its link's targets live (server/liveshare/visitors.ts).
+      const visitor = await app.liveShareVisitors.fromCookie(req.headers.cookie, req.socket.remoteAddress ?? '');
+      if (visitor && 'principal' in visitor) return visitor.principal;
+      if (app.config.deployment !== DeploymentMode.Cloud) return null;
       return (await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url))) ?? null;
     },
   });

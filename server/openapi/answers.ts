@@ -75,3 +75,23 @@ export const DataPointBucketsSchema = object({
 });
 
 export const HealthSchema = object({ Status: str });
+
+// LiveShare (spec 1 section 3): a link and an entry of its history.
+export const LiveShareLinkSchema = object({
+  DbId: int,
+  ShareId: str,
+  SecurePW: str,
+  Description: str,
+  Notes: str,
+  Active: bool,
+  CreationDate: str,
+  ExpirationDate: { type: ['string', 'null'] },
+  SummaryID: str,
+  TargetID: str,
+  Account: int,
+  CreatedByUser: str,
+  LiveShareURL: str,
+});
+export const LiveShareLinkListSchema = { type: 'array', items: LiveShareLinkSchema };
+export const LinkHistorySchema = object({ DbId: int, LinkId: int, Link: str, Date: str, IPAddress: str, Action: str, LogText: str });
+export const LinkHistoryListSchema = { type: 'array', items: LinkHistorySchema };

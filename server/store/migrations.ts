@@ -258,6 +258,42 @@ export const migrations: Migration[] = [
          created_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 9,
+    name: 'liveshare links and history',
+    up: [
+      // LiveShare links (spec 1 section 3; docs/liveshare.md). The password is kept twice:
+      // pw_digest (SHA-256) is what a visit is checked against; pw_sealed (AES-256-GCM under
+      // the data directory's liveshare.key) lets managers copy the link's URL again later.
+      `CREATE SEQUENCE liveshare_link_id_seq START 1`,
+      `CREATE TABLE liveshare_links (
+         id INTEGER PRIMARY KEY DEFAULT nextval('liveshare_link_id_seq'),
+         share_id VARCHAR NOT NULL UNIQUE,
+         pw_digest VARCHAR NOT NULL,
+         pw_sealed VARCHAR NOT NULL,
+         description VARCHAR NOT NULL,
+         notes VARCHAR NOT NULL DEFAULT '',
+         active BOOLEAN NOT NULL DEFAULT true,
+         created_at BIGINT NOT NULL,
+         expires_at BIGINT,
+         summary_ref VARCHAR NOT NULL,
+         target_ref VARCHAR NOT NULL DEFAULT '',
+         account_id INTEGER NOT NULL,
+         created_by VARCHAR NOT NULL)`,
+      // History outlives a link deleted for good (link_id then names no link; share_id stays).
+      `CREATE SEQUENCE liveshare_history_id_seq START 1`,
+      `CREATE TABLE liveshare_history (
+         id BIGINT PRIMARY KEY DEFAULT nextval('liveshare_history_id_seq'),
+         link_id INTEGER NOT NULL,
+         share_id VARCHAR NOT NULL,
+         account_id INTEGER NOT NULL,
+         happened_at BIGINT NOT NULL,
+         address VARCHAR NOT NULL,
+         action VARCHAR NOT NULL,
+         log_text VARCHAR NOT NULL)`,
+      `CREATE INDEX liveshare_history_link ON liveshare_history (link_id)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

@@ -11,6 +11,7 @@ import {
 } from '../contract/targets.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
+import { outsideLiveShare } from '../liveshare/scope.js';
 import type { DomainEventBus } from '../events.js';
 import { checkAgentForTrace } from '../agents/service.js';
 import { agentSettings } from '../agents/settings.js';
@@ -51,7 +52,7 @@ export async function sessionFor(store: Store, p: Principal, id: string | number
   if (!parsed) throw badRequest(`"${id}" is not a target id.`);
   // A committed read: a data call on a live target does not queue behind its ingest flushes.
   const s = await store.read((q) => repo.findSession(q, parsed.sessionId));
-  if (!s || s.accountId !== p.accountId) throw notFound(`Target ${parsed.sessionId} not found`);
+  if (!s || s.accountId !== p.accountId || outsideLiveShare(p, s.id)) throw notFound(`Target ${parsed.sessionId} not found`);
   return s;
 }
 

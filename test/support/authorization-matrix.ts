@@ -3,7 +3,7 @@
 // The matrix test calls every cell; docs/authorization.md is this same table as text.
 import type { RouteOptions } from 'fastify';
 import { AssignableClaims, LicenseMode, type Claim } from '../../server/contract/account.js';
-import { describeAccess, needsClaim, needsLicence, needsSignIn, type Access } from '../../server/http/access.js';
+import { allowsVisitor, describeAccess, needsClaim, needsLicence, needsSignIn, type Access } from '../../server/http/access.js';
 import type { Catalog } from './route-catalog.js';
 
 /** The answer a cell must give: let through (any status but 401/403), 401 or 403. */
@@ -31,10 +31,11 @@ export const CallerRows: CallerRow[] = [
     expected: (a) => (needsLicence(a) !== undefined && needsLicence(a) !== LicenseMode.Standard ? 403 : 'allowed'),
   },
   {
+    // Signed in by an active link's liveshareid cookie: only the read-only calls that declare
+    // `visitor` (their services keep it to the link's targets); everything else is 403.
     key: 'liveShare',
     title: 'LiveShare visitor',
-    skip: 'LiveShare does not exist yet (its issue adds visitors); until then there is no visitor to call as.',
-    expected: (a) => (needsSignIn(a) ? 401 : 'allowed'),
+    expected: (a) => (allowsVisitor(a) ? 'allowed' : 403),
   },
   {
     key: 'otherAccount',
@@ -109,8 +110,9 @@ export function authorizationDoc(catalog: Catalog): string {
     '',
     'Rows run as: a user with no claims; a user with every claim a web user can hold except the',
     "one the call needs; a user with exactly that claim; the root user of a server with the",
-    'Standard licence (calls that need Professional answer 403). The temporary-password flag is',
-    'no claim a call needs.',
+    'Standard licence (calls that need Professional answer 403); a LiveShare visitor (the',
+    'liveshareid cookie of an active link), let through only where the call declares',
+    '"LiveShare visitors too". The temporary-password flag is no claim a call needs.',
     '',
     line(header),
     line(header.map(() => '---')),

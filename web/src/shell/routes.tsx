@@ -12,6 +12,8 @@ import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
 import { SessionsPage } from '../sessions/SessionsPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
+import { LiveShareLinksPage } from '../liveshare/LiveShareLinksPage';
+import { LiveShareViewerPage } from '../liveshare/LiveShareViewerPage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
@@ -48,8 +50,8 @@ export const shellEntries: Entry[] = [
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
-  coming(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, 'LiveShare Link Management'),
-  coming(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, 'LiveShare'),
+  gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
+  gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),
   coming(['/staff/pingserver-management'], needsClaim(Claim.Staff), 'Ping Server Management'),
   coming(['/staff/accounts'], needsClaim(Claim.Staff), 'Accounts'),
   coming(['/staff/userandevents'], needsClaim(Claim.Staff), 'Users and Events'),

@@ -16,7 +16,8 @@ export function followCurrentUser(): void {
   const apply = () => {
     const user = store.get(currentUserAtom);
     if (mustReplacePassword(user)) store.set(changePasswordOpenAtom, true);
-    if (user?.IsUser) void ensureStarted().catch(() => undefined);
+    // LiveShare visitors watch their link's targets live too.
+    if (user?.IsUser || user?.IsLiveshare) void ensureStarted().catch(() => undefined);
     else void stopHub();
   };
   store.sub(currentUserAtom, apply);

@@ -5,6 +5,8 @@ import { Claim, Flag } from '../../../server/contract/account';
 import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
+import { Link } from 'react-router-dom';
+import { liveShareViewerPath } from '../state/liveShareCookie';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
 import type { TimeRange } from './logic/graphTimeState';
@@ -31,6 +33,11 @@ export function TargetHeading({
   return (
     <header className="target-heading">
       <div className="target-title">
+        {user?.IsLiveshare && (
+          <Link to={liveShareViewerPath()} className="back-to-summary">
+            Back to summary
+          </Link>
+        )}
         <h1 data-testid="target-heading">{targetHeadingText({ targetId, notFound, details })}</h1>
         {details && (
           <span className="via">
