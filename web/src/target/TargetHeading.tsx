@@ -2,13 +2,27 @@
 // heading tools (Download, Show alerts, Insights) as far as this server offers them.
 import { useAtomValue } from 'jotai';
 import { Claim, Flag } from '../../../server/contract/account';
-import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
+import type { TraceAgent } from './logic/traceAgent';
+import { AgentName } from './AgentName';
 
-export function TargetHeading({ targetId, notFound, details, intervalMs }: { targetId?: string; notFound: boolean; details: TargetDetails | null; intervalMs: number }) {
+export function TargetHeading({
+  targetId,
+  notFound,
+  details,
+  intervalMs,
+  agent,
+}: {
+  targetId?: string;
+  notFound: boolean;
+  details: TargetDetails | null;
+  intervalMs: number;
+  /** The session's agent (logic/traceAgent). */
+  agent: TraceAgent | null;
+}) {
   const user = useAtomValue(currentUserAtom);
   const running = !!details?.IsRunning;
   return (
@@ -17,7 +31,11 @@ export function TargetHeading({ targetId, notFound, details, intervalMs }: { tar
         <h1 data-testid="target-heading">{targetHeadingText({ targetId, notFound, details })}</h1>
         {details && (
           <span className="via">
-            <span>via {LocalMachineAgentName}</span>
+            {agent && (
+              <span data-testid="target-agent">
+                via <AgentName agent={agent} />
+              </span>
+            )}
             <span className={`state-pill ${running ? 'running' : 'paused'}`} title={running ? 'Tracing' : 'This target is paused.'}>
               {running ? `Tracing every ${formatDurationShort(intervalMs)}` : 'Paused'}
             </span>
