@@ -171,7 +171,7 @@ export async function forceReconnect(deps: AgentDeps, p: Principal, id: number):
 export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined): Promise<AgentDownloadLink> {
   gate(deps, p);
   await ownAgent(deps, p, id);
-  const server = (deps.settings.publicUrl ?? serverUrl ?? `http://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
+  const server = (deps.settings.publicUrl ?? serverUrl ?? `${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
   const key = newKey();
   await deps.store.exclusive((q) => repo.setEnrolHash(q, id, hashKey(key)));
   return { DownloadUrl: server + InstallerPath, SetupLink: formatSetupLink({ id, key, server }) };
