@@ -16,9 +16,10 @@ import { agentEngine } from './engine-choice.js';
 import { postJson, readCaFile, trustedCa } from './trust.js';
 
 const usage = `Usage:
-  hopwatch-agent setup [--no-run] [--ca FILE] '<Auto Setup link>'
+  hopwatch-agent setup [--no-run] [--reuse] [--ca FILE] '<Auto Setup link>'
   hopwatch-agent run [--service]
 --ca FILE: trust the CA certificate in FILE (PEM) for an https server (kept in the agent's state).
+--reuse: when already set up for this link's agent and server, keep the stored credential (restarts).
 Environment: HOPWATCH_AGENT_DIR (state, default /var/lib/hopwatch-agent), HOPWATCH_AGENT_CA (a CA file,\n  overrides the kept one), HOPWATCH_ENGINE=simulated (tests), HOPWATCH_AGENT_ROUND_LOG (a file that gets one line per round).`;
 
 function machineId(): string {
@@ -35,9 +36,17 @@ function log(msg: string): void {
   console.log(`${new Date().toISOString()} ${msg}`);
 }
 
-async function setup(link: string, caFile: string | undefined): Promise<void> {
+async function setup(link: string, caFile: string | undefined, reuse: boolean): Promise<void> {
   const l = parseSetupLink(link);
   const state = new AgentState(agentDir());
+  // --reuse (the container's entry point): the same link again after a restart. Its key was
+  // spent by the first setup; the credential stored then is this agent's.
+  const kept = state.readCredentials();
+  if (reuse && kept && kept.agentId === l.id && kept.server === l.server) {
+    if (caFile) state.writeCa(readCaFile(caFile));
+    log(`already set up as agent ${l.id} of ${l.server}; using the stored credential`);
+    return;
+  }
   const ca = caFile ? readCaFile(caFile) : process.env.HOPWATCH_AGENT_CA ? readCaFile(process.env.HOPWATCH_AGENT_CA) : undefined;
   const res = await postJson(l.server + AgentEnrolPath, { AgentId: l.id, Key: l.key }, ca).catch((err: Error) => {
     throw new Error(`The server ${l.server} could not be reached: ${err.message}`);
@@ -104,7 +113,7 @@ async function main(argv: string[]): Promise<void> {
   const { flags, args } = parseArgs(rest);
   if (flags.has('--ca') && !flags.get('--ca')) throw new Error('--ca needs a file (the PEM certificate of the CA that signed the server certificate)');
   if (cmd === 'setup' && args.length === 1) {
-    await setup(args[0], flags.get('--ca'));
+    await setup(args[0], flags.get('--ca'), flags.has('--reuse'));
     if (!flags.has('--no-run')) await run(AgentModeCode.APP);
     return;
   }
