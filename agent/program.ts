@@ -26,6 +26,8 @@ export interface AgentProgramOptions {
   roundLog?: string;
   /** Called when the server asked to uninstall (after state was removed). */
   onUninstall?: () => void;
+  /** PEM CA certificate(s) a wss:// server is verified with (agent/trust.ts); default: system roots. */
+  ca?: string;
 }
 
 const sameTrace = (a: AssignedTrace, b: AssignedTrace) =>
@@ -219,7 +221,11 @@ export class AgentProgram {
   private connect(): void {
     if (this.stopped) return;
     const url = this.creds.server.replace(/^http/, 'ws') + AgentLinkPath;
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.creds.agentId}.${this.creds.credential}` }, handshakeTimeout: 10_000 });
+    const ws = new WebSocket(url, {
+      headers: { authorization: `Bearer ${this.creds.agentId}.${this.creds.credential}` },
+      handshakeTimeout: 10_000,
+      ...(this.opts.ca ? { ca: this.opts.ca } : {}),
+    });
     this.ws = ws;
     let queue = Promise.resolve();
     ws.on('open', () => {

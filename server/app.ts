@@ -1,4 +1,5 @@
 // Assembles the Fastify app: shared hooks, then one plugin per area.
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -67,7 +68,11 @@ export interface AppOptions {
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  // With HOPWATCH_TLS_*, the same app over HTTPS (the WebSocket upgrades of /mainHub and
+  // /agentLink ride on it as wss). Typed as the plain-HTTP instance: no route uses the raw server.
+  const https = opts.config.tls ? { cert: readFileSync(opts.config.tls.certFile), key: readFileSync(opts.config.tls.keyFile) } : null;
   const app = Fastify({
+    ...(https ? { https } : {}),
     logger:
       opts.logger === false
         ? false

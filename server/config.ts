@@ -47,6 +47,11 @@ export interface Config {
   retentionSessionsDays: number | undefined;
   /** Largest data file ImportPP2File accepts, in MiB (larger uploads answer 413). */
   maxImportMB: number;
+  /**
+   * PEM files of the certificate (chain) and key the server speaks TLS with (HOPWATCH_TLS_CERT,
+   * HOPWATCH_TLS_KEY, both or neither); undefined: plain HTTP (or TLS at a reverse proxy).
+   */
+  tls: { certFile: string; keyFile: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -140,5 +145,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     retentionMinuteDays,
     retentionSessionsDays: retention || undefined,
     maxImportMB,
+    tls: tlsFiles(env),
   };
+}
+
+function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
+  const cert = env.HOPWATCH_TLS_CERT || '';
+  const key = env.HOPWATCH_TLS_KEY || '';
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigError('HOPWATCH_TLS_CERT and HOPWATCH_TLS_KEY go together: set both (PEM files) or neither');
+  for (const [name, path] of [['HOPWATCH_TLS_CERT', cert], ['HOPWATCH_TLS_KEY', key]]) {
+    if (!existsSync(path)) throw new ConfigError(`${name} names ${path}, which does not exist`);
+  }
+  return { certFile: resolve(cert), keyFile: resolve(key) };
 }

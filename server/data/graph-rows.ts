@@ -2,7 +2,8 @@
 // header row) or of a summary grid (one per target), with statistics over the requested
 // range computed by the WASM row-statistics kernel.
 import { Claim } from '../contract/account.js';
-import { LocalMachineAgentName, SessionState } from '../contract/sessions.js';
+import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
+import { agentNames } from '../agents/repository.js';
 import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
 import { latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
@@ -52,6 +53,8 @@ interface Display {
   bad: number;
   scale: number;
   name: string;
+  /** The name of the agent that runs the session (the Agent column). */
+  agent: string;
 }
 
 function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
@@ -79,7 +82,7 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
       Cur: fmt(st.current[k]),
       User: host?.notes ?? '',
       Notes: host?.notes ?? '',
-      Agent: LocalMachineAgentName,
+      Agent: d.agent,
       ConfigName: d.name,
       RouteLength: String(st.hopCount),
     },
@@ -103,9 +106,10 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
   };
 }
 
-async function display(q: Queryable, configId: number): Promise<Display> {
-  const c = await q.one<Display>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [configId]);
-  return c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' };
+async function display(q: Queryable, s: SessionRecord): Promise<Display> {
+  const c = await q.one<Omit<Display, 'agent'>>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [s.configurationId]);
+  const agent = (await agentNames(q, [s.sentinelId])).get(s.sentinelId)!;
+  return { ...(c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' }), agent };
 }
 
 /** The first hop at which the target's own address answered, if it ever did. */
@@ -128,7 +132,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
-    const d = await display(q, s.configurationId);
+    const d = await display(q, s);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
@@ -168,6 +172,32 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
   });
 }
 
+/** One row per target (its final hop), as the summary grid and an agent's target list show them. */
+async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRowsArgs, editable: boolean, source?: RecentSource) {
+  const rows: TargetRow[] = [];
+  let warn = 100;
+  let bad = 250;
+  for (const id of sessionIds) {
+    const s = (await findSession(q, id))!;
+    const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
+    const range = rangeFor(s, req);
+    const hosts = await hostsOf(q, [id]);
+    const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
+    const d = await display(q, s);
+    warn = d.warn;
+    bad = d.bad;
+    const last = targetHop(s, hosts) ?? finalHop(st, hosts);
+    const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
+    row.DNSName = s.targetName || row.DNSName;
+    row.IP = s.targetIp;
+    row.Columns.DNSName = row.DNSName;
+    row.Columns.IPAddress = s.targetIp;
+    rows.push(row);
+  }
+  const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
+  return { WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
+}
+
 async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
@@ -189,28 +219,30 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
              WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
             [summaryId],
           ));
-    const rows: TargetRow[] = [];
-    let warn = 100;
-    let bad = 250;
-    for (const { id } of sessions) {
-      const s = (await findSession(q, id))!;
-      const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
-      const range = rangeFor(s, req);
-      const hosts = await hostsOf(q, [id]);
-      const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
-      const d = await display(q, s.configurationId);
-      warn = d.warn;
-      bad = d.bad;
-      const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-      const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
-      row.DNSName = s.targetName || row.DNSName;
-      row.IP = s.targetIp;
-      row.Columns.DNSName = row.DNSName;
-      row.Columns.IPAddress = s.targetIp;
-      rows.push(row);
+    return { UniqueID: String(summaryId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
+  });
+}
+
+/**
+ * The 'Agent' list (spec 3 "Target list kinds"): the open targets of one agent of the caller's
+ * account (the Local Machine is -1), one row each, as a summary grid shows them.
+ */
+async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+  const agentId = Number(args.uniqueID);
+  if (!Number.isInteger(agentId)) throw badRequest(`"${args.uniqueID}" is not an agent id.`);
+  // A LiveShare visitor sees an agent's targets only as its link's pseudo-summary (summaryRows).
+  if (p.liveShare) throw notFound(`Agent ${agentId} not found.`);
+  const editable = p.claims.includes(Claim.TargetManagement);
+  return store.read(async (q) => {
+    if (agentId !== LocalMachineAgentId) {
+      const a = await q.one<{ id: number }>('SELECT id FROM agents WHERE id = $1 AND account_id = $2', [agentId, p.accountId]);
+      if (!a) throw notFound(`Agent ${agentId} not found.`);
     }
-    const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
-    return { UniqueID: String(summaryId), WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
+    const sessions = await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND sentinel_id = $2 AND state IN (0, 1) ORDER BY id', [
+      p.accountId,
+      agentId,
+    ]);
+    return { UniqueID: String(agentId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
   });
 }
 
@@ -218,5 +250,6 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
 export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
   if (args.listType === 'Target') return targetRows(store, p, args, source);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
-  throw badRequest(`List type ${args.listType} is not served yet: its area (agents, LiveShare) is not built.`);
+  if (args.listType === 'Agent') return agentRows(store, p, args, source);
+  throw badRequest(`List type ${args.listType} is not served yet: its area (LiveShare) is not built.`);
 }

@@ -2,7 +2,6 @@
 // heading tools (Download, Show alerts, Insights) as far as this server offers them.
 import { useAtomValue } from 'jotai';
 import { Claim, Flag } from '../../../server/contract/account';
-import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
 import { Link } from 'react-router-dom';
@@ -11,6 +10,8 @@ import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
 import type { TimeRange } from './logic/graphTimeState';
 import { DownloadButton } from './DownloadButton';
+import type { TraceAgent } from './logic/traceAgent';
+import { AgentName } from './AgentName';
 
 export function TargetHeading({
   targetId,
@@ -19,6 +20,7 @@ export function TargetHeading({
   intervalMs,
   view,
   focus,
+  agent,
 }: {
   targetId?: string;
   notFound: boolean;
@@ -27,6 +29,8 @@ export function TargetHeading({
   /** The graphs' viewport and the statistics focus: the download menu's ranges. */
   view: TimeRange;
   focus: TimeRange;
+  /** The session's agent (logic/traceAgent). */
+  agent: TraceAgent | null;
 }) {
   const user = useAtomValue(currentUserAtom);
   const running = !!details?.IsRunning;
@@ -41,7 +45,11 @@ export function TargetHeading({
         <h1 data-testid="target-heading">{targetHeadingText({ targetId, notFound, details })}</h1>
         {details && (
           <span className="via">
-            <span>via {LocalMachineAgentName}</span>
+            {agent && (
+              <span data-testid="target-agent">
+                via <AgentName agent={agent} />
+              </span>
+            )}
             <span className={`state-pill ${running ? 'running' : 'paused'}`} title={running ? 'Tracing' : 'This target is paused.'}>
               {running ? `Tracing every ${formatDurationShort(intervalMs)}` : 'Paused'}
             </span>
