@@ -15,6 +15,11 @@ import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
+import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
+import { hopDetailsOf, type OpenHopHosts } from '../hop-details/service.js';
+
+/** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
+export type RowsSource = RecentSource & Partial<OpenHopHosts>;
 
 export interface GraphRowsArgs {
   requests: GraphRowsRequest[];
@@ -53,7 +58,16 @@ interface Display {
   name: string;
 }
 
-function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
+function hopRow(
+  s: SessionRecord,
+  hop: number,
+  host: HostRecord | undefined,
+  st: RowStatsResult,
+  k: number,
+  editable: boolean,
+  d: Display,
+  details: HopDetails | null,
+): TargetRow {
   const fmt = (v: number) => (Number.isNaN(v) ? '' : latencyDisplayText(v));
   const count = st.count[k] ?? 0;
   const lost = st.lost[k] ?? 0;
@@ -65,8 +79,9 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
     DNSName: dns,
     IP: host?.address ?? '',
     HopNum: hop,
-    HopDetails: '',
+    HopDetails: details,
     Columns: {
+      ...hopDetailColumnTexts(details),
       Hop: String(hop),
       ErrCount: String(lost),
       PacketLoss: pl === null ? '' : pl.toFixed(1),
@@ -119,7 +134,12 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   return Math.max(1, ...hosts.map((x) => x.hop));
 }
 
-async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function detailsFor(q: Queryable, sessionId: number, range: { from: number; to: number }, source?: RowsSource) {
+  const open = source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
+  return hopDetailsOf(q, sessionId, range.from, range.to, open);
+}
+
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
@@ -128,14 +148,15 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
     const d = await display(q, s.configurationId);
+    const details = await detailsFor(q, s.id, range, source);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
     // probe at the target's TTL was lost (the next TTL then reaches the target again).
     const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
-    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
+    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null));
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d);
+    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
     header.DNSName = s.targetName || byHop.get(last)?.dnsName || '';
@@ -167,7 +188,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
   });
 }
 
-async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
   const editable = p.claims.includes(Claim.TargetManagement);
@@ -197,7 +218,8 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
       warn = d.warn;
       bad = d.bad;
       const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-      const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
+      const details = await detailsFor(q, s.id, range, source);
+      const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d, details.get(last) ?? null);
       row.DNSName = s.targetName || row.DNSName;
       row.IP = s.targetIp;
       row.Columns.DNSName = row.DNSName;
@@ -210,7 +232,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
 }
 
 /** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
-export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   if (args.listType === 'Target') return targetRows(store, p, args, source);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
   throw badRequest(`List type ${args.listType} is not served yet: its area (agents, LiveShare) is not built.`);
