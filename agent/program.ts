@@ -7,7 +7,7 @@ import { hostname, platform as osPlatform } from 'node:os';
 import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
-import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
+import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireHop, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
 import { Spool, type SpoolLimits } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
 
@@ -93,7 +93,7 @@ export class AgentProgram {
     this.gathered.push({
       traceId,
       time: round.time,
-      hops: round.hops.map((h) => ({ ttl: h.ttl, address: h.address, name: h.name, rtt: h.rtt })),
+      hops: round.hops.map(wireHop),
     });
     if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
     else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? 200);

@@ -346,6 +346,7 @@ export class AgentLinks {
         if (hop.address) this.deps.ingest.seeHost({ sessionId: r.traceId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
         added++;
       }
+      this.deps.ingest.seeHopHosts(r.traceId, r.time, r.hops);
     }
     // The watermark moves now, so the next batch (added before this commit ends) is checked against it.
     for (const [id, t] of newest) this.committedUntil.set(id, t);

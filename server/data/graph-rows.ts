@@ -17,6 +17,11 @@ import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
+import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
+import { hopDetailsOf, type OpenHopHosts } from '../hop-details/service.js';
+
+/** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
+export type RowsSource = RecentSource & Partial<OpenHopHosts>;
 
 export interface GraphRowsArgs {
   requests: GraphRowsRequest[];
@@ -57,7 +62,16 @@ interface Display {
   agent: string;
 }
 
-function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
+function hopRow(
+  s: SessionRecord,
+  hop: number,
+  host: HostRecord | undefined,
+  st: RowStatsResult,
+  k: number,
+  editable: boolean,
+  d: Display,
+  details: HopDetails | null,
+): TargetRow {
   const fmt = (v: number) => (Number.isNaN(v) ? '' : latencyDisplayText(v));
   const count = st.count[k] ?? 0;
   const lost = st.lost[k] ?? 0;
@@ -69,8 +83,9 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
     DNSName: dns,
     IP: host?.address ?? '',
     HopNum: hop,
-    HopDetails: '',
+    HopDetails: details,
     Columns: {
+      ...hopDetailColumnTexts(details),
       Hop: String(hop),
       ErrCount: String(lost),
       PacketLoss: pl === null ? '' : pl.toFixed(1),
@@ -124,7 +139,12 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   return Math.max(1, ...hosts.map((x) => x.hop));
 }
 
-async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function detailsFor(q: Queryable, sessionId: number, range: { from: number; to: number }, source?: RowsSource) {
+  const open = source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
+  return hopDetailsOf(q, sessionId, range.from, range.to, open);
+}
+
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
@@ -133,14 +153,15 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
     const d = await display(q, s);
+    const details = await detailsFor(q, s.id, range, source);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
     // probe at the target's TTL was lost (the next TTL then reaches the target again).
     const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
-    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
+    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null));
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d);
+    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
     header.DNSName = s.targetName || byHop.get(last)?.dnsName || '';
@@ -173,7 +194,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
 }
 
 /** One row per target (its final hop), as the summary grid and an agent's target list show them. */
-async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRowsArgs, editable: boolean, source?: RecentSource) {
+async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRowsArgs, editable: boolean, source?: RowsSource) {
   const rows: TargetRow[] = [];
   let warn = 100;
   let bad = 250;
@@ -187,7 +208,8 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
     warn = d.warn;
     bad = d.bad;
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
+    const details = await detailsFor(q, s.id, range, source);
+    const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d, details.get(last) ?? null);
     row.DNSName = s.targetName || row.DNSName;
     row.IP = s.targetIp;
     row.Columns.DNSName = row.DNSName;
@@ -198,7 +220,7 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
   return { WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
 }
 
-async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
   if (summaryOutsideLiveShare(p, summaryId)) throw notFound(`Summary ${summaryId} not found`);
@@ -227,7 +249,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
  * The 'Agent' list (spec 3 "Target list kinds"): the open targets of one agent of the caller's
  * account (the Local Machine is -1), one row each, as a summary grid shows them.
  */
-async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const agentId = Number(args.uniqueID);
   if (!Number.isInteger(agentId)) throw badRequest(`"${args.uniqueID}" is not an agent id.`);
   // A LiveShare visitor sees an agent's targets only as its link's pseudo-summary (summaryRows).
@@ -247,7 +269,7 @@ async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source
 }
 
 /** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
-export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   if (args.listType === 'Target') return targetRows(store, p, args, source);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
   if (args.listType === 'Agent') return agentRows(store, p, args, source);

@@ -17,6 +17,9 @@ import type { FlushResult, FlushTask, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { appendTallies, foldTallies } from './sample-tallies.js';
 import { RecentData, type RecentView } from '../rollups/recent-data.js';
+import { HopHostTally, type HopHostRow } from '../hop-details/tally.js';
+import { insertHopHosts } from '../hop-details/repository.js';
+import type { HopSeen } from '../hop-details/details-json.js';
 
 export interface HostSeen {
   sessionId: number;
@@ -81,6 +84,8 @@ export class IngestPipeline {
   private readonly pool: Piscina;
   private builder = new SampleBatchBuilder();
   private hostsSeen = new Map<string, HostSeen>();
+  /** Answers per hop address and minute, with their details (server/hop-details). */
+  private readonly hopHosts = new HopHostTally();
   private waiters: Waiter[] = [];
   private states = new Map<number, SessionRollupState>();
   private accountOf = new Map<number, number>();
@@ -180,6 +185,17 @@ export class IngestPipeline {
     this.hostsSeen.set(`${h.sessionId}:${h.hop}`, h);
   }
 
+  /** Counts a round's answering addresses per hop with their details (closed minutes go with a flush). */
+  seeHopHosts(sessionId: number, time: number, hops: readonly HopSeen[]): void {
+    if (this.paused) return;
+    this.hopHosts.see(sessionId, time, hops);
+  }
+
+  /** The open minute's hop hosts of a session (not stored yet), for reads. */
+  openHopHosts(sessionId: number): HopHostRow[] {
+    return this.hopHosts.open(sessionId);
+  }
+
   /**
    * Pauses ingest with a reason (samples are refused, the file is not written) or, with
    * undefined, resumes it. A full disk would otherwise fail a commit half-way through DuckDB's
@@ -244,15 +260,19 @@ export class IngestPipeline {
     const hosts = [...this.hostsSeen.values()];
     this.hostsSeen.clear();
     const raw = this.builder.take();
+    // Open minutes go with the flush that finishes their session, or the last one at close.
+    const finishing = this.closing ? this.hopHosts.sessionIds() : [...this.states].filter(([, s]) => s.finishing).map(([id]) => id);
+    const hopHosts = this.hopHosts.take(finishing);
     try {
-      await this.flushBatch(raw, hosts);
+      await this.flushBatch(raw, hosts, hopHosts);
       for (const w of waiters) w.resolve();
     } catch (err) {
+      this.hopHosts.giveBack(hopHosts);
       for (const w of waiters) w.reject(err as Error);
     }
   }
 
-  private async flushBatch(raw: SampleBatch, hosts: HostSeen[]): Promise<void> {
+  private async flushBatch(raw: SampleBatch, hosts: HostSeen[], hopHosts: HopHostRow[] = []): Promise<void> {
     // The worker validates the batch and closes the periods of every level in one task; it
     // needs each session's carried-over state (copied: it is small, and a view would clone
     // the whole buffer behind it).
@@ -329,6 +349,7 @@ export class IngestPipeline {
           [h.sessionId, h.hop, h.address, h.dnsName, now],
         );
       }
+      await insertHopHosts(q, hopHosts);
     }, { background: true });
 
     // Committed: now the in-memory state may move on. The batch's buffers go back to the

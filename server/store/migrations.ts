@@ -294,6 +294,21 @@ export const migrations: Migration[] = [
       `CREATE INDEX liveshare_history_link ON liveshare_history (link_id)`,
     ],
   },
+  {
+    id: 14,
+    name: 'hop hosts: answers per address and minute, details on change (issue 16)',
+    up: [
+      // Several hosts at one hop and the per-hop details (MPLS, AS, country, DSCP, NAT):
+      // server/hop-details/. details is NULL when unchanged since the address's previous row.
+      `CREATE TABLE hop_hosts (
+         session_id INTEGER NOT NULL,
+         hop SMALLINT NOT NULL,
+         address VARCHAR NOT NULL,
+         minute DOUBLE NOT NULL,
+         answers INTEGER NOT NULL,
+         details VARCHAR)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

@@ -42,6 +42,7 @@ export class TraceRunner {
       this.ingest.add(sessionId, round.time, hop.ttl, hop.rtt);
       if (hop.address) this.ingest.seeHost({ sessionId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
     }
+    this.ingest.seeHopHosts(sessionId, round.time, round.hops);
     return this.ingest.commit();
   }
 
