@@ -75,3 +75,11 @@ export const DataPointBucketsSchema = object({
 });
 
 export const HealthSchema = object({ Status: str });
+
+/** Settings editor (server/contract/settings.ts). */
+export const PacketTypeListSchema = {
+  type: 'array',
+  items: object({ ID: str, Name: str, GenericPacketType: int, RequiredLicenseMode: int }),
+};
+export const NetworkInterfaceListSchema = { type: 'array', items: object({ ID: str, Name: str }) };
+export const SettingsScreenSchema = object({ serializedTraits: str, html: str });
