@@ -3,7 +3,7 @@
 // the agent link, deleting each only after the server acknowledged its commit. Keeps tracing
 // (from traces.json) while the server is away, and reconnects by itself.
 import { appendFileSync } from 'node:fs';
-import { hostname, platform as osPlatform } from 'node:os';
+import { hostname, networkInterfaces, platform as osPlatform } from 'node:os';
 import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
@@ -241,6 +241,7 @@ export class AgentProgram {
           platform: osPlatform() === 'linux' ? 3 : osPlatform() === 'win32' ? 1 : osPlatform() === 'darwin' ? 2 : 0,
           version: AgentVersion,
           mode: this.opts.mode,
+          interfaces: machineInterfaces(),
         } satisfies AgentMessage),
       );
     });
@@ -271,4 +272,11 @@ export class AgentProgram {
       this.retryMs = Math.min(this.retryMs * 2, 10_000);
     });
   }
+}
+
+/** This machine's network interfaces as the engine names them, with their addresses (the server's settings editor lists them). */
+function machineInterfaces(): { ID: string; Name: string }[] {
+  return Object.entries(networkInterfaces())
+    .slice(0, 64)
+    .map(([name, addrs]) => ({ ID: name.slice(0, 64), Name: `${name} (${(addrs ?? []).map((a) => a.address).join(', ')})`.slice(0, 400) }));
 }

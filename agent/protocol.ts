@@ -75,6 +75,8 @@ export type AgentMessage =
       platform: number;
       version: string;
       mode: number;
+      /** The machine's network interfaces (ID: the name probes can be sent from), for the settings editor. Older agents leave it out. */
+      interfaces?: { ID: string; Name: string }[];
     }
   | { t: 'batch'; seq: number; rounds: WireRound[] }
   | { t: 'route'; traceId: number; change: RouteChange }
@@ -99,6 +101,16 @@ export const AgentMessageSchema = {
         platform: { type: 'integer', minimum: 0, maximum: 3 },
         version: shortText(50),
         mode: { type: 'integer', minimum: 0, maximum: 2 },
+        interfaces: {
+          type: 'array',
+          maxItems: 64,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ID', 'Name'],
+            properties: { ID: shortText(64), Name: shortText(400) },
+          },
+        },
       },
     },
     {

@@ -45,6 +45,7 @@ import dataFilesPlugin from './datafiles/plugin.js';
 import agentsPlugin from './agents/plugin.js';
 import liveSharePlugin from './liveshare/plugin.js';
 import { LiveShareVisitors } from './liveshare/visitors.js';
+import settingsPlugin from './settings/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -168,6 +169,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
   await app.register(agentsPlugin, { runner, ingest });
+  // The settings editor: its saves restart the targets whose engine settings changed.
+  await app.register(settingsPlugin, { runner });
   await app.register(targetsPlugin, targetDeps);
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);

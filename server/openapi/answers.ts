@@ -95,3 +95,11 @@ export const LiveShareLinkSchema = object({
 export const LiveShareLinkListSchema = { type: 'array', items: LiveShareLinkSchema };
 export const LinkHistorySchema = object({ DbId: int, LinkId: int, Link: str, Date: str, IPAddress: str, Action: str, LogText: str });
 export const LinkHistoryListSchema = { type: 'array', items: LinkHistorySchema };
+
+/** Settings editor (server/contract/settings.ts). */
+export const PacketTypeListSchema = {
+  type: 'array',
+  items: object({ ID: str, Name: str, GenericPacketType: int, RequiredLicenseMode: int }),
+};
+export const NetworkInterfaceListSchema = { type: 'array', items: object({ ID: str, Name: str }) };
+export const SettingsScreenSchema = object({ serializedTraits: str, html: str });

@@ -259,6 +259,23 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 8,
+    name: 'settings editor',
+    up: [
+      // Configurations belong to an account (the existing ones to the first account) and
+      // have an order the settings tree's drag and drop sets (server/settings/).
+      `ALTER TABLE configurations ADD COLUMN account_id INTEGER DEFAULT 1`,
+      `ALTER TABLE configurations ADD COLUMN position INTEGER DEFAULT 0`,
+      `UPDATE configurations SET account_id = coalesce((SELECT min(id) FROM accounts), 1)`,
+      // Per account: Settings > General as JSON, and the settings version a save must name
+      // (two consoles saving at once: the second gets 409 instead of overwriting).
+      `CREATE TABLE account_settings (
+         account_id INTEGER PRIMARY KEY,
+         version INTEGER NOT NULL DEFAULT 1,
+         general_json VARCHAR NOT NULL DEFAULT '{}')`,
+    ],
+  },
+  {
     id: 9,
     name: 'liveshare links and history',
     up: [

@@ -3,6 +3,7 @@
 // A failure leaves the picker empty (logged, not reported).
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
+import { settingsVersionAtom } from '../hub/hubEvents';
 import { currentUserAtom } from '../state/user';
 import type { SettingsListItem } from '../../../server/contract/summaries';
 import * as api from './api';
@@ -15,9 +16,11 @@ export function useAgentsAndConfigurations() {
   const agents = useAgentList(!visitor);
   const [agentId, setAgentId] = useState<number | null>(null);
   const [settingsList, setSettingsList] = useState<SettingsListItem[]>([]);
+  // Read again on SettingsChanged: a configuration made or renamed in Settings shows in the picker.
+  const settingsVersion = useAtomValue(settingsVersionAtom);
   useEffect(() => {
     if (visitor) return;
     api.getSettingsList().then((list) => setSettingsList(list ?? []), (e) => console.warn('getsettingslist failed', e));
-  }, [visitor]);
+  }, [visitor, settingsVersion]);
   return { agents, agent: chosenAgent(agents, agentId), chooseAgent: setAgentId, settingsList };
 }
