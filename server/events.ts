@@ -25,6 +25,8 @@ export interface DomainEvents {
   SignedOut: [loginSession: string];
   /** Every login session of a user ended but `kept` (password change or reset, user deleted). */
   LoginSessionsEnded: [userId: number, kept: string | undefined];
+  /** A login session started or ended impersonating another user (named by its token's hash). */
+  ImpersonationChanged: [loginSession: string];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {

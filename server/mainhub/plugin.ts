@@ -8,6 +8,9 @@ import type { DataService } from '../data/service.js';
 import { CurrentPrincipals } from '../account/current-principals.js';
 import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
+import { mustReplacePassword } from '../account/principal.js';
+import { temporaryPasswordRefusal } from '../http/access.js';
+import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
 import { closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
@@ -22,8 +25,14 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     targets: opts.targets,
     data: opts.data,
     agents: app.agents,
-    currentPrincipal: (p) => principals.of(p.loginSession),
+    // Who the session is now, with the address its connection came from (for the audit).
+    currentPrincipal: async (p) => {
+      const now = await principals.of(p.loginSession);
+      return now && { ...now, address: p.address };
+    },
   });
+  // State-changing methods invoked while impersonating go to the impersonation audit.
+  auditImpersonatedHubCalls(hub.definition.methods, app.store, app.log);
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
   app.addHook('onClose', async () => {
@@ -45,8 +54,11 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     authenticate: async (req) => {
       if (trialExpired(app.config)) return null;
       const byCookie = await principalFromCookie(app.store, req.headers.cookie);
-      if (byCookie || app.config.deployment !== DeploymentMode.Cloud) return byCookie ?? null;
-      return (await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url))) ?? null;
+      const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url));
+      if (!found) return null;
+      // No live connection (nor the account's pushed data) before a temporary password is replaced.
+      if (mustReplacePassword(found)) throw temporaryPasswordRefusal();
+      return { ...found, address: req.socket.remoteAddress ?? '' };
     },
   });
 }
