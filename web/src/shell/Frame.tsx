@@ -18,7 +18,12 @@ export function Frame() {
 
   // A lost session anywhere: clear the user and sign in again, then come back here.
   useEffect(() => {
-    setUnauthorizedHandler(({ expired }) => {
+    setUnauthorizedHandler(({ expired, temporaryPassword }) => {
+      // Still signed in, but the password must be replaced first: ask for it, stay here.
+      if (temporaryPassword) {
+        store.set(changePasswordOpenAtom, true);
+        return;
+      }
       const from = location.pathname + location.search + location.hash;
       // The gate of the screen being left redirects too when the user clears; it reads
       // trialExpiredAtom so both redirects agree on expired=true.
