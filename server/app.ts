@@ -19,6 +19,7 @@ import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
 import accountPlugin from './account/plugin.js';
 import usersPlugin from './users/plugin.js';
+import impersonationPlugin, { installImpersonationAudit } from './impersonation/plugin.js';
 import appConfigPlugin from './app-config/plugin.js';
 import healthPlugin from './health/plugin.js';
 import webPlugin from './web/plugin.js';
@@ -128,11 +129,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     else if (visitor) request.liveShareRefusal = visitor.refusal;
   });
   installAccessCheck(app);
+  installImpersonationAudit(app);
 
   await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
   await app.register(appConfigPlugin, { version: opts.version });
   await app.register(accountPlugin, { throttle: opts.throttle });
   await app.register(usersPlugin);
+  await app.register(impersonationPlugin);
   await app.register(supportPlugin);
   await app.register(summariesPlugin);
   await app.register(commentsPlugin);

@@ -103,3 +103,26 @@ export const PacketTypeListSchema = {
 };
 export const NetworkInterfaceListSchema = { type: 'array', items: object({ ID: str, Name: str }) };
 export const SettingsScreenSchema = object({ serializedTraits: str, html: str });
+
+/** GET /api/Account/Impersonate (issue 26). */
+export const ImpersonationCandidateListSchema = {
+  type: 'array',
+  items: object({ Id: int, Name: str, EmailAddress: str, Roles: { type: 'array', items: str } }),
+};
+
+/** GET /api/user/ImpersonationAudit (issue 26). */
+export const ImpersonationAuditSchema = {
+  type: 'array',
+  items: object({
+    Id: int,
+    Time: str,
+    Actor: str,
+    ActorId: int,
+    AsUser: str,
+    AsUserId: int,
+    Action: { type: 'string', enum: ['start', 'end', 'call'] },
+    Detail: str,
+    Status: int,
+    Address: str,
+  }),
+};

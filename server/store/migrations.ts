@@ -312,6 +312,35 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 12,
+    name: 'impersonation and its audit',
+    up: [
+      // Which login session acts as whom (server/impersonation/). No key: a session has one
+      // row at most (a second start is refused), and DuckDB's keys dislike delete-then-insert.
+      `CREATE TABLE impersonations (
+         token_hash VARCHAR NOT NULL,
+         actor_user_id INTEGER NOT NULL,
+         as_user_id INTEGER NOT NULL,
+         address VARCHAR NOT NULL,
+         started_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+      // Who impersonated whom, when, from where, and each state-changing call meanwhile.
+      // Names are copied: the record outlives the users.
+      `CREATE SEQUENCE impersonation_audit_id_seq START 1`,
+      `CREATE TABLE impersonation_audit (
+         id BIGINT PRIMARY KEY DEFAULT nextval('impersonation_audit_id_seq'),
+         occurred_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+         account_id INTEGER NOT NULL,
+         actor_user_id INTEGER NOT NULL,
+         actor_name VARCHAR NOT NULL,
+         as_user_id INTEGER NOT NULL,
+         as_name VARCHAR NOT NULL,
+         action VARCHAR NOT NULL,
+         detail VARCHAR NOT NULL DEFAULT '',
+         status INTEGER NOT NULL DEFAULT 0,
+         address VARCHAR NOT NULL DEFAULT '')`,
+    ],
+  },
+  {
     id: 14,
     name: 'hop hosts: answers per address and minute, details on change (issue 16)',
     up: [
