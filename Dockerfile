@@ -58,6 +58,8 @@ WORKDIR /app
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# The per-test pages Insights results link to (served at /docs/insights/).
+COPY --from=build /src/docs/insights ./docs/insights
 
 ENV NODE_ENV=production \
     HOPWATCH_PORT=8080 \
