@@ -60,6 +60,8 @@ COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 # `<image>` runs the server, `<image> agent '<link>'` a remote agent (container/entrypoint.sh).
 COPY --chmod=0755 container/entrypoint.sh /usr/local/bin/hopwatch-entrypoint
+# The per-test pages Insights results link to (served at /docs/insights/).
+COPY --from=build /src/docs/insights ./docs/insights
 
 ENV NODE_ENV=production \
     HOPWATCH_PORT=8080 \

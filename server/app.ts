@@ -47,6 +47,7 @@ import agentsPlugin from './agents/plugin.js';
 import liveSharePlugin from './liveshare/plugin.js';
 import { LiveShareVisitors } from './liveshare/visitors.js';
 import settingsPlugin from './settings/plugin.js';
+import insightsPlugin from './insights/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -178,6 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);
   await app.register(dataPlugin, { data });
+  await app.register(insightsPlugin, { recent: ingest });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
   await app.register(mainHubPlugin, { targets: targetDeps, data });

@@ -38,6 +38,11 @@ export interface Config {
    */
   simScenarios: string[];
   /**
+   * Insights on (HOPWATCH_INSIGHTS 1 or 0): the spec shows them on the cloud edition; a
+   * self-hosted appliance has them off unless switched on (docs/insights.md "Edition").
+   */
+  insights: boolean;
+  /**
    * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
    * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
    */
@@ -123,13 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   }
   const maxImportMB = intVar(env, 'HOPWATCH_MAX_IMPORT_MB', 512);
   if (maxImportMB < 1) throw new ConfigError('HOPWATCH_MAX_IMPORT_MB must be 1 or more');
+  const deployment = intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode;
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
     port,
     host: env.HOPWATCH_HOST || '0.0.0.0',
     dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
-    deployment: intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode,
+    deployment,
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,
     rootPassword: env.HOPWATCH_ROOT_PASSWORD || undefined,
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     retentionSessionsDays: retention || undefined,
     maxImportMB,
     tls: tlsFiles(env),
+    insights: insightsVar(env.HOPWATCH_INSIGHTS, deployment),
   };
 }
 
@@ -158,4 +165,11 @@ function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
     if (!existsSync(path)) throw new ConfigError(`${name} names ${path}, which does not exist`);
   }
   return { certFile: resolve(cert), keyFile: resolve(key) };
+}
+
+function insightsVar(raw: string | undefined, deployment: DeploymentMode): boolean {
+  if (raw === undefined || raw === '') return deployment === DeploymentMode.Cloud;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`HOPWATCH_INSIGHTS must be 1 or 0, got "${raw}"`);
 }

@@ -73,7 +73,7 @@ export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUs
     IsRoot: p.isRoot,
     LicenseMode: licenseMode,
     Claims: [...p.claims],
-    // Data files (DownloadPP2File, ImportPP2File) are built: every user has the flag.
-    Flags: [Flag.Pp2Import],
+    // Data files (DownloadPP2File, ImportPP2File) and detailed Insights runs are built: every user has the flags.
+    Flags: [Flag.Pp2Import, Flag.InsightDetail],
   };
 }

@@ -20,6 +20,7 @@ export const ErrorBodySchema = object({ Error: str });
 export const AppConfigSchema = object({
   DeploymentMode: { type: 'integer', enum: Object.values(DeploymentMode) },
   Version: str,
+  InsightsEnabled: bool,
 });
 
 export const CurrentUserSchema = object({

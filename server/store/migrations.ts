@@ -312,6 +312,24 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 10,
+    name: 'insight feedback',
+    up: [
+      // Feedback on an Insights result (spec 3 section 3.1 "Feedback"; server/insights/).
+      'CREATE SEQUENCE insight_feedback_id_seq START 1',
+      `CREATE TABLE insight_feedback (
+         id INTEGER PRIMARY KEY DEFAULT nextval('insight_feedback_id_seq'),
+         account_id INTEGER NOT NULL,
+         user_id INTEGER NOT NULL,
+         session_id VARCHAR NOT NULL,
+         rating TINYINT NOT NULL,
+         comments VARCHAR NOT NULL,
+         help_requested BOOLEAN NOT NULL,
+         context_json VARCHAR NOT NULL,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
     id: 12,
     name: 'impersonation and its audit',
     up: [
