@@ -42,6 +42,11 @@ import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
 import dataFilesPlugin from './datafiles/plugin.js';
 import agentsPlugin from './agents/plugin.js';
+import mailPlugin from './mail/plugin.js';
+import { mailer } from './mail/transport.js';
+import alertsPlugin from './alerts/plugin.js';
+import { AlertService } from './alerts/service.js';
+import metricsPlugin from './metrics/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +160,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataPlugin, { data });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
+  // Alerts evaluate each ingest commit; their notifications go through a durable queue.
+  const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store) });
+  await alerts.start(ingest);
+  app.addHook('onClose', () => alerts.close());
+  await app.register(mailPlugin);
+  await app.register(alertsPlugin, { alerts });
+  await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

@@ -11,6 +11,7 @@ import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
+import { isWatched } from '../alerts/repository.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
@@ -51,6 +52,8 @@ interface Display {
   bad: number;
   scale: number;
   name: string;
+  /** An enabled alert watches the target (HasAlert on its rows). */
+  hasAlert?: boolean;
 }
 
 function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
@@ -84,7 +87,7 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
     },
     IsRunning: running,
     Editable: editable,
-    HasAlert: false,
+    HasAlert: d.hasAlert ?? false,
     GoodCount: st.goodCount[k] ?? 0,
     TotalCount: count,
     Average: num(st.average[k] ?? NaN),
@@ -127,7 +130,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
-    const d = await display(q, s.configurationId);
+    const d = { ...(await display(q, s.configurationId)), hasAlert: await isWatched(q, s.id) };
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
@@ -193,7 +196,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
       const range = rangeFor(s, req);
       const hosts = await hostsOf(q, [id]);
       const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
-      const d = await display(q, s.configurationId);
+      const d = { ...(await display(q, s.configurationId)), hasAlert: await isWatched(q, s.id) };
       warn = d.warn;
       bad = d.bad;
       const last = targetHop(s, hosts) ?? finalHop(st, hosts);
