@@ -34,6 +34,8 @@ interface Track {
   lastRepeat: number;
   /** The target's hop number (for hop 0 conditions). */
   targetHop: number;
+  /** The condition the window was filled for (JSON). */
+  condition: string;
 }
 
 export interface EvaluatorOptions {
@@ -64,9 +66,17 @@ export class AlertEvaluator {
     for (const a of alerts) this.put(a);
   }
 
-  /** Adds or replaces one alert; its windows start empty (its stored states are kept). */
+  /**
+   * Adds or replaces one alert. Windows and states of targets it still watches with the same
+   * condition carry on (adding a target must not start the others again); the rest start empty.
+   */
   put(alert: AlertRecord): void {
-    this.remove(alert.id);
+    this.unwatch(alert.id);
+    const same = JSON.stringify(alert.condition);
+    for (const [key, t] of this.tracks) {
+      const [a, s] = key.split(':').map(Number);
+      if (a === alert.id && (t.condition !== same || !alert.targets.includes(s))) this.tracks.delete(key);
+    }
     if (!alert.enabled) return;
     for (const s of alert.targets) {
       const list = this.bySession.get(s) ?? [];
@@ -76,13 +86,18 @@ export class AlertEvaluator {
   }
 
   remove(alertId: number): void {
+    this.unwatch(alertId);
+    for (const key of this.tracks.keys()) if (key.startsWith(`${alertId}:`)) this.tracks.delete(key);
+    for (const key of this.restored.keys()) if (key.startsWith(`${alertId}:`)) this.restored.delete(key);
+  }
+
+  /** Drops the alert from the target index. */
+  private unwatch(alertId: number): void {
     for (const [s, list] of this.bySession) {
       const kept = list.filter((a) => a.id !== alertId);
       if (kept.length) this.bySession.set(s, kept);
       else this.bySession.delete(s);
     }
-    for (const key of this.tracks.keys()) if (key.startsWith(`${alertId}:`)) this.tracks.delete(key);
-    for (const key of this.restored.keys()) if (key.startsWith(`${alertId}:`)) this.restored.delete(key);
   }
 
   /** Whether any alert watches the target (HasAlert on its rows). */
@@ -104,7 +119,7 @@ export class AlertEvaluator {
     if (!t) {
       const r = this.restored.get(key);
       this.restored.delete(key);
-      t = { window: new SampleWindow(alert.condition.Samples), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0 };
+      t = { window: new SampleWindow(alert.condition.Samples), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0, condition: JSON.stringify(alert.condition) };
       this.tracks.set(key, t);
     }
     return t;
@@ -174,15 +189,12 @@ export class AlertEvaluator {
       t.notifiedStart = fresh && alert.events.includes('start');
       if (t.notifiedStart) emit('start');
       states.push({ alertId: alert.id, sessionId, firing: true, since: time, notifiedStart: t.notifiedStart });
-      return;
-    }
-    if (!h && t.firing) {
+    } else if (!h && t.firing) {
       t.firing = false;
       t.since = time;
       if (t.notifiedStart) emit('end');
       t.notifiedStart = false;
       states.push({ alertId: alert.id, sessionId, firing: false, since: time, notifiedStart: false });
-      return;
     }
     // Each evaluation that holds (or not), at most once per minimum repeat time.
     const event: AlertEvent = h ? 'holds' : 'notHolds';

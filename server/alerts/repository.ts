@@ -41,6 +41,8 @@ export async function insertAlert(q: Queryable, accountId: number, userId: numbe
 }
 
 export async function updateAlert(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
+  // A changed condition starts afresh on every target (the evaluator drops its windows too).
+  await q.run('DELETE FROM alert_state WHERE alert_id = $1 AND (SELECT condition_json FROM alerts WHERE id = $1) <> $2', [id, JSON.stringify(a.Condition)]);
   await q.run(`UPDATE alerts SET name = $2, condition_json = $3, events_json = $4, min_repeat_seconds = $5, enabled = $6 WHERE id = $1`, [
     id,
     a.Name,
@@ -51,8 +53,8 @@ export async function updateAlert(q: Queryable, id: number, a: Required<AlertInp
   ]);
   await q.run('DELETE FROM alert_targets WHERE alert_id = $1', [id]);
   await q.run('DELETE FROM alert_actions WHERE alert_id = $1', [id]);
-  // A changed condition starts afresh on every target.
-  await q.run('DELETE FROM alert_state WHERE alert_id = $1', [id]);
+  const kept = a.Targets.length ? a.Targets.map((t) => Math.trunc(Number(t))).join(',') : '-1';
+  await q.run(`DELETE FROM alert_state WHERE alert_id = $1 AND session_id NOT IN (${kept})`, [id]);
   await writeChildren(q, id, a);
 }
 

@@ -108,7 +108,7 @@ export class AlertService {
       `SELECT s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id WHERE s.id = $1`,
       [h.sessionId],
     );
-    const host = s ? (s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip)) : `target ${h.sessionId}`;
+    const host = s ? (s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip)) : h.sessionId ? `target ${h.sessionId}` : '(no target)';
     const hostAddr = await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
     const base = this.deps.config.publicUrl;
     return {

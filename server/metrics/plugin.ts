@@ -1,13 +1,14 @@
 // GET /metrics (issue 22 item 4, docs/metrics.md): Prometheus text with per-target gauges
 // over the last minute, agents online, ingest, hub and alert counters and the process
 // metrics of prom-client. Only with `Authorization: Bearer $HOPWATCH_METRICS_TOKEN`; with the
-// variable unset the endpoint is refused (403), so nothing is exposed by default.
+// variable unset the endpoint is refused (404: it does not exist until turned on), so nothing
+// is exposed by default.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { AlertService } from '../alerts/service.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { notFound, unauthorized } from '../http/errors.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import { TargetMinutes } from './target-minute.js';
 
@@ -111,7 +112,7 @@ export default async function metricsPlugin(app: FastifyInstance, opts: MetricsO
 
   app.get('/metrics', { config: { access: 'public', changesState: false }, schema: { hide: false } }, async (request, reply) => {
     const token = app.config.metricsToken;
-    if (!token) throw forbidden('Metrics are off: set HOPWATCH_METRICS_TOKEN and send it as a bearer token.');
+    if (!token) throw notFound('Metrics are off: set HOPWATCH_METRICS_TOKEN on the server and send it as a bearer token.');
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !timingSafeEqual(digest(given), digest(token))) {
       reply.header('www-authenticate', 'Bearer realm="hopwatch-metrics"');
