@@ -48,6 +48,11 @@ import liveSharePlugin from './liveshare/plugin.js';
 import { LiveShareVisitors } from './liveshare/visitors.js';
 import settingsPlugin from './settings/plugin.js';
 import insightsPlugin from './insights/plugin.js';
+import mailPlugin from './mail/plugin.js';
+import { mailer } from './mail/transport.js';
+import alertsPlugin from './alerts/plugin.js';
+import { AlertService } from './alerts/service.js';
+import metricsPlugin from './metrics/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,6 +187,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(insightsPlugin, { recent: ingest });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
+  // Alerts evaluate each ingest commit; their notifications go through a durable queue.
+  const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store) });
+  await alerts.start(ingest);
+  app.addHook('onClose', () => alerts.close());
+  await app.register(mailPlugin);
+  await app.register(alertsPlugin, { alerts });
+  await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

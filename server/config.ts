@@ -57,6 +57,14 @@ export interface Config {
    * HOPWATCH_TLS_KEY, both or neither); undefined: plain HTTP (or TLS at a reverse proxy).
    */
   tls: { certFile: string; keyFile: string } | undefined;
+  /** Alerts: samples older than this (backfill) notify no start (HOPWATCH_ALERT_MAX_STALE_SECONDS, 300). */
+  alertMaxStaleSeconds: number;
+  /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
+  alertRetryMinutes: number;
+  /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
+  metricsToken: string | undefined;
+  /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +118,23 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
   });
 }
 
+function positiveVar(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = intVar(env, name, fallback);
+  if (n < 1) throw new ConfigError(`${name} must be 1 or more, got ${n}`);
+  return n;
+}
+
+function publicUrlVar(raw: string | undefined): string {
+  if (!raw) return '';
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(`HOPWATCH_PUBLIC_URL must be an http or https URL such as https://hopwatch.example.org, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault = resolve('dist/web')): Config {
   const port = intVar(env, 'HOPWATCH_PORT', 8080);
   if (port < 0 || port > 65535) throw new ConfigError(`HOPWATCH_PORT must be 0-65535, got ${port}`);
@@ -153,6 +178,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     maxImportMB,
     tls: tlsFiles(env),
     insights: insightsVar(env.HOPWATCH_INSIGHTS, deployment),
+    alertMaxStaleSeconds: positiveVar(env, 'HOPWATCH_ALERT_MAX_STALE_SECONDS', 300),
+    alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
+    metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
+    publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
   };
 }
 

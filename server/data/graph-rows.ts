@@ -13,6 +13,7 @@ import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
+import { isWatched } from '../alerts/repository.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
@@ -60,6 +61,8 @@ interface Display {
   name: string;
   /** The name of the agent that runs the session (the Agent column). */
   agent: string;
+  /** An enabled alert watches the target (HasAlert on its rows). */
+  hasAlert?: boolean;
 }
 
 function hopRow(
@@ -103,7 +106,7 @@ function hopRow(
     },
     IsRunning: running,
     Editable: editable,
-    HasAlert: false,
+    HasAlert: d.hasAlert ?? false,
     GoodCount: st.goodCount[k] ?? 0,
     TotalCount: count,
     Average: num(st.average[k] ?? NaN),
@@ -152,7 +155,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
-    const d = await display(q, s);
+    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
     const details = await detailsFor(q, s.id, range, source);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
@@ -204,7 +207,7 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
     const range = rangeFor(s, req);
     const hosts = await hostsOf(q, [id]);
     const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
-    const d = await display(q, s);
+    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
     warn = d.warn;
     bad = d.bad;
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);

@@ -112,6 +112,8 @@ export class IngestPipeline {
   private readonly rollupWriteAgeMs: number;
   /** Samples dropped by validation since start. */
   dropped = 0;
+  /** Called with each session's samples once their flush committed (alerts evaluate there). */
+  private readonly committedListeners: ((sessionId: number, samples: RawPending) => void)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -149,6 +151,11 @@ export class IngestPipeline {
       this.states.set(sessionId, state);
       this.accountOf.set(sessionId, accountId);
     }
+  }
+
+  /** Hears every flush's committed samples, per session, in the flush's order (synchronously: copy what you keep). */
+  onCommitted(listener: (sessionId: number, samples: RawPending) => void): void {
+    this.committedListeners.push(listener);
   }
 
   /** Registers a session so its samples can be attributed (account, rollup grid). */
@@ -374,6 +381,13 @@ export class IngestPipeline {
         this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
         const accountId = this.accountOf.get(p.sessionId);
         if (accountId !== undefined) this.events.emit('HostUpdated', accountId, p.sessionId, String(p.sessionId), p.last);
+        for (const listener of this.committedListeners) {
+          try {
+            listener(p.sessionId, p.add);
+          } catch {
+            // A listener's failure is its own (it logs); the commit stands.
+          }
+        }
       }
     }
     if (written) {

@@ -330,6 +330,67 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 11,
+    name: 'alerts, their actions and state, the notification queue, mail settings',
+    up: [
+      // Alerts (docs/alerts.md): a condition (JSON, server/alerts/conditions.ts) on targets,
+      // which events notify, and actions. Times are epoch milliseconds.
+      `CREATE SEQUENCE alert_id_seq START 1`,
+      `CREATE TABLE alerts (
+         id INTEGER PRIMARY KEY DEFAULT nextval('alert_id_seq'),
+         account_id INTEGER NOT NULL,
+         created_by INTEGER NOT NULL,
+         name VARCHAR NOT NULL,
+         condition_json VARCHAR NOT NULL,
+         events_json VARCHAR NOT NULL,
+         min_repeat_seconds INTEGER NOT NULL,
+         enabled BOOLEAN NOT NULL DEFAULT true,
+         last_error VARCHAR NOT NULL DEFAULT '',
+         last_error_at BIGINT,
+         created_at BIGINT NOT NULL)`,
+      `CREATE TABLE alert_targets (
+         alert_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         PRIMARY KEY (alert_id, session_id))`,
+      `CREATE SEQUENCE alert_action_id_seq START 1`,
+      `CREATE TABLE alert_actions (
+         id INTEGER PRIMARY KEY DEFAULT nextval('alert_action_id_seq'),
+         alert_id INTEGER NOT NULL,
+         kind VARCHAR NOT NULL,
+         config_json VARCHAR NOT NULL)`,
+      // Whether the condition holds on a target, kept so a restart does not start it again.
+      `CREATE TABLE alert_state (
+         alert_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         firing BOOLEAN NOT NULL,
+         since BIGINT NOT NULL,
+         notified_start BOOLEAN NOT NULL,
+         PRIMARY KEY (alert_id, session_id))`,
+      // The durable queue: a notification is a row until it was delivered or its time ran out.
+      `CREATE SEQUENCE notification_id_seq START 1`,
+      `CREATE TABLE notifications (
+         id BIGINT PRIMARY KEY DEFAULT nextval('notification_id_seq'),
+         alert_id INTEGER NOT NULL,
+         action_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         event VARCHAR NOT NULL,
+         variables_json VARCHAR NOT NULL,
+         status VARCHAR NOT NULL,
+         attempts INTEGER NOT NULL DEFAULT 0,
+         next_attempt_at BIGINT NOT NULL,
+         expires_at BIGINT NOT NULL,
+         answer VARCHAR NOT NULL DEFAULT '',
+         created_at BIGINT NOT NULL,
+         done_at BIGINT)`,
+      `CREATE INDEX notifications_status ON notifications (status)`,
+      // SMTP settings by name (server/mail/settings.ts); HOPWATCH_SMTP_* fill in what is unset.
+      `CREATE TABLE mail_settings (
+         name VARCHAR PRIMARY KEY,
+         value VARCHAR NOT NULL,
+         updated_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
     id: 12,
     name: 'impersonation and its audit',
     up: [
