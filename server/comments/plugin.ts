@@ -47,7 +47,7 @@ export default async function commentsPlugin(app: FastifyInstance) {
     },
     async (request, reply) => {
       await comments.deleteComment(deps, requireUser(request), request.query);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 

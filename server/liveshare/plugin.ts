@@ -64,7 +64,7 @@ export default async function liveSharePlugin(app: FastifyInstance) {
 
   app.delete<{ Querystring: { shareId: string } }>('/api/liveshare/DeleteLink', { config: write, schema: { querystring: queryOf('shareId', shareId) } }, async (r, reply) => {
     await links.deleteLink(deps, requireUser(r), r.query.shareId, ctx(r));
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   app.get<{ Params: { shareId: string } }>(

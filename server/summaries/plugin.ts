@@ -54,6 +54,6 @@ export default async function summariesPlugin(app: FastifyInstance) {
 
   app.get<{ Querystring: { ID: number } }>('/cmd/closesummary', { config: manageSummaries, schema: query(['ID'], { ID: id }) }, async (request, reply) => {
     await summaries.closeSummary(deps, requireUser(request), { summaryId: request.query.ID });
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 }
