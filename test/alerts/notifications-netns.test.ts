@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { asRoot } from '../netns/rounds.js';
-import { buildTopology, removeTopology, type Topology } from '../netns/topology.js';
+import { buildTopology, type Topology } from '../netns/topology.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
 import { startHttpSink, startMailSink, sleep, waitFor, type HttpSink, type MailSink } from './support.js';
 
@@ -26,7 +26,6 @@ describe.skipIf(!asRoot)('a loss alert on a netns lossy path (needs root for net
   };
 
   beforeAll(async () => {
-    removeTopology(TopologyId);
     topo = buildTopology({ id: TopologyId, routers: 2, loss: [{ router: 2, percent: 50 }] });
     mail = await startMailSink();
     hook = await startHttpSink();

@@ -2,6 +2,7 @@
 // (the commands ARCHITECTURE.md verified; no netem), and removes it again. The root namespace
 // gets one veth to router 1 and routes for this scenario's subnets only.
 import { execFileSync } from 'node:child_process';
+import { openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
 import type { Scenario } from './scenario.js';
 
 export interface Topology {
@@ -34,6 +35,62 @@ function tryRun(args: string[]): void {
 
 const prefix = (id: number) => `hw${id}`;
 
+/**
+ * One user of a topology id at a time, machine-wide: a second run (another worktree, a bench)
+ * building the same id would delete the first one's namespaces under it, and the first one's
+ * probes would then follow the root namespace's default route off the machine. The second
+ * one fails instead, naming the process that holds the id; a lock of a dead process is taken over.
+ */
+const lockPath = (id: number) => `/run/hopwatch-test-netns-${id}.lock`;
+
+function lockTopology(id: number): void {
+  const path = lockPath(id);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSync(path, 'utf8').trim());
+      if (holder === process.pid) return;
+      if (holder > 0 && alive(holder)) throw new Error(`test network ${id} (namespaces hw${id}-*) is in use by process ${holder}: run one suite per topology id at a time`);
+      try { unlinkSync(path); } catch { /* taken over by another meanwhile */ }
+    }
+  }
+  throw new Error(`test network ${id}: could not take its lock ${path}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function unlockTopology(id: number): void {
+  try {
+    if (Number(readFileSync(lockPath(id), 'utf8').trim()) === process.pid) unlinkSync(lockPath(id));
+  } catch { /* not held */ }
+}
+
+/**
+ * Routes of last resort for the scenario's subnets in the root namespace: when its namespaces
+ * (and with them the routes via router 1) are gone mid-test, probes to its addresses are
+ * refused on the machine instead of leaving by the default route.
+ */
+const guardRoutes = (id: number) => [
+  ['ip', 'route', 'replace', 'unreachable', `10.251.${id}.0/24`, 'metric', '4000000000'],
+  ['ip', '-6', 'route', 'replace', 'unreachable', `fd00:251:${id}::/48`, 'metric', '4000000000'],
+];
+
+function removeGuardRoutes(id: number): void {
+  for (const r of guardRoutes(id)) tryRun(r.map((a) => (a === 'replace' ? 'delete' : a)));
+}
+
 /** A Scenario whose links (every veth, both ends) may have another MTU than 1500. */
 export type TopologyScenario = Scenario & { mtu?: number };
 
@@ -49,7 +106,9 @@ export function removeTopology(id: number): void {
 export function buildTopology(s: TopologyScenario): Topology {
   const p = prefix(s.id);
   const n = s.routers;
+  lockTopology(s.id);
   removeTopology(s.id);
+  for (const r of guardRoutes(s.id)) run(r);
   const nodeNs = (k: number) => (k === 0 ? null : k === n + 1 ? `${p}-t` : `${p}-r${k}`);
   const altNs = `${p}-alt`;
   const v4 = (link: number, end: 1 | 2) => `10.251.${s.id}.${link * 8 + end}`;
@@ -146,7 +205,7 @@ export function buildTopology(s: TopologyScenario): Topology {
         'rate', r.rate, 'burst', r.burst, 'latency', r.latency]);
     }
   } catch (err) {
-    removeTopology(s.id);
+    destroyTopology(s.id);
     throw err;
   }
 
@@ -177,6 +236,13 @@ export function buildTopology(s: TopologyScenario): Topology {
       ipIn(after, ['-6', 'route', 'replace', 'default', 'via', v6(ALT_LINK_DOWN, 1)]);
     },
     exec: (node, cmd) => execIn(node === 'target' ? nodeNs(n + 1)! : nodeNs(node)!, cmd),
-    destroy: () => removeTopology(s.id),
+    destroy: () => destroyTopology(s.id),
   };
+}
+
+/** The namespaces, then the guard routes, then the lock: nothing of the scenario is left. */
+function destroyTopology(id: number): void {
+  removeTopology(id);
+  removeGuardRoutes(id);
+  unlockTopology(id);
 }
