@@ -83,6 +83,11 @@ export class AgentRuntime {
     this.traces.get(traceId)?.setFinalHopOnly(on);
   }
 
+  /** TTLs whose newest probe is still out (Pending); [] for a trace not running here. */
+  async waitingTtls(traceId: number): Promise<number[]> {
+    return (await this.traces.get(traceId)?.waitingTtls()) ?? [];
+  }
+
   async reResolve(traceId: number): Promise<string | undefined> {
     return this.traces.get(traceId)?.reResolve();
   }

@@ -141,6 +141,11 @@ export interface TraceHandle {
   setInterval(seconds: number): void;
   /** Resolve a DNS-name target again (dynamic DNS); resolves to the address in use. */
   reResolve(): Promise<string>;
+  /**
+   * The TTLs whose newest probe has neither answered nor timed out (its round is still in
+   * flight): a reader shows them as LatencyCode.Pending, not as loss. [] when none (or stopped).
+   */
+  waitingTtls(): Promise<number[]>;
   /** Switch final-hop-only on or off from the next round. */
   setFinalHopOnly(on: boolean): void;
   stop(): Promise<void>;

@@ -182,7 +182,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsPlugin, { runner });
   await app.register(targetsPlugin, targetDeps);
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
-  const data = createDataService(opts.store, ingest);
+  // The runner answers which hops' probes are still out (the Pending code).
+  const data = createDataService(opts.store, ingest, (id) => runner.agent.waitingTtls(id));
   await app.register(dataPlugin, { data });
   await app.register(insightsPlugin, { recent: ingest });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });

@@ -95,7 +95,7 @@ export class Prober {
    * an outcome or the timeout passed. Throws (without calling `ended`) when nothing could be
    * sent: bad addresses, sockets that cannot be opened.
    */
-  runRound(task: RoundTask, ended: RoundEnded, failed: RoundFailed): void {
+  runRound(task: RoundTask, ended: RoundEnded, failed: RoundFailed): ProbeOutcome[] {
     const spec = task.spec;
     const flow = this.flow(spec);
     const round: RoundState = {
@@ -114,7 +114,10 @@ export class Prober {
       round.outcomes.push({ ttl: task.ttls[i], kind: 'notSent', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
     }
     try {
-      if (spec.interHopDelayMs > 0) return this.sendSpaced(round, flow, 0);
+      if (spec.interHopDelayMs > 0) {
+        this.sendSpaced(round, flow, 0);
+        return round.outcomes;
+      }
       if (flow.fragmentMtu !== null || !this.sendAll(round, flow)) {
         for (let i = 0; i < task.ttls.length; i++) this.sendProbe(round, flow, i);
       }
@@ -123,6 +126,8 @@ export class Prober {
       throw err;
     }
     this.sent(round);
+    // The outcomes as they fill in (read by TraceLoops for the Pending code; never edited there).
+    return round.outcomes;
   }
 
   private flow(spec: Readonly<TraceSpec>): Flow {

@@ -68,7 +68,9 @@ export type TraceCommand =
   | { op: 'pause'; id: number }
   | { op: 'resume'; id: number }
   /** Answered by 'stopped' once no round of the trace is in flight any more. */
-  | { op: 'stop'; id: number };
+  | { op: 'stop'; id: number }
+  /** Answered by 'waiting': the TTLs whose newest probe has neither answered nor timed out. */
+  | { op: 'waiting'; id: number; req: number };
 
 export interface RoundReport {
   id: number;
@@ -85,7 +87,8 @@ export interface RoundReport {
 export type TraceMessage =
   | { op: 'rounds'; rounds: RoundReport[] }
   | { op: 'error'; id: number; code: EngineErrorCode; message: string }
-  | { op: 'stopped'; id: number };
+  | { op: 'stopped'; id: number }
+  | { op: 'waiting'; id: number; req: number; ttls: number[] };
 
 export interface ProbeOutcome {
   ttl: number;

@@ -24,13 +24,15 @@ const DELIVERY_GRACE_MS = 50;
 export const MAX_PROBES_IN_FLIGHT = 0x7fff;
 
 /** A round of a trace that started and is not delivered yet. */
-interface LoopRound {
+export interface LoopRound {
   /** Wall ms when the round started: its samples' time, however late it ends. */
   time: number;
   target: string;
   probeCount: number;
   /** Set when every probe of it is answered or timed out. */
   probes: ProbeOutcome[] | null;
+  /** The prober's outcomes as they fill in (a sent probe reads 'timeout' until answered). */
+  live: ProbeOutcome[] | null;
 }
 
 interface Loop {
@@ -82,6 +84,7 @@ export class TraceLoops {
   handle(cmd: TraceCommand): void {
     if (cmd.op === 'start') return this.start(cmd.id, cmd.spec);
     const loop = this.loops.get(cmd.id);
+    if (cmd.op === 'waiting') return this.post({ op: 'waiting', id: cmd.id, req: cmd.req, ttls: loop ? waitingTtls(loop.rounds) : [] });
     if (!loop) {
       // Already gone (failed, or never started): a stop is still answered.
       if (cmd.op === 'stop') this.post({ op: 'stopped', id: cmd.id });
@@ -222,12 +225,12 @@ export class TraceLoops {
     const seqStart = loop.nextSeq;
     loop.nextSeq = probeSeqAt(seqStart, ttls.length);
     const spec = loop.spec;
-    const round: LoopRound = { time, target: spec.destination, probeCount: ttls.length, probes: null };
+    const round: LoopRound = { time, target: spec.destination, probeCount: ttls.length, probes: null, live: null };
     loop.rounds.push(round);
     loop.probesInFlight += ttls.length;
     try {
       // May end the round before it returns (replies already queued): see Prober.sent().
-      this.prober.runRound({ spec, ttls, seqStart }, (probes) => this.ended(loop, round, probes), loop.onFailed);
+      round.live = this.prober.runRound({ spec, ttls, seqStart }, (probes) => this.ended(loop, round, probes), loop.onFailed);
     } catch (err) {
       this.fail(loop, err);
     }
@@ -301,4 +304,28 @@ export class TraceLoops {
     this.flush();
     this.port.postMessage(msg);
   }
+}
+
+/**
+ * The TTLs whose newest probe has neither answered nor timed out (spec 2 latency code Pending):
+ * for each TTL the newest round that probed it decides. A round that ended is final for its
+ * TTLs (answered, timed out, or beyond the end of the path), even while it waits for an older
+ * one to be delivered.
+ */
+export function waitingTtls(rounds: readonly LoopRound[]): number[] {
+  const decided = new Set<number>();
+  const waiting: number[] = [];
+  for (let i = rounds.length - 1; i >= 0; i--) {
+    const r = rounds[i];
+    const outcomes = r.probes ?? r.live;
+    if (!outcomes) continue;
+    for (const o of outcomes) {
+      if (decided.has(o.ttl)) continue;
+      // Not sent yet (inter-hop delay) is not this TTL's newest probe: an older round decides.
+      if (r.probes === null && o.kind === 'notSent') continue;
+      decided.add(o.ttl);
+      if (r.probes === null && o.kind === 'timeout') waiting.push(o.ttl);
+    }
+  }
+  return waiting.sort((a, b) => a - b);
 }

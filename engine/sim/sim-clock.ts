@@ -11,21 +11,28 @@ export const realTimeClock: ProbeClock = {
   setTimer: (cb, ms) => setTimeout(cb, ms),
   clearTimer: (t) => clearTimeout(t as NodeJS.Timeout),
   ticker(cb): Ticker {
-    let first: NodeJS.Timeout | null = null;
-    let every: NodeJS.Timeout | null = null;
+    // A grid like the addon's ticker (rawsock.c): tick k at start + delay + k * repeat. Node's
+    // setInterval counts each repeat from when the late tick ran, so lateness would add up.
+    let timer: NodeJS.Timeout | null = null;
     const stop = () => {
-      if (first) clearTimeout(first);
-      if (every) clearInterval(every);
-      first = every = null;
+      if (timer) clearTimeout(timer);
+      timer = null;
     };
     return {
       start(delayMs, repeatMs) {
         stop();
-        first = setTimeout(() => {
-          first = null;
-          if (repeatMs > 0) every = setInterval(cb, repeatMs);
+        let due = performance.now() + delayMs;
+        const tick = () => {
+          timer = null;
+          if (repeatMs > 0) {
+            const now = performance.now();
+            due += repeatMs;
+            if (due + repeatMs <= now) due += Math.floor((now - due) / repeatMs) * repeatMs;
+            timer = setTimeout(tick, Math.max(0, due - now));
+          }
           cb();
-        }, delayMs);
+        };
+        timer = setTimeout(tick, delayMs);
       },
       stop,
       close: stop,

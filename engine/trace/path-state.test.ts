@@ -61,4 +61,23 @@ describe('PathState', () => {
       { ttl: 2, address: 't', rtt: 2, reply: 'echoReply' },
     ]);
   });
+
+  it('keeps a known path length when a round that probed past it lost the probe at its end (overlapping rounds)', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 5, finalHopOnly: false });
+    p.applyRound([te(1, 'a'), te(2, 'b'), echo(3, 't'), echo(4, 't'), echo(5, 't')], 't');
+    expect(p.nextTtls()).toEqual([1, 2, 3]);
+    // Started before the path was known: probed to 5; TTL 3 lost, TTL 4 reached the target.
+    const r = p.applyRound([te(1, 'a'), te(2, 'b'), lost(3), echo(4, 't'), echo(5, 't')], 't');
+    expect(r.hops.map((h) => h.ttl)).toEqual([1, 2, 3]);
+    expect(r.hops[2].rtt).toBe(LatencyCode.Timeout); // the end hop's loss
+    expect(r.reachedTarget).toBe(false);
+    expect(p.nextTtls()).toEqual([1, 2, 3]);
+    // A longer path shows as a router answering at the known end: then it is rediscovered.
+    const grown = p.applyRound([te(1, 'a'), te(2, 'b'), te(3, 'c'), echo(4, 't'), echo(5, 't')], 't');
+    expect(grown.hops.map((h) => h.ttl)).toEqual([1, 2, 3, 4]);
+    expect(p.nextTtls()).toEqual([1, 2, 3, 4]);
+    // And a shorter one as the target answering before it.
+    p.applyRound([te(1, 'a'), echo(2, 't'), echo(3, 't'), echo(4, 't')], 't');
+    expect(p.nextTtls()).toEqual([1, 2]);
+  });
 });

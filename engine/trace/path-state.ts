@@ -77,11 +77,25 @@ export class PathState {
 
   private applyFull(probes: ProbeOutcome[], target: string): RoundHops {
     const ends = (o: ProbeOutcome) => o.kind === 'unreachable' || (o.responder !== null && o.responder === target);
-    const endProbe = probes.find(ends);
+    let endProbe = probes.find(ends);
+    // A round that started before the trace knew the path (rounds overlap) probes past its
+    // end. When its probe at the known end was lost and a later TTL reached the target, that
+    // probe was lost; the path did not grow (a longer path has a router answer at the known
+    // end). Taking the later TTL as the end reported a hop past the target, and rounds started
+    // after it probed that far again, so the wrong length fed itself (test/sim/overshoot.test.ts).
+    const known = this.pathLength;
+    let lostAtEnd = false;
+    if (endProbe && known !== null && endProbe.ttl > known) {
+      const atEnd = probes.find((o) => o.ttl === known);
+      lostAtEnd = atEnd !== undefined && atEnd.responder === null;
+      if (lostAtEnd) endProbe = undefined;
+    }
     let end: number;
     const reachedTarget = endProbe !== undefined && endProbe.responder === target;
     if (endProbe) {
       end = endProbe.ttl;
+    } else if (lostAtEnd) {
+      end = known!; // the lost probe is the end hop's loss
     } else {
       const answered = probes.filter((o) => o.responder !== null);
       const lastAnswered = answered.length ? answered[answered.length - 1].ttl : this.settings.firstTtl - 1;
@@ -99,7 +113,7 @@ export class PathState {
       // The path ends here (the target, or a router saying unreachable): probe no further,
       // which also spares routers that rate-limit their unreachable messages.
       this.pathLength = end;
-    } else if (this.pathLength !== null) {
+    } else if (this.pathLength !== null && !lostAtEnd) {
       // The last probed TTL was answered by a router: the path grew; discover it next round.
       const last = probes[probes.length - 1];
       if (last && last.kind === 'timeExceeded') this.pathLength = null;

@@ -31,18 +31,21 @@ interface Link {
   port: MessagePort;
   clients: Map<number, TraceClient>;
   stopWaiters: Map<number, () => void>;
+  /** Questions of traceWaiting() by request number. */
+  waitingAsks: Map<number, (ttls: number[]) => void>;
 }
 
 export class RoundsLink {
   private link: Link | null = null;
   private nextTraceId = 1;
+  private nextWaitingReq = 1;
 
   constructor(private readonly host: RoundsHost) {}
 
   private openLink(): Link {
     if (this.link) return this.link;
     const { port1, port2 } = new MessageChannel();
-    const l: Link = { port: port1, clients: new Map(), stopWaiters: new Map() };
+    const l: Link = { port: port1, clients: new Map(), stopWaiters: new Map(), waitingAsks: new Map() };
     this.link = l;
     port1.on('message', (msg: TraceMessage) => this.dispatch(l, msg));
     const lost = (message: string) => {
@@ -50,6 +53,7 @@ export class RoundsLink {
       this.link = null;
       port1.close();
       for (const resolve of l.stopWaiters.values()) resolve();
+      answerWaiting(l);
       const clients = [...l.clients.values()];
       l.clients.clear();
       for (const c of clients) c.onError(new EngineError('SocketError', message));
@@ -64,6 +68,10 @@ export class RoundsLink {
   private dispatch(l: Link, msg: TraceMessage): void {
     if (msg.op === 'rounds') {
       for (const r of msg.rounds) l.clients.get(r.id)?.onRound(r);
+    } else if (msg.op === 'waiting') {
+      const answer = l.waitingAsks.get(msg.req);
+      l.waitingAsks.delete(msg.req);
+      answer?.(msg.ttls);
     } else if (msg.op === 'error') {
       const client = l.clients.get(msg.id);
       l.clients.delete(msg.id);
@@ -81,6 +89,7 @@ export class RoundsLink {
     if (this.link !== l || l.clients.size > 0 || l.stopWaiters.size > 0) return;
     this.link = null;
     l.port.close();
+    answerWaiting(l);
   }
 
   /** Starts running a trace's rounds; returns its id for the calls below. */
@@ -94,6 +103,20 @@ export class RoundsLink {
 
   sendTraceCommand(cmd: Exclude<TraceCommand, { op: 'start' | 'stop' }>): void {
     if (this.link?.clients.has(cmd.id)) this.link.port.postMessage(cmd);
+  }
+
+  /**
+   * The TTLs of a trace whose newest probe has neither answered nor timed out (the Pending
+   * code of spec 2), asked of the serve side: rounds it finished before answering come first.
+   */
+  traceWaiting(id: number): Promise<number[]> {
+    const l = this.link;
+    if (!l || !l.clients.has(id)) return Promise.resolve([]);
+    const req = this.nextWaitingReq++;
+    return new Promise<number[]>((resolve) => {
+      l.waitingAsks.set(req, resolve);
+      l.port.postMessage({ op: 'waiting', id, req } satisfies TraceCommand);
+    });
   }
 
   /** Stops a trace; resolves once none of its rounds is in flight any more. */
@@ -119,6 +142,7 @@ export class RoundsLink {
     if (l) {
       l.port.close();
       for (const resolve of l.stopWaiters.values()) resolve();
+      answerWaiting(l);
       const clients = [...l.clients.values()];
       l.clients.clear();
       for (const c of clients) c.onShutdown();
@@ -162,6 +186,12 @@ class ProbeWorkerHost implements RoundsHost {
     this.pool = null;
     if (p) await p.destroy();
   }
+}
+
+/** The link is gone: questions still open are answered with nothing waiting. */
+function answerWaiting(l: Link): void {
+  for (const answer of l.waitingAsks.values()) answer([]);
+  l.waitingAsks.clear();
 }
 
 /** The raw-socket link of this process (the probe worker). */

@@ -5,7 +5,7 @@ import { rawLink, type RoundsLink } from './probe-pool.js';
 import { sourceAddressFor } from './source-address.js';
 
 export interface TraceBackend {
-  readonly link: Pick<RoundsLink, 'startTraceRounds' | 'sendTraceCommand' | 'stopTraceRounds'>;
+  readonly link: Pick<RoundsLink, 'startTraceRounds' | 'sendTraceCommand' | 'stopTraceRounds' | 'traceWaiting'>;
   sourceAddressFor(destination: string, family: 4 | 6, sourceInterface: string | null): Promise<string>;
   wallMs(): number;
 }

@@ -185,6 +185,12 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'finalHopOnly', id: this.roundsId, on });
   }
 
+  async waitingTtls(): Promise<number[]> {
+    const id = this.roundsId;
+    if (id === null || this.state === 'stopped') return [];
+    return this.backend.link.traceWaiting(id);
+  }
+
   async reResolve(): Promise<string> {
     return this.resolve();
   }

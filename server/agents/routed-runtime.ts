@@ -67,6 +67,15 @@ export class RoutedRuntime {
     return this.local.reResolve(traceId);
   }
 
+  /**
+   * TTLs whose newest probe is still out (Pending). Local Machine traces only: a remote agent's
+   * rounds reach the server once complete, and asking it per read would cost a network trip.
+   */
+  async waitingTtls(traceId: number): Promise<number[]> {
+    if (this.isRemote(traceId)) return [];
+    return this.local.waitingTtls(traceId);
+  }
+
   async stop(traceId: number): Promise<void> {
     if (this.isRemote(traceId)) this.remote!.stop(traceId);
     else await this.local.stop(traceId);

@@ -5,7 +5,7 @@ import { Claim } from '../contract/account.js';
 import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
 import { agentNames } from '../agents/repository.js';
 import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
-import { latencyDisplayText } from '../contract/latency.js';
+import { LatencyCode, latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { summaryOutsideLiveShare } from '../liveshare/scope.js';
@@ -23,6 +23,8 @@ import { hopDetailsOf, type OpenHopHosts } from '../hop-details/service.js';
 
 /** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
 export type RowsSource = RecentSource & Partial<OpenHopHosts>;
+/** The hops of a running session whose newest probe has neither answered nor timed out. */
+export type WaitingHops = (sessionId: number) => Promise<number[]>;
 
 export interface GraphRowsArgs {
   requests: GraphRowsRequest[];
@@ -147,10 +149,29 @@ async function detailsFor(q: Queryable, sessionId: number, range: { from: number
   return hopDetailsOf(q, sessionId, range.from, range.to, open);
 }
 
-async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
+/**
+ * Spec 2 latency code Pending: a hop whose newest probe has neither answered nor timed out when
+ * its row is read shows Pending as its current value (its round is not stored yet, so it never
+ * counts as loss). Only rows whose range reaches the present of a running session.
+ */
+function markPending(row: TargetRow, waiting: Set<number>, hop: number): void {
+  if (!waiting.has(hop)) return;
+  row.Current = LatencyCode.Pending;
+  row.Columns.Cur = latencyDisplayText(LatencyCode.Pending);
+}
+
+async function waitingOf(s: SessionRecord, range: { to: number }, waitingHops?: WaitingHops): Promise<Set<number>> {
+  if (!waitingHops || s.state !== SessionState.Active) return new Set();
+  // A range that ends before the newest sample is history: nothing in it is still out.
+  if (s.latestSample !== null && range.to <= s.latestSample) return new Set();
+  return new Set(await waitingHops(s.id));
+}
+
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource, waitingHops?: WaitingHops): Promise<GraphRowsResult> {
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
+  const waiting = await waitingOf(s, range, waitingHops);
   return store.read(async (q) => {
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
@@ -162,9 +183,14 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     // The route ends where the target answers: deeper hops only come from rounds whose
     // probe at the target's TTL was lost (the next TTL then reaches the target again).
     const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
-    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null));
+    for (let hop = 1; hop <= deepest; hop++) {
+      const row = hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null);
+      markPending(row, waiting, hop);
+      rows.push(row);
+    }
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
     const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null);
+    markPending(header, waiting, last);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
     header.DNSName = s.targetName || byHop.get(last)?.dnsName || '';
@@ -272,8 +298,14 @@ async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source
 }
 
 /** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
-export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
-  if (args.listType === 'Target') return targetRows(store, p, args, source);
+export async function traceGraphRows(
+  store: Store,
+  p: Principal,
+  args: GraphRowsArgs,
+  source?: RowsSource,
+  waitingHops?: WaitingHops,
+): Promise<GraphRowsResult> {
+  if (args.listType === 'Target') return targetRows(store, p, args, source, waitingHops);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
   if (args.listType === 'Agent') return agentRows(store, p, args, source);
   throw badRequest(`List type ${args.listType} is not served yet: its area (LiveShare) is not built.`);

@@ -10,7 +10,7 @@ import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
 import { dataPointBuckets } from './buckets.js';
 import { columnDefs } from './column-defs.js';
-import { traceGraphRows, type GraphRowsArgs, type RowsSource } from './graph-rows.js';
+import { traceGraphRows, type GraphRowsArgs, type RowsSource, type WaitingHops } from './graph-rows.js';
 import type { RecentSource } from './sources.js';
 
 /** DataPointBuckets as both doors receive it: times as ISO text or epoch ms. */
@@ -30,7 +30,8 @@ export interface DataService {
 }
 
 /** `recent`: the ingest pipeline, whose memory answers the recent data of open sessions. */
-export function createDataService(store: Store, recent?: RowsSource): DataService {
+/** `waitingHops`: the hops of a running session whose newest probe is still out (Pending). */
+export function createDataService(store: Store, recent?: RowsSource, waitingHops?: WaitingHops): DataService {
   return {
     dataPointBuckets: (p, req) =>
       dataPointBuckets(
@@ -45,7 +46,7 @@ export function createDataService(store: Store, recent?: RowsSource): DataServic
         },
         recent,
       ),
-    traceGraphRows: (p, args) => traceGraphRows(store, p, args, recent),
+    traceGraphRows: (p, args) => traceGraphRows(store, p, args, recent, waitingHops),
     columnDefs: async (p, uniqueID) => {
       if (/^SUM-/i.test(uniqueID)) return columnDefs(ColumnGridType.Summary);
       await sessionFor(store, p, uniqueID);

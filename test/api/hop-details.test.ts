@@ -73,7 +73,6 @@ describe('HopDetails in TraceGraphRows', () => {
     expect(hosts[0].Samples).toBeGreaterThanOrEqual(hosts[1].Samples);
     for (const h of hosts) expect(h.SharePercent).toBeGreaterThan(30);
     expect(hosts[0].SharePercent + hosts[1].SharePercent).toBeCloseTo(100, 0);
-    expect(hosts.reduce((n, h) => n + h.Samples, 0)).toBe(hop2.GoodCount);
     expect(hop2.Columns.Hosts).toMatch(/^10\.251\.115\.1[04] \d+(\.\d)?%, 10\.251\.115\.1[04] \d+(\.\d)?%$/);
     expect(hop1.Columns.Hosts).toBe('');
     // Private addresses are named as such, never looked up.
@@ -98,7 +97,8 @@ describe('HopDetails in TraceGraphRows', () => {
     expect((await get(`/cmd/close?ID=${id}`)).status).toBe(204);
     const closed = await rows();
     expectDetails(closed);
-    // Closing stopped the trace: the stored answers are those the samples counted.
+    // Closing stopped the trace: the stored answers are those the samples counted. (While it
+    // runs, the open minute may hold the answers of rounds whose samples are not committed yet.)
     const hop2 = closed.find((r) => r.HopNum === 2)!;
     expect(hop2.HopDetails!.Hosts.reduce((n, h) => n + h.Samples, 0)).toBe(hop2.GoodCount);
     expect(hop2.GoodCount).toBeGreaterThanOrEqual(before.GoodCount);
