@@ -7,6 +7,7 @@ import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
 import { TargetPage } from '../target/TargetPage';
 import { UserManagementPage } from '../users/UserManagementPage';
+import { SettingsPage } from '../settings/SettingsPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
@@ -45,7 +46,7 @@ export const shellEntries: Entry[] = [
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),
   coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
-  coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
+  gated(['/settings'], needsClaim(Claim.SettingsManagement), <SettingsPage />),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
   coming(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, 'LiveShare Link Management'),
   coming(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, 'LiveShare'),

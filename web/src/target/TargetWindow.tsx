@@ -47,6 +47,8 @@ import { useVisibleGraphs } from './useVisibleGraphs';
 import { useFocusPerTarget } from './useFocusPerTarget';
 import { useDocumentTitle } from '../shell/documentTitle';
 import { targetHeadingText } from './logic/targetHeading';
+import { useTimegraphOptions } from '../settings/useTimegraphOptions';
+import { timegraphSubtitle } from '../settings/logic/timegraphSubtitle';
 
 /** The agents this console knows: the appliance itself, online while it answers (remote agents come with CloudConnect). */
 const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
@@ -54,6 +56,8 @@ const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
 export function TargetWindow({ targetId }: { targetId?: string }) {
   const navigate = useNavigate();
   const claims = useAtomValue(currentUserAtom)?.Claims ?? [];
+  // Settings > General: always hide the setting name / the agent name on the time graphs.
+  const timegraphOptions = useTimegraphOptions();
   const canManage = claims.includes(Claim.TargetManagement);
   const [time, dispatch] = useReducer(graphTimeReducer, Date.now(), initialGraphTimeState);
   useEffect(() => dispatch({ type: 'reset', nowMs: Date.now() }), [targetId]);
@@ -239,7 +243,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     key={row.UniqueID}
                     rowId={row.UniqueID}
                     title={`Hop ${hop}: ${hostLabel(row)}`}
-                    subtitle={`${row.Columns.ConfigName ?? ''} · ${LocalMachineAgentName}`}
+                    subtitle={timegraphSubtitle(row.Columns.ConfigName ?? '', LocalMachineAgentName, timegraphOptions)}
                     state={time}
                     dispatch={dispatch}
                     warnMs={warnMs}
