@@ -18,9 +18,9 @@ const changedSettings = { type: 'object', properties: { Version: version, Root: 
 export default async function settingsPlugin(app: FastifyInstance, opts: { runner: TraceRunner }) {
   const deps: settings.SettingsDeps = { store: app.store, events: app.events, config: app.config, runner: opts.runner };
 
-  app.get('/api/Settings/getsettings', { config: { access: 'signedIn' } }, async (request) => settings.getSettings(deps, requireUser(request)));
+  app.get('/api/Settings/getsettings', { config: { access: 'signedIn', changesState: false } }, async (request) => settings.getSettings(deps, requireUser(request)));
 
-  app.get('/api/Settings/getsettingtraits', { config: manage }, async (request) => settings.getSettingTraits(deps, requireUser(request)));
+  app.get('/api/Settings/getsettingtraits', { config: { ...manage, changesState: false } }, async (request) => settings.getSettingTraits(deps, requireUser(request)));
 
   app.post<{ Body: SaveSettingsRequest }>(
     '/api/Settings/savesettings',
