@@ -4,7 +4,8 @@
 // running target sees the Settings picker appear without a reload, switches the target to the
 // new configuration, and the probes reach the target on TCP port 443 (an nftables counter in
 // the target's namespace, as root); then Warn saved in the first console turns the second's
-// grid amber at once. Topology id 81. Screenshots: test-results/settings-*.png.
+// grid amber at once, and General's hide-the-setting-name option reaches its time graphs.
+// Topology id 81. Screenshots: test-results/settings-*.png.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -157,5 +158,16 @@ describe('the settings editor in Chromium', () => {
       await expect.poll(() => watcher.locator('.legend').textContent(), { timeout: 10_000 }).toContain('Warn 0.001 ms');
       await expect.poll(() => gridPixels(watcher, Amber), { timeout: 10_000 }).toBeGreaterThan(0);
       await shot(watcher, 'amber');
+    }));
+
+  it('General: always hiding the setting name takes it off the watching console\'s time graphs', () =>
+    onFailure('general', async () => {
+      await entry('General').click();
+      const hide = editor.getByLabel('Timegraphs: always hide the setting name');
+      await hide.check();
+      await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
+      await expect.poll(() => watcher.locator('.timeline-sub').first().textContent(), { timeout: 10_000 }).toBe('Local Machine');
     }));
 });
