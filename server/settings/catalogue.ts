@@ -2,7 +2,7 @@
 // section 9 constants): its node type, its editor (the trait) and the server's check. The
 // tree, the traits, the screens and savesettings are all read from this one list, so they
 // cannot disagree. docs/settings.md says what each setting does.
-import { minimumPacketSize } from '../../engine/codec/probe-packet.js';
+import { minimumPacketSize } from '../../engine/index.js';
 import { NodeValueType, SettingsScreenName, type SettingValue, type TraitItem } from '../contract/settings.js';
 
 /** Where a setting lives: Settings > General, or one configuration in either parallel list. */
