@@ -154,7 +154,8 @@ export function readChanges(root: unknown, configs: ConfigurationRecord[], gener
     const problem = def.readOnly ? 'cannot be changed' : def.check?.(v, { ...generalNow, ...changes.general });
     if (problem) bad(`${GeneralPath}.${name}`, `Setting ${GeneralPath}.${name}: ${problem}`);
   }
-  const partners: Record<string, string[]> = { Bad: ['Warn'], Warn: ['Warn'], UdpBeginPort: ['UdpEndPort'], PacketType: ['PacketSize'] };
+  // A change also re-checks the values whose rule reads it (Warn below Bad, end port not below begin, size fits the type).
+  const partners: Record<string, string[]> = { Bad: ['Warn'], UdpBeginPort: ['UdpEndPort'], PacketType: ['PacketSize'] };
   for (const [id, entry] of changes.items) {
     const c = byId.get(id)!;
     if (entry.client.Name !== undefined && entry.server.Name !== undefined && entry.client.Name !== entry.server.Name) {

@@ -59,6 +59,7 @@ export async function sessionFor(store: Store, p: Principal, id: string | number
 
 /** The configuration, one of the account's (configurations are per account); without one, the account's first. */
 async function ensureConfiguration(store: Store, p: Principal, configId: number | undefined): Promise<number> {
+  if (configId !== undefined && !Number.isSafeInteger(configId)) throw badRequest(`"${configId}" is not a configuration id.`);
   const row = await store.one<{ id: number }>(
     'SELECT id FROM configurations WHERE account_id = $1 AND ($2::INTEGER IS NULL OR id = $2) ORDER BY position, id LIMIT 1',
     [p.accountId, configId ?? null],

@@ -261,6 +261,21 @@ describe('agent calls', () => {
     expect((await c.closed).code).toBe(4000);
     await waitFor('OFFLINE', async () => (await agentList(hw.url, cookie)).find((x) => x.ID === a.id && !x.IsOnline && x.Configured));
   });
+
+  it('answers the interfaces an agent reported in its hello for the settings editor (issue 19), and says so when it is offline', async () => {
+    const a = await enrolled(hw, cookie, 'Interfaces');
+    const interfaces = (id: number) => fetch(`${hw.url}/api/Settings/getnetworkinterfaces?agentId=${id}`, { method: 'POST', headers: { cookie } });
+    const offline = await interfaces(a.id);
+    expect(offline.status).toBe(409);
+    expect(((await offline.json()) as { Error: string }).Error).toMatch(/not connected/);
+    const c = await link(hw, a.id, a.credential, false);
+    c.send({ t: 'hello', protocol: 1, machineId: 'm-9', machineName: 'branch-9', platform: 3, version: '0.1.0.0', mode: 2, interfaces: [{ ID: 'eth7', Name: 'eth7 (10.9.9.9)' }] });
+    await c.next('assign');
+    const r = await interfaces(a.id);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual([{ ID: '', Name: 'Default (the routing table chooses)' }, { ID: 'eth7', Name: 'eth7 (10.9.9.9)' }]);
+    c.ws.close();
+  });
 });
 
 describe('remote agents turned off (HOPWATCH_REMOTE_AGENTS=0)', () => {

@@ -122,7 +122,7 @@ describe('console shell in Chromium', () => {
     });
     await page.locator('.toast').getByRole('button', { name: 'Submit Ticket' }).click();
     await see('Submit a Support Ticket');
-    await page.getByLabel('Name').fill('Ops Engineer');
+    await page.getByLabel('Name', { exact: true }).fill('Ops Engineer');
     await page.getByLabel('E-mail').fill('not-an-address');
     await page.getByLabel('Problem description').fill('New Summary fails');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();

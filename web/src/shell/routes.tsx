@@ -10,6 +10,7 @@ import { UserManagementPage } from '../users/UserManagementPage';
 import { ClearImpersonationPage } from '../impersonation/ClearImpersonationPage';
 import { ImpersonatePage } from '../impersonation/ImpersonatePage';
 import { ImpersonationAuditPage } from '../impersonation/ImpersonationAuditPage';
+import { SettingsPage } from '../settings/SettingsPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
@@ -53,7 +54,7 @@ export const shellEntries: Entry[] = [
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   // The impersonation audit: root reads it (the page says so to anyone else).
   gated(['/user-management/audit'], needsClaim(Claim.UserManagement), <ImpersonationAuditPage />),
-  coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
+  gated(['/settings'], needsClaim(Claim.SettingsManagement), <SettingsPage />),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
   gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
   gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),

@@ -13,6 +13,8 @@ import type { GraphTimeAction, GraphTimeState } from '../target/logic/graphTimeS
 import { sessionIdOf } from '../target/logic/rowId';
 import { TimelineGraph, type CommentAction } from '../target/TimelineGraph';
 import { useComments } from '../target/useComments';
+import { useTimegraphOptions } from '../settings/useTimegraphOptions';
+import { timegraphSubtitle } from '../settings/logic/timegraphSubtitle';
 
 export interface SummaryGraphProps {
   row: TargetRow;
@@ -28,6 +30,8 @@ export interface SummaryGraphProps {
 export function SummaryGraph({ row, time, dispatch, warnMs, badMs, fixedScaleMs, height, canComment }: SummaryGraphProps) {
   const targetId = sessionIdOf(row.UniqueID);
   const { comments, reload } = useComments(targetId, time);
+  // Settings > General: always hide the setting name / the agent name on the time graphs.
+  const timegraphOptions = useTimegraphOptions();
   const [edit, setEdit] = useState<{ comment?: Comment; atMs: number } | null>(null);
   const onComment = (a: CommentAction) => {
     if (a.kind === 'create') setEdit({ atMs: a.atMs });
@@ -39,7 +43,7 @@ export function SummaryGraph({ row, time, dispatch, warnMs, badMs, fixedScaleMs,
       <TimelineGraph
         rowId={row.UniqueID}
         title={hostLabel(row)}
-        subtitle={`${row.Columns.ConfigName ?? ''} · ${row.Columns.Agent || LocalMachineAgentName}`}
+        subtitle={timegraphSubtitle(row.Columns.ConfigName ?? '', row.Columns.Agent || LocalMachineAgentName, timegraphOptions)}
         state={time}
         dispatch={dispatch}
         warnMs={warnMs}

@@ -50,15 +50,17 @@ import { graphAgent, isMultiAgent, traceAgent, traceColumnDefs, type TraceAgent 
 import { AgentName } from './AgentName';
 import { hideAgentNameAtom } from './prefs';
 import { toastCapacityAfterStart, toastStartFailure } from './capacityToasts';
+import { useTimegraphOptions } from '../settings/useTimegraphOptions';
+import { timegraphSubtitle } from '../settings/logic/timegraphSubtitle';
 
-/** A timeline graph's subtitle: its configuration, and its agent where graphs show one. */
+/** A timeline graph's subtitle: its configuration, and its agent where graphs show one (Settings > General may hide either). */
 function GraphSubtitle({ configName, agent }: { configName: string; agent: TraceAgent | null }) {
   return (
     <>
       {configName}
       {agent && (
         <>
-          {' · '}
+          {configName && ' · '}
           <AgentName agent={agent} />
         </>
       )}
@@ -69,6 +71,8 @@ function GraphSubtitle({ configName, agent }: { configName: string; agent: Trace
 export function TargetWindow({ targetId }: { targetId?: string }) {
   const navigate = useNavigate();
   const claims = useAtomValue(currentUserAtom)?.Claims ?? [];
+  // Settings > General: always hide the setting name / the agent name on the time graphs.
+  const timegraphOptions = useTimegraphOptions();
   const canManage = claims.includes(Claim.TargetManagement);
   const [time, dispatch] = useReducer(graphTimeReducer, Date.now(), initialGraphTimeState);
   useEffect(() => dispatch({ type: 'reset', nowMs: Date.now() }), [targetId]);
@@ -262,7 +266,12 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     key={row.UniqueID}
                     rowId={row.UniqueID}
                     title={`Hop ${hop}: ${hostLabel(row)}`}
-                    subtitle={<GraphSubtitle configName={row.Columns.ConfigName ?? ''} agent={sessionAgent && graphAgent(sessionAgent, multiAgent, hideAgentName)} />}
+                    subtitle={
+                      <GraphSubtitle
+                        configName={timegraphOptions.hideSettingName ? '' : (row.Columns.ConfigName ?? '')}
+                        agent={timegraphOptions.hideAgentName || !sessionAgent ? null : graphAgent(sessionAgent, multiAgent, hideAgentName)}
+                      />
+                    }
                     state={time}
                     dispatch={dispatch}
                     warnMs={warnMs}
