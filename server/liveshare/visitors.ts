@@ -133,6 +133,7 @@ export class LiveShareVisitors {
       summaryRef: link.summaryRef,
       summaryId: shared?.summaryId ?? -1,
       title: shared?.title ?? '',
+      agentId: shared?.agentId,
       expiresAt: link.expiresAt,
       sessionIds: new Set(shared?.sessionIds ?? []),
     };
