@@ -144,4 +144,21 @@ describe('LiveShare in Chromium', () => {
       expect(texts.some((t) => /Disabled/.test(t))).toBe(true);
       await shot(adminPage, 'history');
     }, 'disable'));
+
+  it('all links: the Shared list column links to the summary; delete asks first and then deactivates', () =>
+    failing(async () => {
+      await adminPage.goto(`${app.url}/LiveShareLinks/`);
+      await adminPage.getByText('LiveShare Link Management (all existing links).').waitFor({ timeout: 10_000 });
+      const row = adminPage.getByTestId('link-row').filter({ hasText: 'For the ISP' });
+      await row.getByRole('link', { name: `Summary: ${SummaryName}` }).waitFor();
+      await row.getByRole('button', { name: 'Enable' }).click();
+      await row.getByRole('button', { name: 'Disable' }).waitFor({ timeout: 5_000 });
+      await row.getByRole('button', { name: 'Delete' }).click();
+      const dialog = adminPage.getByRole('dialog', { name: 'Permanently delete this LiveShare' });
+      await dialog.getByText(/^Are you sure you want to delete LiveShare 'For the ISP' url http.+ from Shared office links\?$/).waitFor();
+      await shot(adminPage, 'delete-confirm');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('button', { name: 'Enable' }).waitFor({ timeout: 5_000 });
+      await shot(adminPage, 'all-links');
+    }, 'all-links'));
 });
