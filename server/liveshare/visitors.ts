@@ -30,6 +30,8 @@ export const WrongLinkLimit = 20;
 
 interface CachedLink {
   link: repo.LinkRecord;
+  /** False when what the link shares is gone (its summary or agent deleted). */
+  shares: boolean;
   scope: LiveShareScope;
   until: number;
 }
@@ -90,7 +92,7 @@ export class LiveShareVisitors {
       if (found) void this.record(found.link, address, LinkHistoryAction.WrongPassword, 'A visit with a wrong password was refused.');
       return undefined;
     }
-    if (!this.usable(found.link)) return undefined;
+    if (!this.usable(found)) return undefined;
     this.noteVisit(found.link, address);
     return { principal: this.principalOf(found) };
   }
@@ -99,12 +101,13 @@ export class LiveShareVisitors {
   async current(p: Principal): Promise<Principal | null> {
     if (!p.liveShare || this.config.licenseMode !== LicenseMode.Professional) return null;
     const found = await this.lookUp(p.liveShare.shareId);
-    if (!found || found.link.id !== p.liveShare.linkId || !this.usable(found.link)) return null;
+    if (!found || found.link.id !== p.liveShare.linkId || !this.usable(found)) return null;
     return this.principalOf(found);
   }
 
-  private usable(link: repo.LinkRecord): boolean {
-    return link.active && (link.expiresAt === null || link.expiresAt > this.now());
+  /** Active, not expired, and what it shares still exists. */
+  private usable({ link, shares }: CachedLink): boolean {
+    return shares && link.active && (link.expiresAt === null || link.expiresAt > this.now());
   }
 
   private principalOf(found: CachedLink): Principal {
@@ -137,7 +140,7 @@ export class LiveShareVisitors {
       expiresAt: link.expiresAt,
       sessionIds: new Set(shared?.sessionIds ?? []),
     };
-    const entry = { link, scope, until: t + ScopeMaxAgeMs };
+    const entry = { link, shares: shared !== undefined, scope, until: t + ScopeMaxAgeMs };
     if (generation === this.generation) {
       if (this.links.size > 10_000) this.links.clear();
       this.links.set(shareId, entry);

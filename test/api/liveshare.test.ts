@@ -255,6 +255,12 @@ describe('a LiveShare visitor', () => {
     const m = await create({ SummaryID: `SUM-${summaryId}` });
     await refused('/api/Account/GetCurrentUser', 401, `liveshareid=${q(`${m.ShareId}/wrong-password`)}`);
     expect((await historyOf(m)).some((h) => h.Action === 'WrongPassword')).toBe(true);
+    // A link whose summary was deleted shares nothing: no visit.
+    const gone = await ok<{ UniqueID: string }>(`/cmd/createsummary?name=${q('Soon gone')}`);
+    const n = await create({ SummaryID: `SUM-${gone.UniqueID}` });
+    await ok('/api/Account/GetCurrentUser', visitorOf(n));
+    expect((await call(`/cmd/closesummary?ID=${gone.UniqueID}`)).status).toBe(204);
+    await refused('/api/Account/GetCurrentUser', 401, visitorOf(n));
   });
 
   it('wrong passwords are limited per address (429), and the link password never reaches the log', async () => {
