@@ -5,7 +5,6 @@
 // targets) is read again at most every few seconds and at once after any link, summary or
 // session change. Wrong credentials are counted per address and refused for a while after
 // too many (the password of a link is never logged: the cookie is redacted from logs).
-import { fastifyCookie } from '@fastify/cookie';
 import { LicenseMode } from '../contract/account.js';
 import { LinkHistoryAction } from '../contract/liveshare.js';
 import type { Config } from '../config.js';
@@ -14,6 +13,7 @@ import type { LiveShareScope, Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
 import { tooManyRequests, type HttpError } from '../http/errors.js';
 import { LoginThrottle } from '../account/login-throttle.js';
+import { decodeLeniently } from '../http/log-redaction.js';
 import { passwordMatches } from './secrets.js';
 import * as repo from './repository.js';
 import { sharedTargets } from './shared.js';
@@ -41,7 +41,8 @@ export type VisitorAnswer = { principal: Principal } | { refusal: HttpError } | 
 /** "{shareId}/{password}" from the cookie header, if present and well-formed. */
 export function linkCredentialsFrom(cookieHeader: string | undefined): { shareId: string; password: string } | undefined {
   if (!cookieHeader) return undefined;
-  const raw = fastifyCookie.parse(cookieHeader)[LiveShareCookie];
+  const pair = cookieHeader.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${LiveShareCookie}=`));
+  const raw = pair === undefined ? undefined : decodeLeniently(pair.slice(LiveShareCookie.length + 1));
   if (!raw || raw.length > 200) return undefined;
   const [shareId, password, ...rest] = raw.split('/');
   if (!shareId || !password || rest.length) return undefined;
