@@ -105,7 +105,9 @@ describe('LiveShare in Chromium', () => {
     failing(async () => {
       await page.locator(`section.timeline-graph a[href="/targets/${targetIds[0]}"]`).first().click();
       await page.waitForURL((u) => u.pathname === `/targets/${targetIds[0]}`, { timeout: 10_000 });
-      await page.getByTestId('target-heading').waitFor();
+      // The target's own screen loads for the visitor: its name and its hops.
+      await expect.poll(() => page.getByTestId('target-heading').textContent(), { timeout: 15_000 }).toMatch(/127\.0\.0\.1/);
+      await expect.poll(gridRowCount, { timeout: 15_000 }).toBeGreaterThan(0);
       await shot(page, 'visitor-target');
       await page.getByRole('link', { name: 'Back to summary' }).click();
       await page.waitForURL((u) => u.pathname.startsWith('/LiveShare/'), { timeout: 10_000 });
