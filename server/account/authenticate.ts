@@ -8,9 +8,9 @@ import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
-import { findUserById } from '../users/repository.js';
+import { principalOfSession } from '../impersonation/resolve.js';
 import { findLoginSession, hashToken, renewLoginSession, SessionCookie } from './login-sessions.js';
-import { principalOf, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
 
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
   if (!cookieHeader) return undefined;
@@ -40,12 +40,12 @@ export async function principalFromToken(store: Store, token: string | undefined
   // in the writer's queue; only the rare renewal of a browser session writes.
   const found = await store.read(async (q) => {
     const session = await findLoginSession(q, token);
-    const user = session && (await findUserById(q, session.userId));
-    return session && user && { session, user };
+    const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
+    return session && principal && { session, principal };
   });
   if (!found) return undefined;
   if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
-  return { ...principalOf(found.user), loginSession: hashToken(token) };
+  return found.principal;
 }
 
 export function trialExpired(config: Config, now = new Date()): boolean {

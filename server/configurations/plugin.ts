@@ -24,7 +24,6 @@ export default async function configurationsPlugin(app: FastifyInstance) {
   );
 
   app.get('/cmd/getsettingslist', { config: { changesState: false, access: 'signedIn' } }, async (request) => {
-    requireUser(request);
-    return listSettingsItems(app.store);
+    return listSettingsItems(app.store, requireUser(request).accountId);
   });
 }

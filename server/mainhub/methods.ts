@@ -21,7 +21,7 @@ import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, tar
 import { Claim, LicenseMode } from '../contract/account.js';
 import { SignedInOrVisitor, type Access } from '../http/access.js';
 import { authorizeInvocation, requireDeclaredAccess } from './access.js';
-import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
+import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 export interface MainHubDeps {
   store: Store;
@@ -199,8 +199,15 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
         deps.data.dataPointBuckets(ctx.principal, { targetId: String(tid), startTime: start, endTime: end, periodSeconds: bucketSizeSeconds, includeJitter }),
     }),
-    RegisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
-    UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+    RegisterForWisdom: method({
+      access: signedIn,
+      args: [{ name: 'targetId', schema: id }],
+      handler: async (ctx, tid) => {
+        const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
+        ctx.groups.join(wisdomGroup(s.id));
+      },
+    }),
+    UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(wisdomGroup(Number.parseInt(String(tid), 10))) }),
   } satisfies HubMethodsOf<Principal, MainHubMethods>;
   requireDeclaredAccess(methods);
 

@@ -8,6 +8,9 @@ import type { DataService } from '../data/service.js';
 import { CurrentPrincipals } from '../account/current-principals.js';
 import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
+import { mustReplacePassword } from '../account/principal.js';
+import { temporaryPasswordRefusal } from '../http/access.js';
+import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
 import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
@@ -22,8 +25,15 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     targets: opts.targets,
     data: opts.data,
     agents: app.agents,
-    currentPrincipal: (p) => (p.liveShare ? app.liveShareVisitors.current(p) : principals.of(p.loginSession)),
+    // Who the session is now, with the address its connection came from (for the audit).
+    currentPrincipal: async (p) => {
+      if (p.liveShare) return app.liveShareVisitors.current(p);
+      const now = await principals.of(p.loginSession);
+      return now && { ...now, address: p.address };
+    },
   });
+  // State-changing methods invoked while impersonating go to the impersonation audit.
+  auditImpersonatedHubCalls(hub.definition.methods, app.store, app.log);
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
   const unvisit = closeEndedVisits(app.events, hub);
@@ -47,12 +57,15 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     authenticate: async (req) => {
       if (trialExpired(app.config)) return null;
       const byCookie = await principalFromCookie(app.store, req.headers.cookie);
-      if (byCookie) return byCookie;
+      const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url));
+      if (found) {
+        // No live connection (nor the account's pushed data) before a temporary password is replaced.
+        if (mustReplacePassword(found)) throw temporaryPasswordRefusal();
+        return { ...found, address: req.socket.remoteAddress ?? '' };
+      }
       // A LiveShare visitor watches its link's targets live (server/liveshare/visitors.ts).
       const visitor = await app.liveShareVisitors.fromCookie(req.headers.cookie, req.socket.remoteAddress ?? '');
-      if (visitor && 'principal' in visitor) return visitor.principal;
-      if (app.config.deployment !== DeploymentMode.Cloud) return null;
-      return (await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url))) ?? null;
+      return visitor && 'principal' in visitor ? visitor.principal : null;
     },
   });
 }

@@ -1,7 +1,8 @@
 // Hub connections follow their user's session and rights as they change, not as they were
 // when the connection opened: a sign-out, a password change or reset, or a deleted user
 // closes the connections of the sessions that ended; a role change that takes away a
-// claim closes that user's connections so the console connects again with what it has now.
+// claim closes that user's connections so the console connects again with what it has now;
+// starting or ending an impersonation does too (the session is someone else now).
 // Every invocation is also checked on its own (CurrentPrincipals, in the hub definition).
 import { AssignableClaims } from '../contract/account.js';
 import type { Hub } from '../hub/index.js';
@@ -12,6 +13,7 @@ import type { MainHubEvents } from './methods.js';
 
 export const SignedOutClose = 'You were signed out.';
 export const RightsChangedClose = 'Your permissions changed.';
+export const IdentityChangedClose = 'You started or ended impersonating a user.';
 
 /** A right (an assignable claim) the user held and no longer holds; the temporary-password flag is none. */
 const lostRight = (before: Principal, now: Principal) =>
@@ -28,24 +30,30 @@ export function closeRevokedConnections(
   const userUpdated = (_accountId: number, userId: number) => {
     const sessions = new Map<string, Principal>();
     for (const { principal } of hub.principals()) {
-      if (principal.userId === userId && principal.loginSession) sessions.set(principal.loginSession, principal);
+      const concerned = principal.userId === userId || principal.impersonator?.userId === userId;
+      if (concerned && principal.loginSession) sessions.set(principal.loginSession, principal);
     }
     for (const [loginSession, before] of sessions) {
       void principals
         .of(loginSession)
         .then((now) => {
           if (now === null) hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
-          else if (lostRight(before, now)) {
+          else if (lostRight(before, now) || before.userId !== now.userId) {
             hub.closeWhere((p) => p.loginSession === loginSession, RightsChangedClose, true);
           }
         })
         .catch(() => undefined); // the store is closing
     }
   };
+  // The session acts as someone else now (impersonation started or ended): its connections
+  // connect again as who it is now, with that user's groups.
+  const identityChanged = (loginSession: string) => hub.closeWhere((p) => p.loginSession === loginSession, IdentityChangedClose, true);
   events.on('SignedOut', signedOut);
   events.on('LoginSessionsEnded', sessionsEnded);
   events.on('UserUpdated', userUpdated);
+  events.on('ImpersonationChanged', identityChanged);
   return () => {
+    events.off('ImpersonationChanged', identityChanged);
     events.off('SignedOut', signedOut);
     events.off('LoginSessionsEnded', sessionsEnded);
     events.off('UserUpdated', userUpdated);

@@ -20,6 +20,7 @@ export const ErrorBodySchema = object({ Error: str });
 export const AppConfigSchema = object({
   DeploymentMode: { type: 'integer', enum: Object.values(DeploymentMode) },
   Version: str,
+  InsightsEnabled: bool,
 });
 
 export const CurrentUserSchema = object({
@@ -95,3 +96,34 @@ export const LiveShareLinkSchema = object({
 export const LiveShareLinkListSchema = { type: 'array', items: LiveShareLinkSchema };
 export const LinkHistorySchema = object({ DbId: int, LinkId: int, Link: str, Date: str, IPAddress: str, Action: str, LogText: str });
 export const LinkHistoryListSchema = { type: 'array', items: LinkHistorySchema };
+
+/** Settings editor (server/contract/settings.ts). */
+export const PacketTypeListSchema = {
+  type: 'array',
+  items: object({ ID: str, Name: str, GenericPacketType: int, RequiredLicenseMode: int }),
+};
+export const NetworkInterfaceListSchema = { type: 'array', items: object({ ID: str, Name: str }) };
+export const SettingsScreenSchema = object({ serializedTraits: str, html: str });
+
+/** GET /api/Account/Impersonate (issue 26). */
+export const ImpersonationCandidateListSchema = {
+  type: 'array',
+  items: object({ Id: int, Name: str, EmailAddress: str, Roles: { type: 'array', items: str } }),
+};
+
+/** GET /api/user/ImpersonationAudit (issue 26). */
+export const ImpersonationAuditSchema = {
+  type: 'array',
+  items: object({
+    Id: int,
+    Time: str,
+    Actor: str,
+    ActorId: int,
+    AsUser: str,
+    AsUserId: int,
+    Action: { type: 'string', enum: ['start', 'end', 'call'] },
+    Detail: str,
+    Status: int,
+    Address: str,
+  }),
+};

@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import type { Appliance } from '../support/appliance.js';
+import { createWebUser } from '../support/web-users.js';
 
 export const q = encodeURIComponent;
 
@@ -14,14 +15,14 @@ export function caller(hw: Appliance) {
     });
 }
 
-/** Creates a web user as the admin; returns its id. */
-export async function createUser(hw: Appliance, admin: string, email: string, password: string, roles: string[]): Promise<number> {
-  const r = await caller(hw)(`/api/user?password=${q(password)}`, admin, {
-    method: 'POST',
-    body: JSON.stringify({ Id: 0, Name: '', EmailAddress: email, Roles: roles, IsRoot: false }),
-  });
-  expect(r.status, await r.clone().text()).toBe(200);
-  return ((await r.json()) as { Id: number }).Id;
+/**
+ * Creates a web user as the admin; returns its id. The user has replaced the admin's
+ * temporary password with `password` (test/support/web-users.ts) unless `temporary`.
+ */
+export async function createUser(hw: Appliance, admin: string, email: string, password: string, roles: string[], temporary = false): Promise<number> {
+  const created = await createWebUser(hw.url, admin, { email, password, roles, temporary });
+  expect(created.EmailAddress).toBe(email);
+  return created.Id;
 }
 
 export interface WatchedConnection {

@@ -19,13 +19,18 @@ export function Frame() {
 
   // A lost session anywhere: clear the user and sign in again, then come back here.
   useEffect(() => {
-    setUnauthorizedHandler(({ status, expired }) => {
+    setUnauthorizedHandler(({ status, expired, temporaryPassword }) => {
       // A LiveShare visitor: a call it may not make (403) is that call's failure only; a 401
       // means its link was switched off or expired (spec 3 section 2.6).
       if (store.get(currentUserAtom)?.IsLiveshare || (!store.get(currentUserAtom)?.IsUser && storedLiveShareId())) {
         if (status === 403) return;
         store.set(currentUserAtom, null);
         navigate('/InvalidLiveshare', { replace: true });
+        return;
+      }
+      // Still signed in, but the password must be replaced first: ask for it, stay here.
+      if (temporaryPassword) {
+        store.set(changePasswordOpenAtom, true);
         return;
       }
       const from = location.pathname + location.search + location.hash;

@@ -16,6 +16,7 @@ import { showInfo } from '../state/toasts';
 import { currentUserAtom } from '../state/user';
 import { copyText } from '../target/clipboard';
 import { PopupMenu, type MenuItem } from '../target/PopupMenu';
+import { ImportButton } from './ImportButton';
 
 
 export interface SummaryHeadingProps {
@@ -83,11 +84,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
         )}
       </div>
       <div className="heading-tools">
-        {user?.Flags.includes(Flag.Pp2Import) && summary && (
-          <button type="button" className="button secondary" disabled title="Data file import is not available on this server yet.">
-            Import PP2 File
-          </button>
-        )}
+        {user?.Flags.includes(Flag.Pp2Import) && summary && <ImportButton summary={summary} allowed={!!user?.Claims.includes(Claim.TargetManagement)} />}
         {user?.Claims.includes(Claim.AlertsManagement) && (
           <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
             Show alerts
