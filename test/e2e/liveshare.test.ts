@@ -26,6 +26,8 @@ describe('LiveShare in Chromium', () => {
   let summaryId = '';
   const targetIds: string[] = [];
   let url = '';
+  /** What went wrong for the visitor (printed when a step fails). */
+  const visitorTrouble: string[] = [];
 
   const call = async <T>(path: string, cookie: string): Promise<T> => {
     const r = await fetch(`${app.url}${path}`, { headers: { cookie } });
@@ -37,6 +39,7 @@ describe('LiveShare in Chromium', () => {
     try {
       await fn();
     } catch (err) {
+      console.log(`[liveshare e2e] visitor's failed answers and console errors:\n${visitorTrouble.join('\n')}`);
       await Promise.all([adminPage && shot(adminPage, `${name}-admin-failed`), page && shot(page, `${name}-visitor-failed`)].map((p) => p?.catch(() => undefined)));
       throw err;
     }
@@ -55,6 +58,8 @@ describe('LiveShare in Chromium', () => {
     await signInWithForm(adminPage, app.url, 'admin', password);
     visitor = await openBrowser({ width: 1280, height: 800 });
     page = visitor.page;
+    page.on('response', (r) => void (r.status() >= 400 && visitorTrouble.push(`${r.status()} ${r.request().method()} ${r.url()}`)));
+    page.on('console', (m) => void (m.type() === 'error' || m.type() === 'warning' ? visitorTrouble.push(`console ${m.type()}: ${m.text()}`) : undefined));
   }, 120_000);
 
   afterAll(async () => {
