@@ -34,6 +34,8 @@ export interface LiveShareScope {
   summaryId: number;
   /** The shared summary's or agent's name. */
   title: string;
+  /** The agent of an AGT- link (its pseudo-summary's targets), else undefined. */
+  agentId?: number;
   /** The link's expiry (ms), or null. */
   expiresAt: number | null;
   /** Session (target) ids the link shows now. */

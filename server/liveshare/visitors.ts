@@ -5,7 +5,6 @@
 // targets) is read again at most every few seconds and at once after any link, summary or
 // session change. Wrong credentials are counted per address and refused for a while after
 // too many (the password of a link is never logged: the cookie is redacted from logs).
-import { fastifyCookie } from '@fastify/cookie';
 import { LicenseMode } from '../contract/account.js';
 import { LinkHistoryAction } from '../contract/liveshare.js';
 import type { Config } from '../config.js';
@@ -14,6 +13,7 @@ import type { LiveShareScope, Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
 import { tooManyRequests, type HttpError } from '../http/errors.js';
 import { LoginThrottle } from '../account/login-throttle.js';
+import { decodeLeniently } from '../http/log-redaction.js';
 import { passwordMatches } from './secrets.js';
 import * as repo from './repository.js';
 import { sharedTargets } from './shared.js';
@@ -30,6 +30,8 @@ export const WrongLinkLimit = 20;
 
 interface CachedLink {
   link: repo.LinkRecord;
+  /** False when what the link shares is gone (its summary or agent deleted). */
+  shares: boolean;
   scope: LiveShareScope;
   until: number;
 }
@@ -39,7 +41,8 @@ export type VisitorAnswer = { principal: Principal } | { refusal: HttpError } | 
 /** "{shareId}/{password}" from the cookie header, if present and well-formed. */
 export function linkCredentialsFrom(cookieHeader: string | undefined): { shareId: string; password: string } | undefined {
   if (!cookieHeader) return undefined;
-  const raw = fastifyCookie.parse(cookieHeader)[LiveShareCookie];
+  const pair = cookieHeader.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${LiveShareCookie}=`));
+  const raw = pair === undefined ? undefined : decodeLeniently(pair.slice(LiveShareCookie.length + 1));
   if (!raw || raw.length > 200) return undefined;
   const [shareId, password, ...rest] = raw.split('/');
   if (!shareId || !password || rest.length) return undefined;
@@ -90,7 +93,7 @@ export class LiveShareVisitors {
       if (found) void this.record(found.link, address, LinkHistoryAction.WrongPassword, 'A visit with a wrong password was refused.');
       return undefined;
     }
-    if (!this.usable(found.link)) return undefined;
+    if (!this.usable(found)) return undefined;
     this.noteVisit(found.link, address);
     return { principal: this.principalOf(found) };
   }
@@ -99,12 +102,13 @@ export class LiveShareVisitors {
   async current(p: Principal): Promise<Principal | null> {
     if (!p.liveShare || this.config.licenseMode !== LicenseMode.Professional) return null;
     const found = await this.lookUp(p.liveShare.shareId);
-    if (!found || found.link.id !== p.liveShare.linkId || !this.usable(found.link)) return null;
+    if (!found || found.link.id !== p.liveShare.linkId || !this.usable(found)) return null;
     return this.principalOf(found);
   }
 
-  private usable(link: repo.LinkRecord): boolean {
-    return link.active && (link.expiresAt === null || link.expiresAt > this.now());
+  /** Active, not expired, and what it shares still exists. */
+  private usable({ link, shares }: CachedLink): boolean {
+    return shares && link.active && (link.expiresAt === null || link.expiresAt > this.now());
   }
 
   private principalOf(found: CachedLink): Principal {
@@ -133,10 +137,11 @@ export class LiveShareVisitors {
       summaryRef: link.summaryRef,
       summaryId: shared?.summaryId ?? -1,
       title: shared?.title ?? '',
+      agentId: shared?.agentId,
       expiresAt: link.expiresAt,
       sessionIds: new Set(shared?.sessionIds ?? []),
     };
-    const entry = { link, scope, until: t + ScopeMaxAgeMs };
+    const entry = { link, shares: shared !== undefined, scope, until: t + ScopeMaxAgeMs };
     if (generation === this.generation) {
       if (this.links.size > 10_000) this.links.clear();
       this.links.set(shareId, entry);

@@ -6,31 +6,33 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus, DomainEvents } from '../events.js';
 import type { Store } from '../store/db.js';
 import type { MainHubEvents } from './methods.js';
-import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
+import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Summaries a session shows in (named ones and its account's all-targets summary), cached briefly. */
 class SummaryMembership {
-  private cache = new Map<number, { at: number; ids: number[] }>();
+  private cache = new Map<number, { at: number; ids: number[]; agentId: number | null }>();
   constructor(private readonly store: Store) {}
 
   invalidate(): void {
     this.cache.clear();
   }
 
-  async of(sessionId: number): Promise<number[]> {
+  async of(sessionId: number): Promise<{ ids: number[]; agentId: number | null }> {
     const hit = this.cache.get(sessionId);
-    if (hit && Date.now() - hit.at < 5000) return hit.ids;
+    if (hit && Date.now() - hit.at < 5000) return hit;
     const rows = await this.store.all<{ id: number }>(
       `SELECT summary_id AS id FROM summary_members WHERE session_id = $1
        UNION SELECT s.id FROM summaries s JOIN sessions x ON x.account_id = s.account_id
        WHERE s.is_all_targets AND x.id = $1`,
       [sessionId],
     );
-    const ids = rows.map((r) => r.id);
-    this.cache.set(sessionId, { at: Date.now(), ids });
-    return ids;
+    // The agent too: LiveShare visitors of an agent link watch its targets as one pseudo-summary.
+    const agent = await this.store.one<{ agentId: number }>('SELECT sentinel_id AS "agentId" FROM sessions WHERE id = $1', [sessionId]);
+    const entry = { at: Date.now(), ids: rows.map((r) => r.id), agentId: agent?.agentId ?? null };
+    this.cache.set(sessionId, entry);
+    return entry;
   }
 }
 
@@ -67,9 +69,12 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
     hub.clients.group(samplesGroup(sessionId)).send('HostUpdated', rowId, iso(time));
     void members
       .of(sessionId)
-      .then((ids) => {
+      .then(({ ids, agentId }) => {
         for (const id of ids) {
           if (hub.groups.size(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
+        }
+        if (agentId !== null && hub.groups.size(agentSummaryGroup(agentId))) {
+          hub.clients.group(agentSummaryGroup(agentId)).send('SummaryHostUpdated', '0', rowId, iso(time));
         }
       })
       .catch(() => undefined); // the store is closing

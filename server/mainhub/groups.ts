@@ -4,4 +4,6 @@ export const userGroup = (userId: number) => `user:${userId}`;
 export const samplesGroup = (sessionId: number) => `samples:${sessionId}`;
 export const summaryGroup = (summaryId: number) => `summary:${summaryId}`;
 export const commentsGroup = (sessionId: number) => `comments:${sessionId}`;
+/** LiveShare visitors of an agent link: its pseudo-summary (id 0) of the agent's targets. */
+export const agentSummaryGroup = (agentId: number) => `agent-summary:${agentId}`;
 export const wisdomGroup = (sessionId: number) => `wisdom:${sessionId}`;

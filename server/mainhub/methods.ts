@@ -21,7 +21,7 @@ import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, tar
 import { Claim, LicenseMode } from '../contract/account.js';
 import { SignedInOrVisitor, type Access } from '../http/access.js';
 import { authorizeInvocation, requireDeclaredAccess } from './access.js';
-import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
+import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 export interface MainHubDeps {
   store: Store;
@@ -149,10 +149,20 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       args: [{ name: 'summaryId', schema: id }],
       handler: async (ctx, sumId) => {
         const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
-        ctx.groups.join(summaryGroup(Number(s.UniqueID)));
+        // A LiveShare visitor's pseudo-summary of an agent's targets (id 0) follows that agent.
+        const agentId = ctx.principal.liveShare?.agentId;
+        if (s.UniqueID === '0' && agentId !== undefined) ctx.groups.join(agentSummaryGroup(agentId));
+        else ctx.groups.join(summaryGroup(Number(s.UniqueID)));
       },
     }),
-    UnregisterForChangesToSummary: method({ access: viewing, args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
+    UnregisterForChangesToSummary: method({
+      access: viewing,
+      args: [{ name: 'summaryId', schema: id }],
+      handler: (ctx, sumId) => {
+        const agentId = ctx.principal.liveShare?.agentId;
+        ctx.groups.leave(Number(sumId) === 0 && agentId !== undefined ? agentSummaryGroup(agentId) : summaryGroup(Number(sumId)));
+      },
+    }),
     RegisterForComments: method({
       access: viewing,
       args: [{ name: 'targetId', schema: id }],

@@ -128,6 +128,18 @@ describe('LiveShare link management', () => {
     expect(sums).toEqual([expect.objectContaining({ UniqueID: '0', Name: 'Local Machine', TargetCount: 2 })]);
     const rows = await ok<{ Rows: { UniqueID: string }[] }>(`/api/data/TraceGraphRows?listType=Summary&uniqueID=0&${q('requests[0].ID')}=0`, visitor);
     expect(rows.Rows.map((r) => r.UniqueID.split('_')[0]).sort()).toEqual([String(targetA.id), String(targetB.id)].sort());
+    // Live: a change of one of the agent's targets reaches the visitor as its pseudo-summary's.
+    const hub = await connectHub(hw, visitor, HttpTransportType.WebSockets);
+    const adminHub = await connectHub(hw, admin, HttpTransportType.WebSockets);
+    try {
+      const heard = new Promise<unknown[]>((resolve) => hub.connection.on('SummaryHostUpdated', (...args: unknown[]) => resolve(args)));
+      await hub.connection.invoke('RegisterForChangesToSummary', 0);
+      await adminHub.connection.invoke('UpdateHostValue', `${targetB.id}_h_1`, 'Name', 'branch router');
+      expect(await heard).toEqual(['0', `${targetB.id}_h_1`, expect.any(String)]);
+    } finally {
+      await hub.connection.stop();
+      await adminHub.connection.stop();
+    }
   });
 
   it('edits a link: empty fields keep their old values, Active switches it, the expiration can be set and cleared', async () => {
@@ -243,6 +255,12 @@ describe('a LiveShare visitor', () => {
     const m = await create({ SummaryID: `SUM-${summaryId}` });
     await refused('/api/Account/GetCurrentUser', 401, `liveshareid=${q(`${m.ShareId}/wrong-password`)}`);
     expect((await historyOf(m)).some((h) => h.Action === 'WrongPassword')).toBe(true);
+    // A link whose summary was deleted shares nothing: no visit.
+    const gone = await ok<{ UniqueID: string }>(`/cmd/createsummary?name=${q('Soon gone')}`);
+    const n = await create({ SummaryID: `SUM-${gone.UniqueID}` });
+    await ok('/api/Account/GetCurrentUser', visitorOf(n));
+    expect((await call(`/cmd/closesummary?ID=${gone.UniqueID}`)).status).toBe(204);
+    await refused('/api/Account/GetCurrentUser', 401, visitorOf(n));
   });
 
   it('wrong passwords are limited per address (429), and the link password never reaches the log', async () => {

@@ -26,6 +26,8 @@ describe('LiveShare in Chromium', () => {
   let summaryId = '';
   const targetIds: string[] = [];
   let url = '';
+  /** What went wrong for the visitor (printed when a step fails). */
+  const visitorTrouble: string[] = [];
 
   const call = async <T>(path: string, cookie: string): Promise<T> => {
     const r = await fetch(`${app.url}${path}`, { headers: { cookie } });
@@ -37,6 +39,7 @@ describe('LiveShare in Chromium', () => {
     try {
       await fn();
     } catch (err) {
+      console.log(`[liveshare e2e] visitor's failed answers and console errors:\n${visitorTrouble.join('\n')}`);
       await Promise.all([adminPage && shot(adminPage, `${name}-admin-failed`), page && shot(page, `${name}-visitor-failed`)].map((p) => p?.catch(() => undefined)));
       throw err;
     }
@@ -55,6 +58,8 @@ describe('LiveShare in Chromium', () => {
     await signInWithForm(adminPage, app.url, 'admin', password);
     visitor = await openBrowser({ width: 1280, height: 800 });
     page = visitor.page;
+    page.on('response', (r) => void (r.status() >= 400 && visitorTrouble.push(`${r.status()} ${r.request().method()} ${r.url()}`)));
+    page.on('console', (m) => void (m.type() === 'error' || m.type() === 'warning' ? visitorTrouble.push(`console ${m.type()}: ${m.text()}`) : undefined));
   }, 120_000);
 
   afterAll(async () => {
@@ -105,7 +110,9 @@ describe('LiveShare in Chromium', () => {
     failing(async () => {
       await page.locator(`section.timeline-graph a[href="/targets/${targetIds[0]}"]`).first().click();
       await page.waitForURL((u) => u.pathname === `/targets/${targetIds[0]}`, { timeout: 10_000 });
-      await page.getByTestId('target-heading').waitFor();
+      // The target's own screen loads for the visitor: its name and its hops.
+      await expect.poll(() => page.getByTestId('target-heading').textContent(), { timeout: 15_000 }).toMatch(/127\.0\.0\.1/);
+      await expect.poll(gridRowCount, { timeout: 15_000 }).toBeGreaterThan(0);
       await shot(page, 'visitor-target');
       await page.getByRole('link', { name: 'Back to summary' }).click();
       await page.waitForURL((u) => u.pathname.startsWith('/LiveShare/'), { timeout: 10_000 });
@@ -144,4 +151,21 @@ describe('LiveShare in Chromium', () => {
       expect(texts.some((t) => /Disabled/.test(t))).toBe(true);
       await shot(adminPage, 'history');
     }, 'disable'));
+
+  it('all links: the Shared list column links to the summary; delete asks first and then deactivates', () =>
+    failing(async () => {
+      await adminPage.goto(`${app.url}/LiveShareLinks/`);
+      await adminPage.getByText('LiveShare Link Management (all existing links).').waitFor({ timeout: 10_000 });
+      const row = adminPage.getByTestId('link-row').filter({ hasText: 'For the ISP' });
+      await row.getByRole('link', { name: `Summary: ${SummaryName}` }).waitFor();
+      await row.getByRole('button', { name: 'Enable' }).click();
+      await row.getByRole('button', { name: 'Disable' }).waitFor({ timeout: 5_000 });
+      await row.getByRole('button', { name: 'Delete' }).click();
+      const dialog = adminPage.getByRole('dialog', { name: 'Permanently delete this LiveShare' });
+      await dialog.getByText(/^Are you sure you want to delete LiveShare 'For the ISP' url http.+ from Shared office links\?$/).waitFor();
+      await shot(adminPage, 'delete-confirm');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('button', { name: 'Enable' }).waitFor({ timeout: 5_000 });
+      await shot(adminPage, 'all-links');
+    }, 'all-links'));
 });

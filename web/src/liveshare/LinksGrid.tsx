@@ -9,11 +9,11 @@ import type { LiveShareLink } from '../../../server/contract/liveshare';
 import { LinksActionsWidth, columnValue, sharedListCell, visibleLinks, type GridView, type LinkColumn } from './logic/links';
 
 const Columns: { key: LinkColumn; title: string; width: number }[] = [
-  { key: 'Description', title: 'Description', width: 170 },
-  { key: 'Creator', title: 'Creator', width: 120 },
-  { key: 'Shared', title: 'Shared list', width: 180 },
-  { key: 'CreationDate', title: 'Creation Date', width: 150 },
-  { key: 'ExpirationDate', title: 'Expiration Date', width: 150 },
+  { key: 'Description', title: 'Description', width: 160 },
+  { key: 'Creator', title: 'Creator', width: 100 },
+  { key: 'Shared', title: 'Shared list', width: 170 },
+  { key: 'CreationDate', title: 'Creation Date', width: 140 },
+  { key: 'ExpirationDate', title: 'Expiration Date', width: 140 },
   { key: 'URL', title: 'URL', width: 200 },
 ];
 
