@@ -1,15 +1,31 @@
 // The target window's heading: the target's name, the agent and tracing state, and the
-// heading tools (Download, Show alerts, Insights) as far as this server offers them.
+// heading tools (Download, Show alerts, the Insights toggle) as far as this server offers them.
 import { useAtomValue } from 'jotai';
 import { Claim, Flag } from '../../../server/contract/account';
 import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
-import { currentUserAtom } from '../state/user';
+import { appConfigAtom, currentUserAtom } from '../state/user';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
 
-export function TargetHeading({ targetId, notFound, details, intervalMs }: { targetId?: string; notFound: boolean; details: TargetDetails | null; intervalMs: number }) {
+export function TargetHeading({
+  targetId,
+  notFound,
+  details,
+  intervalMs,
+  insightsOpen,
+  onInsights,
+}: {
+  targetId?: string;
+  notFound: boolean;
+  details: TargetDetails | null;
+  intervalMs: number;
+  insightsOpen: boolean;
+  onInsights: (open: boolean) => void;
+}) {
   const user = useAtomValue(currentUserAtom);
+  // Signed-in users with a target, on the cloud edition or with Insights switched on (spec 3 section 2.2).
+  const insights = useAtomValue(appConfigAtom).InsightsEnabled && !!user?.IsUser && !!targetId && !notFound;
   const running = !!details?.IsRunning;
   return (
     <header className="target-heading">
@@ -35,9 +51,11 @@ export function TargetHeading({ targetId, notFound, details, intervalMs }: { tar
             Show alerts
           </button>
         )}
-        <label className="insights-toggle" title="Insights are not available on this server yet.">
-          <input type="checkbox" disabled /> Insights
-        </label>
+        {insights && (
+          <button type="button" className={`button ${insightsOpen ? 'primary' : 'secondary'}`} aria-pressed={insightsOpen} onClick={() => onInsights(!insightsOpen)}>
+            Insights
+          </button>
+        )}
       </div>
     </header>
   );
