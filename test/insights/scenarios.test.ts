@@ -62,3 +62,44 @@ afterAll(() => {
   // The goal is over all runs: >= 95% right.
   expect(right / total).toBeGreaterThanOrEqual(0.95);
 });
+
+describe('Insights results carry what the panel shows', () => {
+  const byName = (n: string) => scenarios.find((s) => s.name === n)!;
+
+  it('a sustained loss reads as a few long segments with the average loss', () => {
+    const loss = analyse(byName('loss-from-link-3'), 77).find((r) => r.TestID === 200)!;
+    const segments = loss.WisdomSegments.flat();
+    expect(segments.length).toBeGreaterThan(0);
+    expect(segments.length).toBeLessThanOrEqual(3);
+    const covered = segments.reduce((ms, g) => ms + Date.parse(g.TimeRange.End) - Date.parse(g.TimeRange.Start), 0);
+    expect(covered).toBeGreaterThan(50 * 60_000);
+    expect(segments[0].Stats[0].Key).toBe('AverageLostPackets');
+  });
+
+  it('saturation segments follow the load phases (5 minutes on, 5 off)', () => {
+    const sat = analyse(byName('saturation-link-5'), 78).find((r) => r.TestID === 201)!;
+    const segments = sat.WisdomSegments.flat();
+    expect(segments.length).toBe(6);
+    for (const g of segments) {
+      const minutes = (Date.parse(g.TimeRange.End) - Date.parse(g.TimeRange.Start)) / 60_000;
+      expect(minutes).toBeGreaterThan(3.5);
+      expect(minutes).toBeLessThan(6.5);
+    }
+    expect(sat.WisdomHosts.map((h) => h.HopNumber)).toEqual([5, 6]);
+    expect(sat.WisdomHosts[1].PearsonScore!).toBeGreaterThan(0.9);
+  });
+
+  it('details: at most 50 box-plot divisions in minutes, ordered quartiles', () => {
+    const results = analyse(byName('jittery-target'), 79, true);
+    const detail = results.find((r) => r.TestID === 301)!.HopDetails[0];
+    expect(detail.HopNumber).toBe(6);
+    expect(detail.BoxPlotChart.Data.length).toBeLessThanOrEqual(50);
+    expect(detail.WisdomCharts[0].TimeBaseUnitStep).toBe(2); // 60 minutes: 30 divisions of 2 minutes
+    for (const row of detail.BoxPlotChart.Data) {
+      expect(row.Lower!).toBeLessThanOrEqual(row.Q1!);
+      expect(row.Q1!).toBeLessThanOrEqual(row.Median!);
+      expect(row.Median!).toBeLessThanOrEqual(row.Q3!);
+      expect(row.Q3!).toBeLessThanOrEqual(row.Upper!);
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // the path (WAN_SustainedPacketLoss); loss at a hop that does not carry on is that router's
 // ICMP handling (rate limiting its own answers), a red herring (WAN_FindRedHerringHops).
 import { TestCategory, WisdomResultEnum, WisdomTestId } from '../../contract/insights.js';
-import { CarryOnShare, LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap, SegmentMinRun } from '../thresholds.js';
+import { CarryOnShare, LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap } from '../thresholds.js';
 import { answeringAfter, intermediateHops, pathHops, type PathHop } from '../path.js';
 import { host, hopLabel, pct, result, stat, timeSegments, type WisdomTest } from '../result.js';
 import { lossSeries, type TestContext } from '../series.js';
@@ -59,7 +59,22 @@ export const sustainedPacketLoss: WisdomTest = {
     r.WisdomHosts = [start, ...answeringAfter(ctx, start.series.hop)].map((h) =>
       host(h.series, s.targetId, h === start ? 1 : ctx.stats.pearson(startLoss, lossSeries(h.series))),
     );
-    const segments = ctx.stats.segmentsAbove(startLoss, LossyBucketPercent, SegmentMinRun, SegmentMaxGap);
+    // Loss is sparse per bucket (a few probes each): segment it over windows of buckets
+    // (about 48 over the range) so a sustained loss reads as a few long segments.
+    const w = Math.max(1, Math.ceil(s.bucketCount / 48));
+    const windowLoss = new Float64Array(Math.ceil(s.bucketCount / w));
+    for (let k = 0; k < windowLoss.length; k++) {
+      let sent = 0;
+      let lost = 0;
+      for (let b = k * w; b < Math.min(s.bucketCount, (k + 1) * w); b++) {
+        sent += start.series.sent[b];
+        lost += start.series.lost[b];
+      }
+      windowLoss[k] = sent ? (lost / sent) * 100 : NaN;
+    }
+    const segments = ctx.stats
+      .segmentsAbove(windowLoss, LossyBucketPercent, 1, SegmentMaxGap)
+      .map((g) => ({ start: g.start * w, end: Math.min(s.bucketCount, g.end * w) }));
     r.WisdomSegments = [timeSegments(s, segments, 'AverageLostPackets', startLoss)];
     return r;
   },
