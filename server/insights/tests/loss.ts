@@ -22,7 +22,11 @@ export interface LossFindings {
 
 export function lossFindings(ctx: TestContext): LossFindings {
   const answering = pathHops(ctx).filter((h) => h.figures.answered);
-  const lossy = answering.filter((h) => h.figures.lossPercent >= LossPercent);
+  // The last hop that answered, when it is not the target (an unreachable target): nothing
+  // after it shows whether its loss carries on (routers also rate limit the "unreachable"
+  // answers they send there), so it is judged neither way.
+  const judgeable = (h: PathHop) => h.series.hop === ctx.series.targetHop || answeringAfter(ctx, h.series.hop).length > 0;
+  const lossy = answering.filter((h) => h.figures.lossPercent >= LossPercent && judgeable(h));
   const start = lossy.find((h) => carriesOn(ctx, h));
   const redHerrings = lossy.filter((h) => !carriesOn(ctx, h));
   return { start, redHerrings };
