@@ -49,4 +49,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOPWATCH_MAX_IMPORT_MB: '1' }).maxImportMB).toBe(1);
     expect(() => loadConfig({ HOPWATCH_MAX_IMPORT_MB: '0' })).toThrow(/HOPWATCH_MAX_IMPORT_MB must be 1 or more/);
   });
+  it('shows Insights on the cloud edition, self-hosted only with HOPWATCH_INSIGHTS=1', () => {
+    expect(loadConfig({}).insights).toBe(false);
+    expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1' }).insights).toBe(true);
+    expect(loadConfig({ HOPWATCH_INSIGHTS: '1' }).insights).toBe(true);
+    expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1', HOPWATCH_INSIGHTS: '0' }).insights).toBe(false);
+    expect(() => loadConfig({ HOPWATCH_INSIGHTS: 'yes' })).toThrow(/HOPWATCH_INSIGHTS must be 1 or 0/);
+  });
 });
