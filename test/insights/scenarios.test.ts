@@ -103,3 +103,20 @@ describe('Insights results carry what the panel shows', () => {
     }
   });
 });
+
+describe('Insights say when a loss began (mean-shift kernel)', () => {
+  // At 6% a probe is lost every ~17 s, so the onset is known to a few minutes, not seconds.
+  it('loss from minute 35 is dated within four minutes; a loss present from the start is not dated', () => {
+    const midway = scenarios.find((s) => s.name === 'loss-begins-midway')!;
+    for (let k = 0; k < 5; k++) {
+      const r = analyse(midway, 500 + k).find((x) => x.TestID === 200)!;
+      const began = r.Stats.find((s) => s.Key === 'LossBegan');
+      expect(began, `seed ${500 + k}`).toBeDefined();
+      const minute = (Date.parse(String(began!.Value)) - ModelStart) / 60_000;
+      expect(Math.abs(minute - 35)).toBeLessThanOrEqual(4);
+      expect(r.Description[1]).toMatch(/^The loss began around 2026-11-20 08:[23]\d UTC/);
+    }
+    const fromStart = analyse(scenarios.find((s) => s.name === 'loss-from-link-3')!, 600).find((x) => x.TestID === 200)!;
+    expect(fromStart.Stats.find((s) => s.Key === 'LossBegan')).toBeUndefined();
+  });
+});

@@ -80,6 +80,13 @@ export const sustainedPacketLoss: WisdomTest = {
       .segmentsAbove(windowLoss, LossyBucketPercent, 1, SegmentMaxGap)
       .map((g) => ({ start: g.start * w, end: Math.min(s.bucketCount, g.end * w) }));
     r.WisdomSegments = [timeSegments(s, segments, 'AverageLostPackets', startLoss)];
+    // When did it begin? The best single split of the loss series into two levels (the mean
+    // shift kernel), reported when the range starts clean and the loss sets in later.
+    const began = lossOnset(ctx, startLoss);
+    if (began !== undefined) {
+      r.Description.splice(1, 0, `The loss began around ${new Date(began).toISOString().replace('T', ' ').slice(0, 16)} UTC; before it, the path lost almost nothing.`);
+      r.Stats.push({ Key: 'LossBegan', Name: 'Loss began', Value: new Date(began).toISOString(), Measure: '', Important: false });
+    }
     return r;
   },
 };
@@ -128,4 +135,13 @@ export function latencyRedHerrings(ctx: TestContext): PathHop[] {
     if (Number.isFinite(laterMax) && mine - laterMax > Math.max(RedHerringLatencyMs, laterMax * RedHerringLatencyShare)) out.push(h);
   }
   return out;
+}
+
+/** The bucket start where loss set in, when the series splits into ~none then sustained loss. */
+export function lossOnset(ctx: TestContext, loss: Float64Array): number | undefined {
+  const finiteAt: number[] = [];
+  for (let b = 0; b < loss.length; b++) if (Number.isFinite(loss[b])) finiteAt.push(b);
+  const shift = ctx.stats.meanShift(loss, Math.max(3, Math.floor(finiteAt.length / 20)));
+  if (shift.index < 0 || !(shift.before < LossPercent / 4) || !(shift.after >= LossPercent)) return undefined;
+  return ctx.series.start + finiteAt[shift.index] * ctx.series.bucketMs;
 }
