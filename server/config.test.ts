@@ -49,9 +49,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOPWATCH_MAX_IMPORT_MB: '1' }).maxImportMB).toBe(1);
     expect(() => loadConfig({ HOPWATCH_MAX_IMPORT_MB: '0' })).toThrow(/HOPWATCH_MAX_IMPORT_MB must be 1 or more/);
   });
-  it('shows Insights on the cloud edition, self-hosted only with HOPWATCH_INSIGHTS=1', () => {
-    expect(loadConfig({}).insights).toBe(false);
-    expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1' }).insights).toBe(true);
+  it('reads HOPWATCH_INSIGHTS as 1 or 0', () => {
+    // Unset: the stored setting, else the edition decides (server/insights/edition.ts).
+    expect(loadConfig({}).insights).toBeUndefined();
     expect(loadConfig({ HOPWATCH_INSIGHTS: '1' }).insights).toBe(true);
     expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1', HOPWATCH_INSIGHTS: '0' }).insights).toBe(false);
     expect(() => loadConfig({ HOPWATCH_INSIGHTS: 'yes' })).toThrow(/HOPWATCH_INSIGHTS must be 1 or 0/);

@@ -38,10 +38,11 @@ export interface Config {
    */
   simScenarios: string[];
   /**
-   * Insights on (HOPWATCH_INSIGHTS 1 or 0): the spec shows them on the cloud edition; a
-   * self-hosted appliance has them off unless switched on (docs/insights.md "Edition").
+   * Insights switched on or off by HOPWATCH_INSIGHTS (1 or 0); undefined: the stored
+   * Settings > General > Insights setting decides, else the edition (on in the cloud only).
+   * server/insights/edition.ts; docs/insights.md "Edition".
    */
-  insights: boolean;
+  insights: boolean | undefined;
   /**
    * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
    * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
@@ -146,12 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     retentionMinuteDays,
     retentionSessionsDays: retention || undefined,
     maxImportMB,
-    insights: insightsVar(env.HOPWATCH_INSIGHTS, deployment),
+    insights: insightsVar(env.HOPWATCH_INSIGHTS),
   };
 }
 
-function insightsVar(raw: string | undefined, deployment: DeploymentMode): boolean {
-  if (raw === undefined || raw === '') return deployment === DeploymentMode.Cloud;
+function insightsVar(raw: string | undefined): boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   throw new ConfigError(`HOPWATCH_INSIGHTS must be 1 or 0, got "${raw}"`);

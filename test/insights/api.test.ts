@@ -174,7 +174,7 @@ describe('Insights calls', () => {
 });
 
 describe('Insights edition switch', () => {
-  it('a self-hosted appliance answers 403 to RunTargetWisdomTests unless HOPWATCH_INSIGHTS=1, and says so in /api/app/config', async () => {
+  it('a self-hosted appliance answers 403 to RunTargetWisdomTests until Insights are switched on, and says so in /api/app/config', async () => {
     const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'insights-pw1', HOPWATCH_ENGINE: 'simulated' } });
     await first.stop();
     const id = await seedScenario(first.dataDir, clean, 3);
@@ -186,8 +186,22 @@ describe('Insights edition switch', () => {
       const r = await fetch(`${hw.url}/api/data/RunTargetWisdomTests?id=${id}&startTime=${new Date(ModelStart).toISOString()}&endTime=${new Date(ModelStart + 3600_000).toISOString()}&includeDetails=false`, { headers: { cookie } });
       expect(r.status).toBe(403);
       expect(((await r.json()) as { Error: string }).Error).toMatch(/HOPWATCH_INSIGHTS=1/);
+      // The stored Settings > General > Insights switch (where the settings editor writes it).
+      await hw.stop();
+      const store = await Store.open(hw.dataDir);
+      await store.run(`INSERT OR REPLACE INTO storage_settings VALUES ('Insights', 'true', 0)`);
+      await store.close();
+      const on = await hw.restart();
+      try {
+        expect(((await (await fetch(`${on.url}/api/app/config`)).json()) as { InsightsEnabled: boolean }).InsightsEnabled).toBe(true);
+        const cookie2 = await signIn(on.url, 'admin', 'insights-pw1');
+        const ok = await fetch(`${on.url}/api/data/RunTargetWisdomTests?id=${id}&startTime=${new Date(ModelStart).toISOString()}&endTime=${new Date(ModelStart + 3600_000).toISOString()}&includeDetails=false`, { headers: { cookie: cookie2 } });
+        expect(ok.status).toBe(200);
+      } finally {
+        await on.dispose();
+      }
     } finally {
       await hw.dispose();
     }
-  }, 120_000);
+  }, 180_000);
 });
