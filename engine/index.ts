@@ -8,6 +8,7 @@ export { LatencyCode, SpecialLatencyBase, isSpecialLatency, latencyDisplayText }
 export { EngineError, NO_RAW_SOCKET_PERMISSION, type EngineErrorCode } from './errors.js';
 export { checkProbePermission, closeProbePool as shutdownEngine } from './trace/probe-pool.js';
 export { resolveTraceOptions } from './trace/options.js';
+export { minimumPacketSize } from './codec/probe-packet.js';
 // The network seam: the raw-socket engine as a value, and the simulated one (docs/engine.md).
 export { rawEngine, type TraceEngine } from './engine.js';
 export { createSimulatedEngine, type SimulatedEngine, type SimulatedEngineOptions } from './sim/sim-engine.js';

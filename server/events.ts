@@ -27,6 +27,10 @@ export interface DomainEvents {
   SignedOut: [loginSession: string];
   /** Every login session of a user ended but `kept` (password change or reset, user deleted). */
   LoginSessionsEnded: [userId: number, kept: string | undefined];
+  /** A LiveShare link was created, changed or deleted; `open`: visitors may still use it. */
+  LiveShareChanged: [accountId: number, linkId: number, open: boolean];
+  /** A login session started or ended impersonating another user (named by its token's hash). */
+  ImpersonationChanged: [loginSession: string];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {

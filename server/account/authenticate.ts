@@ -3,14 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
 import { ExpiredTrialHeader, LicenseModeName, type LicenseMode } from '../contract/account.js';
 import type { Config } from '../config.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { forbidden, unauthorized, type HttpError } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
-import { findUserById } from '../users/repository.js';
+import { principalOfSession } from '../impersonation/resolve.js';
 import { findLoginSession, hashToken, renewLoginSession, SessionCookie } from './login-sessions.js';
-import { principalOf, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
 
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
   if (!cookieHeader) return undefined;
@@ -40,12 +40,12 @@ export async function principalFromToken(store: Store, token: string | undefined
   // in the writer's queue; only the rare renewal of a browser session writes.
   const found = await store.read(async (q) => {
     const session = await findLoginSession(q, token);
-    const user = session && (await findUserById(q, session.userId));
-    return session && user && { session, user };
+    const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
+    return session && principal && { session, principal };
   });
   if (!found) return undefined;
   if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
-  return { ...principalOf(found.user), loginSession: hashToken(token) };
+  return found.principal;
 }
 
 export function trialExpired(config: Config, now = new Date()): boolean {
@@ -59,7 +59,7 @@ export function expiredTrialError() {
 /** The signed-in principal of a request, or a 401/403 HttpError. */
 export function requireUser(request: FastifyRequest): Principal {
   const p = request.principal;
-  if (!p) throw unauthorized();
+  if (!p) throw request.liveShareRefusal ?? unauthorized();
   if (trialExpired(request.server.config)) throw expiredTrialError();
   return p;
 }
@@ -75,6 +75,8 @@ export function requireLicense(config: Config, mode: LicenseMode): void {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | undefined;
+    /** Why a LiveShare visitor's cookie was refused (429 after too many wrong links), if it was. */
+    liveShareRefusal: HttpError | undefined;
   }
   interface FastifyInstance {
     config: Config;

@@ -6,10 +6,10 @@
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
-import { findUserById } from '../users/repository.js';
+import { principalOfSession } from '../impersonation/resolve.js';
 import { trialExpired } from './authenticate.js';
 import { findLoginSessionByHash } from './login-sessions.js';
-import { principalOf, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
 
 const MaxAgeMs = 60_000;
 
@@ -38,10 +38,12 @@ export class CurrentPrincipals {
     const forgetUser = (_accountId: number, userId: number) => this.forgetUser(userId);
     const forgetUserSessions = (userId: number) => this.forgetUser(userId);
     events.on('SignedOut', forgetSession);
+    events.on('ImpersonationChanged', forgetSession);
     events.on('UserUpdated', forgetUser);
     events.on('LoginSessionsEnded', forgetUserSessions);
     this.unsubscribe = () => {
       events.off('SignedOut', forgetSession);
+      events.off('ImpersonationChanged', forgetSession);
       events.off('UserUpdated', forgetUser);
       events.off('LoginSessionsEnded', forgetUserSessions);
     };
@@ -54,7 +56,10 @@ export class CurrentPrincipals {
 
   private forgetUser(userId: number): void {
     this.generation++;
-    for (const [key, entry] of this.entries) if (entry.principal?.userId === userId) this.entries.delete(key);
+    // The impersonating user's change matters too: it may end the impersonation.
+    for (const [key, entry] of this.entries) {
+      if (entry.principal?.userId === userId || entry.principal?.impersonator?.userId === userId) this.entries.delete(key);
+    }
   }
 
   /** The principal of the login session now, or null when it ended or may no longer call. */
@@ -66,10 +71,10 @@ export class CurrentPrincipals {
     const generation = this.generation;
     const found = await this.store.read(async (q) => {
       const session = await findLoginSessionByHash(q, loginSession);
-      const user = session && (await findUserById(q, session.userId));
-      return session && user ? { session, user } : undefined;
+      const principal = session && (await principalOfSession(q, session.userId, loginSession));
+      return session && principal ? { session, principal } : undefined;
     });
-    const principal = found ? { ...principalOf(found.user), loginSession } : null;
+    const principal = found ? found.principal : null;
     const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
     // Only live sessions are kept: an unknown session costs a read each time, but cannot fill memory.
     if (principal && generation === this.generation) this.entries.set(loginSession, { principal, until });

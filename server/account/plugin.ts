@@ -63,16 +63,19 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   const logoutHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     await logout(deps, sessionTokenFrom(request.headers.cookie));
     clearSession(reply);
-    reply.code(204).send();
+    return reply.code(204).send();
   };
   app.post('/api/Account/Logout', { config: { access: 'public' } }, logoutHandler);
   app.get('/api/Account/Logout', { config: { changesState: true, access: 'public' } }, logoutHandler);
 
-  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: 'signedIn' }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
+  // The change-password screen needs these two (and sign-in, sign-out), so they answer a user
+  // who must first replace a temporary password; every other call refuses them. LiveShare
+  // visitors read who they are too.
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: { visitor: true, passwordChange: true } }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',
-    { config: { access: 'signedIn' }, schema: { querystring: changePasswordQuery } },
+    { config: { access: 'passwordChange' }, schema: { querystring: changePasswordQuery } },
     async (request) => {
       const p = requireUser(request);
       const { currentPassword, newPassword } = request.query;

@@ -13,6 +13,44 @@ export interface Principal {
    * hub connections are re-checked and closed by it.
    */
   loginSession?: string;
+  /** Set for a LiveShare visitor (IsLiveshare): what its link shares; no claims, no user. */
+  liveShare?: LiveShareScope;
+  /**
+   * Set while the session impersonates (issue 26): the user who signed in. The principal's
+   * own fields are then the impersonated user's, with the IsImpersonating claim.
+   */
+  impersonator?: { userId: number; username: string };
+  /** The caller's address as the hub saw it at connection (REST has request.ip). */
+  address?: string;
+}
+
+/** What a LiveShare visitor may see: the targets of one link (server/liveshare/visitors.ts). */
+export interface LiveShareScope {
+  linkId: number;
+  shareId: string;
+  /** SUM-{id} or AGT-{agentUniqueId}. */
+  summaryRef: string;
+  /** The shared summary, or 0: the pseudo-summary of an agent's targets. */
+  summaryId: number;
+  /** The shared summary's or agent's name. */
+  title: string;
+  /** The link's expiry (ms), or null. */
+  expiresAt: number | null;
+  /** Session (target) ids the link shows now. */
+  sessionIds: ReadonlySet<number>;
+}
+
+/**
+ * A web user whose password someone else set, signed in as themselves: only the calls the
+ * change-password screen needs are allowed (server/http/access.ts). Root's generated
+ * password only warns (docs/decisions.md); an impersonator never carries the flag.
+ */
+export const mustReplacePassword = (p: Principal): boolean => !p.isRoot && !p.impersonator && p.claims.includes(Claim.TempPassword);
+
+/** The principal of `actor` acting as `target`: the target's rights, never the temporary-password flag. */
+export function impersonating(actor: UserRecord, target: UserRecord): Principal {
+  const as = principalOf({ ...target, tempPassword: false });
+  return { ...as, claims: [...as.claims, Claim.IsImpersonating], impersonator: { userId: actor.id, username: actor.name } };
 }
 
 /** Root holds every claim a web user can be given; a temporary password adds its flag. */
@@ -23,9 +61,13 @@ export function principalOf(user: UserRecord): Principal {
 }
 
 export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUser {
+  if (p.liveShare) {
+    return { Username: p.username, Message: '', IsLiveshare: true, IsUser: false, IsRoot: false, LicenseMode: licenseMode, Claims: [], Flags: [] };
+  }
   return {
     Username: p.username,
-    Message: '',
+    // Says who is really signed in while impersonating (the orange header shows it).
+    Message: p.impersonator ? `Signed in as ${p.impersonator.username}, impersonating ${p.username}.` : '',
     IsLiveshare: false,
     IsUser: true,
     IsRoot: p.isRoot,

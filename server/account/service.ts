@@ -1,7 +1,7 @@
 // Account operations (spec 1 section 7 "Account"): one function per operation.
 import { DeploymentMode, PasswordMaxLength, type CurrentUser, type LoginRequest } from '../contract/account.js';
 import type { Config } from '../config.js';
-import { badRequest, HttpError, tooManyRequests } from '../http/errors.js';
+import { badRequest, forbidden, HttpError, tooManyRequests } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import { findUserById, findUserByLogin, updateUserPassword } from '../users/repository.js';
@@ -73,6 +73,8 @@ export async function changePassword(
   newPassword: string,
   keepToken: string | undefined,
 ): Promise<CurrentUser> {
+  // The cloud flavour asks no current password: an impersonator must not set the user's.
+  if (p.impersonator) throw forbidden('Passwords cannot be changed while impersonating a user.');
   const selfHosted = deps.config.deployment === DeploymentMode.SelfHosted;
   if (selfHosted && !currentPassword) throw badRequest('The current password is required.');
   const problem = newPasswordProblem(newPassword, currentPassword);

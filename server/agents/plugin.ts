@@ -56,7 +56,7 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
     { config: { changesState: true, access: manage }, schema: { querystring: query(['sentinelId', 'shouldUninstall'], { sentinelId: agentIdArg, shouldUninstall: { type: 'boolean' } }) } },
     async (request, reply) => {
       await agents.deleteAgent(deps, requireUser(request), request.query.sentinelId, request.query.shouldUninstall);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -65,7 +65,7 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
     { config: { changesState: true, access: manage }, schema: { querystring: query(['sentinelId'], { sentinelId: agentIdArg }) } },
     async (request, reply) => {
       await agents.forceReconnect(deps, requireUser(request), request.query.sentinelId);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 

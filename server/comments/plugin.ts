@@ -47,14 +47,14 @@ export default async function commentsPlugin(app: FastifyInstance) {
     },
     async (request, reply) => {
       await comments.deleteComment(deps, requireUser(request), request.query);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
   app.get<{ Querystring: { sessionWebId: string; startDate: string; endDate: string } }>(
     '/cmd/getcomments',
     {
-      config: { changesState: false, access: 'signedIn' },
+      config: { changesState: false, access: { visitor: true } },
       schema: {
         querystring: {
           type: 'object',

@@ -35,6 +35,8 @@ export const AssignableClaims: readonly Claim[] = [
   Claim.SessionManagement,
   Claim.AlertsManagement,
   Claim.SettingsManagement,
+  // Root holds it and may grant it (issue 26); impersonation never reaches root or more claims.
+  Claim.ImpersonateUser,
 ];
 
 /** Feature flags seen in the spec. */
@@ -69,3 +71,40 @@ export const PasswordMaxLength = 45;
 
 /** Header the server sets when the trial has expired (spec 1 section 4). */
 export const ExpiredTrialHeader = 'expired-trial';
+
+/**
+ * A web user signed in with a password someone else set (the temppassword claim) may make
+ * only the calls the change-password screen needs; every other call answers 403 with this
+ * text and the header below (spec 1 section 2's warning, and what to do).
+ */
+export const TemporaryPasswordText = "You're using a temporary password. Change your password to continue.";
+export const TemporaryPasswordHeader = 'temporary-password';
+
+/** A user the caller may impersonate (GET /api/Account/Impersonate). */
+export interface ImpersonationCandidate {
+  Id: number;
+  Name: string;
+  EmailAddress: string;
+  Roles: string[];
+}
+
+/** What an impersonation audit row says happened. */
+export const ImpersonationAction = { Start: 'start', End: 'end', Call: 'call' } as const;
+export type ImpersonationAction = (typeof ImpersonationAction)[keyof typeof ImpersonationAction];
+
+/** One row of GET /api/user/ImpersonationAudit: who, as whom, what, when, from where. */
+export interface ImpersonationAuditEntry {
+  Id: number;
+  /** ISO 8601 time. */
+  Time: string;
+  Actor: string;
+  ActorId: number;
+  AsUser: string;
+  AsUserId: number;
+  Action: ImpersonationAction;
+  /** "POST /api/user/7" or "hub CreateSummary" for a call; empty for start and end. */
+  Detail: string;
+  /** The answer's status for a REST call; 0 when none applies. */
+  Status: number;
+  Address: string;
+}

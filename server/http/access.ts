@@ -5,21 +5,37 @@
 // test cannot disagree. Services keep their own claim checks where they guard data
 // (defence in depth); the declaration is what a caller is promised.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { LicenseModeName, type Claim, type LicenseMode } from '../contract/account.js';
+import { LicenseModeName, TemporaryPasswordHeader, TemporaryPasswordText, type Claim, type LicenseMode } from '../contract/account.js';
 import type { Config } from '../config.js';
-import type { Principal } from '../account/principal.js';
+import { mustReplacePassword, type Principal } from '../account/principal.js';
 import { requireClaim, requireLicense, requireUser } from '../account/authenticate.js';
 import { forbidden, type HttpError } from './errors.js';
 
 /**
  * - 'public': anyone, signed in or not (sign-in, health, the console's files).
  * - 'signedIn': any signed-in user of the account.
+ * - 'passwordChange': any signed-in user, also one who must first replace a temporary
+ *   password: the calls the change-password screen needs (every other call refuses them,
+ *   mustReplacePassword in server/account/principal.ts).
  * - 'hubConnection': the hub's own requests (negotiate, polls, WebSocket): the hub signs
  *   them in itself (a bearer token too in the cloud flavour) and checks each method.
  * - { claim, licence }: a signed-in user holding the claim, on a server with the licence.
  *   `note` says what the service checks beyond it for some inputs (shown in the docs table).
+ * - `visitor: true`: LiveShare visitors may call it too (read-only calls whose service keeps
+ *   them to their link's targets); every other call refuses them with 403.
+ * - `root`: only the root user (who holds every claim), whatever claims others hold.
+ * - 'passwordChange' (or `passwordChange: true` with other conditions): a user who must first
+ *   replace a temporary password may make it too; every other call refuses them.
  */
-export type Access = 'public' | 'signedIn' | 'hubConnection' | { claim?: Claim; licence?: LicenseMode; note?: string };
+export type Access =
+  | 'public'
+  | 'signedIn'
+  | 'passwordChange'
+  | 'hubConnection'
+  | { claim?: Claim; licence?: LicenseMode; root?: boolean; note?: string; visitor?: boolean; passwordChange?: boolean };
+
+/** Signed in, LiveShare visitors too (a read-only call that keeps visitors to their link). */
+export const SignedInOrVisitor: Access = { visitor: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,10 +47,24 @@ declare module 'fastify' {
 export const needsClaim = (a: Access): Claim | undefined => (typeof a === 'object' ? a.claim : undefined);
 export const needsLicence = (a: Access): LicenseMode | undefined => (typeof a === 'object' ? a.licence : undefined);
 export const needsSignIn = (a: Access): boolean => a !== 'public';
+export const allowsVisitor = (a: Access): boolean => a === 'public' || a === 'hubConnection' || (typeof a === 'object' && a.visitor === true);
+
+/** What a LiveShare visitor hears from a call it may not make (starts like every hub refusal). */
+export const VisitorRefusal = 'This needs the sign-in of a user: a LiveShare link only shows its targets.';
+export const needsRoot = (a: Access): boolean => typeof a === 'object' && a.root === true;
+/** Whether a signed-in user who must replace a temporary password may make the call. */
+export const allowsTemporaryPassword = (a: Access): boolean => a === 'public' || a === 'passwordChange' || (typeof a === 'object' && a.passwordChange === true);
+
+export function temporaryPasswordRefusal(): HttpError {
+  return forbidden(TemporaryPasswordText, { [TemporaryPasswordHeader]: 'True' });
+}
 
 /** The refusal for a signed-in principal, or undefined when the declaration lets it through. */
 export function refusalFor(access: Access, p: Principal, config: Config): HttpError | undefined {
   try {
+    if (p.liveShare && !allowsVisitor(access)) throw forbidden(VisitorRefusal);
+    if (!allowsTemporaryPassword(access) && mustReplacePassword(p)) return temporaryPasswordRefusal();
+    if (needsRoot(access) && !p.isRoot) return forbidden('Only the root user can make this call.');
     const licence = needsLicence(access);
     if (licence !== undefined) requireLicense(config, licence);
     const claim = needsClaim(access);
@@ -49,8 +79,15 @@ export function refusalFor(access: Access, p: Principal, config: Config): HttpEr
 export function describeAccess(a: Access): string {
   if (a === 'public') return 'anyone';
   if (a === 'signedIn') return 'signed in';
+  if (a === 'passwordChange') return 'signed in, also with a temporary password';
   if (a === 'hubConnection') return 'signed in (checked by the hub)';
-  const parts = [a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined].filter(Boolean);
+  const parts = [
+    a.root ? 'root user' : undefined,
+    a.claim,
+    a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined,
+    a.visitor ? 'LiveShare visitors too' : undefined,
+    a.passwordChange ? 'also with a temporary password' : undefined,
+  ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'signed in';
 }
 

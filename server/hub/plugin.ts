@@ -15,7 +15,8 @@ export interface HubPluginOptions<P = unknown> {
   hub: Hub<P, any>;
   /**
    * Called at negotiate and at every connect (WebSocket upgrade, each long-polling request).
-   * Gets the raw request (headers, url with access_token if any); null means not signed in.
+   * Gets the raw request (headers, url with access_token if any); null means not signed in;
+   * an error with a 4xx `status` refuses with that status and its message.
    */
   authenticate: (request: IncomingMessage) => Promise<P | null>;
   /** The 401 {"Error"} text. Default 'You are not signed in.' */
@@ -65,6 +66,8 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     // Fastify's own errors carry statusCode, the app's HttpError (a cross-site refusal) status.
     const status = err.statusCode ?? (err as { status?: number }).status;
     if (status !== undefined && status >= 400 && status < 500) {
+      const headers = (err as { headers?: Record<string, string> }).headers;
+      if (headers) void reply.headers(headers);
       return reply.code(status).send({ Error: err.message });
     }
     request.log.error({ err }, 'hub request failed');
@@ -190,6 +193,9 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     try {
       principal = await authenticate(request);
     } catch (err) {
+      // A refusal the hook chose (an HttpError-like status 4xx) is answered as such.
+      const status = (err as { status?: number }).status;
+      if (status !== undefined && status >= 400 && status < 500) return rejectUpgrade(socket, status, (err as Error).message);
       log.error({ err }, 'hub authenticate failed');
       return rejectUpgrade(socket, 500, 'An internal error occurred; it has been logged.');
     }

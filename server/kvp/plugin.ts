@@ -49,14 +49,14 @@ export default async function kvpPlugin(app: FastifyInstance) {
       const value = request.query.Value ?? (typeof body === 'string' ? body : body?.Value);
       if (value === undefined) throw badRequest('Value is required (in the query, or in the body for long values).');
       await kvp.setKvp(deps, p, { type: request.query.Type, keyName: request.query.KeyName, value });
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
   // Resets the onboarding flags (a spec GET that writes).
   app.get('/api/kvp', { config: { changesState: true, access: { claim: Claim.SettingsManagement } } }, async (request, reply) => {
     await kvp.resetOnboarding(deps, requireUser(request));
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   app.get('/api/data/GetDefaultTraceHistory', { config: { changesState: false, access: 'signedIn' } }, async (request) => getDefaultTraceHistory(app.store, requireUser(request)));

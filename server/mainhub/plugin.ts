@@ -8,7 +8,10 @@ import type { DataService } from '../data/service.js';
 import { CurrentPrincipals } from '../account/current-principals.js';
 import { crossSiteRefusal } from '../http/cross-site.js';
 import { createMainHub } from './methods.js';
-import { closeRevokedConnections } from './revocation.js';
+import { mustReplacePassword } from '../account/principal.js';
+import { temporaryPasswordRefusal } from '../http/access.js';
+import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
+import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
@@ -22,13 +25,22 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     targets: opts.targets,
     data: opts.data,
     agents: app.agents,
-    currentPrincipal: (p) => principals.of(p.loginSession),
+    // Who the session is now, with the address its connection came from (for the audit).
+    currentPrincipal: async (p) => {
+      if (p.liveShare) return app.liveShareVisitors.current(p);
+      const now = await principals.of(p.loginSession);
+      return now && { ...now, address: p.address };
+    },
   });
+  // State-changing methods invoked while impersonating go to the impersonation audit.
+  auditImpersonatedHubCalls(hub.definition.methods, app.store, app.log);
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
+  const unvisit = closeEndedVisits(app.events, hub);
   app.addHook('onClose', async () => {
     unbridge();
     unrevoke();
+    unvisit();
     principals.close();
   });
   await app.register(hubPlugin, {
@@ -45,8 +57,15 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     authenticate: async (req) => {
       if (trialExpired(app.config)) return null;
       const byCookie = await principalFromCookie(app.store, req.headers.cookie);
-      if (byCookie || app.config.deployment !== DeploymentMode.Cloud) return byCookie ?? null;
-      return (await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url))) ?? null;
+      const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url));
+      if (found) {
+        // No live connection (nor the account's pushed data) before a temporary password is replaced.
+        if (mustReplacePassword(found)) throw temporaryPasswordRefusal();
+        return { ...found, address: req.socket.remoteAddress ?? '' };
+      }
+      // A LiveShare visitor watches its link's targets live (server/liveshare/visitors.ts).
+      const visitor = await app.liveShareVisitors.fromCookie(req.headers.cookie, req.socket.remoteAddress ?? '');
+      return visitor && 'principal' in visitor ? visitor.principal : null;
     },
   });
 }

@@ -1,7 +1,8 @@
 // Hub connections follow their user's session and rights as they change, not as they were
 // when the connection opened: a sign-out, a password change or reset, or a deleted user
 // closes the connections of the sessions that ended; a role change that takes away a
-// claim closes that user's connections so the console connects again with what it has now.
+// claim closes that user's connections so the console connects again with what it has now;
+// starting or ending an impersonation does too (the session is someone else now).
 // Every invocation is also checked on its own (CurrentPrincipals, in the hub definition).
 import { AssignableClaims } from '../contract/account.js';
 import type { Hub } from '../hub/index.js';
@@ -12,6 +13,7 @@ import type { MainHubEvents } from './methods.js';
 
 export const SignedOutClose = 'You were signed out.';
 export const RightsChangedClose = 'Your permissions changed.';
+export const IdentityChangedClose = 'You started or ended impersonating a user.';
 
 /** A right (an assignable claim) the user held and no longer holds; the temporary-password flag is none. */
 const lostRight = (before: Principal, now: Principal) =>
@@ -28,26 +30,61 @@ export function closeRevokedConnections(
   const userUpdated = (_accountId: number, userId: number) => {
     const sessions = new Map<string, Principal>();
     for (const { principal } of hub.principals()) {
-      if (principal.userId === userId && principal.loginSession) sessions.set(principal.loginSession, principal);
+      const concerned = principal.userId === userId || principal.impersonator?.userId === userId;
+      if (concerned && principal.loginSession) sessions.set(principal.loginSession, principal);
     }
     for (const [loginSession, before] of sessions) {
       void principals
         .of(loginSession)
         .then((now) => {
           if (now === null) hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
-          else if (lostRight(before, now)) {
+          else if (lostRight(before, now) || before.userId !== now.userId) {
             hub.closeWhere((p) => p.loginSession === loginSession, RightsChangedClose, true);
           }
         })
         .catch(() => undefined); // the store is closing
     }
   };
+  // The session acts as someone else now (impersonation started or ended): its connections
+  // connect again as who it is now, with that user's groups.
+  const identityChanged = (loginSession: string) => hub.closeWhere((p) => p.loginSession === loginSession, IdentityChangedClose, true);
   events.on('SignedOut', signedOut);
   events.on('LoginSessionsEnded', sessionsEnded);
   events.on('UserUpdated', userUpdated);
+  events.on('ImpersonationChanged', identityChanged);
   return () => {
+    events.off('ImpersonationChanged', identityChanged);
     events.off('SignedOut', signedOut);
     events.off('LoginSessionsEnded', sessionsEnded);
     events.off('UserUpdated', userUpdated);
+  };
+}
+
+export const LiveShareEndedClose = 'This LiveShare link was switched off or has expired.';
+/** How often visitors' connections are checked against their links' expiry. */
+const ExpirySweepMs = 10_000;
+
+/**
+ * A LiveShare link switched off, deleted or changed ends its visitors' connections at once
+ * (a changed link lets them connect again with what it shares now); an expired link's
+ * connections end at the next sweep. Their next call then answers 401.
+ */
+export function closeEndedVisits(
+  events: DomainEventBus,
+  hub: Hub<Principal, MainHubEvents>,
+  now: () => number = Date.now,
+): () => void {
+  const changed = (_accountId: number, linkId: number, open: boolean) => {
+    hub.closeWhere((p) => p.liveShare?.linkId === linkId, open ? RightsChangedClose : LiveShareEndedClose, open);
+  };
+  const sweep = setInterval(() => {
+    const t = now();
+    hub.closeWhere((p) => p.liveShare !== undefined && p.liveShare.expiresAt !== null && p.liveShare.expiresAt <= t, LiveShareEndedClose);
+  }, ExpirySweepMs);
+  sweep.unref();
+  events.on('LiveShareChanged', changed);
+  return () => {
+    clearInterval(sweep);
+    events.off('LiveShareChanged', changed);
   };
 }

@@ -66,7 +66,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
     },
     async (request, reply) => {
       await targets.finalHop(deps, requireUser(request), request.query.Ids);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -84,7 +84,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
     },
     async (request, reply) => {
       await targets.updateConfigurationId(deps, requireUser(request), request.query.webId, request.query.configId);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -102,7 +102,7 @@ export default async function targetsPlugin(app: FastifyInstance, deps: targets.
     },
     async (request, reply) => {
       await targets.updateTraceInterval(deps, requireUser(request), request.query.webId, request.query.traceIntervalInMS);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { seedSessions, type SeededSession } from './seed-sessions.js';
+import { createWebUser } from '../support/web-users.js';
 
 const RootPassword = 'comments-root-pw';
 let hw: Appliance;
@@ -44,8 +45,7 @@ beforeAll(async () => {
   ]);
   hw = await first.restart();
   admin = await signIn(hw.url, 'admin', RootPassword);
-  const created = await send('POST', '/api/user?password=plain-pw', { EmailAddress: 'reader@example.org', Roles: [] });
-  expect(created.status).toBe(200);
+  await createWebUser(hw.url, admin, { email: 'reader@example.org', password: 'plain-pw' });
   plain = await signIn(hw.url, 'reader@example.org', 'plain-pw');
 });
 afterAll(async () => {

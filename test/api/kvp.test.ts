@@ -1,6 +1,7 @@
 // Key-value store, trace history defaults and display settings over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { createWebUser } from '../support/web-users.js';
 
 const RootPassword = 'kvp-root-pw';
 let hw: Appliance;
@@ -33,8 +34,7 @@ async function expectError(r: Response, status: number, text?: RegExp) {
 beforeAll(async () => {
   hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: RootPassword } });
   admin = await signIn(hw.url, 'admin', RootPassword);
-  const created = await send('POST', '/api/user?password=plain-pw', admin, { EmailAddress: 'kv@example.org', Roles: [] });
-  expect(created.status).toBe(200);
+  await createWebUser(hw.url, admin, { email: 'kv@example.org', password: 'plain-pw' });
   plain = await signIn(hw.url, 'kv@example.org', 'plain-pw');
 });
 afterAll(async () => {

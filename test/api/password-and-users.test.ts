@@ -1,6 +1,7 @@
 // Password changes, web users and claims over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { replaceTemporaryPassword } from '../support/web-users.js';
 
 let hw: Appliance;
 let admin: string;
@@ -78,14 +79,18 @@ describe('web users (/api/user)', () => {
     const daveMe = await (await call('/api/Account/GetCurrentUser', daveCookie)).json();
     expect(daveMe.Claims).toEqual(['SessionManagement', 'temppassword']);
 
+    // Until Dave picks his own password, he may only change it (test/api/temporary-password.test.ts).
+    expect((await call('/api/user', daveCookie)).status).toBe(403);
+    await replaceTemporaryPassword(hw.url, 'dave@example.org', 'reset-pass-1', 'Chosen-by-him-9');
+    const daveOwn = await signIn(hw.url, 'dave@example.org', 'Chosen-by-him-9');
     // Without UserManagement: 403.
-    const forbidden = await call('/api/user', daveCookie);
+    const forbidden = await call('/api/user', daveOwn);
     expect(forbidden.status).toBe(403);
     expect((await forbidden.json()).Error).toMatch(/UserManagement/);
 
     expect((await call(`/api/user/${dave.Id}`, admin, { method: 'DELETE' })).status).toBe(204);
     expect((await call(`/api/user/${dave.Id}`, admin)).status).toBe(404);
-    expect((await call('/api/Account/GetCurrentUser', daveCookie)).status).toBe(401);
+    expect((await call('/api/Account/GetCurrentUser', daveOwn)).status).toBe(401);
   });
 
   it('applies the password policy to passwords an admin sets', async () => {

@@ -2,6 +2,7 @@
 // SettingsManagement (docs/api.md "Storage").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { createWebUser } from '../support/web-users.js';
 
 let hw: Appliance;
 let admin: string;
@@ -11,12 +12,7 @@ const get = (cookie?: string) => fetch(`${hw.url}/api/settings/storage`, { heade
 beforeAll(async () => {
   hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'storage-pw', HOPWATCH_RETENTION_RAW_DAYS: '9' } });
   admin = await signIn(hw.url, 'admin', 'storage-pw');
-  const created = await fetch(`${hw.url}/api/user?password=plain-pw`, {
-    method: 'POST',
-    headers: { cookie: admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ EmailAddress: 'st@example.org', Roles: [] }),
-  });
-  expect(created.status).toBe(200);
+  await createWebUser(hw.url, admin, { email: 'st@example.org', password: 'plain-pw' });
   plain = await signIn(hw.url, 'st@example.org', 'plain-pw');
 }, 120_000);
 afterAll(async () => {

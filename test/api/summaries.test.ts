@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { seedSessions, type SeededSession } from './seed-sessions.js';
 import { engineEnv } from '../support/trace-network.js';
+import { createWebUser } from '../support/web-users.js';
 
 const RootPassword = 'summaries-root-pw';
 let hw: Appliance;
@@ -43,12 +44,7 @@ beforeAll(async () => {
   ]);
   hw = await first.restart();
   admin = await signIn(hw.url, 'admin', RootPassword);
-  const created = await call(`/api/user?password=no-claims-pw`, admin, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ EmailAddress: 'plain@example.org', Roles: [] }),
-  });
-  expect(created.status).toBe(200);
+  await createWebUser(hw.url, admin, { email: 'plain@example.org', password: 'no-claims-pw' });
   plain = await signIn(hw.url, 'plain@example.org', 'no-claims-pw');
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { traceNetwork, type TraceNetwork } from '../support/trace-network.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
+import { createWebUser } from '../support/web-users.js';
 
 const INJECTED = 30;
 /** Loss percent tolerance: about 3.5 standard deviations of a binomial(140, 0.3) proportion. */
@@ -118,12 +119,7 @@ describe('a trace through the API on a lossy chain', () => {
     expect((await get(`/cmd/stoptrace?ID=999999`)).status).toBe(404);
     expect((await get(`/api/data/DataPointBuckets?targetId=${id}&startTime=x&endTime=1&periodSeconds=1&includeJitter=true`)).status).toBe(400);
     const admin = cookie;
-    const created = await fetch(`${hw.url}/api/user?password=look-only-pw-2`, {
-      method: 'POST',
-      headers: { cookie: admin, 'content-type': 'application/json' },
-      body: JSON.stringify({ EmailAddress: 'viewer@example.org', Roles: [] }),
-    });
-    expect(created.status).toBe(200);
+    await createWebUser(hw.url, admin, { email: 'viewer@example.org', password: 'look-only-pw-2' });
     cookie = await signIn(hw.url, 'viewer@example.org', 'look-only-pw-2');
     const denied = await get(`/cmd/newtarget?target=${topo.target.v4}`);
     expect(denied.status).toBe(403);

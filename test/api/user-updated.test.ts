@@ -5,6 +5,7 @@
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { createWebUser } from '../support/web-users.js';
 
 let hw: Appliance;
 let admin: string;
@@ -21,11 +22,8 @@ afterAll(async () => {
 const call = (path: string, cookie: string, init: RequestInit = {}) =>
   fetch(`${hw.url}${path}`, { ...init, headers: { cookie, 'content-type': 'application/json', ...(init.headers ?? {}) } });
 
-async function createUser(email: string, password: string, roles: string[]): Promise<{ Id: number; EmailAddress: string; Roles: string[] }> {
-  const r = await call(`/api/user?password=${q(password)}`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: email, Roles: roles }) });
-  expect(r.status).toBe(200);
-  return r.json();
-}
+/** A user who has replaced the admin's temporary password (or holds no hub connection before). */
+const createUser = (email: string, password: string, roles: string[]) => createWebUser(hw.url, admin, { email, password, roles });
 
 async function hubOf(cookie: string, transport: HttpTransportType): Promise<HubConnection> {
   const c = new HubConnectionBuilder().withUrl(`${hw.url}/mainHub`, { transport, headers: { cookie } }).configureLogging(LogLevel.None).build();

@@ -10,10 +10,11 @@
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../server/http/access.js';
+import { TemporaryPasswordText } from '../../server/contract/account.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
-import { connectHub, createUser, type WatchedConnection } from './support.js';
+import { connectHub, createUser, liveShareVisitor, type WatchedConnection } from './support.js';
 
 interface Schema {
   type?: string | string[];
@@ -68,6 +69,8 @@ let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
 let standardRoot: string;
+/** The liveshareid cookie of an active link to a summary (the LiveShare visitor row). */
+let visitorCookie: string;
 /** Signed-in users by their claim set ("" = none), created as needed. */
 const users = new Map<string, { email: string; password: string; cookie: string }>();
 let userCount = 0;
@@ -81,6 +84,7 @@ beforeAll(async () => {
   ]);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
+  visitorCookie = await liveShareVisitor(hw, rootCookie);
 }, 180_000);
 
 afterAll(async () => {
@@ -90,14 +94,17 @@ afterAll(async () => {
 /** The appliance and a signed-in cookie for a row and a call. */
 async function callerFor(row: string, access: Access): Promise<{ server: Appliance; cookie?: string; again: () => Promise<string> }> {
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
+  if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
   if (row === 'noLicence') return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
   const claims = claimsFor(row, access);
-  const key = claims === 'root' ? 'root' : [...claims].sort().join(',');
+  if (claims === 'root') return { server: hw, cookie: rootCookie, again: async () => (rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix')) };
+  const temporary = row === 'temporaryPassword';
+  const key = `${temporary ? 'temporary:' : ''}${[...claims].sort().join(',')}`;
   let u = users.get(key);
   if (!u) {
     const email = `matrix-${++userCount}@example.org`;
     const password = `Matrix-pw-${userCount}`;
-    await createUser(hw, rootCookie, email, password, claims === 'root' ? [] : [...claims]);
+    await createUser(hw, rootCookie, email, password, [...claims], temporary);
     u = { email, password, cookie: await signIn(hw.url, email, password) };
     users.set(key, u);
   }
@@ -156,6 +163,15 @@ describe('authorization matrix', () => {
         const r = await fetch(`${hw.url}/mainHub/negotiate?negotiateVersion=1`, { method: 'POST' });
         expect(r.status).toBe(401);
         expect(await r.json()).toEqual({ Error: expect.any(String) });
+        return;
+      }
+      if (row.key === 'temporaryPassword') {
+        // No connection before the temporary password is replaced: negotiation answers 403.
+        for (const call of hubCalls) expect(row.expected(call.access), call.name).toBe(403);
+        const who = await callerFor(row.key, 'signedIn');
+        const r = await fetch(`${hw.url}/mainHub/negotiate?negotiateVersion=1`, { method: 'POST', headers: { cookie: who.cookie! } });
+        expect(r.status).toBe(403);
+        expect(await r.json()).toEqual({ Error: TemporaryPasswordText });
         return;
       }
       const wrong: string[] = [];

@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import type { Appliance } from '../support/appliance.js';
+import { createWebUser } from '../support/web-users.js';
 
 export const q = encodeURIComponent;
 
@@ -14,14 +15,14 @@ export function caller(hw: Appliance) {
     });
 }
 
-/** Creates a web user as the admin; returns its id. */
-export async function createUser(hw: Appliance, admin: string, email: string, password: string, roles: string[]): Promise<number> {
-  const r = await caller(hw)(`/api/user?password=${q(password)}`, admin, {
-    method: 'POST',
-    body: JSON.stringify({ Id: 0, Name: '', EmailAddress: email, Roles: roles, IsRoot: false }),
-  });
-  expect(r.status, await r.clone().text()).toBe(200);
-  return ((await r.json()) as { Id: number }).Id;
+/**
+ * Creates a web user as the admin; returns its id. The user has replaced the admin's
+ * temporary password with `password` (test/support/web-users.ts) unless `temporary`.
+ */
+export async function createUser(hw: Appliance, admin: string, email: string, password: string, roles: string[], temporary = false): Promise<number> {
+  const created = await createWebUser(hw.url, admin, { email, password, roles, temporary });
+  expect(created.EmailAddress).toBe(email);
+  return created.Id;
 }
 
 export interface WatchedConnection {
@@ -50,4 +51,19 @@ export const transports = [
 export async function expectAlive(hw: Appliance): Promise<void> {
   const r = await fetch(`${hw.url}/readyz`);
   expect(r.status).toBe(200);
+}
+
+/**
+ * A LiveShare visitor: the cookie a browser keeps after opening an active link to a new
+ * summary (liveshareid = "{shareId}/{password}", URL-encoded as the console writes it).
+ */
+export async function liveShareVisitor(hw: Appliance, admin: string, summaryName = `shared-${Date.now()}`): Promise<string> {
+  const call = caller(hw);
+  const s = await call(`/cmd/createsummary?name=${q(summaryName)}`, admin);
+  expect(s.status, await s.clone().text()).toBe(200);
+  const summary = (await s.json()) as { UniqueID: string };
+  const r = await call('/api/liveshare', admin, { method: 'POST', body: JSON.stringify({ SummaryID: `SUM-${summary.UniqueID}` }) });
+  expect(r.status, await r.clone().text()).toBe(200);
+  const link = (await r.json()) as { ShareId: string; SecurePW: string };
+  return `liveshareid=${q(`${link.ShareId}/${link.SecurePW}`)}`;
 }

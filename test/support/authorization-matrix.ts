@@ -3,7 +3,7 @@
 // The matrix test calls every cell; docs/authorization.md is this same table as text.
 import type { RouteOptions } from 'fastify';
 import { AssignableClaims, LicenseMode, type Claim } from '../../server/contract/account.js';
-import { describeAccess, needsClaim, needsLicence, needsSignIn, type Access } from '../../server/http/access.js';
+import { allowsTemporaryPassword, allowsVisitor, describeAccess, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
 import type { Catalog } from './route-catalog.js';
 
 /** The answer a cell must give: let through (any status but 401/403), 401 or 403. */
@@ -22,19 +22,27 @@ const licensed = (a: Access) => needsLicence(a) === undefined || needsLicence(a)
 
 export const CallerRows: CallerRow[] = [
   { key: 'anonymous', title: 'anonymous', expected: (a) => (needsSignIn(a) ? 401 : 'allowed') },
-  { key: 'noClaims', title: 'signed in, no claims', expected: (a) => (needsClaim(a) ? 403 : 'allowed') },
-  { key: 'allButNeeded', title: 'every claim but the needed one', expected: (a) => (needsClaim(a) ? 403 : 'allowed') },
+  { key: 'noClaims', title: 'signed in, no claims', expected: (a) => (needsClaim(a) || needsRoot(a) ? 403 : 'allowed') },
+  { key: 'allButNeeded', title: 'every claim but the needed one', expected: (a) => (needsClaim(a) || needsRoot(a) ? 403 : 'allowed') },
+  // For a root-only call, the root user.
   { key: 'exactlyNeeded', title: 'exactly the needed claim', expected: () => 'allowed' },
+  {
+    key: 'temporaryPassword',
+    title: 'every claim, temporary password',
+    // Only the calls the change-password screen needs (and public ones) answer.
+    expected: (a) => (allowsTemporaryPassword(a) ? 'allowed' : needsSignIn(a) ? 403 : 'allowed'),
+  },
   {
     key: 'noLicence',
     title: 'every claim, Standard licence',
     expected: (a) => (needsLicence(a) !== undefined && needsLicence(a) !== LicenseMode.Standard ? 403 : 'allowed'),
   },
   {
+    // Signed in by an active link's liveshareid cookie: only the read-only calls that declare
+    // `visitor` (their services keep it to the link's targets); everything else is 403.
     key: 'liveShare',
     title: 'LiveShare visitor',
-    skip: 'LiveShare does not exist yet (its issue adds visitors); until then there is no visitor to call as.',
-    expected: (a) => (needsSignIn(a) ? 401 : 'allowed'),
+    expected: (a) => (allowsVisitor(a) ? 'allowed' : 403),
   },
   {
     key: 'otherAccount',
@@ -78,7 +86,10 @@ export function claimsFor(row: string, access: Access): readonly Claim[] | 'root
     case 'allButNeeded':
       return AssignableClaims.filter((c) => c !== needed);
     case 'exactlyNeeded':
+      if (needsRoot(access)) return 'root';
       return needed ? [needed] : [];
+    case 'temporaryPassword':
+      return AssignableClaims;
     default:
       return 'root';
   }
@@ -108,9 +119,12 @@ export function authorizationDoc(catalog: Catalog): string {
     'methods are refused to anonymous callers at connection (401 on negotiate).',
     '',
     'Rows run as: a user with no claims; a user with every claim a web user can hold except the',
-    "one the call needs; a user with exactly that claim; the root user of a server with the",
-    'Standard licence (calls that need Professional answer 403). The temporary-password flag is',
-    'no claim a call needs.',
+    "one the call needs; a user with exactly that claim (the root user for a root-only call); a",
+    'user with every claim who still has the temporary password an admin set (only the calls',
+    'the change-password screen needs answer them; the hub refuses their connection with 403);',
+    'the root user of a server with the Standard licence (calls that need Professional answer',
+    '403); a LiveShare visitor (the liveshareid cookie of an active link), let through only where',
+    'the call declares "LiveShare visitors too".',
     '',
     line(header),
     line(header.map(() => '---')),

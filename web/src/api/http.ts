@@ -2,7 +2,7 @@
 // parsed body, 204 gives null, anything else throws a ServerError carrying status and body.
 // A 401/403 outside the login page hands over to the registered handler, which clears the
 // user and redirects to /login.
-import { ExpiredTrialHeader } from '../../../server/contract/account';
+import { ExpiredTrialHeader, TemporaryPasswordHeader } from '../../../server/contract/account';
 import { ServerError, unexpectedServerErrorMessage } from './errors';
 
 export interface RequestOptions {
@@ -15,7 +15,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export type UnauthorizedHandler = (info: { status: number; expired: boolean }) => void;
+/** temporaryPassword: the server refused because the user must first replace a temporary password. */
+export type UnauthorizedHandler = (info: { status: number; expired: boolean; temporaryPassword: boolean }) => void;
 
 let onUnauthorized: UnauthorizedHandler | undefined;
 
@@ -63,7 +64,11 @@ export async function request<T>(method: string, url: string, options: RequestOp
     if ((response.status === 401 || response.status === 403) && options.authRedirect !== false && !isLoginPath(location.pathname)) {
       if (onUnauthorized) {
         error.redirectedToLogin = true;
-        onUnauthorized({ status: response.status, expired: response.headers.get(ExpiredTrialHeader) === 'True' });
+        onUnauthorized({
+          status: response.status,
+          expired: response.headers.get(ExpiredTrialHeader) === 'True',
+          temporaryPassword: response.headers.get(TemporaryPasswordHeader) === 'True',
+        });
       }
     }
     throw error;

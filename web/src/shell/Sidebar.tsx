@@ -13,6 +13,7 @@ import { NavGroup, NavItem } from './NavItem';
 import { SummariesGroup } from './SummariesGroup';
 import { UserGroup } from './UserGroup';
 import { SidebarAgents } from '../agents/SidebarAgents';
+import { mustReplacePassword } from '../components/changePasswordRules';
 
 const staffEntries: Array<[string, string]> = [
   ['Ping Servers', '/staff/pingserver-management'],
@@ -48,16 +49,21 @@ function SidebarContent() {
   if (!user) return <nav className="nav"><NavItem icon="login" label="Login" to="/login" /></nav>;
   if (user.IsLiveshare) return <nav className="nav"><NavItem icon="logout" label="Cancel LiveShare" to="/cancel-liveshare/" /></nav>;
   const can = (claim: Claim) => hasClaim(user, claim);
+  // Groups that load data wait until a temporary password is replaced (the server refuses them).
+  const held = mustReplacePassword(user);
   return (
     <>
       <nav className="nav">
         <NavItem icon="targets" label="All Targets" to="/" end />
-        {user.LicenseMode === LicenseMode.Professional && <SummariesGroup />}
-        {can(Claim.CloudConnectManagement) && <AgentsGroup selfHosted={selfHosted} />}
+        {!held && user.LicenseMode === LicenseMode.Professional && <SummariesGroup />}
+        {!held && can(Claim.CloudConnectManagement) && <AgentsGroup selfHosted={selfHosted} />}
         {can(Claim.SessionManagement) && <NavItem icon="sessions" label="Sessions" to="/sessions" />}
         {can(Claim.UserManagement) && <NavItem icon="users" label="Manage Users" to="/user-management" />}
         {can(Claim.SettingsManagement) && <NavItem icon="settings" label="Settings" to="/settings" />}
         {can(Claim.Staff) && <StaffGroup canImpersonate={can(Claim.ImpersonateUser)} />}
+        {/* Impersonate needs ImpersonateUser (spec 1 section 6); without the staff group
+            (self-hosted has no staff) it stands on its own. */}
+        {!can(Claim.Staff) && can(Claim.ImpersonateUser) && <NavItem icon="user" label="Impersonate" to="/impersonate" />}
       </nav>
       <UserGroup />
     </>

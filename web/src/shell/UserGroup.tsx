@@ -41,12 +41,15 @@ export function UserGroup() {
         <span className="user-name">{user.Username}</span>
         <Icon name="chevron" size={14} className="chevron" />
       </button>
+      {/* Who is really signed in (the server's Message while impersonating). */}
+      {impersonating && user.Message && <div className="impersonation-note" role="status">{user.Message}</div>}
       {open && (
         <div className="nav-group-items">
           {!selfHosted && hasClaim(user, Claim.UserManagement) && <NavItem icon="card" label="Manage Subscription" to="/subscription/" />}
           {/* Hidden for root (spec 1 section 6), except to replace the generated temporary
               password (docs/decisions.md, "Accounts and sign-in"). */}
-          {(!user.IsRoot || tempPassword) && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
+          {/* Not while impersonating: the server refuses to change someone else's password. */}
+          {(!user.IsRoot || tempPassword) && !impersonating && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
           {!selfHosted && <NavItem icon="help" label="Get Help" onClick={() => openSupport(true)} />}
           {impersonating && <NavItem icon="user" label="Clear Impersonation" to="/clearimpersonation" />}
           <NavItem icon="logout" label="Logout" to="/logout" />

@@ -15,8 +15,11 @@ export function followCurrentUser(): void {
   following = true;
   const apply = () => {
     const user = store.get(currentUserAtom);
-    if (mustReplacePassword(user)) store.set(changePasswordOpenAtom, true);
-    if (user?.IsUser) void ensureStarted().catch(() => undefined);
+    const held = mustReplacePassword(user);
+    if (held) store.set(changePasswordOpenAtom, true);
+    // The server refuses the connection until a temporary password is replaced; LiveShare
+    // visitors watch their link's targets live too.
+    if ((user?.IsUser && !held) || user?.IsLiveshare) void ensureStarted().catch(() => undefined);
     else void stopHub();
   };
   store.sub(currentUserAtom, apply);

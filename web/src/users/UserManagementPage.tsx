@@ -1,7 +1,10 @@
 // /user-management, "Web Users" (spec 1 "Web users page"): search, Create User, and the grid
 // of users (User, Actions: Edit, Password, Delete), root users hidden, reloaded after every
 // change. The grid is a plain table: two columns and a few rows need no canvas grid.
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { currentUserAtom } from '../state/user';
 import type { WebUser } from '../../../server/contract/users';
 import { CreateUserModal, DeleteUserModal, EditUserModal, PasswordModal } from './UserModals';
 import { UsersActionsWidth, visibleUsers } from './logic/webUsers';
@@ -16,11 +19,13 @@ export function UserManagementPage() {
   const [dialog, setDialog] = useState<Dialog>();
   const close = () => setDialog(undefined);
   const shown = visibleUsers(users, search);
+  const isRoot = !!useAtomValue(currentUserAtom)?.IsRoot;
 
   return (
     <section className="page web-users">
       <header className="page-header">
         <h1>Web Users</h1>
+        {isRoot && <Link to="/user-management/audit" className="header-link">Impersonation Audit</Link>}
       </header>
       <div className="web-users-tools">
         <input type="search" className="search" placeholder="Search..." aria-label="Search users" value={search} onChange={(e) => setSearch(e.target.value)} />
