@@ -56,4 +56,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_TLS_CERT: here })).toThrow(/HOPWATCH_TLS_CERT and HOPWATCH_TLS_KEY go together/);
     expect(() => loadConfig({ HOPWATCH_TLS_CERT: here, HOPWATCH_TLS_KEY: '/nonexistent/key.pem' })).toThrow(/HOPWATCH_TLS_KEY names \/nonexistent\/key.pem/);
   });
+  it('reads HOPWATCH_INSIGHTS as 1 or 0', () => {
+    // Unset: the stored setting, else the edition decides (server/insights/edition.ts).
+    expect(loadConfig({}).insights).toBeUndefined();
+    expect(loadConfig({ HOPWATCH_INSIGHTS: '1' }).insights).toBe(true);
+    expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1', HOPWATCH_INSIGHTS: '0' }).insights).toBe(false);
+    expect(() => loadConfig({ HOPWATCH_INSIGHTS: 'yes' })).toThrow(/HOPWATCH_INSIGHTS must be 1 or 0/);
+  });
 });

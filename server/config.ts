@@ -38,10 +38,11 @@ export interface Config {
    */
   simScenarios: string[];
   /**
-   * Insights on (HOPWATCH_INSIGHTS 1 or 0): the spec shows them on the cloud edition; a
-   * self-hosted appliance has them off unless switched on (docs/insights.md "Edition").
+   * Insights switched on or off by HOPWATCH_INSIGHTS (1 or 0); undefined: the stored
+   * Settings > General > Insights setting decides, else the edition (on in the cloud only).
+   * server/insights/edition.ts; docs/insights.md "Edition".
    */
-  insights: boolean;
+  insights: boolean | undefined;
   /**
    * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
    * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
@@ -177,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     retentionSessionsDays: retention || undefined,
     maxImportMB,
     tls: tlsFiles(env),
-    insights: insightsVar(env.HOPWATCH_INSIGHTS, deployment),
+    insights: insightsVar(env.HOPWATCH_INSIGHTS),
     alertMaxStaleSeconds: positiveVar(env, 'HOPWATCH_ALERT_MAX_STALE_SECONDS', 300),
     alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
@@ -196,8 +197,8 @@ function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
   return { certFile: resolve(cert), keyFile: resolve(key) };
 }
 
-function insightsVar(raw: string | undefined, deployment: DeploymentMode): boolean {
-  if (raw === undefined || raw === '') return deployment === DeploymentMode.Cloud;
+function insightsVar(raw: string | undefined): boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   throw new ConfigError(`HOPWATCH_INSIGHTS must be 1 or 0, got "${raw}"`);

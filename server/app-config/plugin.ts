@@ -2,11 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../contract/app-config.js';
 import { AppConfigSchema } from '../openapi/answers.js';
+import { insightsEnabled } from '../insights/edition.js';
 
 export default async function appConfigPlugin(app: FastifyInstance, opts: { version: string }) {
   app.get('/api/app/config', { config: { changesState: false, access: 'public' }, schema: { response: { 200: AppConfigSchema } } }, async (): Promise<AppConfig> => ({
     DeploymentMode: app.config.deployment,
     Version: opts.version,
-    InsightsEnabled: app.config.insights,
+    InsightsEnabled: await insightsEnabled(app.store, app.config),
   }));
 }

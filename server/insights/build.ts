@@ -80,21 +80,41 @@ function deepestWithData(r: BucketResult): number {
 
 /** Raw measurements per hop, time-ordered (samples in time order per hop, as stored). */
 export function measurementsByHop(pieces: SampleColumns[]): (hop: number) => { time: Float64Array; latency: Float64Array } {
-  const times = new Map<number, number[]>();
-  const values = new Map<number, number[]>();
+  // Two passes over typed arrays: count per hop, then fill (a million pushes cost more).
+  const isMeasurement = (v: number) => v >= SpecialLatencyBase && Number.isFinite(v); // codes and NaN are not
+  let maxHop = 0;
+  for (const p of pieces) for (let i = 0; i < p.hop.length; i++) if (p.hop[i] > maxHop) maxHop = p.hop[i];
+  const counts = new Int32Array(maxHop + 1);
+  for (const p of pieces) for (let i = 0; i < p.time.length; i++) if (p.hop[i] > 0 && isMeasurement(p.latency[i])) counts[p.hop[i]]++;
+  const times = Array.from(counts, (c) => new Float64Array(c));
+  const values = Array.from(counts, (c) => new Float64Array(c));
+  const fill = new Int32Array(maxHop + 1);
   for (const p of pieces) {
     for (let i = 0; i < p.time.length; i++) {
-      const v = p.latency[i];
-      if (!(v >= SpecialLatencyBase) || !Number.isFinite(v)) continue; // codes and NaN are not measurements
       const hop = p.hop[i];
-      let t = times.get(hop);
-      if (!t) {
-        times.set(hop, (t = []));
-        values.set(hop, []);
-      }
-      t.push(p.time[i]);
-      values.get(hop)!.push(v);
+      const v = p.latency[i];
+      if (hop <= 0 || !isMeasurement(v)) continue;
+      const k = fill[hop]++;
+      times[hop][k] = p.time[i];
+      values[hop][k] = v;
     }
   }
-  return (hop) => ({ time: Float64Array.from(times.get(hop) ?? []), latency: Float64Array.from(values.get(hop) ?? []) });
+  const none = { time: new Float64Array(0), latency: new Float64Array(0) };
+  return (hop) => (hop > 0 && hop <= maxHop ? { time: times[hop], latency: values[hop] } : none);
+}
+
+/** Per-minute averages per hop (buckets of one minute) as the detail charts' values. */
+export function minuteAverages(r: BucketResult): (hop: number) => { time: Float64Array; latency: Float64Array } {
+  return (hop) => {
+    if (hop < 1 || hop > r.hopCount) return { time: new Float64Array(0), latency: new Float64Array(0) };
+    const time: number[] = [];
+    const latency: number[] = [];
+    for (let b = 0; b < r.bucketCount; b++) {
+      const v = r.average[b * r.hopCount + hop - 1];
+      if (!Number.isFinite(v)) continue;
+      time.push(r.start + b * r.period);
+      latency.push(v);
+    }
+    return { time: Float64Array.from(time), latency: Float64Array.from(latency) };
+  };
 }

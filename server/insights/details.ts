@@ -55,24 +55,22 @@ export function hopDetail(ctx: TestContext, h: HopSeries): HopDetail {
   const whole = ctx.stats.describe(latency);
   const minutesAt = rows.map((_, k) => k * stepMin);
   const chart = (Title: string, Series: string[], SeriesData: (number | null)[][]): WisdomChart => ({ Title, Series, SeriesData, TimeSeries: minutesAt, TimeBaseUnitStep: stepMin, ColSize: stepMin });
-  const lossPerDivision = rows.map((_, k) => {
-    let sent = 0;
-    let lost = 0;
-    for (let b = 0; b < s.bucketCount; b++) {
-      const t = s.start + b * s.bucketMs;
-      if (t >= s.start + k * stepMs && t < s.start + (k + 1) * stepMs) {
-        sent += h.sent[b];
-        lost += h.lost[b];
-      }
-    }
-    return sent ? Math.round((lost / sent) * 1000) / 10 : null;
-  });
+  // Loss per division in one pass over the buckets.
+  const sentIn = new Float64Array(rows.length);
+  const lostIn = new Float64Array(rows.length);
+  for (let b = 0; b < s.bucketCount; b++) {
+    const k = Math.floor((b * s.bucketMs) / stepMs);
+    if (k >= rows.length) break;
+    sentIn[k] += h.sent[b];
+    lostIn[k] += h.lost[b];
+  }
+  const lossPerDivision = rows.map((_, k) => (sentIn[k] ? Math.round((lostIn[k] / sentIn[k]) * 1000) / 10 : null));
   return {
     HostId: `${s.targetId}_h_${h.hop}`,
     HopNumber: h.hop,
     Name: h.name,
     Details: [
-      stat('Count', 'Samples', whole.count, '', false, 0),
+      stat('Count', s.detailSource === 'minute averages' ? 'Minutes (per-minute averages)' : 'Samples', whole.count, '', false, 0),
       stat('Median', 'Median latency', whole.median, 'ms', true, 2),
       stat('Mean', 'Mean latency', whole.mean, 'ms', false, 2),
       stat('StdDev', 'Standard deviation', whole.stdDev, 'ms', false, 2),

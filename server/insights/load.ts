@@ -10,8 +10,11 @@ import { bucketGrid, maxHopOf } from '../data/buckets.js';
 import { coverPieces, type RecentSource } from '../data/sources.js';
 import { queryKernels } from '../data/kernels.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
-import { insightBucketMs, measurementsByHop, seriesFromBuckets } from './build.js';
+import { insightBucketMs, measurementsByHop, minuteAverages, seriesFromBuckets } from './build.js';
 import type { InsightSeries } from './series.js';
+
+/** Up to this many hop samples in the range, the detail charts read the raw samples. */
+export const RawDetailLimit = 300_000;
 
 export interface LoadTimings {
   readMs: number;
@@ -55,11 +58,27 @@ export async function loadSeries(
     hosts: hosts.map((h) => ({ hop: h.hop, address: h.address || null, name: h.name || h.dnsName || h.address || '' })),
   });
   if (withRaw) {
-    // Raw samples only (maxResolution 0): the detail charts want the distribution.
     t1 = performance.now();
-    const raw = await coverPieces((fn) => store.read(fn), s.id, start, end, 0, { start: grid.start, period: grid.period }, recent?.recent(s.id));
+    let sent = 0;
+    for (const h of series.hops) for (let b = 0; b < h.sent.length; b++) sent += h.sent[b];
+    if (sent <= RawDetailLimit) {
+      // Raw samples only (maxResolution 0): the detail charts show their distribution.
+      const raw = await coverPieces((fn) => store.read(fn), s.id, start, end, 0, { start: grid.start, period: grid.period }, recent?.recent(s.id));
+      series.rawLatencies = measurementsByHop(raw.flatMap((piece) => (piece.kind === 'samples' ? [piece.samples as SampleColumns] : [])));
+    } else {
+      // Too many to read in a second: per-minute averages from the 1-minute rollups.
+      const minute = bucketGrid(start, end, 60_000);
+      const minuteEnd = minute.start + minute.bucketCount * minute.period;
+      const rows = await coverPieces((fn) => store.read(fn), s.id, minute.start, minuteEnd, minute.resolution, { start: minute.start, period: minute.period }, recent?.recent(s.id));
+      const acc2 = queryKernels().begin({ start: minute.start, period: minute.period, bucketCount: minute.bucketCount, hopCount });
+      for (const piece of rows) {
+        if (piece.kind === 'rows') acc2.addRollups(piece.rows);
+        else acc2.addSamples(piece.samples);
+      }
+      series.rawLatencies = minuteAverages(acc2.finishBuckets());
+      series.detailSource = 'minute averages';
+    }
     if (timings) timings.readMs += performance.now() - t1;
-    series.rawLatencies = measurementsByHop(raw.flatMap((piece) => (piece.kind === 'samples' ? [piece.samples as SampleColumns] : [])));
   }
   return series;
 }

@@ -33,6 +33,8 @@ export interface InsightSeries {
   traceIntervalMs: number;
   /** Raw latencies of one hop over the range (measurements only), for the detail charts. */
   rawLatencies?: (hop: number) => { time: Float64Array; latency: Float64Array };
+  /** What rawLatencies holds: raw samples (default), or per-minute averages on long ranges. */
+  detailSource?: 'raw samples' | 'minute averages';
 }
 
 /** Whole-range figures of one hop. */

@@ -15,6 +15,7 @@ import { loadSeries, type LoadTimings } from './load.js';
 import { insertFeedback } from './repository.js';
 import { stat } from './result.js';
 import { SlidingWindowLimit } from './rate-limit.js';
+import { insightsEnabled } from './edition.js';
 
 export interface InsightsDeps {
   store: Store;
@@ -29,8 +30,8 @@ export const MaxWisdomRangeMs = 31 * 24 * 3600_000;
 /** Feedback a user may send per minute. */
 export const FeedbackPerMinute = 10;
 
-export function requireInsights(config: Config): void {
-  if (!config.insights) {
+export async function requireInsights(store: Store, config: Config): Promise<void> {
+  if (!(await insightsEnabled(store, config))) {
     throw forbidden('Insights are off on this server: an administrator turns them on with HOPWATCH_INSIGHTS=1 (Settings > General > Insights).');
   }
 }
@@ -54,7 +55,7 @@ export interface RunArgs {
 
 export async function runTargetWisdomTests(deps: InsightsDeps, p: Principal, args: RunArgs, timings?: LoadTimings): Promise<WisdomResult> {
   const s = await sessionFor(deps.store, p, args.id);
-  requireInsights(deps.config);
+  await requireInsights(deps.store, deps.config);
   const start = parseTime(args.startTime, 'startTime');
   const end = parseTime(args.endTime, 'endTime');
   if (!(end > start)) throw badRequest('endTime must be after startTime.');

@@ -15,7 +15,8 @@ import { judge } from './verdict.js';
 const scenario = (name: string) => readScenario(fileURLToPath(new URL(`./scenarios/${name}.yaml`, import.meta.url)));
 const loss = scenario('loss-from-link-3');
 const clean = scenario('clean-path');
-const env = { HOPWATCH_ROOT_PASSWORD: 'insights-pw1', HOPWATCH_INSIGHTS: '1', HOPWATCH_ENGINE: 'simulated' };
+const simScenario = fileURLToPath(new URL('../sim/scenarios/lossy-silent.yaml', import.meta.url));
+const env = { HOPWATCH_ROOT_PASSWORD: 'insights-pw1', HOPWATCH_INSIGHTS: '1', HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: simScenario };
 
 describe('Insights calls', () => {
   let hw: Appliance;
@@ -105,6 +106,26 @@ describe('Insights calls', () => {
     expect(result.Results[0].Description[0]).toMatch(/Insights needs at least 10\.0 minutes/);
   });
 
+  it('runs on an open target from the ingest memory (a few seconds: too little data, with the reasons)', async () => {
+    // The simulated engine traces the lossy-silent scenario's target; nothing is sent.
+    const started = (await get('/cmd/newtarget?target=10.251.111.34&traceInterval=0.1')).body as { ID: number };
+    expect(started.ID).toBeGreaterThan(0);
+    try {
+      await expect.poll(async () => (await get(`/api/data/GetWisdomDefaultTimeRange?id=${started.ID}&periodMinutes=720`)).status, { timeout: 15_000 }).toBe(200);
+      await new Promise((r) => setTimeout(r, 2000));
+      const range = (await get(`/api/data/GetWisdomDefaultTimeRange?id=${started.ID}&periodMinutes=720`)).body as WisdomTimeRange;
+      expect(Date.parse(range.End) - Date.parse(range.Start)).toBeLessThan(10 * 60_000);
+      const r = await get(`/api/data/RunTargetWisdomTests?id=${started.ID}&startTime=${range.Start}&endTime=${range.End}&includeDetails=true`);
+      expect(r.status).toBe(200);
+      const result = r.body as WisdomResult;
+      expect(result.Results.map((x) => [x.TestID, x.ResultEnum])).toEqual([[1, 3], [2, 3]]);
+      const probes = result.TestedSegment.Stats.find((x) => x.Key === 'ProbeCount')!.Value as number;
+      expect(probes).toBeGreaterThan(20); // the open session's recent samples were read (ingest memory and store)
+    } finally {
+      await fetch(`${hw.url}/cmd/close?ID=${started.ID}`, { headers: { cookie } }); // 204, no body
+    }
+  });
+
   it('RunTargetWisdomTests refuses bad input', async () => {
     const q = `id=${lossId}&startTime=${new Date(ModelStart).toISOString()}`;
     expect((await get(`/api/data/RunTargetWisdomTests?${q}&endTime=${new Date(ModelStart).toISOString()}&includeDetails=false`)).status).toBe(400);
@@ -153,7 +174,7 @@ describe('Insights calls', () => {
 });
 
 describe('Insights edition switch', () => {
-  it('a self-hosted appliance answers 403 to RunTargetWisdomTests unless HOPWATCH_INSIGHTS=1, and says so in /api/app/config', async () => {
+  it('a self-hosted appliance answers 403 to RunTargetWisdomTests until Insights are switched on, and says so in /api/app/config', async () => {
     const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'insights-pw1', HOPWATCH_ENGINE: 'simulated' } });
     await first.stop();
     const id = await seedScenario(first.dataDir, clean, 3);
@@ -165,8 +186,22 @@ describe('Insights edition switch', () => {
       const r = await fetch(`${hw.url}/api/data/RunTargetWisdomTests?id=${id}&startTime=${new Date(ModelStart).toISOString()}&endTime=${new Date(ModelStart + 3600_000).toISOString()}&includeDetails=false`, { headers: { cookie } });
       expect(r.status).toBe(403);
       expect(((await r.json()) as { Error: string }).Error).toMatch(/HOPWATCH_INSIGHTS=1/);
+      // The stored Settings > General > Insights switch (where the settings editor writes it).
+      await hw.stop();
+      const store = await Store.open(hw.dataDir);
+      await store.run(`INSERT OR REPLACE INTO storage_settings VALUES ('Insights', 'true', 0)`);
+      await store.close();
+      const on = await hw.restart();
+      try {
+        expect(((await (await fetch(`${on.url}/api/app/config`)).json()) as { InsightsEnabled: boolean }).InsightsEnabled).toBe(true);
+        const cookie2 = await signIn(on.url, 'admin', 'insights-pw1');
+        const ok = await fetch(`${on.url}/api/data/RunTargetWisdomTests?id=${id}&startTime=${new Date(ModelStart).toISOString()}&endTime=${new Date(ModelStart + 3600_000).toISOString()}&includeDetails=false`, { headers: { cookie: cookie2 } });
+        expect(ok.status).toBe(200);
+      } finally {
+        await on.dispose();
+      }
     } finally {
       await hw.dispose();
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -22,6 +22,8 @@ export interface ModelHop {
   icmpExtraMs?: number;
   /** The link into this hop drops this share of packets: this hop and all later lose. */
   linkLossPercent?: number;
+  /** The link loss starts at this minute (default: from the start). */
+  linkLossFromMinute?: number;
   /** The link into this hop saturates under load: queueing delay at this hop and later. */
   saturation?: { queueMs: number; onMinutes: number; offMinutes: number };
 }
@@ -92,7 +94,7 @@ export function simulate(s: Scenario, seed: number): SampleColumns & { length: n
       let lostOnPath = false;
       let delay = 0;
       for (let j = 0; j <= k; j++) {
-        if (path[j].linkLossPercent && rnd() * 100 < path[j].linkLossPercent!) lostOnPath = true;
+        if (path[j].linkLossPercent && minute >= (path[j].linkLossFromMinute ?? 0) && rnd() * 100 < path[j].linkLossPercent!) lostOnPath = true;
         delay += queue[j];
       }
       const dropsAnswer = h.silent || (h.icmpLossPercent !== undefined && rnd() * 100 < h.icmpLossPercent);

@@ -62,3 +62,61 @@ afterAll(() => {
   // The goal is over all runs: >= 95% right.
   expect(right / total).toBeGreaterThanOrEqual(0.95);
 });
+
+describe('Insights results carry what the panel shows', () => {
+  const byName = (n: string) => scenarios.find((s) => s.name === n)!;
+
+  it('a sustained loss reads as a few long segments with the average loss', () => {
+    const loss = analyse(byName('loss-from-link-3'), 77).find((r) => r.TestID === 200)!;
+    const segments = loss.WisdomSegments.flat();
+    expect(segments.length).toBeGreaterThan(0);
+    expect(segments.length).toBeLessThanOrEqual(3);
+    const covered = segments.reduce((ms, g) => ms + Date.parse(g.TimeRange.End) - Date.parse(g.TimeRange.Start), 0);
+    expect(covered).toBeGreaterThan(50 * 60_000);
+    expect(segments[0].Stats[0].Key).toBe('AverageLostPackets');
+  });
+
+  it('saturation segments follow the load phases (5 minutes on, 5 off)', () => {
+    const sat = analyse(byName('saturation-link-5'), 78).find((r) => r.TestID === 201)!;
+    const segments = sat.WisdomSegments.flat();
+    expect(segments.length).toBe(6);
+    for (const g of segments) {
+      const minutes = (Date.parse(g.TimeRange.End) - Date.parse(g.TimeRange.Start)) / 60_000;
+      expect(minutes).toBeGreaterThan(3.5);
+      expect(minutes).toBeLessThan(6.5);
+    }
+    expect(sat.WisdomHosts.map((h) => h.HopNumber)).toEqual([5, 6]);
+    expect(sat.WisdomHosts[1].PearsonScore!).toBeGreaterThan(0.9);
+  });
+
+  it('details: at most 50 box-plot divisions in minutes, ordered quartiles', () => {
+    const results = analyse(byName('jittery-target'), 79, true);
+    const detail = results.find((r) => r.TestID === 301)!.HopDetails[0];
+    expect(detail.HopNumber).toBe(6);
+    expect(detail.BoxPlotChart.Data.length).toBeLessThanOrEqual(50);
+    expect(detail.WisdomCharts[0].TimeBaseUnitStep).toBe(2); // 60 minutes: 30 divisions of 2 minutes
+    for (const row of detail.BoxPlotChart.Data) {
+      expect(row.Lower!).toBeLessThanOrEqual(row.Q1!);
+      expect(row.Q1!).toBeLessThanOrEqual(row.Median!);
+      expect(row.Median!).toBeLessThanOrEqual(row.Q3!);
+      expect(row.Q3!).toBeLessThanOrEqual(row.Upper!);
+    }
+  });
+});
+
+describe('Insights say when a loss began (mean-shift kernel)', () => {
+  // At 6% a probe is lost every ~17 s, so the onset is known to a few minutes, not seconds.
+  it('loss from minute 35 is dated within four minutes; a loss present from the start is not dated', () => {
+    const midway = scenarios.find((s) => s.name === 'loss-begins-midway')!;
+    for (let k = 0; k < 5; k++) {
+      const r = analyse(midway, 500 + k).find((x) => x.TestID === 200)!;
+      const began = r.Stats.find((s) => s.Key === 'LossBegan');
+      expect(began, `seed ${500 + k}`).toBeDefined();
+      const minute = (Date.parse(String(began!.Value)) - ModelStart) / 60_000;
+      expect(Math.abs(minute - 35)).toBeLessThanOrEqual(4);
+      expect(r.Description[1]).toMatch(/^The loss began around 2026-11-20 08:[23]\d UTC/);
+    }
+    const fromStart = analyse(scenarios.find((s) => s.name === 'loss-from-link-3')!, 600).find((x) => x.TestID === 200)!;
+    expect(fromStart.Stats.find((s) => s.Key === 'LossBegan')).toBeUndefined();
+  });
+});

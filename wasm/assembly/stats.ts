@@ -184,9 +184,24 @@ export function describe(ptr: usize, n: i32, scratch: usize, out: usize): i32 {
   put(out, DESCRIBE_LOW_OUTLIERS, <f64>lowOut);
   put(out, DESCRIBE_HIGH_OUTLIERS, <f64>highOut);
 
-  // Median absolute deviation: the median of |x - median|.
-  for (let i = 0; i < m; i++) put(scratch, i, Math.abs(at(ptr, i) - median));
-  sortValues(scratch, m);
+  // Median absolute deviation: the median of |x - median|. The values are sorted, so the
+  // deviations below the median (walking down) and above it (walking up) are two ascending
+  // runs: merging them gives the sorted deviations in O(n), no second sort.
+  let lo = 0;
+  while (lo < m && at(ptr, lo) < median) lo++;
+  let down = lo - 1;
+  let up = lo;
+  for (let k = 0; k < m; k++) {
+    const dd = down >= 0 ? median - at(ptr, down) : Infinity;
+    const du = up < m ? at(ptr, up) - median : Infinity;
+    if (du <= dd) {
+      put(scratch, k, du);
+      up++;
+    } else {
+      put(scratch, k, dd);
+      down--;
+    }
+  }
   put(out, DESCRIBE_MAD, quantileSorted(scratch, m, 0.5));
   return m;
 }

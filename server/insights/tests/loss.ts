@@ -2,7 +2,7 @@
 // the path (WAN_SustainedPacketLoss); loss at a hop that does not carry on is that router's
 // ICMP handling (rate limiting its own answers), a red herring (WAN_FindRedHerringHops).
 import { TestCategory, WisdomResultEnum, WisdomTestId } from '../../contract/insights.js';
-import { CarryOnShare, LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap, SegmentMinRun } from '../thresholds.js';
+import { CarryOnShare, LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap } from '../thresholds.js';
 import { answeringAfter, intermediateHops, pathHops, type PathHop } from '../path.js';
 import { host, hopLabel, pct, result, stat, timeSegments, type WisdomTest } from '../result.js';
 import { lossSeries, type TestContext } from '../series.js';
@@ -22,7 +22,11 @@ export interface LossFindings {
 
 export function lossFindings(ctx: TestContext): LossFindings {
   const answering = pathHops(ctx).filter((h) => h.figures.answered);
-  const lossy = answering.filter((h) => h.figures.lossPercent >= LossPercent);
+  // The last hop that answered, when it is not the target (an unreachable target): nothing
+  // after it shows whether its loss carries on (routers also rate limit the "unreachable"
+  // answers they send there), so it is judged neither way.
+  const judgeable = (h: PathHop) => h.series.hop === ctx.series.targetHop || answeringAfter(ctx, h.series.hop).length > 0;
+  const lossy = answering.filter((h) => h.figures.lossPercent >= LossPercent && judgeable(h));
   const start = lossy.find((h) => carriesOn(ctx, h));
   const redHerrings = lossy.filter((h) => !carriesOn(ctx, h));
   return { start, redHerrings };
@@ -59,8 +63,30 @@ export const sustainedPacketLoss: WisdomTest = {
     r.WisdomHosts = [start, ...answeringAfter(ctx, start.series.hop)].map((h) =>
       host(h.series, s.targetId, h === start ? 1 : ctx.stats.pearson(startLoss, lossSeries(h.series))),
     );
-    const segments = ctx.stats.segmentsAbove(startLoss, LossyBucketPercent, SegmentMinRun, SegmentMaxGap);
+    // Loss is sparse per bucket (a few probes each): segment it over windows of buckets
+    // (about 48 over the range) so a sustained loss reads as a few long segments.
+    const w = Math.max(1, Math.ceil(s.bucketCount / 48));
+    const windowLoss = new Float64Array(Math.ceil(s.bucketCount / w));
+    for (let k = 0; k < windowLoss.length; k++) {
+      let sent = 0;
+      let lost = 0;
+      for (let b = k * w; b < Math.min(s.bucketCount, (k + 1) * w); b++) {
+        sent += start.series.sent[b];
+        lost += start.series.lost[b];
+      }
+      windowLoss[k] = sent ? (lost / sent) * 100 : NaN;
+    }
+    const segments = ctx.stats
+      .segmentsAbove(windowLoss, LossyBucketPercent, 1, SegmentMaxGap)
+      .map((g) => ({ start: g.start * w, end: Math.min(s.bucketCount, g.end * w) }));
     r.WisdomSegments = [timeSegments(s, segments, 'AverageLostPackets', startLoss)];
+    // When did it begin? The best single split of the loss series into two levels (the mean
+    // shift kernel), reported when the range starts clean and the loss sets in later.
+    const began = lossOnset(ctx, startLoss);
+    if (began !== undefined) {
+      r.Description.splice(1, 0, `The loss began around ${new Date(began).toISOString().replace('T', ' ').slice(0, 16)} UTC; before it, the path lost almost nothing.`);
+      r.Stats.push({ Key: 'LossBegan', Name: 'Loss began', Value: new Date(began).toISOString(), Measure: '', Important: false });
+    }
     return r;
   },
 };
@@ -109,4 +135,13 @@ export function latencyRedHerrings(ctx: TestContext): PathHop[] {
     if (Number.isFinite(laterMax) && mine - laterMax > Math.max(RedHerringLatencyMs, laterMax * RedHerringLatencyShare)) out.push(h);
   }
   return out;
+}
+
+/** The bucket start where loss set in, when the series splits into ~none then sustained loss. */
+export function lossOnset(ctx: TestContext, loss: Float64Array): number | undefined {
+  const finiteAt: number[] = [];
+  for (let b = 0; b < loss.length; b++) if (Number.isFinite(loss[b])) finiteAt.push(b);
+  const shift = ctx.stats.meanShift(loss, Math.max(3, Math.floor(finiteAt.length / 20)));
+  if (shift.index < 0 || !(shift.before < LossPercent / 4) || !(shift.after >= LossPercent)) return undefined;
+  return ctx.series.start + finiteAt[shift.index] * ctx.series.bucketMs;
 }

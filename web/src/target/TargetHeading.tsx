@@ -1,9 +1,9 @@
 // The target window's heading: the target's name, the agent and tracing state, and the
-// heading tools (Download, Show alerts, Insights) as far as this server offers them.
+// heading tools (Download, Show alerts, the Insights toggle) as far as this server offers them.
 import { useAtomValue } from 'jotai';
 import { Claim, Flag } from '../../../server/contract/account';
 import type { TargetDetails } from '../../../server/contract/targets';
-import { currentUserAtom } from '../state/user';
+import { appConfigAtom, currentUserAtom } from '../state/user';
 import { Link } from 'react-router-dom';
 import { liveShareViewerPath } from '../state/liveShareCookie';
 import { formatDurationShort } from './logic/duration';
@@ -21,6 +21,8 @@ export function TargetHeading({
   view,
   focus,
   agent,
+  insightsOpen,
+  onInsights,
 }: {
   targetId?: string;
   notFound: boolean;
@@ -31,8 +33,12 @@ export function TargetHeading({
   focus: TimeRange;
   /** The session's agent (logic/traceAgent). */
   agent: TraceAgent | null;
+  insightsOpen: boolean;
+  onInsights: (open: boolean) => void;
 }) {
   const user = useAtomValue(currentUserAtom);
+  // Signed-in users with a target, on the cloud edition or with Insights switched on (spec 3 section 2.2).
+  const insights = useAtomValue(appConfigAtom).InsightsEnabled && !!user?.IsUser && !!targetId && !notFound;
   const running = !!details?.IsRunning;
   return (
     <header className="target-heading">
@@ -71,9 +77,11 @@ export function TargetHeading({
             Show alerts
           </button>
         )}
-        <label className="insights-toggle" title="Insights are not available on this server yet.">
-          <input type="checkbox" disabled /> Insights
-        </label>
+        {insights && (
+          <button type="button" className={`button ${insightsOpen ? 'primary' : 'secondary'}`} aria-pressed={insightsOpen} onClick={() => onInsights(!insightsOpen)}>
+            Insights
+          </button>
+        )}
       </div>
     </header>
   );

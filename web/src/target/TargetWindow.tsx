@@ -5,7 +5,7 @@
 // lays it out; each hook has one job (web/README.md, "How a screen is laid out").
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import type { Comment } from '../../../server/contract/summaries';
 import type { TargetRow } from '../../../server/contract/targets';
@@ -51,7 +51,10 @@ import { AgentName } from './AgentName';
 import { hideAgentNameAtom } from './prefs';
 import { toastCapacityAfterStart, toastStartFailure } from './capacityToasts';
 import { useTimegraphOptions } from '../settings/useTimegraphOptions';
-import { timegraphSubtitle } from '../settings/logic/timegraphSubtitle';
+import { InsightsPanel } from '../insights/InsightsPanel';
+import { usePanelLayout } from '../insights/usePanelLayout';
+import type { RowDecoration } from '../insights/logic/results';
+import '../insights/insights.css';
 
 /** A timeline graph's subtitle: its configuration, and its agent where graphs show one (Settings > General may hide either). */
 function GraphSubtitle({ configName, agent }: { configName: string; agent: TraceAgent | null }) {
@@ -163,9 +166,38 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const graphed = useMemo(() => new Set(graphHops.map((h) => `${targetId}_h_${h}`)), [graphHops, targetId]);
   const { gridHeight, graphsHeight, graphHeight } = splitter;
 
+  // Insights: the panel (visibility and width kept per session), opened with an auto-run by
+  // navigation state { runInsights: true } (e.g. right after a data file import).
+  const location = useLocation();
+  const runInsights = !!(location.state as { runInsights?: boolean } | null)?.runInsights;
+  const panel = usePanelLayout();
+  useEffect(() => {
+    if (runInsights) panel.setVisible(true);
+  }, [runInsights, panel.setVisible]);
+  const [decorations, setDecorations] = useState<Map<string, RowDecoration>>(new Map());
+  const lastHop = rows.reduce((m, r) => (isHeaderRow(r.UniqueID) ? m : Math.max(m, r.HopNum)), 0);
+  const insightsOpen = panel.visible && hasTarget;
+
   return (
-    <div className="target-window" ref={drawn.root}>
-      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} />
+    <div className="target-window" ref={drawn.root} style={insightsOpen ? { marginRight: panel.width } : undefined}>
+      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} insightsOpen={insightsOpen} onInsights={panel.setVisible} />
+      {insightsOpen && targetId && (
+        <InsightsPanel
+          targetId={targetId}
+          targetName={heading}
+          lastHop={lastHop}
+          width={panel.width}
+          onWidth={panel.setWidth}
+          onClose={() => {
+            panel.setVisible(false);
+            setDecorations(new Map());
+          }}
+          statsRange={focus}
+          onSelectRange={(startMs, endMs) => dispatch({ type: 'selectRange', startMs, endMs })}
+          onDecorations={setDecorations}
+          autoRun={runInsights}
+        />
+      )}
 
       <ControlPanel
         entryText={entry.text}
@@ -247,6 +279,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                 onLastRowPainted={drawn.onGridPainted}
                 agents={knownAgents}
                 onSelectAll={selection.selectAll}
+                decorations={decorations}
               />
             </div>
           ) : (

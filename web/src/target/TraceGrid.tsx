@@ -76,6 +76,8 @@ export interface TraceGridProps {
   sort?: { Column: string; Ascending: boolean };
   /** The summary grid: a header click (sorts by that column). */
   onHeaderClick?: (name: string) => void;
+  /** Rows an Insights hover decorates (spec 2 row decoration Highlight, Diminish). */
+  decorations?: ReadonlyMap<string, 'Highlight' | 'Diminish'>;
 }
 
 /** Room for a vertical scrollbar when the hops outgrow the pane (the Graph column grows into it otherwise). */
@@ -185,10 +187,14 @@ export function TraceGrid(props: TraceGridProps) {
       const row = p.rows[rowIndex];
       if (!row) return undefined;
       if (isHeaderRow(row.UniqueID)) return { bgCell: '#f8fafc', baseFontStyle: '600 13px', textDark: '#0f172a' };
+      // Adjacent highlighted rows share one colour: consecutive hops read as one block.
+      const decoration = p.decorations?.get(row.UniqueID);
+      if (decoration === 'Highlight') return { bgCell: 'rgba(220, 38, 38, 0.14)' };
+      if (decoration === 'Diminish') return { textDark: '#94a3b8', textMedium: '#cbd5e1', bgCell: '#f8fafc' };
       if (selected.has(row.UniqueID)) return { bgCell: 'rgba(13, 148, 136, 0.12)' };
       return undefined;
     },
-    [p.rows, selected],
+    [p.rows, selected, p.decorations],
   );
 
   // Cheap: one comparison per painted cell; the callback runs only for the last row.
@@ -219,6 +225,7 @@ export function TraceGrid(props: TraceGridProps) {
       className="trace-grid"
       data-testid="trace-grid"
       data-row-count={rowCount}
+      data-decorations={p.decorations?.size ? [...p.decorations].map(([id, d]) => `${id}:${d}`).join(' ') : undefined}
       onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}
       onMouseLeave={() => setTip(null)}
       onKeyDownCapture={(e) => {
