@@ -12,7 +12,9 @@ import { Podman, run } from './support/podman.js';
 import { buildApplianceImage, ensureBaseImages, repoRoot } from './support/images.js';
 
 const runId = randomBytes(4).toString('hex');
-const image = `localhost/hopwatch-compose-${runId}:latest`;
+// HOPWATCH_COMPOSE_IMAGE: an image already built from this tree (kept; saves the slow build).
+const given = process.env.HOPWATCH_COMPOSE_IMAGE;
+const image = given ?? `localhost/hopwatch-compose-${runId}:latest`;
 const rootPassword = `root-${randomBytes(8).toString('hex')}`;
 const serverProject = `hwcompose${runId}`;
 const agentProject = `hwcomposeagent${runId}`;
@@ -34,12 +36,20 @@ async function call<T>(path: string): Promise<T> {
   return JSON.parse(text) as T;
 }
 
+/** The containers and their logs, for a failure message. */
+async function containerReport(): Promise<string> {
+  const ps = await podman.run(['ps', '-a', '--format', '{{.Names}} {{.Status}}']);
+  const names = ps.stdout.split('\n').map((l) => l.split(' ')[0]).filter((n) => n.includes(runId));
+  const logs = await Promise.all(names.map(async (n) => `--- ${n}\n${(await podman.run(['logs', '--tail', '40', n])).stdout}${(await podman.run(['logs', '--tail', '40', n])).stderr}`));
+  return `${ps.stdout}\n${logs.join('\n')}`;
+}
+
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn().catch(() => undefined);
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await containerReport()}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -47,7 +57,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 beforeAll(async () => {
   podman = await Podman.open();
   await ensureBaseImages(podman);
-  await buildApplianceImage(podman, image);
+  if (!given) await buildApplianceImage(podman, image);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
 }, 40 * 60_000);
@@ -56,7 +66,7 @@ afterAll(async () => {
   if (!podman) return;
   await compose(agentProject, 'compose.agent.yaml', ['down', '-v'], { HOPWATCH_AGENT_LINK: link || 'x' });
   await compose(serverProject, 'compose.yaml', ['down', '-v'], {});
-  await podman.run(['rmi', '-f', image]);
+  if (!given) await podman.run(['rmi', '-f', image]);
   podman.dispose();
 }, 5 * 60_000);
 

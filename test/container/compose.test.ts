@@ -33,7 +33,10 @@ describe('compose.yaml', () => {
   it('reads the root password from .env by interpolation, never from the file itself, and has no env_file', () => {
     // env_file's path/required form stops podman-compose 1.0.3 with a TypeError (issue 17).
     expect(service.env_file).toBeUndefined();
-    expect(service.environment.HOPWATCH_ROOT_PASSWORD).toBe('${HOPWATCH_ROOT_PASSWORD:-}');
+    expect(service.environment.HOPWATCH_ROOT_PASSWORD).toBe('${HOPWATCH_ROOT_PASSWORD}');
+    // podman-compose 1.0.3 leaves ${VAR:-} (an empty default) as literal text.
+    expect(readFileSync(resolve(repo, 'compose.yaml'), 'utf8')).not.toMatch(/\$\{\w+:?-\}/);
+    expect(readFileSync(resolve(repo, 'compose.agent.yaml'), 'utf8')).not.toMatch(/\$\{\w+:?-\}/);
     expect(service.environment.HOPWATCH_DATA_DIR).toBe('/data');
     expect(readFileSync(resolve(repo, '.dockerignore'), 'utf8')).toMatch(/^\.env$/m);
   });
