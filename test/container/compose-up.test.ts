@@ -1,9 +1,10 @@
 // compose.yaml and compose.agent.yaml run by podman-compose 1.0.3 (Debian 12's), with the
 // image built from the working tree: the appliance comes up healthy, and the agent service
-// (`<image> agent '<link>'`, host network) joins it, traces, and comes back as the same agent
+// (`<image> agent '<link>'`) joins it, traces, and comes back as the same agent
 // after a restart (its link's key spent, its stored credential used). Needs root (rootful
 // podman); installs podman-compose when missing (test/setup.sh lists it too).
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/appliance.js';
@@ -92,7 +93,13 @@ describe('podman-compose 1.0.3', () => {
 
   it('runs the agent service of compose.agent.yaml, which joins, traces and survives a restart', async () => {
     const agent = await call<Agent>(`/cmd/createAgent?name=${encodeURIComponent('Compose agent')}`);
-    link = (await call<AgentDownloadLink>(`/cmd/download-link/${agent.ID}`)).SetupLink;
+    // The link names the server as the caller reached it: by the host's own address here, which
+    // the agent's container reaches through its network's NAT (127.0.0.1 would be the container).
+    const hostIp = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)!.address;
+    const r = await fetch(`http://${hostIp}:${port}/cmd/download-link/${agent.ID}`, { headers: { cookie } });
+    expect(r.status).toBe(200);
+    link = ((await r.json()) as AgentDownloadLink).SetupLink;
+    expect(link).toContain(encodeURIComponent(`http://${hostIp}:${port}`));
     const up = await compose(agentProject, 'compose.agent.yaml', ['up', '-d'], { HOPWATCH_AGENT_LINK: link });
     expect(up.code, up.stderr + up.stdout).toBe(0);
     const online = await until('the agent ONLINE', async () => (await call<Agent[]>('/cmd/getagentlist')).find((a) => a.ID === agent.ID && a.IsOnline));
