@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { createSimulatedEngine } from '../dist/engine/index.js';
 import { AgentProgram } from '../dist/agent/program.js';
@@ -183,6 +184,7 @@ try {
   hub.on('HostUpdated', (_id, time) => {
     if (measuring) delays.push(Date.now() - (Date.parse(time) + lastRtt));
   });
+  hub.onclose((err) => console.log(`console client closed: ${err?.message ?? 'no error'}`));
   await hub.start();
   for (const [i, creds] of allCreds.entries()) {
     const p = new AgentProgram(creds, { state: new AgentState(join(work, `agent-${i}`)), engine, mode: 2, log: quiet });
@@ -194,6 +196,10 @@ try {
 
   for (const id of sessions.filter((_, i) => i % Math.max(1, Math.floor(sessions.length / 50)) === 0)) await hub.invoke('RegisterForNewSamples', id);
   await sleep(3000);
+  // This process runs every agent (their simulated probes, spools and links) and the console
+  // client on one event loop: its delay says whether the figures are the server's or its own.
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
   const cpu0 = cpu();
   const w0 = Date.now();
   measuring = true;
@@ -208,6 +214,8 @@ try {
   const q = (p) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))];
   console.log(`server CPU: ${(cpuShare * 100).toFixed(1)}% of one core; memory ${rssMb().toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB)`);
   console.log(`round end on the agent -> HostUpdated in a console client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms (${delays.length} events; goal p99 <= 300 ms)`);
+  loop.disable();
+  console.log(`bench process event loop delay while measuring: p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
   console.log('(agents gather rounds for 200 ms before writing a batch to the spool and sending it; that wait is included)');
   await Promise.all(programs.map((p) => p.stop().catch(() => undefined)));
   programs.length = 0;
