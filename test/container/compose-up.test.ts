@@ -1,9 +1,10 @@
 // compose.yaml and compose.agent.yaml run by podman-compose 1.0.3 (Debian 12's), with the
 // image built from the working tree: the appliance comes up healthy, and the agent service
-// (`<image> agent '<link>'`, host network) joins it, traces, and comes back as the same agent
+// (`<image> agent '<link>'`) joins it, traces, and comes back as the same agent
 // after a restart (its link's key spent, its stored credential used). Needs root (rootful
 // podman); installs podman-compose when missing (test/setup.sh lists it too).
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/appliance.js';
@@ -12,7 +13,9 @@ import { Podman, run } from './support/podman.js';
 import { buildApplianceImage, ensureBaseImages, repoRoot } from './support/images.js';
 
 const runId = randomBytes(4).toString('hex');
-const image = `localhost/hopwatch-compose-${runId}:latest`;
+// HOPWATCH_COMPOSE_IMAGE: an image already built from this tree (kept; saves the slow build).
+const given = process.env.HOPWATCH_COMPOSE_IMAGE;
+const image = given ?? `localhost/hopwatch-compose-${runId}:latest`;
 const rootPassword = `root-${randomBytes(8).toString('hex')}`;
 const serverProject = `hwcompose${runId}`;
 const agentProject = `hwcomposeagent${runId}`;
@@ -34,12 +37,20 @@ async function call<T>(path: string): Promise<T> {
   return JSON.parse(text) as T;
 }
 
+/** The containers and their logs, for a failure message. */
+async function containerReport(): Promise<string> {
+  const ps = await podman.run(['ps', '-a', '--format', '{{.Names}} {{.Status}}']);
+  const names = ps.stdout.split('\n').map((l) => l.split(' ')[0]).filter((n) => n.includes(runId));
+  const logs = await Promise.all(names.map(async (n) => `--- ${n}\n${(await podman.run(['logs', '--tail', '40', n])).stdout}${(await podman.run(['logs', '--tail', '40', n])).stderr}`));
+  return `${ps.stdout}\n${logs.join('\n')}`;
+}
+
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn().catch(() => undefined);
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await containerReport()}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -47,7 +58,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 beforeAll(async () => {
   podman = await Podman.open();
   await ensureBaseImages(podman);
-  await buildApplianceImage(podman, image);
+  if (!given) await buildApplianceImage(podman, image);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
 }, 40 * 60_000);
@@ -56,7 +67,7 @@ afterAll(async () => {
   if (!podman) return;
   await compose(agentProject, 'compose.agent.yaml', ['down', '-v'], { HOPWATCH_AGENT_LINK: link || 'x' });
   await compose(serverProject, 'compose.yaml', ['down', '-v'], {});
-  await podman.run(['rmi', '-f', image]);
+  if (!given) await podman.run(['rmi', '-f', image]);
   podman.dispose();
 }, 5 * 60_000);
 
@@ -82,7 +93,13 @@ describe('podman-compose 1.0.3', () => {
 
   it('runs the agent service of compose.agent.yaml, which joins, traces and survives a restart', async () => {
     const agent = await call<Agent>(`/cmd/createAgent?name=${encodeURIComponent('Compose agent')}`);
-    link = (await call<AgentDownloadLink>(`/cmd/download-link/${agent.ID}`)).SetupLink;
+    // The link names the server as the caller reached it: by the host's own address here, which
+    // the agent's container reaches through its network's NAT (127.0.0.1 would be the container).
+    const hostIp = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)!.address;
+    const r = await fetch(`http://${hostIp}:${port}/cmd/download-link/${agent.ID}`, { headers: { cookie } });
+    expect(r.status).toBe(200);
+    link = ((await r.json()) as AgentDownloadLink).SetupLink;
+    expect(link).toContain(encodeURIComponent(`http://${hostIp}:${port}`));
     const up = await compose(agentProject, 'compose.agent.yaml', ['up', '-d'], { HOPWATCH_AGENT_LINK: link });
     expect(up.code, up.stderr + up.stdout).toBe(0);
     const online = await until('the agent ONLINE', async () => (await call<Agent[]>('/cmd/getagentlist')).find((a) => a.ID === agent.ID && a.IsOnline));
