@@ -22,7 +22,7 @@ describe('first start', () => {
     const r = await login('admin', hw.rootPassword!);
     expect(r.status).toBe(200);
     const user = await r.json();
-    expect(user).toMatchObject({ Username: 'admin', IsRoot: true, IsUser: true, IsLiveshare: false, LicenseMode: 3, Flags: ['pp2import'] });
+    expect(user).toMatchObject({ Username: 'admin', IsRoot: true, IsUser: true, IsLiveshare: false, LicenseMode: 3, Flags: ['pp2import', 'insight-detail'] });
     expect(user.Claims).toContain('temppassword');
     expect(user.Claims).toContain('UserManagement');
   });

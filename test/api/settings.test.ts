@@ -6,6 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { engineEnv } from '../support/trace-network.js';
+import { createWebUser } from '../support/web-users.js';
 import type { SettingsNode, SettingsResult, Trait, TraitNode } from '../../server/contract/settings.js';
 
 const RootPassword = 'settings-root-pw';
@@ -146,8 +147,7 @@ describe('savesettings', () => {
 
   it('refuses callers without SettingsManagement and callers not signed in', async () => {
     expect((await call('POST', '/api/Settings/savesettings', { Version: 1, Root: node('Root', []) }, '')).status).toBe(401);
-    const u = await call('POST', '/api/user?password=watch-only-9', { EmailAddress: 'viewer@example.org', Roles: [] });
-    expect(u.status, JSON.stringify(u.body)).toBe(200);
+    await createWebUser(hw.url, admin, { email: 'viewer@example.org', password: 'watch-only-9' });
     const viewer = await signIn(hw.url, 'viewer@example.org', 'watch-only-9');
     const r = await call('POST', '/api/Settings/savesettings', { Version: 1, Root: node('Root', []) }, viewer);
     expect(r.status).toBe(403);

@@ -153,7 +153,8 @@ describe('authorization matrix', () => {
       }
       console.log(`[authz] REST, ${row.title}: ${cells} cells, ${wrong.length} wrong`);
       expect(wrong).toEqual([]);
-    });
+      // About 150 routes, each followed by a sign-in check: minutes on a loaded machine.
+    }, 300_000);
 
     it(`/mainHub methods called as ${row.title} answer as declared`, async () => {
       const hubCalls = calls.filter((c) => c.kind === 'hub');
