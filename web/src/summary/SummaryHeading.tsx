@@ -13,6 +13,7 @@ import { showInfo } from '../state/toasts';
 import { currentUserAtom } from '../state/user';
 import { copyText } from '../target/clipboard';
 import { PopupMenu, type MenuItem } from '../target/PopupMenu';
+import { AlertsToggle } from '../alerts/AlertsSidebar';
 
 /** LiveShare view links arrive with the LiveShare screens (issue: LiveShare); until then the items are not shown. */
 export const LiveShareViewLinksBuilt = false;
@@ -24,9 +25,11 @@ export interface SummaryHeadingProps {
   onDelete: () => void;
   /** Counts for the line under the title. */
   targetCount: number;
+  alertsVisible: boolean;
+  onToggleAlerts: () => void;
 }
 
-export function SummaryHeading({ title, summary, onRename, onDelete, targetCount }: SummaryHeadingProps) {
+export function SummaryHeading({ title, summary, onRename, onDelete, targetCount, alertsVisible, onToggleAlerts }: SummaryHeadingProps) {
   const user = useAtomValue(currentUserAtom);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const linkButton = useRef<HTMLButtonElement>(null);
@@ -84,11 +87,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
             Import PP2 File
           </button>
         )}
-        {user?.Claims.includes(Claim.AlertsManagement) && (
-          <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
-            Show alerts
-          </button>
-        )}
+        {user?.Claims.includes(Claim.AlertsManagement) && <AlertsToggle visible={alertsVisible} onToggle={onToggleAlerts} />}
       </div>
       {menu && <PopupMenu x={menu.x} y={menu.y} items={linkItems} onClose={() => setMenu(null)} />}
     </header>

@@ -5,10 +5,25 @@ import { Claim, Flag } from '../../../server/contract/account';
 import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
+import { AlertsToggle } from '../alerts/AlertsSidebar';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
 
-export function TargetHeading({ targetId, notFound, details, intervalMs }: { targetId?: string; notFound: boolean; details: TargetDetails | null; intervalMs: number }) {
+export function TargetHeading({
+  targetId,
+  notFound,
+  details,
+  intervalMs,
+  alertsVisible,
+  onToggleAlerts,
+}: {
+  targetId?: string;
+  notFound: boolean;
+  details: TargetDetails | null;
+  intervalMs: number;
+  alertsVisible: boolean;
+  onToggleAlerts: () => void;
+}) {
   const user = useAtomValue(currentUserAtom);
   const running = !!details?.IsRunning;
   return (
@@ -30,11 +45,7 @@ export function TargetHeading({ targetId, notFound, details, intervalMs }: { tar
             Download
           </button>
         )}
-        {user?.Claims.includes(Claim.AlertsManagement) && (
-          <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
-            Show alerts
-          </button>
-        )}
+        {user?.Claims.includes(Claim.AlertsManagement) && <AlertsToggle visible={alertsVisible} onToggle={onToggleAlerts} />}
         <label className="insights-toggle" title="Insights are not available on this server yet.">
           <input type="checkbox" disabled /> Insights
         </label>

@@ -32,6 +32,8 @@ import { formatTimeRangeText } from './logic/timeRangeText';
 import { forgetOpenTarget } from './openTarget';
 import { RowMenu, type HostEdit } from './RowMenu';
 import { TargetHeading } from './TargetHeading';
+import { AlertsSidebar } from '../alerts/AlertsSidebar';
+import { useAlertsSidebarVisible } from '../alerts/useAlertsSidebarVisible';
 import { TimelineGraph, type CommentAction } from './TimelineGraph';
 import { TraceGrid } from './TraceGrid';
 import { useAgentsAndConfigurations } from './useAgentsAndConfigurations';
@@ -80,6 +82,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const { columns, updateColumns } = useColumns(targetId);
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds);
+  const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
   const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
   const { intervalMs, chooseInterval } = useTraceInterval(targetId, details?.TraceInterval);
@@ -138,7 +141,10 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
   return (
     <div className="target-window" ref={drawn.root}>
-      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} />
+      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} alertsVisible={alertsShown} onToggleAlerts={toggleAlerts} />
+      {alertsShown && claims.includes(Claim.AlertsManagement) && (
+        <AlertsSidebar selection={selection.selection.length ? selection.selection : targetId ? [`${targetId}_h_0`] : []} />
+      )}
 
       <ControlPanel
         entryText={entry.text}
