@@ -30,6 +30,10 @@ export class NotificationQueue {
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  /** Rows being delivered now (by deliverNow or a drain): never twice at once. */
+  private readonly inFlight = new Set<number>();
+  /** Rows this process finished lately: a drain that read them before their mark committed skips them. */
+  private readonly recentlyDone = new Set<number>();
   delivered = 0;
   failedAttempts = 0;
 
@@ -55,6 +59,15 @@ export class NotificationQueue {
       });
   }
 
+  /**
+   * Delivers rows just queued without reading them back (their rows are committed: a crash
+   * meanwhile leaves them pending for the next start). Failures are retried by the timer.
+   */
+  deliverNow(rows: repo.NotificationRecord[]): void {
+    if (this.closed) return;
+    void Promise.all(rows.map((n) => this.deliver(n))).finally(() => void this.schedule());
+  }
+
   private async schedule(): Promise<void> {
     if (this.closed) return;
     const next = await this.deps.store.read((q) => repo.nextAttemptAt(q)).catch(() => undefined);
@@ -70,7 +83,7 @@ export class NotificationQueue {
   private async drain(): Promise<void> {
     for (;;) {
       if (this.closed) return;
-      const due = await this.deps.store.read((q) => repo.dueNotifications(q, Date.now(), BatchSize));
+      const due = (await this.deps.store.read((q) => repo.dueNotifications(q, Date.now(), BatchSize + this.inFlight.size))).filter((n) => !this.inFlight.has(n.id) && !this.recentlyDone.has(n.id));
       if (!due.length) return;
       // Deliveries of one batch run together: one slow webhook does not hold the others.
       await Promise.all(due.map((n) => this.deliver(n)));
@@ -78,10 +91,25 @@ export class NotificationQueue {
   }
 
   private async deliver(n: repo.NotificationRecord): Promise<void> {
+    if (this.inFlight.has(n.id) || this.recentlyDone.has(n.id)) return;
+    this.inFlight.add(n.id);
+    let finished = false;
+    try {
+      finished = await this.attempt(n);
+    } finally {
+      this.inFlight.delete(n.id);
+      if (finished) this.recentlyDone.add(n.id);
+      // Ids only grow: the oldest ones are long marked in the store.
+      if (this.recentlyDone.size > 20_000) for (const id of [...this.recentlyDone].slice(0, 10_000)) this.recentlyDone.delete(id);
+    }
+  }
+
+  /** True when the row is done (sent, dropped or given up); false when it waits for a retry. */
+  private async attempt(n: repo.NotificationRecord): Promise<boolean> {
     const found = this.deps.lookup(n.alertId, n.actionId);
     if (!found) {
       await this.deps.store.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE id = $1`, [n.id, Date.now()]);
-      return;
+      return true;
     }
     const variables = JSON.parse(n.variablesJson) as NotificationVariables & { sampleTime: number };
     try {
@@ -93,18 +121,20 @@ export class NotificationQueue {
         time: variables.sampleTime,
         variables,
       });
-      await this.deps.store.transaction((q) => repo.markSent(q, n, answer.slice(0, 2000), Date.now()));
+      await this.deps.store.transaction((q) => repo.markSent(q, n, answer.slice(0, 2000), Date.now()), { background: true });
       this.delivered++;
       this.deps.onResult?.(true, n, answer);
+      return true;
     } catch (err) {
       const answer = err instanceof ActionFailed ? err.message : `Unexpected: ${(err as Error).message}`;
       const permanent = err instanceof ActionFailed && err.permanent;
       const now = Date.now();
       const retryAt = permanent ? Infinity : now + backoffMs(n.attempts + 1);
-      await this.deps.store.transaction((q) => repo.markFailedAttempt(q, n, answer.slice(0, 2000), now, Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1));
+      await this.deps.store.transaction((q) => repo.markFailedAttempt(q, n, answer.slice(0, 2000), now, Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1), { background: true });
       this.failedAttempts++;
       this.deps.log.warn({ alert: n.alertId, action: n.actionId, notification: n.id, attempt: n.attempts + 1 }, `notification failed: ${answer}`);
       this.deps.onResult?.(false, n, answer);
+      return retryAt > n.expiresAt;
     }
   }
 

@@ -152,14 +152,17 @@ export interface NewNotification {
   variablesJson: string;
 }
 
-export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<void> {
+export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<NotificationRecord[]> {
+  const out: NotificationRecord[] = [];
   for (const r of rows) {
-    await q.run(
+    const row = await q.one<{ id: number }>(
       `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $6)`,
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $6) RETURNING id`,
       [r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, now, expiresAt],
     );
+    out.push({ id: row!.id, alertId: r.alertId, actionId: r.actionId, sessionId: r.sessionId, event: r.event, variablesJson: r.variablesJson, attempts: 0, expiresAt });
   }
+  return out;
 }
 
 export async function dueNotifications(q: Queryable, now: number, limit: number): Promise<NotificationRecord[]> {

@@ -43,6 +43,9 @@ export class AlertService {
   private readonly alerts = new Map<number, repo.AlertRecord>();
   /** Writes of events and states, in order, so a start is stored before its end. */
   private writing: Promise<void> = Promise.resolve();
+  private writeScheduled = false;
+  private readonly waitingHappenings: Happening[] = [];
+  private readonly waitingStates: repo.StateRecord[] = [];
   notificationsQueued = 0;
 
   constructor(private readonly deps: AlertServiceDeps) {
@@ -82,23 +85,35 @@ export class AlertService {
     await this.queue.close();
   }
 
-  /** Stores the states and queues one notification per action of each event, then kicks the queue. */
+  /**
+   * Stores the states and queues one notification per action of each event, then delivers
+   * them. Everything one flush (or several, while a write runs) produced goes in one
+   * transaction: a write per target would queue behind ingest flushes one after another.
+   */
   private record(happenings: Happening[], states: repo.StateRecord[]): void {
+    this.waitingHappenings.push(...happenings);
+    this.waitingStates.push(...states);
+    if (this.writeScheduled) return;
+    this.writeScheduled = true;
     this.writing = this.writing
       .then(async () => {
+        this.writeScheduled = false;
+        const hs = this.waitingHappenings.splice(0);
+        const ss = this.waitingStates.splice(0);
         const now = Date.now();
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
-        await this.deps.store.transaction(async (q) => {
-          for (const s of states) await repo.writeState(q, s);
+        const queued = await this.deps.store.transaction(async (q) => {
+          for (const s of ss) await repo.writeState(q, s);
           const rows: repo.NewNotification[] = [];
-          for (const h of happenings) {
+          for (const h of hs) {
+            if (!h.alert.actions.length) continue;
             const v = await this.variables(q, h);
             for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time }) });
           }
-          await repo.enqueue(q, rows, now, expiresAt);
-          this.notificationsQueued += rows.length;
-        });
-        this.queue.kick();
+          return repo.enqueue(q, rows, now, expiresAt);
+        }, { background: true });
+        this.notificationsQueued += queued.length;
+        this.queue.deliverNow(queued);
       })
       .catch((err) => this.deps.log.error({ err }, 'alerts: could not queue notifications'));
   }
