@@ -93,12 +93,18 @@ function alertCard(a: AlertDto, selected: number[]): Markup {
 </section>`;
 }
 
-function managementPage(alerts: AlertDto[], selected: number[], notice: string): Markup {
+/** Cards per page: the alerts watching the selection first, newest first; a page stays small at 10,000 alerts. */
+export const MaxCards = 200;
+
+function managementPage(all: AlertDto[], selected: number[], notice: string): Markup {
+  const watching = (a: AlertDto) => selected.some((t) => a.Targets.includes(t));
+  const alerts = [...all].sort((a, b) => Number(watching(b)) - Number(watching(a)) || b.AlertID - a.AlertID).slice(0, MaxCards);
   return html`<div class="alerts-page" data-page-name="Alerts/Management.html">
   <h2>Alerts</h2>
   ${notice ? html`<p class="alert-notice" role="status">${notice}</p>` : ''}
   <p>${selected.length ? `${selected.length} target${selected.length === 1 ? '' : 's'} selected.` : 'Select targets in the grid to add them to an alert.'}</p>
   ${load('Alerts/New.html', {}, 'New alert...', { modal: true, cls: 'primary' })}
+  ${all.length > alerts.length ? html`<p class="alerts-more">Showing ${alerts.length} of ${all.length} alerts: those watching the selected targets first.</p>` : ''}
   ${alerts.length ? alerts.map((a) => alertCard(a, selected)) : html`<p class="alerts-empty">No alerts yet.</p>`}
 </div>`;
 }

@@ -152,17 +152,20 @@ export interface NewNotification {
   variablesJson: string;
 }
 
+/** Queues the rows with one statement (a flush can fire a thousand alerts at once). */
 export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<NotificationRecord[]> {
-  const out: NotificationRecord[] = [];
-  for (const r of rows) {
-    const row = await q.one<{ id: number }>(
-      `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $6) RETURNING id`,
-      [r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, now, expiresAt],
-    );
-    out.push({ id: row!.id, alertId: r.alertId, actionId: r.actionId, sessionId: r.sessionId, event: r.event, variablesJson: r.variablesJson, attempts: 0, expiresAt });
-  }
-  return out;
+  if (!rows.length) return [];
+  const params: (string | number)[] = [now, expiresAt];
+  const values = rows.map((r) => {
+    const at = params.push(r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson);
+    return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}, 'pending', $1, $2, $1)`;
+  });
+  const ids = await q.all<{ id: number }>(
+    `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
+     VALUES ${values.join(', ')} RETURNING id`,
+    params,
+  );
+  return rows.map((r, i) => ({ id: ids[i].id, alertId: r.alertId, actionId: r.actionId, sessionId: r.sessionId, event: r.event, variablesJson: r.variablesJson, attempts: 0, expiresAt }));
 }
 
 export async function dueNotifications(q: Queryable, now: number, limit: number): Promise<NotificationRecord[]> {
