@@ -36,6 +36,10 @@ export class NotificationQueue {
   private readonly recentlyDone = new Set<number>();
   delivered = 0;
   failedAttempts = 0;
+  /** Outcomes waiting to be written: one transaction for all that ended meanwhile. */
+  private readonly marks: { n: repo.NotificationRecord; answer: string; retryAt?: number; now: number }[] = [];
+  private markWriting: Promise<void> = Promise.resolve();
+  private markScheduled = false;
 
   constructor(private readonly deps: QueueDeps) {}
 
@@ -66,6 +70,25 @@ export class NotificationQueue {
   deliverNow(rows: repo.NotificationRecord[]): void {
     if (this.closed) return;
     void Promise.all(rows.map((n) => this.deliver(n))).finally(() => void this.schedule());
+  }
+
+  /** Writes an outcome together with the others that ended meanwhile (retryAt: a failed attempt). */
+  private mark(m: { n: repo.NotificationRecord; answer: string; retryAt?: number; now: number }): Promise<void> {
+    this.marks.push(m);
+    if (!this.markScheduled) {
+      this.markScheduled = true;
+      this.markWriting = this.markWriting
+        .then(async () => {
+          this.markScheduled = false;
+          const batch = this.marks.splice(0);
+          await this.deps.store.transaction(async (q) => {
+            await repo.markSent(q, batch.filter((x) => x.retryAt === undefined), Date.now());
+            for (const x of batch) if (x.retryAt !== undefined) await repo.markFailedAttempt(q, x.n, x.answer, x.now, x.retryAt);
+          }, { background: true });
+        })
+        .catch((err) => this.deps.log.error({ err }, 'notification queue: could not record outcomes'));
+    }
+    return this.markWriting;
   }
 
   private async schedule(): Promise<void> {
@@ -121,7 +144,7 @@ export class NotificationQueue {
         time: variables.sampleTime,
         variables,
       });
-      await this.deps.store.transaction((q) => repo.markSent(q, n, answer.slice(0, 2000), Date.now()), { background: true });
+      await this.mark({ n, answer: answer.slice(0, 2000), now: Date.now() });
       this.delivered++;
       this.deps.onResult?.(true, n, answer);
       return true;
@@ -130,7 +153,7 @@ export class NotificationQueue {
       const permanent = err instanceof ActionFailed && err.permanent;
       const now = Date.now();
       const retryAt = permanent ? Infinity : now + backoffMs(n.attempts + 1);
-      await this.deps.store.transaction((q) => repo.markFailedAttempt(q, n, answer.slice(0, 2000), now, Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1), { background: true });
+      await this.mark({ n, answer: answer.slice(0, 2000), now, retryAt: Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1 });
       this.failedAttempts++;
       this.deps.log.warn({ alert: n.alertId, action: n.actionId, notification: n.id, attempt: n.attempts + 1 }, `notification failed: ${answer}`);
       this.deps.onResult?.(false, n, answer);
@@ -142,5 +165,6 @@ export class NotificationQueue {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.markWriting;
   }
 }

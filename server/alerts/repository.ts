@@ -182,9 +182,21 @@ export async function nextAttemptAt(q: Queryable): Promise<number | undefined> {
   return r?.t ?? undefined;
 }
 
-export async function markSent(q: Queryable, n: NotificationRecord, answer: string, now: number): Promise<void> {
-  await q.run(`UPDATE notifications SET status = 'sent', attempts = attempts + 1, answer = $2, done_at = $3 WHERE id = $1`, [n.id, answer, now]);
-  await q.run(`UPDATE alerts SET last_error = '', last_error_at = NULL WHERE id = $1 AND last_error <> ''`, [n.alertId]);
+/** Delivered rows, in one statement (a flush can fire a thousand alerts), and their alerts' errors cleared. */
+export async function markSent(q: Queryable, sent: { n: NotificationRecord; answer: string }[], now: number): Promise<void> {
+  if (!sent.length) return;
+  const params: (string | number)[] = [now];
+  const values = sent.map(({ n, answer }) => {
+    const at = params.push(n.id, answer);
+    return `($${at - 1}::BIGINT, $${at}::VARCHAR)`;
+  });
+  await q.run(
+    `UPDATE notifications SET status = 'sent', attempts = attempts + 1, answer = v.answer, done_at = $1
+     FROM (VALUES ${values.join(', ')}) v(id, answer) WHERE notifications.id = v.id`,
+    params,
+  );
+  const alerts = [...new Set(sent.map((x) => x.n.alertId))];
+  await q.run(`UPDATE alerts SET last_error = '', last_error_at = NULL WHERE id IN (${alerts.map(Number).join(',')}) AND last_error <> ''`);
 }
 
 /** A failed attempt: again at `retryAt`, or given up (failed) when that is past the expiry. */
