@@ -53,17 +53,17 @@ export const alertBodySchema = {
 export default async function alertsPlugin(app: FastifyInstance, opts: { alerts: AlertService }) {
   const alerts = opts.alerts;
 
-  app.get('/api/alerts', { config: { access: manage } }, async (request) => alerts.listAlerts(requireUser(request)));
+  app.get('/api/alerts', { config: { access: manage, changesState: false } }, async (request) => alerts.listAlerts(requireUser(request)));
 
   app.post<{ Body: AlertInput }>('/api/alerts', { config: { access: manage }, schema: { body: alertBodySchema } }, async (request) =>
     alerts.createAlert(requireUser(request), request.body),
   );
 
-  app.get<{ Params: { id: number } }>('/api/alerts/:id', { config: { access: manage }, schema: { params: idParams } }, async (request) =>
+  app.get<{ Params: { id: number } }>('/api/alerts/:id', { config: { access: manage, changesState: false }, schema: { params: idParams } }, async (request) =>
     alerts.getAlert(requireUser(request), request.params.id),
   );
 
-  app.get<{ Params: { id: number } }>('/api/alerts/:id/notifications', { config: { access: manage }, schema: { params: idParams } }, async (request) =>
+  app.get<{ Params: { id: number } }>('/api/alerts/:id/notifications', { config: { access: manage, changesState: false }, schema: { params: idParams } }, async (request) =>
     alerts.notifications(requireUser(request), request.params.id),
   );
 
