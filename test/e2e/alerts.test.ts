@@ -89,8 +89,10 @@ describe('the alerts sidebar in Chromium', () => {
 
       // Fired: the alert's comment on the graph, and firing on the card once reloaded.
       await page.locator(`.comment-marker[aria-label^="Comment: Alert \\"${AlertName}\\" started"]`).first().waitFor({ timeout: 30_000 });
-      await page.mouse.click(box.x + 200, box.y + 34 + 30 + 15 + 30); // another row: the sidebar reloads
-      await expect.poll(() => card.textContent(), { timeout: 10_000 }).toMatch(/firing on/);
+      // Hide and show again: the sidebar loads its page anew.
+      await page.getByTestId('alerts-toggle').click();
+      await page.getByTestId('alerts-toggle').click();
+      await expect.poll(() => sidebar().locator('.alert-card').textContent(), { timeout: 10_000 }).toMatch(/firing on/);
       await shot('fired');
 
       await card.getByRole('button', { name: 'Delete alert' }).click();
