@@ -7,6 +7,7 @@ import { requireUser } from '../account/authenticate.js';
 import { Claim } from '../contract/account.js';
 import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, type ActionConfig, type ActionKind, type AlertInput } from '../contract/alerts.js';
 import type { AlertService } from './service.js';
+import { actionFromForm, finishAlert, getPage, parseSerialized, type PageRequest } from './pages.js';
 
 const manage = { claim: Claim.AlertsManagement };
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -52,17 +53,17 @@ export const alertBodySchema = {
 export default async function alertsPlugin(app: FastifyInstance, opts: { alerts: AlertService }) {
   const alerts = opts.alerts;
 
-  app.get('/api/alerts', { config: { changesState: false, access: manage } }, async (request) => alerts.listAlerts(requireUser(request)));
+  app.get('/api/alerts', { config: { access: manage, changesState: false } }, async (request) => alerts.listAlerts(requireUser(request)));
 
   app.post<{ Body: AlertInput }>('/api/alerts', { config: { access: manage }, schema: { body: alertBodySchema } }, async (request) =>
     alerts.createAlert(requireUser(request), request.body),
   );
 
-  app.get<{ Params: { id: number } }>('/api/alerts/:id', { config: { changesState: false, access: manage }, schema: { params: idParams } }, async (request) =>
+  app.get<{ Params: { id: number } }>('/api/alerts/:id', { config: { access: manage, changesState: false }, schema: { params: idParams } }, async (request) =>
     alerts.getAlert(requireUser(request), request.params.id),
   );
 
-  app.get<{ Params: { id: number } }>('/api/alerts/:id/notifications', { config: { changesState: false, access: manage }, schema: { params: idParams } }, async (request) =>
+  app.get<{ Params: { id: number } }>('/api/alerts/:id/notifications', { config: { access: manage, changesState: false }, schema: { params: idParams } }, async (request) =>
     alerts.notifications(requireUser(request), request.params.id),
   );
 
@@ -101,4 +102,46 @@ export default async function alertsPlugin(app: FastifyInstance, opts: { alerts:
     },
     async (request) => alerts.testAction(requireUser(request), request.body.Kind, request.body.Config, request.body.TargetID),
   );
+
+  // The alerts pages of the console's sidebar (spec 3 section 7.3; server/alerts/pages.ts).
+  // A GET that changes state (the Management actions): refused cross-site like a POST.
+  const pageJson = { type: 'string', maxLength: 64 * 1024 } as const;
+  const PageAnswerSchema = {
+    type: 'object',
+    required: ['HTML', 'EditableSettings'],
+    properties: { HTML: { type: 'string' }, EditableSettings: { type: 'object', required: ['Root'], properties: { Root: { type: 'object' } } } },
+  } as const;
+  app.get<{ Querystring: PageRequest }>(
+    '/cmd/getpage',
+    {
+      config: { access: manage, changesState: true },
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['page'],
+          properties: { page: { type: 'string', maxLength: 200 }, parameters: pageJson, selectedTargets: pageJson, settings: pageJson },
+        },
+        response: { 200: PageAnswerSchema },
+      },
+    },
+    async (request) => getPage(alerts, requireUser(request), request.query),
+  );
+
+  const finishBody = {
+    type: 'object',
+    required: ['SerializedData'],
+    additionalProperties: false,
+    properties: { SerializedData: pageJson, SessionID: { type: 'integer', minimum: 0, maximum: 2147483647 }, HostID: { type: 'integer', minimum: 0, maximum: 255 }, SelectedTargets: pageJson },
+  } as const;
+  type FinishBody = { SerializedData: string; SessionID?: number; HostID?: number; SelectedTargets?: string };
+
+  app.post<{ Body: FinishBody }>('/cmd/finishalert', { config: { access: manage }, schema: { body: finishBody, response: { 200: PageAnswerSchema } } }, async (request) =>
+    finishAlert(alerts, requireUser(request), request.body),
+  );
+
+  /** "Send test" from the New alert form: the form's action, run once. */
+  app.post<{ Body: FinishBody }>('/cmd/testalertaction', { config: { access: manage }, schema: { body: finishBody } }, async (request) => {
+    const action = actionFromForm(parseSerialized(request.body.SerializedData));
+    return alerts.testAction(requireUser(request), action.Kind, action.Config, request.body.SessionID || undefined);
+  });
 }

@@ -30,8 +30,16 @@ export class NotificationQueue {
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  /** Rows being delivered now (by deliverNow or a drain): never twice at once. */
+  private readonly inFlight = new Set<number>();
+  /** Rows this process finished lately: a drain that read them before their mark committed skips them. */
+  private readonly recentlyDone = new Set<number>();
   delivered = 0;
   failedAttempts = 0;
+  /** Outcomes waiting to be written: one transaction for all that ended meanwhile. */
+  private readonly marks: { n: repo.NotificationRecord; answer: string; retryAt?: number; now: number }[] = [];
+  private markWriting: Promise<void> = Promise.resolve();
+  private markScheduled = false;
 
   constructor(private readonly deps: QueueDeps) {}
 
@@ -55,6 +63,34 @@ export class NotificationQueue {
       });
   }
 
+  /**
+   * Delivers rows just queued without reading them back (their rows are committed: a crash
+   * meanwhile leaves them pending for the next start). Failures are retried by the timer.
+   */
+  deliverNow(rows: repo.NotificationRecord[]): void {
+    if (this.closed) return;
+    void Promise.all(rows.map((n) => this.deliver(n))).finally(() => void this.schedule());
+  }
+
+  /** Writes an outcome together with the others that ended meanwhile (retryAt: a failed attempt). */
+  private mark(m: { n: repo.NotificationRecord; answer: string; retryAt?: number; now: number }): Promise<void> {
+    this.marks.push(m);
+    if (!this.markScheduled) {
+      this.markScheduled = true;
+      this.markWriting = this.markWriting
+        .then(async () => {
+          this.markScheduled = false;
+          const batch = this.marks.splice(0);
+          await this.deps.store.transaction(async (q) => {
+            await repo.markSent(q, batch.filter((x) => x.retryAt === undefined), Date.now());
+            for (const x of batch) if (x.retryAt !== undefined) await repo.markFailedAttempt(q, x.n, x.answer, x.now, x.retryAt);
+          }, { background: true });
+        })
+        .catch((err) => this.deps.log.error({ err }, 'notification queue: could not record outcomes'));
+    }
+    return this.markWriting;
+  }
+
   private async schedule(): Promise<void> {
     if (this.closed) return;
     const next = await this.deps.store.read((q) => repo.nextAttemptAt(q)).catch(() => undefined);
@@ -70,7 +106,7 @@ export class NotificationQueue {
   private async drain(): Promise<void> {
     for (;;) {
       if (this.closed) return;
-      const due = await this.deps.store.read((q) => repo.dueNotifications(q, Date.now(), BatchSize));
+      const due = (await this.deps.store.read((q) => repo.dueNotifications(q, Date.now(), BatchSize + this.inFlight.size))).filter((n) => !this.inFlight.has(n.id) && !this.recentlyDone.has(n.id));
       if (!due.length) return;
       // Deliveries of one batch run together: one slow webhook does not hold the others.
       await Promise.all(due.map((n) => this.deliver(n)));
@@ -78,10 +114,25 @@ export class NotificationQueue {
   }
 
   private async deliver(n: repo.NotificationRecord): Promise<void> {
+    if (this.inFlight.has(n.id) || this.recentlyDone.has(n.id)) return;
+    this.inFlight.add(n.id);
+    let finished = false;
+    try {
+      finished = await this.attempt(n);
+    } finally {
+      this.inFlight.delete(n.id);
+      if (finished) this.recentlyDone.add(n.id);
+      // Ids only grow: the oldest ones are long marked in the store.
+      if (this.recentlyDone.size > 20_000) for (const id of [...this.recentlyDone].slice(0, 10_000)) this.recentlyDone.delete(id);
+    }
+  }
+
+  /** True when the row is done (sent, dropped or given up); false when it waits for a retry. */
+  private async attempt(n: repo.NotificationRecord): Promise<boolean> {
     const found = this.deps.lookup(n.alertId, n.actionId);
     if (!found) {
       await this.deps.store.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE id = $1`, [n.id, Date.now()]);
-      return;
+      return true;
     }
     const variables = JSON.parse(n.variablesJson) as NotificationVariables & { sampleTime: number };
     try {
@@ -93,18 +144,20 @@ export class NotificationQueue {
         time: variables.sampleTime,
         variables,
       });
-      await this.deps.store.transaction((q) => repo.markSent(q, n, answer.slice(0, 2000), Date.now()));
+      await this.mark({ n, answer: answer.slice(0, 2000), now: Date.now() });
       this.delivered++;
       this.deps.onResult?.(true, n, answer);
+      return true;
     } catch (err) {
       const answer = err instanceof ActionFailed ? err.message : `Unexpected: ${(err as Error).message}`;
       const permanent = err instanceof ActionFailed && err.permanent;
       const now = Date.now();
       const retryAt = permanent ? Infinity : now + backoffMs(n.attempts + 1);
-      await this.deps.store.transaction((q) => repo.markFailedAttempt(q, n, answer.slice(0, 2000), now, Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1));
+      await this.mark({ n, answer: answer.slice(0, 2000), now, retryAt: Number.isFinite(retryAt) ? retryAt : n.expiresAt + 1 });
       this.failedAttempts++;
       this.deps.log.warn({ alert: n.alertId, action: n.actionId, notification: n.id, attempt: n.attempts + 1 }, `notification failed: ${answer}`);
       this.deps.onResult?.(false, n, answer);
+      return retryAt > n.expiresAt;
     }
   }
 
@@ -112,5 +165,6 @@ export class NotificationQueue {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.markWriting;
   }
 }

@@ -152,14 +152,20 @@ export interface NewNotification {
   variablesJson: string;
 }
 
-export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<void> {
-  for (const r of rows) {
-    await q.run(
-      `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $6)`,
-      [r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, now, expiresAt],
-    );
-  }
+/** Queues the rows with one statement (a flush can fire a thousand alerts at once). */
+export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<NotificationRecord[]> {
+  if (!rows.length) return [];
+  const params: (string | number)[] = [now, expiresAt];
+  const values = rows.map((r) => {
+    const at = params.push(r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson);
+    return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}, 'pending', $1, $2, $1)`;
+  });
+  const ids = await q.all<{ id: number }>(
+    `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
+     VALUES ${values.join(', ')} RETURNING id`,
+    params,
+  );
+  return rows.map((r, i) => ({ id: ids[i].id, alertId: r.alertId, actionId: r.actionId, sessionId: r.sessionId, event: r.event, variablesJson: r.variablesJson, attempts: 0, expiresAt }));
 }
 
 export async function dueNotifications(q: Queryable, now: number, limit: number): Promise<NotificationRecord[]> {
@@ -176,9 +182,21 @@ export async function nextAttemptAt(q: Queryable): Promise<number | undefined> {
   return r?.t ?? undefined;
 }
 
-export async function markSent(q: Queryable, n: NotificationRecord, answer: string, now: number): Promise<void> {
-  await q.run(`UPDATE notifications SET status = 'sent', attempts = attempts + 1, answer = $2, done_at = $3 WHERE id = $1`, [n.id, answer, now]);
-  await q.run(`UPDATE alerts SET last_error = '', last_error_at = NULL WHERE id = $1 AND last_error <> ''`, [n.alertId]);
+/** Delivered rows, in one statement (a flush can fire a thousand alerts), and their alerts' errors cleared. */
+export async function markSent(q: Queryable, sent: { n: NotificationRecord; answer: string }[], now: number): Promise<void> {
+  if (!sent.length) return;
+  const params: (string | number)[] = [now];
+  const values = sent.map(({ n, answer }) => {
+    const at = params.push(n.id, answer);
+    return `($${at - 1}::BIGINT, $${at}::VARCHAR)`;
+  });
+  await q.run(
+    `UPDATE notifications SET status = 'sent', attempts = attempts + 1, answer = v.answer, done_at = $1
+     FROM (VALUES ${values.join(', ')}) v(id, answer) WHERE notifications.id = v.id`,
+    params,
+  );
+  const alerts = [...new Set(sent.map((x) => x.n.alertId))];
+  await q.run(`UPDATE alerts SET last_error = '', last_error_at = NULL WHERE id IN (${alerts.map(Number).join(',')}) AND last_error <> ''`);
 }
 
 /** A failed attempt: again at `retryAt`, or given up (failed) when that is past the expiry. */

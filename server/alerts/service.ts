@@ -8,7 +8,7 @@ import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { badRequest, conflict, notFound, tooManyRequests } from '../http/errors.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Queryable, Store } from '../store/db.js';
 import type { SendMail } from '../mail/transport.js';
@@ -24,6 +24,7 @@ export const MaxAlertsPerAccount = 10_000;
 export const MaxTargetsPerAlert = 1_000;
 export const MaxActionsPerAlert = 20;
 export const AlertNameMaxLength = 200;
+export const MaxTestsPerMinute = 20;
 
 export interface AlertServiceDeps {
   store: Store;
@@ -43,6 +44,9 @@ export class AlertService {
   private readonly alerts = new Map<number, repo.AlertRecord>();
   /** Writes of events and states, in order, so a start is stored before its end. */
   private writing: Promise<void> = Promise.resolve();
+  private writeScheduled = false;
+  private readonly waitingHappenings: Happening[] = [];
+  private readonly waitingStates: repo.StateRecord[] = [];
   notificationsQueued = 0;
 
   constructor(private readonly deps: AlertServiceDeps) {
@@ -82,34 +86,65 @@ export class AlertService {
     await this.queue.close();
   }
 
-  /** Stores the states and queues one notification per action of each event, then kicks the queue. */
+  /**
+   * Stores the states and queues one notification per action of each event, then delivers
+   * them. Everything one flush (or several, while a write runs) produced goes in one
+   * transaction: a write per target would queue behind ingest flushes one after another.
+   */
   private record(happenings: Happening[], states: repo.StateRecord[]): void {
+    this.waitingHappenings.push(...happenings);
+    this.waitingStates.push(...states);
+    if (this.writeScheduled) return;
+    this.writeScheduled = true;
     this.writing = this.writing
       .then(async () => {
+        this.writeScheduled = false;
+        const hs = this.waitingHappenings.splice(0);
+        const ss = this.waitingStates.splice(0);
         const now = Date.now();
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
-        await this.deps.store.transaction(async (q) => {
-          for (const s of states) await repo.writeState(q, s);
+        const queued = await this.deps.store.transaction(async (q) => {
+          for (const s of ss) await repo.writeState(q, s);
           const rows: repo.NewNotification[] = [];
-          for (const h of happenings) {
+          for (const h of hs) {
+            if (!h.alert.actions.length) continue;
             const v = await this.variables(q, h);
             for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time }) });
           }
-          await repo.enqueue(q, rows, now, expiresAt);
-          this.notificationsQueued += rows.length;
-        });
-        this.queue.kick();
+          return repo.enqueue(q, rows, now, expiresAt);
+        }, { background: true });
+        this.notificationsQueued += queued.length;
+        this.queue.deliverNow(queued);
       })
       .catch((err) => this.deps.log.error({ err }, 'alerts: could not queue notifications'));
   }
 
-  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }): Promise<NotificationVariables> {
+  /** Target names and agents, kept a minute (a flush can fire many alerts of the same targets). */
+  private readonly targetInfos = new Map<number, { host: string; agent: string; at: number }>();
+
+  private async targetInfo(q: Queryable, sessionId: number): Promise<{ host: string; agent: string } | undefined> {
+    const cached = this.targetInfos.get(sessionId);
+    if (cached && cached.at > Date.now() - 60_000) return cached;
     const s = await q.one<{ target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
       `SELECT s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id WHERE s.id = $1`,
-      [h.sessionId],
+      [sessionId],
     );
-    const host = s ? (s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip)) : h.sessionId ? `target ${h.sessionId}` : '(no target)';
-    const hostAddr = await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
+    if (!s) return undefined;
+    const info = {
+      host: s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip),
+      agent: s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`),
+      at: Date.now(),
+    };
+    if (this.targetInfos.size > 10_000) this.targetInfos.clear();
+    this.targetInfos.set(sessionId, info);
+    return info;
+  }
+
+  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }): Promise<NotificationVariables> {
+    const s = await this.targetInfo(q, h.sessionId);
+    const host = s?.host ?? (h.sessionId ? `target ${h.sessionId}` : '(no target)');
+    // Hop conditions name the hop's address (one look-up; the target's is in its name).
+    const hostAddr = h.alert.condition.Hop ? await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]) : undefined;
     const base = this.deps.config.publicUrl;
     return {
       alert: h.alert.name,
@@ -122,7 +157,7 @@ export class AlertService {
       jitter: fmt(h.figures.jitter, 2),
       mos: fmt(h.figures.mos, 2),
       time: new Date(h.time).toISOString(),
-      agent: s ? (s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`)) : '',
+      agent: s?.agent ?? '',
       link: base ? `${base}/targets/${h.sessionId}` : '',
     };
   }
@@ -275,10 +310,18 @@ export class AlertService {
     return this.getAlert(p, alertId);
   }
 
+  /** Send test calls per user in the last minute: each sends mail or calls a URL the user names. */
+  private readonly tests = new Map<number, number[]>();
+
   /** "Send test": runs the action once now, with sample figures, and answers what it got. */
   async testAction(p: Principal, kind: ActionKind, config: ActionConfig, targetId?: number): Promise<ActionTestResult> {
     requireClaim(p, Claim.AlertsManagement);
     checkAction(kind, config);
+    const now = Date.now();
+    const recent = (this.tests.get(p.userId) ?? []).filter((t) => t > now - 60_000);
+    if (recent.length >= MaxTestsPerMinute) throw tooManyRequests(`At most ${MaxTestsPerMinute} tests a minute: try again shortly.`, 60);
+    recent.push(now);
+    this.tests.set(p.userId, recent);
     const sessionId = targetId ?? 0;
     if ((kind === 'comment' || kind === 'summary') && !targetId) throw badRequest('Testing this action needs a target (TargetID).');
     if (targetId) await this.deps.store.read((q) => this.checkTargets(q, p.accountId, [targetId]));

@@ -28,7 +28,7 @@ export const MailSettingsSchema = {
 export default async function mailPlugin(app: FastifyInstance) {
   const read = () => app.store.read((q) => loadMailSettings(q));
 
-  app.get('/api/mail/settings', { config: { changesState: false, access: manage }, schema: { response: { 200: MailSettingsSchema } } }, async (request) => {
+  app.get('/api/mail/settings', { config: { access: manage, changesState: false }, schema: { response: { 200: MailSettingsSchema } } }, async (request) => {
     requireUser(request);
     const { settings, fromEnvironment } = await read();
     return toDto(settings, fromEnvironment);

@@ -3,6 +3,7 @@
 // give clear answers on the alert and in "Send test"; templates with script are refused or
 // escaped; the server stays healthy throughout. Traces loopback (raw sockets as root, the
 // simulated engine otherwise).
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { engineEnv } from '../support/trace-network.js';
@@ -45,6 +46,10 @@ beforeAll(async () => {
   target = started.body.ID;
 });
 afterAll(async () => {
+  if (hw) {
+    mkdirSync('test-results', { recursive: true });
+    writeFileSync('test-results/alerts-delivery-server.log', hw.output());
+  }
   await hw?.dispose();
   await mail?.close();
   await hook?.close();

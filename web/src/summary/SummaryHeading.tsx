@@ -17,6 +17,7 @@ import { currentUserAtom } from '../state/user';
 import { copyText } from '../target/clipboard';
 import { PopupMenu, type MenuItem } from '../target/PopupMenu';
 import { ImportButton } from './ImportButton';
+import { AlertsToggle } from '../alerts/AlertsSidebar';
 
 
 export interface SummaryHeadingProps {
@@ -26,9 +27,11 @@ export interface SummaryHeadingProps {
   onDelete: () => void;
   /** Counts for the line under the title. */
   targetCount: number;
+  alertsVisible: boolean;
+  onToggleAlerts: () => void;
 }
 
-export function SummaryHeading({ title, summary, onRename, onDelete, targetCount }: SummaryHeadingProps) {
+export function SummaryHeading({ title, summary, onRename, onDelete, targetCount, alertsVisible, onToggleAlerts }: SummaryHeadingProps) {
   const user = useAtomValue(currentUserAtom);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const [creating, setCreating] = useState(false);
@@ -85,11 +88,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
       </div>
       <div className="heading-tools">
         {user?.Flags.includes(Flag.Pp2Import) && summary && <ImportButton summary={summary} allowed={!!user?.Claims.includes(Claim.TargetManagement)} />}
-        {user?.Claims.includes(Claim.AlertsManagement) && (
-          <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
-            Show alerts
-          </button>
-        )}
+        {user?.Claims.includes(Claim.AlertsManagement) && <AlertsToggle visible={alertsVisible} onToggle={onToggleAlerts} />}
       </div>
       {menu && <PopupMenu x={menu.x} y={menu.y} items={linkItems} onClose={() => setMenu(null)} />}
       {creating && summary && <CreateLinkModal summaryRef={`SUM-${summary.UniqueID}`} onClose={() => setCreating(false)} onChanged={() => undefined} />}

@@ -52,6 +52,8 @@ import { summaryColumnsAtom, summarySortAtom, summarySplitterAtom } from './pref
 import { RenameSummaryDialog } from './RenameSummaryDialog';
 import { SummaryGraph } from './SummaryGraph';
 import { SummaryHeading } from './SummaryHeading';
+import { AlertsSidebar } from '../alerts/AlertsSidebar';
+import { useAlertsSidebarVisible } from '../alerts/useAlertsSidebarVisible';
 import { SummaryRowMenu } from './SummaryRowMenu';
 import { TracedTargetDialog } from '../target/TracedTargetDialog';
 import { useSummary } from './useSummary';
@@ -92,6 +94,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const { columns, updateColumns } = useColumns(summaryId, summaryColumns);
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds, true);
+  const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
   const chosen = selectedRows(rows, selection.selection);
   const chosenIds = selectedTargetIds(selection.selection);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
@@ -151,7 +154,10 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
         targetCount={rows.length}
         onRename={() => setRenaming(true)}
         onDelete={() => setDeleting(true)}
+        alertsVisible={alertsShown}
+        onToggleAlerts={toggleAlerts}
       />
+      {alertsShown && claims.includes(Claim.AlertsManagement) && <AlertsSidebar selection={selection.selection} />}
 
       <ControlPanel
         entryText={entry.text}

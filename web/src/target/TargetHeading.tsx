@@ -6,6 +6,7 @@ import type { TargetDetails } from '../../../server/contract/targets';
 import { appConfigAtom, currentUserAtom } from '../state/user';
 import { Link } from 'react-router-dom';
 import { liveShareViewerPath } from '../state/liveShareCookie';
+import { AlertsToggle } from '../alerts/AlertsSidebar';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
 import type { TimeRange } from './logic/graphTimeState';
@@ -23,6 +24,8 @@ export function TargetHeading({
   agent,
   insightsOpen,
   onInsights,
+  alertsVisible,
+  onToggleAlerts,
 }: {
   targetId?: string;
   notFound: boolean;
@@ -35,6 +38,8 @@ export function TargetHeading({
   agent: TraceAgent | null;
   insightsOpen: boolean;
   onInsights: (open: boolean) => void;
+  alertsVisible: boolean;
+  onToggleAlerts: () => void;
 }) {
   const user = useAtomValue(currentUserAtom);
   // Signed-in users with a target, on the cloud edition or with Insights switched on (spec 3 section 2.2).
@@ -72,11 +77,7 @@ export function TargetHeading({
             firstSampleMs={details.FirstSample ? Date.parse(details.FirstSample) : null}
           />
         )}
-        {user?.Claims.includes(Claim.AlertsManagement) && (
-          <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
-            Show alerts
-          </button>
-        )}
+        {user?.Claims.includes(Claim.AlertsManagement) && <AlertsToggle visible={alertsVisible} onToggle={onToggleAlerts} />}
         {insights && (
           <button type="button" className={`button ${insightsOpen ? 'primary' : 'secondary'}`} aria-pressed={insightsOpen} onClick={() => onInsights(!insightsOpen)}>
             Insights

@@ -31,6 +31,8 @@ import { formatTimeRangeText } from './logic/timeRangeText';
 import { forgetOpenTarget } from './openTarget';
 import { RowMenu, type HostEdit } from './RowMenu';
 import { TargetHeading } from './TargetHeading';
+import { AlertsSidebar } from '../alerts/AlertsSidebar';
+import { useAlertsSidebarVisible } from '../alerts/useAlertsSidebarVisible';
 import { TimelineGraph, type CommentAction } from './TimelineGraph';
 import { TraceGrid } from './TraceGrid';
 import { useAgentsAndConfigurations } from './useAgentsAndConfigurations';
@@ -102,6 +104,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const { columns, updateColumns } = useColumns(targetId);
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds);
+  const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
   const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
   // The session's agent: "via {agent}" with its offline marker; in multi-agent mode also the
@@ -180,7 +183,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
   return (
     <div className="target-window" ref={drawn.root} style={insightsOpen ? { marginRight: panel.width } : undefined}>
-      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} insightsOpen={insightsOpen} onInsights={panel.setVisible} />
+      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} insightsOpen={insightsOpen} onInsights={panel.setVisible} alertsVisible={alertsShown} onToggleAlerts={toggleAlerts} />
       {insightsOpen && targetId && (
         <InsightsPanel
           targetId={targetId}
@@ -197,6 +200,9 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           onDecorations={setDecorations}
           autoRun={runInsights}
         />
+      )}
+      {alertsShown && claims.includes(Claim.AlertsManagement) && (
+        <AlertsSidebar selection={selection.selection.length ? selection.selection : targetId ? [`${targetId}_h_0`] : []} />
       )}
 
       <ControlPanel

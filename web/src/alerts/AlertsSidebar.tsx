@@ -1,0 +1,93 @@
+// The alerts sidebar (spec 3 section 2.7): pages rendered by the server (every value escaped
+// there, no script) shown as they are; this component only wires their data- attributes:
+// data-page/data-params load a page (data-modal as a modal, data-confirm asks first), a form
+// with data-finish goes to the finishing call, data-test runs "Send test".
+import { useCallback, type MouseEvent, type FormEvent } from 'react';
+import { Modal } from '../components/Modal';
+import { reportError } from '../state/reportError';
+import { finishAlert, testAlertAction } from './api';
+import { serializeFields, sessionAndHost } from './logic/formData';
+import { useAlertPage } from './useAlertPage';
+import { useSidebarWidth } from './useSidebarWidth';
+import './alerts.css';
+
+function formFields(form: HTMLFormElement) {
+  return serializeFields(
+    [...form.elements].map((el) => {
+      const f = el as HTMLInputElement;
+      return { name: f.name, type: f.type, value: f.value, checked: f.checked };
+    }),
+  );
+}
+
+export function AlertsSidebar({ selection }: { selection: readonly string[] }) {
+  const { width, startDrag } = useSidebarWidth();
+  const pages = useAlertPage(selection, true);
+
+  const onClick = useCallback(
+    (e: MouseEvent<HTMLElement>) => {
+      const el = (e.target as HTMLElement).closest('button');
+      if (!el) return;
+      if (el.dataset.page) {
+        e.preventDefault();
+        if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
+        let params: unknown = {};
+        try {
+          params = JSON.parse(el.dataset.params ?? '{}');
+        } catch {
+          /* the server writes it: never happens */
+        }
+        void pages.open({ page: el.dataset.page, params }, el.dataset.modal === 'true');
+      } else if (el.dataset.test) {
+        e.preventDefault();
+        const form = el.closest('form');
+        const answer = form?.querySelector<HTMLOutputElement>('[data-test-answer]');
+        if (!form || !answer) return;
+        answer.textContent = 'Sending...';
+        testAlertAction({ SerializedData: JSON.stringify(formFields(form)), ...sessionAndHost(selection), SelectedTargets: JSON.stringify(selection) }).then(
+          (r) => {
+            answer.textContent = r ? `${r.Ok ? 'Worked' : 'Failed'}: ${r.Answer}` : '';
+            answer.dataset.ok = String(!!r?.Ok);
+          },
+          (err) => (answer.textContent = `Failed: ${(err as Error).message}`),
+        );
+      }
+    },
+    [pages, selection],
+  );
+
+  const onSubmit = useCallback(
+    (e: FormEvent<HTMLElement>) => {
+      const form = e.target as HTMLFormElement;
+      if (form.dataset.finish !== 'true') return;
+      e.preventDefault();
+      finishAlert({ SerializedData: JSON.stringify(formFields(form)), ...sessionAndHost(selection), SelectedTargets: JSON.stringify(selection) }).then(
+        (a) => a && pages.showAnswer(a),
+        (err) => reportError(err),
+      );
+    },
+    [pages, selection],
+  );
+
+  return (
+    <aside className="alerts-sidebar" style={{ width }} aria-label="Alerts" data-testid="alerts-sidebar">
+      <div className="alerts-resize" onPointerDown={startDrag} role="separator" aria-orientation="vertical" title="Drag to resize" />
+      {/* Server-rendered from templates with every value escaped (server/alerts/pages.ts). */}
+      <div className="alerts-content" onClick={onClick} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.mainHtml }} />
+      {pages.modalHtml !== null && (
+        <Modal title="Alerts" onClose={pages.closeModal} width={560}>
+          <div className="alerts-content alerts-modal" onClick={onClick} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.modalHtml }} />
+        </Modal>
+      )}
+    </aside>
+  );
+}
+
+/** "Show alerts" / "Hide alerts" (AlertsManagement; the caller checks the claim). */
+export function AlertsToggle({ visible, onToggle }: { visible: boolean; onToggle: () => void }) {
+  return (
+    <button type="button" className="button secondary" onClick={onToggle} aria-pressed={visible} data-testid="alerts-toggle">
+      {visible ? 'Hide alerts' : 'Show alerts'}
+    </button>
+  );
+}
