@@ -78,7 +78,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     async (request) => {
       const p = requireUser(request);
       const { currentPassword, newPassword } = request.query;
-      return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie));
+      return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie), request.ip);
     },
   );
 
