@@ -110,8 +110,8 @@ describe('a temporary password', () => {
   });
 
   it('limits wrong current passwords like failed sign-ins (429 with Retry-After)', async () => {
-    await createWebUser(hw.url, root, { email: 'guess@example.org', password: 'Guessed-never-1' });
-    const cookie = await signIn(hw.url, 'guess@example.org', 'Guessed-never-1');
+    await createWebUser(hw.url, root, { email: 'pat@example.org', password: 'Guessed-never-1' });
+    const cookie = await signIn(hw.url, 'pat@example.org', 'Guessed-never-1');
     const attempt = (current: string) => call(`/api/Account?currentPassword=${current}&newPassword=Another-pw-77`, cookie, { method: 'PATCH' });
     for (let i = 0; i < 5; i++) expect((await attempt(`wrong-guess-${i}`)).status).toBe(400);
     const limited = await attempt('wrong-guess-5');
