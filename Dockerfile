@@ -58,6 +58,10 @@ WORKDIR /app
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# `<image>` runs the server, `<image> agent '<link>'` a remote agent (container/entrypoint.sh).
+COPY --chmod=0755 container/entrypoint.sh /usr/local/bin/hopwatch-entrypoint
+# The per-test pages Insights results link to (served at /docs/insights/).
+COPY --from=build /src/docs/insights ./docs/insights
 
 ENV NODE_ENV=production \
     HOPWATCH_PORT=8080 \
@@ -72,10 +76,12 @@ EXPOSE 8080
 USER hopwatch:hopwatch
 
 # /readyz answers 200 once the store is open and the server takes requests. There is no curl
-# in the slim base, so node's own fetch does the probe.
+# in the slim base, so node's own fetch does the probe. An agent container has no HTTP port:
+# it is healthy while its process (PID 1) runs, which the check running at all shows.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HOPWATCH_PORT||8080)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "require('fs').readFileSync('/proc/1/cmdline','utf8').includes('agent/cli.js')?process.exit(0):fetch('http://127.0.0.1:'+(process.env.HOPWATCH_PORT||8080)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 
 # The server closes the store and exits on SIGTERM, well inside the default 10 s stop timeout.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/server/main.js"]
+ENTRYPOINT ["/usr/local/bin/hopwatch-entrypoint"]
+CMD ["server"]

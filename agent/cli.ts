@@ -2,6 +2,7 @@
 // hopwatch-agent: the remote collector (docs/agents.md).
 //   hopwatch-agent setup '<hopwatch://setup?...>'  enrol with the server, then run (Mode APP)
 //   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)
+//   hopwatch-agent setup --ca FILE '<link>'        trust FILE's CA for an https server (docs/deploy.md)
 //   hopwatch-agent run [--service]                 run with the stored credentials
 // State lives in HOPWATCH_AGENT_DIR (default /var/lib/hopwatch-agent). Keys are never printed.
 import { spawn } from 'node:child_process';
@@ -12,11 +13,14 @@ import { AgentEnrolPath } from './protocol.js';
 import { AgentState, agentDir } from './state.js';
 import { AgentModeCode, AgentProgram } from './program.js';
 import { agentEngine } from './engine-choice.js';
+import { postJson, readCaFile, trustedCa } from './trust.js';
 
 const usage = `Usage:
-  hopwatch-agent setup [--no-run] '<Auto Setup link>'
+  hopwatch-agent setup [--no-run] [--reuse] [--ca FILE] '<Auto Setup link>'
   hopwatch-agent run [--service]
-Environment: HOPWATCH_AGENT_DIR (state, default /var/lib/hopwatch-agent), HOPWATCH_ENGINE=simulated (tests),\n  HOPWATCH_AGENT_ROUND_LOG (a file that gets one line per round).`;
+--ca FILE: trust the CA certificate in FILE (PEM) for an https server (kept in the agent's state).
+--reuse: when already set up for this link's agent and server, keep the stored credential (restarts).
+Environment: HOPWATCH_AGENT_DIR (state, default /var/lib/hopwatch-agent), HOPWATCH_AGENT_CA (a CA file,\n  overrides the kept one), HOPWATCH_ENGINE=simulated (tests), HOPWATCH_AGENT_ROUND_LOG (a file that gets one line per round).`;
 
 function machineId(): string {
   try {
@@ -32,23 +36,30 @@ function log(msg: string): void {
   console.log(`${new Date().toISOString()} ${msg}`);
 }
 
-async function setup(link: string): Promise<void> {
+async function setup(link: string, caFile: string | undefined, reuse: boolean): Promise<void> {
   const l = parseSetupLink(link);
   const state = new AgentState(agentDir());
-  const res = await fetch(l.server + AgentEnrolPath, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ AgentId: l.id, Key: l.key }),
-  }).catch((err: Error) => {
+  // --reuse (the container's entry point): the same link again after a restart. Its key was
+  // spent by the first setup; the credential stored then is this agent's.
+  const kept = state.readCredentials();
+  if (reuse && kept && kept.agentId === l.id && kept.server === l.server) {
+    if (caFile) state.writeCa(readCaFile(caFile));
+    log(`already set up as agent ${l.id} of ${l.server}; using the stored credential`);
+    return;
+  }
+  const ca = caFile ? readCaFile(caFile) : process.env.HOPWATCH_AGENT_CA ? readCaFile(process.env.HOPWATCH_AGENT_CA) : undefined;
+  const res = await postJson(l.server + AgentEnrolPath, { AgentId: l.id, Key: l.key }, ca).catch((err: Error) => {
     throw new Error(`The server ${l.server} could not be reached: ${err.message}`);
   });
-  const body = (await res.json().catch(() => ({}))) as { Credential?: string; Error?: string };
-  if (!res.ok || !body.Credential) throw new Error(`The server refused the setup (${res.status}): ${body.Error ?? 'no answer'}`);
+  const body = res.body as { Credential?: string; Error?: string };
+  if (res.status !== 200 || !body.Credential) throw new Error(`The server refused the setup (${res.status}): ${body.Error ?? 'no answer'}`);
   const previous = state.readCredentials();
   // A different agent (or server) than before: its traces and spool are not this one's.
   if (previous && (previous.agentId !== l.id || previous.server !== l.server)) state.removeAll();
   state.writeCredentials({ agentId: l.id, server: l.server, credential: body.Credential, machineId: previous?.machineId ?? machineId() });
-  log(`set up as agent ${l.id} of ${l.server}; state in ${state.dir}`);
+  // Kept for `run` and the service (a copy: the given file may go away).
+  if (caFile) state.writeCa(ca);
+  log(`set up as agent ${l.id} of ${l.server}; state in ${state.dir}${caFile ? `; trusting the CA in ${caFile}` : ''}`);
 }
 
 async function run(mode: number): Promise<void> {
@@ -57,6 +68,7 @@ async function run(mode: number): Promise<void> {
   if (!creds) throw new Error(`This agent is not set up (no credentials in ${state.dir}): run hopwatch-agent setup '<Auto Setup link>' first.`);
   const program = new AgentProgram(creds, {
     state,
+    ca: trustedCa(state),
     engine: agentEngine(),
     mode,
     log,
@@ -82,12 +94,26 @@ async function run(mode: number): Promise<void> {
   await program.start();
 }
 
+/** Splits flags (`--name` or `--name=value`; `--ca` also takes the next word) from arguments. */
+function parseArgs(rest: string[]): { flags: Map<string, string>; args: string[] } {
+  const flags = new Map<string, string>();
+  const args: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (!a.startsWith('--')) args.push(a);
+    else if (a.includes('=')) flags.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
+    else if (a === '--ca') flags.set(a, rest[++i] ?? '');
+    else flags.set(a, '');
+  }
+  return { flags, args };
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
-  const flags = new Set(rest.filter((a) => a.startsWith('--')));
-  const args = rest.filter((a) => !a.startsWith('--'));
+  const { flags, args } = parseArgs(rest);
+  if (flags.has('--ca') && !flags.get('--ca')) throw new Error('--ca needs a file (the PEM certificate of the CA that signed the server certificate)');
   if (cmd === 'setup' && args.length === 1) {
-    await setup(args[0]);
+    await setup(args[0], flags.get('--ca'), flags.has('--reuse'));
     if (!flags.has('--no-run')) await run(AgentModeCode.APP);
     return;
   }

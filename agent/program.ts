@@ -3,11 +3,11 @@
 // the agent link, deleting each only after the server acknowledged its commit. Keeps tracing
 // (from traces.json) while the server is away, and reconnects by itself.
 import { appendFileSync } from 'node:fs';
-import { hostname, platform as osPlatform } from 'node:os';
+import { hostname, networkInterfaces, platform as osPlatform } from 'node:os';
 import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
-import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
+import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireHop, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
 import { Spool, type SpoolLimits } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
 
@@ -26,6 +26,8 @@ export interface AgentProgramOptions {
   roundLog?: string;
   /** Called when the server asked to uninstall (after state was removed). */
   onUninstall?: () => void;
+  /** PEM CA certificate(s) a wss:// server is verified with (agent/trust.ts); default: system roots. */
+  ca?: string;
 }
 
 const sameTrace = (a: AssignedTrace, b: AssignedTrace) =>
@@ -91,7 +93,7 @@ export class AgentProgram {
     this.gathered.push({
       traceId,
       time: round.time,
-      hops: round.hops.map((h) => ({ ttl: h.ttl, address: h.address, name: h.name, rtt: h.rtt })),
+      hops: round.hops.map(wireHop),
     });
     if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
     else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? 200);
@@ -219,7 +221,11 @@ export class AgentProgram {
   private connect(): void {
     if (this.stopped) return;
     const url = this.creds.server.replace(/^http/, 'ws') + AgentLinkPath;
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.creds.agentId}.${this.creds.credential}` }, handshakeTimeout: 10_000 });
+    const ws = new WebSocket(url, {
+      headers: { authorization: `Bearer ${this.creds.agentId}.${this.creds.credential}` },
+      handshakeTimeout: 10_000,
+      ...(this.opts.ca ? { ca: this.opts.ca } : {}),
+    });
     this.ws = ws;
     let queue = Promise.resolve();
     ws.on('open', () => {
@@ -235,6 +241,7 @@ export class AgentProgram {
           platform: osPlatform() === 'linux' ? 3 : osPlatform() === 'win32' ? 1 : osPlatform() === 'darwin' ? 2 : 0,
           version: AgentVersion,
           mode: this.opts.mode,
+          interfaces: machineInterfaces(),
         } satisfies AgentMessage),
       );
     });
@@ -265,4 +272,11 @@ export class AgentProgram {
       this.retryMs = Math.min(this.retryMs * 2, 10_000);
     });
   }
+}
+
+/** This machine's network interfaces as the engine names them, with their addresses (the server's settings editor lists them). */
+function machineInterfaces(): { ID: string; Name: string }[] {
+  return Object.entries(networkInterfaces())
+    .slice(0, 64)
+    .map(([name, addrs]) => ({ ID: name.slice(0, 64), Name: `${name} (${(addrs ?? []).map((a) => a.address).join(', ')})`.slice(0, 400) }));
 }

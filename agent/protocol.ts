@@ -1,7 +1,7 @@
 // The agent link (docs/agents.md): one WebSocket per agent at /agentLink, JSON text frames,
 // authenticated by the agent's credential in the upgrade request. Shared by the server
 // (server/agents/link.ts) and the agent program (agent/link-client.ts).
-import type { RouteChange, TraceOptions } from '../engine/index.js';
+import type { HopOwner, MplsLabel, RouteChange, TraceHop, TraceOptions } from '../engine/index.js';
 
 export const AgentLinkPath = '/agentLink';
 export const AgentEnrolPath = '/api/agent/enrol';
@@ -20,11 +20,33 @@ export interface AssignedTrace {
   engine?: Omit<TraceOptions, 'target' | 'intervalSeconds' | 'finalHopOnly'>;
 }
 
+/** One hop as it travels; the details (issue 16) only when the engine reported them. */
+export interface WireHop {
+  ttl: number;
+  address: string | null;
+  name: string | null;
+  rtt: number;
+  mpls?: MplsLabel[];
+  owner?: HopOwner;
+  quotedDscp?: number;
+  natDetected?: boolean;
+}
+
 /** One round as it travels: the engine's round without what the server does not store. */
 export interface WireRound {
   traceId: number;
   time: number;
-  hops: { ttl: number; address: string | null; name: string | null; rtt: number }[];
+  hops: WireHop[];
+}
+
+/** The wire form of an engine hop (absent details stay absent: most hops carry none). */
+export function wireHop(h: TraceHop): WireHop {
+  const w: WireHop = { ttl: h.ttl, address: h.address, name: h.name, rtt: h.rtt };
+  if (h.mpls) w.mpls = h.mpls;
+  if (h.owner) w.owner = h.owner;
+  if (h.quotedDscp !== undefined) w.quotedDscp = h.quotedDscp;
+  if (h.natDetected) w.natDetected = true;
+  return w;
 }
 
 export type ServerMessage =
@@ -53,6 +75,8 @@ export type AgentMessage =
       platform: number;
       version: string;
       mode: number;
+      /** The machine's network interfaces (ID: the name probes can be sent from), for the settings editor. Older agents leave it out. */
+      interfaces?: { ID: string; Name: string }[];
     }
   | { t: 'batch'; seq: number; rounds: WireRound[] }
   | { t: 'route'; traceId: number; change: RouteChange }
@@ -77,6 +101,16 @@ export const AgentMessageSchema = {
         platform: { type: 'integer', minimum: 0, maximum: 3 },
         version: shortText(50),
         mode: { type: 'integer', minimum: 0, maximum: 2 },
+        interfaces: {
+          type: 'array',
+          maxItems: 64,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ID', 'Name'],
+            properties: { ID: shortText(64), Name: shortText(400) },
+          },
+        },
       },
     },
     {
@@ -108,6 +142,34 @@ export const AgentMessageSchema = {
                     address: { type: ['string', 'null'], maxLength: 64 },
                     name: { type: ['string', 'null'], maxLength: 255 },
                     rtt: { type: 'number', minimum: -1e12, maximum: 1e12 },
+                    mpls: {
+                      type: 'array',
+                      maxItems: 16,
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['label', 'exp', 'bottomOfStack', 'ttl'],
+                        properties: {
+                          label: { type: 'integer', minimum: 0, maximum: 0xfffff },
+                          exp: { type: 'integer', minimum: 0, maximum: 7 },
+                          bottomOfStack: { type: 'boolean' },
+                          ttl: { type: 'integer', minimum: 0, maximum: 255 },
+                        },
+                      },
+                    },
+                    owner: {
+                      type: 'object',
+                      additionalProperties: false,
+                      required: ['asn', 'asName', 'country', 'special'],
+                      properties: {
+                        asn: { type: ['integer', 'null'], minimum: 0, maximum: 4294967295 },
+                        asName: { type: ['string', 'null'], maxLength: 200 },
+                        country: { type: ['string', 'null'], maxLength: 8 },
+                        special: { type: ['string', 'null'], maxLength: 100 },
+                      },
+                    },
+                    quotedDscp: { type: 'integer', minimum: 0, maximum: 63 },
+                    natDetected: { type: 'boolean' },
                   },
                 },
               },

@@ -58,8 +58,19 @@ export class AgentState {
     writeFileAtomic(join(this.dir, 'traces.json'), JSON.stringify(traces));
   }
 
-  /** Delete And Uninstall: credentials, traces and spool go. */
+  /** The server's CA certificate(s) kept by `setup --ca` (PEM), if any. */
+  readCa(): string | undefined {
+    const p = join(this.dir, 'ca.pem');
+    return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
+  }
+
+  writeCa(pem: string | undefined): void {
+    if (pem === undefined) rmSync(join(this.dir, 'ca.pem'), { force: true });
+    else writeFileAtomic(join(this.dir, 'ca.pem'), pem, 0o644);
+  }
+
+  /** Delete And Uninstall: credentials, the CA, traces and spool go. */
   removeAll(): void {
-    for (const name of ['credentials.json', 'traces.json', 'spool']) rmSync(join(this.dir, name), { recursive: true, force: true });
+    for (const name of ['credentials.json', 'ca.pem', 'traces.json', 'spool']) rmSync(join(this.dir, name), { recursive: true, force: true });
   }
 }

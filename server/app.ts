@@ -1,4 +1,5 @@
 // Assembles the Fastify app: shared hooks, then one plugin per area.
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -43,10 +44,20 @@ import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
 import dataFilesPlugin from './datafiles/plugin.js';
 import agentsPlugin from './agents/plugin.js';
+import liveSharePlugin from './liveshare/plugin.js';
+import { LiveShareVisitors } from './liveshare/visitors.js';
+import settingsPlugin from './settings/plugin.js';
+import insightsPlugin from './insights/plugin.js';
+import mailPlugin from './mail/plugin.js';
+import { mailer } from './mail/transport.js';
+import alertsPlugin from './alerts/plugin.js';
+import { AlertService } from './alerts/service.js';
+import metricsPlugin from './metrics/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: readonly RouteOptions[];
+    liveShareVisitors: LiveShareVisitors;
   }
 }
 
@@ -65,7 +76,11 @@ export interface AppOptions {
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  // With HOPWATCH_TLS_*, the same app over HTTPS (the WebSocket upgrades of /mainHub and
+  // /agentLink ride on it as wss). Typed as the plain-HTTP instance: no route uses the raw server.
+  const https = opts.config.tls ? { cert: readFileSync(opts.config.tls.certFile), key: readFileSync(opts.config.tls.keyFile) } : null;
   const app = Fastify({
+    ...(https ? { https } : {}),
     logger:
       opts.logger === false
         ? false
@@ -97,6 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', opts.store);
   app.decorate('events', opts.events ?? new DomainEventBus());
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);
   installRequestLog(app, opts.config.slowRequestMs);
   installJsonParsing(app);
@@ -106,8 +122,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app, opts.version);
 
   // Before validation: who may call is checked before what they sent (server/http/access.ts).
+  // A browser without a user's session may be a LiveShare visitor (its liveshareid cookie).
+  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events);
+  app.decorate('liveShareVisitors', visitors);
+  app.addHook('onClose', async () => visitors.close());
   app.addHook('preValidation', async (request) => {
-    if (request.headers.cookie) request.principal = await principalFromCookie(opts.store, request.headers.cookie);
+    if (!request.headers.cookie) return;
+    request.principal = await principalFromCookie(opts.store, request.headers.cookie);
+    if (request.principal) return;
+    const visitor = await visitors.fromCookie(request.headers.cookie, request.ip);
+    if (visitor && 'principal' in visitor) request.principal = visitor.principal;
+    else if (visitor) request.liveShareRefusal = visitor.refusal;
   });
   installAccessCheck(app);
   installImpersonationAudit(app);
@@ -123,6 +148,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(kvpPlugin);
   await app.register(configurationsPlugin);
   await app.register(sessionsPlugin);
+  await app.register(liveSharePlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });
@@ -152,12 +178,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
   await app.register(agentsPlugin, { runner, ingest });
+  // The settings editor: its saves restart the targets whose engine settings changed.
+  await app.register(settingsPlugin, { runner });
   await app.register(targetsPlugin, targetDeps);
   // One data service for both doors: REST and /mainHub read open sessions from memory alike.
   const data = createDataService(opts.store, ingest);
   await app.register(dataPlugin, { data });
+  await app.register(insightsPlugin, { recent: ingest });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
+  // Alerts evaluate each ingest commit; their notifications go through a durable queue.
+  const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store) });
+  await alerts.start(ingest);
+  app.addHook('onClose', () => alerts.close());
+  await app.register(mailPlugin);
+  await app.register(alertsPlugin, { alerts });
+  await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

@@ -49,4 +49,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOPWATCH_MAX_IMPORT_MB: '1' }).maxImportMB).toBe(1);
     expect(() => loadConfig({ HOPWATCH_MAX_IMPORT_MB: '0' })).toThrow(/HOPWATCH_MAX_IMPORT_MB must be 1 or more/);
   });
+  it('speaks TLS only with both HOPWATCH_TLS_CERT and HOPWATCH_TLS_KEY naming existing files', () => {
+    expect(loadConfig({}).tls).toBeUndefined();
+    const here = import.meta.filename;
+    expect(loadConfig({ HOPWATCH_TLS_CERT: here, HOPWATCH_TLS_KEY: here }).tls).toEqual({ certFile: here, keyFile: here });
+    expect(() => loadConfig({ HOPWATCH_TLS_CERT: here })).toThrow(/HOPWATCH_TLS_CERT and HOPWATCH_TLS_KEY go together/);
+    expect(() => loadConfig({ HOPWATCH_TLS_CERT: here, HOPWATCH_TLS_KEY: '/nonexistent/key.pem' })).toThrow(/HOPWATCH_TLS_KEY names \/nonexistent\/key.pem/);
+  });
 });

@@ -38,6 +38,11 @@ export interface Config {
    */
   simScenarios: string[];
   /**
+   * Insights on (HOPWATCH_INSIGHTS 1 or 0): the spec shows them on the cloud edition; a
+   * self-hosted appliance has them off unless switched on (docs/insights.md "Edition").
+   */
+  insights: boolean;
+  /**
    * Days raw samples and 1-minute rollups are kept (HOPWATCH_RETENTION_RAW_DAYS, _MINUTE_DAYS);
    * undefined: not set here, the stored setting or the default applies (server/store/retention-settings.ts).
    */
@@ -47,6 +52,19 @@ export interface Config {
   retentionSessionsDays: number | undefined;
   /** Largest data file ImportPP2File accepts, in MiB (larger uploads answer 413). */
   maxImportMB: number;
+  /**
+   * PEM files of the certificate (chain) and key the server speaks TLS with (HOPWATCH_TLS_CERT,
+   * HOPWATCH_TLS_KEY, both or neither); undefined: plain HTTP (or TLS at a reverse proxy).
+   */
+  tls: { certFile: string; keyFile: string } | undefined;
+  /** Alerts: samples older than this (backfill) notify no start (HOPWATCH_ALERT_MAX_STALE_SECONDS, 300). */
+  alertMaxStaleSeconds: number;
+  /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
+  alertRetryMinutes: number;
+  /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
+  metricsToken: string | undefined;
+  /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +118,23 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
   });
 }
 
+function positiveVar(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = intVar(env, name, fallback);
+  if (n < 1) throw new ConfigError(`${name} must be 1 or more, got ${n}`);
+  return n;
+}
+
+function publicUrlVar(raw: string | undefined): string {
+  if (!raw) return '';
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(`HOPWATCH_PUBLIC_URL must be an http or https URL such as https://hopwatch.example.org, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault = resolve('dist/web')): Config {
   const port = intVar(env, 'HOPWATCH_PORT', 8080);
   if (port < 0 || port > 65535) throw new ConfigError(`HOPWATCH_PORT must be 0-65535, got ${port}`);
@@ -118,13 +153,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   }
   const maxImportMB = intVar(env, 'HOPWATCH_MAX_IMPORT_MB', 512);
   if (maxImportMB < 1) throw new ConfigError('HOPWATCH_MAX_IMPORT_MB must be 1 or more');
+  const deployment = intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode;
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   return {
     port,
     host: env.HOPWATCH_HOST || '0.0.0.0',
     dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
-    deployment: intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode,
+    deployment,
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,
     rootPassword: env.HOPWATCH_ROOT_PASSWORD || undefined,
@@ -140,5 +176,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     retentionMinuteDays,
     retentionSessionsDays: retention || undefined,
     maxImportMB,
+    tls: tlsFiles(env),
+    insights: insightsVar(env.HOPWATCH_INSIGHTS, deployment),
+    alertMaxStaleSeconds: positiveVar(env, 'HOPWATCH_ALERT_MAX_STALE_SECONDS', 300),
+    alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
+    metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
+    publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
   };
+}
+
+function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {
+  const cert = env.HOPWATCH_TLS_CERT || '';
+  const key = env.HOPWATCH_TLS_KEY || '';
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigError('HOPWATCH_TLS_CERT and HOPWATCH_TLS_KEY go together: set both (PEM files) or neither');
+  for (const [name, path] of [['HOPWATCH_TLS_CERT', cert], ['HOPWATCH_TLS_KEY', key]]) {
+    if (!existsSync(path)) throw new ConfigError(`${name} names ${path}, which does not exist`);
+  }
+  return { certFile: resolve(cert), keyFile: resolve(key) };
+}
+
+function insightsVar(raw: string | undefined, deployment: DeploymentMode): boolean {
+  if (raw === undefined || raw === '') return deployment === DeploymentMode.Cloud;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`HOPWATCH_INSIGHTS must be 1 or 0, got "${raw}"`);
 }

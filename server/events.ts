@@ -21,10 +21,14 @@ export interface DomainEvents {
   UserUpdated: [accountId: number, userId: number];
   /** An agent of the account was created, renamed, deleted, connected or disconnected. */
   AgentsChanged: [accountId: number];
+  /** An Insights run of a session started a test (spec 3 WisdomTestProgressUpdated). */
+  WisdomTestProgress: [accountId: number, sessionId: number, testTitle: string];
   /** One login session ended (sign-out); named by its token's hash. */
   SignedOut: [loginSession: string];
   /** Every login session of a user ended but `kept` (password change or reset, user deleted). */
   LoginSessionsEnded: [userId: number, kept: string | undefined];
+  /** A LiveShare link was created, changed or deleted; `open`: visitors may still use it. */
+  LiveShareChanged: [accountId: number, linkId: number, open: boolean];
   /** A login session started or ended impersonating another user (named by its token's hash). */
   ImpersonationChanged: [loginSession: string];
 }

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  process.stdout.write(`Hopwatch ${version} is listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (data in ${config.dataDir})\n`);
+  process.stdout.write(`Hopwatch ${version} is listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (data in ${config.dataDir})\n`);
 }
 
 main().catch((err) => {

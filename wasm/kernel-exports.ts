@@ -82,3 +82,14 @@ export interface KernelExports {
     jitterOut: number,
   ): void;
 }
+
+/** The Insights statistics kernels (wasm/assembly/stats.ts). */
+export interface StatsExports {
+  memory: WasmMemory;
+  DESCRIBE_SLOTS: WasmGlobal;
+  heapBase(): number;
+  describe(ptr: number, n: number, scratch: number, out: number): number;
+  pearson(xPtr: number, yPtr: number, n: number): number;
+  segmentsAbove(ptr: number, n: number, threshold: number, minRun: number, maxGap: number, out: number): number;
+  meanShift(ptr: number, n: number, minSide: number, out: number): number;
+}

@@ -3,7 +3,7 @@
 // Inputs are streamed through the staging area in chunks (one copy in), results are
 // copied out once into fresh typed arrays that stay valid after later calls.
 
-import type { KernelExports } from './kernel-exports.js';
+import type { KernelExports, StatsExports } from './kernel-exports.js';
 import type {
   BucketResult,
   BucketSpec,
@@ -14,6 +14,7 @@ import type {
 } from './kernel-types.js';
 import { LinearMemory, align8, copyIn } from './linear-memory.js';
 import { emptyRollupRows } from './rollup-rows.js';
+import { StatsKernels } from './stats.js';
 
 export interface KernelOptions {
   /** Rows staged per kernel call; small enough to stay in cache after the copy in. */
@@ -64,10 +65,15 @@ export class Kernels {
   readonly #cellSize: number;
   readonly #chunkRows: number;
   #generation = 0;
+  /** The Insights statistics kernels on the same instance (a call retires any accumulation). */
+  readonly stats: StatsKernels;
 
   constructor(exports: KernelExports, options: KernelOptions = {}) {
     this.#x = exports;
     this.#memory = new LinearMemory(exports.memory);
+    this.stats = new StatsKernels(exports as unknown as StatsExports, this.#memory, () => {
+      this.#generation++;
+    });
     this.#cellsPtr = align8(exports.heapBase());
     this.#cellSize = exports.cellSize();
     this.#chunkRows = Math.max(1, Math.floor(options.chunkRows ?? 65536));

@@ -79,3 +79,5 @@ export type { KernelOptions } from './kernels.js';
 export * from './kernel-types.js';
 export type { WasmModule } from './wasm-api.js';
 export { rollupRowsFromBuckets, type RollupRows } from './rollup-rows.js';
+export { StatsKernels } from './stats.js';
+export type * from './stats-types.js';

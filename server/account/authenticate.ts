@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
 import { ExpiredTrialHeader, LicenseModeName, type LicenseMode } from '../contract/account.js';
 import type { Config } from '../config.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { forbidden, unauthorized, type HttpError } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
@@ -59,7 +59,7 @@ export function expiredTrialError() {
 /** The signed-in principal of a request, or a 401/403 HttpError. */
 export function requireUser(request: FastifyRequest): Principal {
   const p = request.principal;
-  if (!p) throw unauthorized();
+  if (!p) throw request.liveShareRefusal ?? unauthorized();
   if (trialExpired(request.server.config)) throw expiredTrialError();
   return p;
 }
@@ -75,6 +75,8 @@ export function requireLicense(config: Config, mode: LicenseMode): void {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | undefined;
+    /** Why a LiveShare visitor's cookie was refused (429 after too many wrong links), if it was. */
+    liveShareRefusal: HttpError | undefined;
   }
   interface FastifyInstance {
     config: Config;

@@ -69,8 +69,9 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   app.get('/api/Account/Logout', { config: { changesState: true, access: 'public' } }, logoutHandler);
 
   // The change-password screen needs these two (and sign-in, sign-out), so they answer a user
-  // who must first replace a temporary password; every other call refuses them.
-  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: 'passwordChange' }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
+  // who must first replace a temporary password; every other call refuses them. LiveShare
+  // visitors read who they are too.
+  app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: { visitor: true, passwordChange: true } }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
   app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
     '/api/Account',

@@ -13,6 +13,8 @@ export interface Principal {
    * hub connections are re-checked and closed by it.
    */
   loginSession?: string;
+  /** Set for a LiveShare visitor (IsLiveshare): what its link shares; no claims, no user. */
+  liveShare?: LiveShareScope;
   /**
    * Set while the session impersonates (issue 26): the user who signed in. The principal's
    * own fields are then the impersonated user's, with the IsImpersonating claim.
@@ -20,6 +22,22 @@ export interface Principal {
   impersonator?: { userId: number; username: string };
   /** The caller's address as the hub saw it at connection (REST has request.ip). */
   address?: string;
+}
+
+/** What a LiveShare visitor may see: the targets of one link (server/liveshare/visitors.ts). */
+export interface LiveShareScope {
+  linkId: number;
+  shareId: string;
+  /** SUM-{id} or AGT-{agentUniqueId}. */
+  summaryRef: string;
+  /** The shared summary, or 0: the pseudo-summary of an agent's targets. */
+  summaryId: number;
+  /** The shared summary's or agent's name. */
+  title: string;
+  /** The link's expiry (ms), or null. */
+  expiresAt: number | null;
+  /** Session (target) ids the link shows now. */
+  sessionIds: ReadonlySet<number>;
 }
 
 /**
@@ -43,6 +61,9 @@ export function principalOf(user: UserRecord): Principal {
 }
 
 export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUser {
+  if (p.liveShare) {
+    return { Username: p.username, Message: '', IsLiveshare: true, IsUser: false, IsRoot: false, LicenseMode: licenseMode, Claims: [], Flags: [] };
+  }
   return {
     Username: p.username,
     // Says who is really signed in while impersonating (the orange header shows it).
@@ -52,7 +73,7 @@ export function currentUserOf(p: Principal, licenseMode: LicenseMode): CurrentUs
     IsRoot: p.isRoot,
     LicenseMode: licenseMode,
     Claims: [...p.claims],
-    // Data files (DownloadPP2File, ImportPP2File) are built: every user has the flag.
-    Flags: [Flag.Pp2Import],
+    // Data files (DownloadPP2File, ImportPP2File) and detailed Insights runs are built: every user has the flags.
+    Flags: [Flag.Pp2Import, Flag.InsightDetail],
   };
 }

@@ -34,6 +34,8 @@ interface Connection {
   /** Newest committed seq not yet written to the agents row (written at most once a second). */
   seqTimer: NodeJS.Timeout | undefined;
   helloSeen: boolean;
+  /** The network interfaces the agent reported in its hello (newer agents). */
+  interfaces?: { ID: string; Name: string }[];
 }
 
 interface Assignment {
@@ -101,6 +103,12 @@ export class AgentLinks {
 
   has(traceId: number): boolean {
     return this.assigned.has(traceId);
+  }
+
+  /** The network interfaces a connected agent reported, or undefined (offline, or an agent that does not report them). */
+  interfacesOf(agentId: number): { ID: string; Name: string }[] | undefined {
+    const c = this.conns.get(agentId);
+    return c?.helloSeen ? c.interfaces : undefined;
   }
 
   run(agentId: number, spec: AgentTraceSpec): void {
@@ -284,6 +292,7 @@ export class AgentLinks {
       repo.recordHello(q, c.agentId, { machineId: m.machineId, machineName: m.machineName, platform: m.platform, version: m.version, mode: m.mode, at }),
     );
     c.helloSeen = true;
+    c.interfaces = m.interfaces;
     const traces = [...this.assigned.values()].filter((a) => a.agentId === c.agentId).map((a) => a.trace);
     this.sendOn(c, { t: 'assign', traces, lastSeq: c.lastSeq });
     this.deps.events.emit('AgentsChanged', c.accountId);
@@ -346,6 +355,7 @@ export class AgentLinks {
         if (hop.address) this.deps.ingest.seeHost({ sessionId: r.traceId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
         added++;
       }
+      this.deps.ingest.seeHopHosts(r.traceId, r.time, r.hops);
     }
     // The watermark moves now, so the next batch (added before this commit ends) is checked against it.
     for (const [id, t] of newest) this.committedUntil.set(id, t);

@@ -1,4 +1,5 @@
 // The agents table (migration 7): one row per remote agent of an account.
+import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import type { Queryable } from '../store/db.js';
 
 export interface AgentRecord {
@@ -106,3 +107,23 @@ export async function openSessionsOf(q: Queryable, accountId: number, agentId: n
   );
   return rows.map((r) => ({ ID: r.id, IPAddress: r.ip, Name: r.name, LatestSample: r.latest === null ? null : Number(r.latest), Paused: r.state === 1 }));
 }
+
+/**
+ * The names of the agents that run the given sessions (the Agent column, "via {agent}" and the
+ * sessions page): the Local Machine by its name, a remote agent by its row, a deleted one as
+ * "Unknown Agent (id/)" (spec 2 "Session": AgentName).
+ */
+export async function agentNames(q: Queryable, sentinelIds: Iterable<number>): Promise<Map<number, string>> {
+  const ids = [...new Set(sentinelIds)];
+  const out = new Map<number, string>();
+  const remote = ids.filter((id) => id > 0);
+  if (remote.length) {
+    const rows = await q.all<{ id: number; name: string }>(`SELECT id, name FROM agents WHERE id IN (${remote.map((_, i) => `$${i + 1}`).join(', ')})`, remote);
+    for (const r of rows) out.set(Number(r.id), r.name);
+  }
+  for (const id of ids) if (!out.has(id)) out.set(id, agentNameText(id, undefined));
+  return out;
+}
+
+export const agentNameText = (sentinelId: number, name: string | undefined): string =>
+  sentinelId === LocalMachineAgentId ? LocalMachineAgentName : (name ?? `Unknown Agent (${sentinelId}/)`);

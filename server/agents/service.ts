@@ -4,13 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Claim, DeploymentMode } from '../contract/account.js';
-import { AgentNameMaxLength, type Agent, type AgentDownloadLink, type AgentItem, type AgentTarget, type Entitlement } from '../contract/agents.js';
+import { AgentNameMaxLength, capacityFullText, type Agent, type AgentDownloadLink, type AgentItem, type AgentTarget, type Entitlement } from '../contract/agents.js';
 import { LocalMachineAgentId, LocalMachineAgentName, SessionState } from '../contract/sessions.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
+import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import { setSessionState } from '../targets/repository.js';
@@ -171,7 +171,7 @@ export async function forceReconnect(deps: AgentDeps, p: Principal, id: number):
 export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined): Promise<AgentDownloadLink> {
   gate(deps, p);
   await ownAgent(deps, p, id);
-  const server = (deps.settings.publicUrl ?? serverUrl ?? `http://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
+  const server = (deps.settings.publicUrl ?? serverUrl ?? `${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
   const key = newKey();
   await deps.store.exclusive((q) => repo.setEnrolHash(q, id, hashKey(key)));
   return { DownloadUrl: server + InstallerPath, SetupLink: formatSetupLink({ id, key, server }) };
@@ -194,9 +194,9 @@ export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settin
   const a = await deps.store.read((q) => repo.findAgent(q, agentId));
   if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
   const active = await deps.store.read((q) => repo.activeRemoteTraces(q, p.accountId));
-  if (active >= deps.settings.entitledTraces) {
-    throw forbidden(`All ${deps.settings.entitledTraces} entitled remote traces are running; stop one first (HOPWATCH_ENTITLED_TRACES).`);
-  }
+  // 409, not 403: a 403 means a lost session to the console (spec 1 section 4), which would
+  // sign the user out; the Error text is spec 1's capacity info (self-hosted wording).
+  if (active >= deps.settings.entitledTraces) throw conflict(capacityFullText(deps.settings.entitledTraces, true));
 }
 
 /** The open targets of an agent (the Local Machine's too). */

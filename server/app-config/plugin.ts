@@ -7,5 +7,6 @@ export default async function appConfigPlugin(app: FastifyInstance, opts: { vers
   app.get('/api/app/config', { config: { changesState: false, access: 'public' }, schema: { response: { 200: AppConfigSchema } } }, async (): Promise<AppConfig> => ({
     DeploymentMode: app.config.deployment,
     Version: opts.version,
+    InsightsEnabled: app.config.insights,
   }));
 }

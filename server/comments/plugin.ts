@@ -54,7 +54,7 @@ export default async function commentsPlugin(app: FastifyInstance) {
   app.get<{ Querystring: { sessionWebId: string; startDate: string; endDate: string } }>(
     '/cmd/getcomments',
     {
-      config: { changesState: false, access: 'signedIn' },
+      config: { changesState: false, access: { visitor: true } },
       schema: {
         querystring: {
           type: 'object',

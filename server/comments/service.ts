@@ -6,6 +6,7 @@ import { Claim } from '../contract/account.js';
 import { CommentFutureToleranceMs, CommentTextMaxLength, type Comment } from '../contract/summaries.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
+import { outsideLiveShare } from '../liveshare/scope.js';
 import type { DomainEventBus } from '../events.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
@@ -132,6 +133,7 @@ export async function getComments(
   if (start > end) throw badRequest('startDate must not be after endDate.');
   const rows = await deps.store.read(async (q) => {
     const session = await requireSession(q, p.accountId, args.sessionWebId);
+    if (outsideLiveShare(p, session.id)) throw notFound(`Target ${session.id} not found.`);
     return repo.commentsBetween(q, session.id, start, end);
   });
   return rows.map(toComment);

@@ -70,3 +70,14 @@ export interface AgentTarget {
   LatestSample: number | null;
   Paused: boolean;
 }
+
+/**
+ * Spec 1 section 8, "Capacity info": all entitled remote traces run. Also the Error text of
+ * newtarget's 409 when a start would go past the entitlement (HOPWATCH_ENTITLED_TRACES).
+ */
+export const capacityFullText = (entitled: number, selfHosted: boolean): string =>
+  `Looks like you're running all ${entitled} of your ${selfHosted ? 'CloudConnect' : 'Cloud'} traces. You can manage your traces in the ${selfHosted ? 'CloudConnect' : 'Agent'} tab`;
+
+/** Spec 1 section 8: one entitled remote trace is left. */
+export const capacityOneLeftText = (active: number, entitled: number): string =>
+  `You're running ${active} of ${entitled} remote traces. You can manage your traces or upgrade your capacity in the Agent tab`;

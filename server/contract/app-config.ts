@@ -4,4 +4,6 @@ import type { DeploymentMode } from './account.js';
 export interface AppConfig {
   DeploymentMode: DeploymentMode;
   Version: string;
+  /** Insights shown (cloud edition, or self-hosted with HOPWATCH_INSIGHTS=1). */
+  InsightsEnabled: boolean;
 }

@@ -63,8 +63,9 @@ export type MainHubMethods = {
   /** Type: OPEN 0, DELETE 1, EXPORT 2; PingServerId -1 (the Local Machine). */
   PerformSessionListCommand: HubCall<[IDs: number[], PingServerId: number, Type: SessionListCommandType], SessionListCommandResult>;
   DataPointBuckets: HubCall<[targetId: HubId, start: HubTime, end: HubTime, bucketSizeSeconds: number, includeJitter: boolean], DataPointBuckets>;
-  RegisterForWisdom: NotBuilt<[targetId: HubId]>;
-  UnregisterForWisdom: NotBuilt<[targetId: HubId]>;
+  /** WisdomTestProgressUpdated events of the target's Insights runs. */
+  RegisterForWisdom: HubCall<[targetId: HubId], void>;
+  UnregisterForWisdom: HubCall<[targetId: HubId], void>;
 };
 
 export type MainHubMethodName = keyof MainHubMethods;

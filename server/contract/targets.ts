@@ -1,4 +1,6 @@
 // Target rows, details, column definitions and graph rows (spec 2 section 3).
+import type { HopDetails } from './hop-details.js';
+export type { HopDetails, HopHostDetails, MplsLabelDetails } from './hop-details.js';
 
 /** Trace interval choices in ms (spec 2 section 9); default 2500. */
 export const TraceIntervalChoicesMs = [1000, 2500, 5000, 10000, 15000, 30000, 60000] as const;
@@ -8,6 +10,8 @@ export const MaxTraceIntervalMs = 24 * 3600 * 1000;
 
 export const GraphColumnKind = [
   'Hop', 'ErrCount', 'PacketLoss', 'IPAddress', 'DNSName', 'Avg', 'Min', 'Max', 'Cur', 'Graph', 'User', 'Agent', 'RouteLength',
+  // HopDetails columns (issue 16), hidden by default.
+  'Hosts', 'MPLS', 'AS', 'Country', 'NAT', 'DSCP',
 ] as const;
 export type GraphColumnKind = (typeof GraphColumnKind)[number];
 
@@ -36,7 +40,8 @@ export interface TargetRow {
   DNSName: string;
   IP: string;
   HopNum: number;
-  HopDetails: string;
+  /** The hop's hosts and what they reported (server/contract/hop-details.ts); null when it never answered in the range. */
+  HopDetails: HopDetails | null;
   Columns: Record<string, string>;
   IsRunning: boolean;
   Editable: boolean;

@@ -17,6 +17,13 @@ const defs: Def[] = [
   ['User', 'Notes', 'Your notes on this hop', ColumnAlign.Left, 160, false],
   ['Agent', 'Agent', 'The agent that runs the trace', ColumnAlign.Left, 120, false],
   ['RouteLength', 'Hops', 'Number of hops to the target', ColumnAlign.Right, 50, false],
+  // HopDetails (issue 16): what the hop reported besides its latency.
+  ['Hosts', 'Hosts', 'Several hosts at one hop: each address with its share of the answers', ColumnAlign.Left, 280, false],
+  ['MPLS', 'MPLS', 'MPLS label stack the hop reported (label, experimental bits, TTL; S: bottom of stack)', ColumnAlign.Left, 160, false],
+  ['AS', 'AS', 'Autonomous system of the hop address (offline data), or its special range', ColumnAlign.Left, 160, false],
+  ['Country', 'Country', 'Country of the hop address (offline data)', ColumnAlign.Center, 64, false],
+  ['NAT', 'NAT', 'A device before this hop translated the UDP probe (NAT)', ColumnAlign.Center, 48, false],
+  ['DSCP', 'DSCP', 'DSCP of the probe as the hop quoted it back', ColumnAlign.Right, 52, false],
 ];
 
 export function columnDefs(gridType: number): ColumnDef[] {

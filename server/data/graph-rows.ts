@@ -2,19 +2,27 @@
 // header row) or of a summary grid (one per target), with statistics over the requested
 // range computed by the WASM row-statistics kernel.
 import { Claim } from '../contract/account.js';
-import { LocalMachineAgentName, SessionState } from '../contract/sessions.js';
+import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
+import { agentNames } from '../agents/repository.js';
 import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
 import { latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
+import { isWatched } from '../alerts/repository.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
+import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
+import { hopDetailsOf, type OpenHopHosts } from '../hop-details/service.js';
+
+/** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
+export type RowsSource = RecentSource & Partial<OpenHopHosts>;
 
 export interface GraphRowsArgs {
   requests: GraphRowsRequest[];
@@ -51,9 +59,22 @@ interface Display {
   bad: number;
   scale: number;
   name: string;
+  /** The name of the agent that runs the session (the Agent column). */
+  agent: string;
+  /** An enabled alert watches the target (HasAlert on its rows). */
+  hasAlert?: boolean;
 }
 
-function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st: RowStatsResult, k: number, editable: boolean, d: Display): TargetRow {
+function hopRow(
+  s: SessionRecord,
+  hop: number,
+  host: HostRecord | undefined,
+  st: RowStatsResult,
+  k: number,
+  editable: boolean,
+  d: Display,
+  details: HopDetails | null,
+): TargetRow {
   const fmt = (v: number) => (Number.isNaN(v) ? '' : latencyDisplayText(v));
   const count = st.count[k] ?? 0;
   const lost = st.lost[k] ?? 0;
@@ -65,8 +86,9 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
     DNSName: dns,
     IP: host?.address ?? '',
     HopNum: hop,
-    HopDetails: '',
+    HopDetails: details,
     Columns: {
+      ...hopDetailColumnTexts(details),
       Hop: String(hop),
       ErrCount: String(lost),
       PacketLoss: pl === null ? '' : pl.toFixed(1),
@@ -78,13 +100,13 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
       Cur: fmt(st.current[k]),
       User: host?.notes ?? '',
       Notes: host?.notes ?? '',
-      Agent: LocalMachineAgentName,
+      Agent: d.agent,
       ConfigName: d.name,
       RouteLength: String(st.hopCount),
     },
     IsRunning: running,
     Editable: editable,
-    HasAlert: false,
+    HasAlert: d.hasAlert ?? false,
     GoodCount: st.goodCount[k] ?? 0,
     TotalCount: count,
     Average: num(st.average[k] ?? NaN),
@@ -102,9 +124,10 @@ function hopRow(s: SessionRecord, hop: number, host: HostRecord | undefined, st:
   };
 }
 
-async function display(q: Queryable, configId: number): Promise<Display> {
-  const c = await q.one<Display>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [configId]);
-  return c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' };
+async function display(q: Queryable, s: SessionRecord): Promise<Display> {
+  const c = await q.one<Omit<Display, 'agent'>>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [s.configurationId]);
+  const agent = (await agentNames(q, [s.sentinelId])).get(s.sentinelId)!;
+  return { ...(c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' }), agent };
 }
 
 /** The first hop at which the target's own address answered, if it ever did. */
@@ -119,7 +142,12 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   return Math.max(1, ...hosts.map((x) => x.hop));
 }
 
-async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+async function detailsFor(q: Queryable, sessionId: number, range: { from: number; to: number }, source?: RowsSource) {
+  const open = source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
+  return hopDetailsOf(q, sessionId, range.from, range.to, open);
+}
+
+async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const s = await sessionFor(store, p, args.uniqueID);
   const editable = p.claims.includes(Claim.TargetManagement);
   const range = rangeFor(s, args.requests[0]);
@@ -127,15 +155,16 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
-    const d = await display(q, s.configurationId);
+    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
+    const details = await detailsFor(q, s.id, range, source);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
     // probe at the target's TTL was lost (the next TTL then reaches the target again).
     const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
-    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d));
+    for (let hop = 1; hop <= deepest; hop++) rows.push(hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null));
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d);
+    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
     header.DNSName = s.targetName || byHop.get(last)?.dnsName || '';
@@ -167,51 +196,85 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
   });
 }
 
-async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+/** One row per target (its final hop), as the summary grid and an agent's target list show them. */
+async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRowsArgs, editable: boolean, source?: RowsSource) {
+  const rows: TargetRow[] = [];
+  let warn = 100;
+  let bad = 250;
+  for (const id of sessionIds) {
+    const s = (await findSession(q, id))!;
+    const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
+    const range = rangeFor(s, req);
+    const hosts = await hostsOf(q, [id]);
+    const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
+    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
+    warn = d.warn;
+    bad = d.bad;
+    const last = targetHop(s, hosts) ?? finalHop(st, hosts);
+    const details = await detailsFor(q, s.id, range, source);
+    const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d, details.get(last) ?? null);
+    row.DNSName = s.targetName || row.DNSName;
+    row.IP = s.targetIp;
+    row.Columns.DNSName = row.DNSName;
+    row.Columns.IPAddress = s.targetIp;
+    rows.push(row);
+  }
+  const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
+  return { WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
+}
+
+async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   const summaryId = Number(args.uniqueID);
   if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
+  if (summaryOutsideLiveShare(p, summaryId)) throw notFound(`Summary ${summaryId} not found`);
   const editable = p.claims.includes(Claim.TargetManagement);
   return store.read(async (q) => {
-    const summary = await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [
-      summaryId,
-      p.accountId,
-    ]);
+    // A LiveShare visitor's pseudo-summary (id 0) of an agent's targets: its link's targets.
+    const pseudo = p.liveShare && summaryId === 0 ? [...p.liveShare.sessionIds].sort((a, b) => a - b).map((id) => ({ id })) : undefined;
+    const summary = pseudo
+      ? { isAll: false }
+      : await q.one<{ isAll: boolean }>('SELECT is_all_targets AS "isAll" FROM summaries WHERE id = $1 AND account_id = $2', [summaryId, p.accountId]);
     if (!summary) throw notFound(`Summary ${summaryId} not found`);
-    const sessions = summary.isAll
-      ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state IN (0, 1) ORDER BY id', [p.accountId])
-      : await q.all<{ id: number }>(
-          `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
-           WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
-          [summaryId],
-        );
-    const rows: TargetRow[] = [];
-    let warn = 100;
-    let bad = 250;
-    for (const { id } of sessions) {
-      const s = (await findSession(q, id))!;
-      const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
-      const range = rangeFor(s, req);
-      const hosts = await hostsOf(q, [id]);
-      const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
-      const d = await display(q, s.configurationId);
-      warn = d.warn;
-      bad = d.bad;
-      const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-      const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d);
-      row.DNSName = s.targetName || row.DNSName;
-      row.IP = s.targetIp;
-      row.Columns.DNSName = row.DNSName;
-      row.Columns.IPAddress = s.targetIp;
-      rows.push(row);
+    const sessions =
+      pseudo ??
+      (summary.isAll
+        ? await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND state IN (0, 1) ORDER BY id', [p.accountId])
+        : await q.all<{ id: number }>(
+            `SELECT s.id FROM summary_members m JOIN sessions s ON s.id = m.session_id
+             WHERE m.summary_id = $1 AND s.state IN (0, 1) ORDER BY s.id`,
+            [summaryId],
+          ));
+    return { UniqueID: String(summaryId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
+  });
+}
+
+/**
+ * The 'Agent' list (spec 3 "Target list kinds"): the open targets of one agent of the caller's
+ * account (the Local Machine is -1), one row each, as a summary grid shows them.
+ */
+async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
+  const agentId = Number(args.uniqueID);
+  if (!Number.isInteger(agentId)) throw badRequest(`"${args.uniqueID}" is not an agent id.`);
+  // A LiveShare visitor sees an agent's targets only as its link's pseudo-summary (summaryRows).
+  if (p.liveShare) throw notFound(`Agent ${agentId} not found.`);
+  const editable = p.claims.includes(Claim.TargetManagement);
+  return store.read(async (q) => {
+    if (agentId !== LocalMachineAgentId) {
+      const a = await q.one<{ id: number }>('SELECT id FROM agents WHERE id = $1 AND account_id = $2', [agentId, p.accountId]);
+      if (!a) throw notFound(`Agent ${agentId} not found.`);
     }
-    const maxLatency = Math.max(0, ...rows.map((r) => r.Maximum ?? 0));
-    return { UniqueID: String(summaryId), WarningSpeed: warn, BadSpeed: bad, GraphScale: Math.max(10, maxLatency * 1.01), Rows: rows, Details: null };
+    const sessions = await q.all<{ id: number }>('SELECT id FROM sessions WHERE account_id = $1 AND sentinel_id = $2 AND state IN (0, 1) ORDER BY id', [
+      p.accountId,
+      agentId,
+    ]);
+    return { UniqueID: String(agentId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
   });
 }
 
 /** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */
-export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RecentSource): Promise<GraphRowsResult> {
+export async function traceGraphRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
   if (args.listType === 'Target') return targetRows(store, p, args, source);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
-  throw badRequest(`List type ${args.listType} is not served yet: its area (agents, LiveShare) is not built.`);
+  if (args.listType === 'Agent') return agentRows(store, p, args, source);
+  throw badRequest(`List type ${args.listType} is not served yet: its area (LiveShare) is not built.`);
 }

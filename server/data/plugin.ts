@@ -22,6 +22,8 @@ export function indexedRequests(query: Record<string, unknown>): GraphRowsReques
   return out.filter(Boolean);
 }
 
+// The reads below are open to LiveShare visitors too (access.visitor): the data service keeps a
+// visitor to its link's targets (server/liveshare/scope.ts).
 export default async function dataPlugin(app: FastifyInstance, opts: { data: DataService }) {
   const { data } = opts;
   // Compile the query kernels now, not in the first user's call.
@@ -30,7 +32,7 @@ export default async function dataPlugin(app: FastifyInstance, opts: { data: Dat
   app.get<{ Querystring: { targetId: string; startTime: string; endTime: string; periodSeconds: number; includeJitter: boolean } }>(
     '/api/data/DataPointBuckets',
     {
-      config: { changesState: false, access: 'signedIn' },
+      config: { changesState: false, access: { visitor: true } },
       schema: {
         response: { 200: DataPointBucketsSchema },
         querystring: {
@@ -45,14 +47,14 @@ export default async function dataPlugin(app: FastifyInstance, opts: { data: Dat
 
   app.get<{ Querystring: { uniqueID: string } }>(
     '/api/data/ColumnDefs',
-    { config: { changesState: false, access: 'signedIn' }, schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: targetIdArg } } } },
+    { config: { changesState: false, access: { visitor: true } }, schema: { querystring: { type: 'object', required: ['uniqueID'], properties: { uniqueID: targetIdArg } } } },
     async (request) => data.columnDefs(requireUser(request), String(request.query.uniqueID)),
   );
 
   app.get<{ Querystring: Record<string, string | string[]> }>(
     '/api/data/TraceGraphRows',
     {
-      config: { changesState: false, access: 'signedIn' },
+      config: { changesState: false, access: { visitor: true } },
       schema: {
         querystring: {
           type: 'object',

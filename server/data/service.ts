@@ -10,7 +10,7 @@ import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
 import { dataPointBuckets } from './buckets.js';
 import { columnDefs } from './column-defs.js';
-import { traceGraphRows, type GraphRowsArgs } from './graph-rows.js';
+import { traceGraphRows, type GraphRowsArgs, type RowsSource } from './graph-rows.js';
 import type { RecentSource } from './sources.js';
 
 /** DataPointBuckets as both doors receive it: times as ISO text or epoch ms. */
@@ -30,7 +30,7 @@ export interface DataService {
 }
 
 /** `recent`: the ingest pipeline, whose memory answers the recent data of open sessions. */
-export function createDataService(store: Store, recent?: RecentSource): DataService {
+export function createDataService(store: Store, recent?: RowsSource): DataService {
   return {
     dataPointBuckets: (p, req) =>
       dataPointBuckets(

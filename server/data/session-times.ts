@@ -4,6 +4,7 @@
 // never changes; the sample times change only when the ingest pipeline commits samples of
 // the session, and each such commit changes its counter, which invalidates the entry.
 import type { Principal } from '../account/principal.js';
+import { outsideLiveShare } from '../liveshare/scope.js';
 import { parseTargetId } from '../contract/targets.js';
 import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
@@ -35,7 +36,7 @@ export async function sessionTimes(store: Store, p: Principal, targetId: string,
   if (!cache) caches.set(source, (cache = new Map()));
   const id = parseTargetId(targetId)?.sessionId;
   const hit = id === undefined ? undefined : cache.get(id);
-  if (hit && hit.accountId === p.accountId && hit.commits === source.commits(hit.id)) return hit;
+  if (hit && hit.accountId === p.accountId && !outsideLiveShare(p, hit.id) && hit.commits === source.commits(hit.id)) return hit;
   // Read the counter before the row: a commit in between leaves the entry stale, not wrong.
   const commits = id === undefined ? 0 : source.commits(id);
   const s = await withTargetHop(store, await sessionFor(store, p, targetId));

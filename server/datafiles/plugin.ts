@@ -18,6 +18,8 @@ import { importDataFile } from './import.js';
 import { shownName } from './read-file.js';
 import { HopReportColumns, hopReport, SampleReportColumns, samplesReport } from './reports.js';
 import { clearTempFiles, tempDir } from './temp-files.js';
+import { retentionDays } from '../store/retention-settings.js';
+import type { RawRetention } from '../contract/datafiles.js';
 
 const rangeQuery = (extra: Record<string, object> = {}) => ({
   type: 'object',
@@ -106,6 +108,24 @@ export default async function dataFilesPlugin(app: FastifyInstance, opts: { data
       } finally {
         dir.remove();
       }
+    },
+  );
+
+  // The console's download menu says when a range is older than the raw samples kept.
+  app.get(
+    '/api/data/RawRetention',
+    {
+      config: { changesState: false, access: 'signedIn' },
+      schema: {
+        response: {
+          200: { type: 'object', required: ['RetentionRawDays', 'RawKeptSince'], properties: { RetentionRawDays: { type: 'integer' }, RawKeptSince: { type: 'string' } } },
+        },
+      },
+    },
+    async (request): Promise<RawRetention> => {
+      requireUser(request);
+      const { rawDays } = await app.store.read((q) => retentionDays(q, app.config));
+      return { RetentionRawDays: rawDays, RawKeptSince: new Date(Date.now() - rawDays * 86_400_000).toISOString() };
     },
   );
 

@@ -21,14 +21,21 @@ import { forbidden, type HttpError } from './errors.js';
  *   them in itself (a bearer token too in the cloud flavour) and checks each method.
  * - { claim, licence }: a signed-in user holding the claim, on a server with the licence.
  *   `note` says what the service checks beyond it for some inputs (shown in the docs table).
- *   `root`: only the root user (who holds every claim), whatever claims others hold.
+ * - `visitor: true`: LiveShare visitors may call it too (read-only calls whose service keeps
+ *   them to their link's targets); every other call refuses them with 403.
+ * - `root`: only the root user (who holds every claim), whatever claims others hold.
+ * - 'passwordChange' (or `passwordChange: true` with other conditions): a user who must first
+ *   replace a temporary password may make it too; every other call refuses them.
  */
 export type Access =
   | 'public'
   | 'signedIn'
   | 'passwordChange'
   | 'hubConnection'
-  | { claim?: Claim; licence?: LicenseMode; root?: boolean; note?: string };
+  | { claim?: Claim; licence?: LicenseMode; root?: boolean; note?: string; visitor?: boolean; passwordChange?: boolean };
+
+/** Signed in, LiveShare visitors too (a read-only call that keeps visitors to their link). */
+export const SignedInOrVisitor: Access = { visitor: true };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,9 +47,13 @@ declare module 'fastify' {
 export const needsClaim = (a: Access): Claim | undefined => (typeof a === 'object' ? a.claim : undefined);
 export const needsLicence = (a: Access): LicenseMode | undefined => (typeof a === 'object' ? a.licence : undefined);
 export const needsSignIn = (a: Access): boolean => a !== 'public';
+export const allowsVisitor = (a: Access): boolean => a === 'public' || a === 'hubConnection' || (typeof a === 'object' && a.visitor === true);
+
+/** What a LiveShare visitor hears from a call it may not make (starts like every hub refusal). */
+export const VisitorRefusal = 'This needs the sign-in of a user: a LiveShare link only shows its targets.';
 export const needsRoot = (a: Access): boolean => typeof a === 'object' && a.root === true;
 /** Whether a signed-in user who must replace a temporary password may make the call. */
-export const allowsTemporaryPassword = (a: Access): boolean => a === 'public' || a === 'passwordChange';
+export const allowsTemporaryPassword = (a: Access): boolean => a === 'public' || a === 'passwordChange' || (typeof a === 'object' && a.passwordChange === true);
 
 export function temporaryPasswordRefusal(): HttpError {
   return forbidden(TemporaryPasswordText, { [TemporaryPasswordHeader]: 'True' });
@@ -51,6 +62,7 @@ export function temporaryPasswordRefusal(): HttpError {
 /** The refusal for a signed-in principal, or undefined when the declaration lets it through. */
 export function refusalFor(access: Access, p: Principal, config: Config): HttpError | undefined {
   try {
+    if (p.liveShare && !allowsVisitor(access)) throw forbidden(VisitorRefusal);
     if (!allowsTemporaryPassword(access) && mustReplacePassword(p)) return temporaryPasswordRefusal();
     if (needsRoot(access) && !p.isRoot) return forbidden('Only the root user can make this call.');
     const licence = needsLicence(access);
@@ -69,7 +81,13 @@ export function describeAccess(a: Access): string {
   if (a === 'signedIn') return 'signed in';
   if (a === 'passwordChange') return 'signed in, also with a temporary password';
   if (a === 'hubConnection') return 'signed in (checked by the hub)';
-  const parts = [a.root ? 'root user' : undefined, a.claim, a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined].filter(Boolean);
+  const parts = [
+    a.root ? 'root user' : undefined,
+    a.claim,
+    a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined,
+    a.visitor ? 'LiveShare visitors too' : undefined,
+    a.passwordChange ? 'also with a temporary password' : undefined,
+  ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'signed in';
 }
 

@@ -17,4 +17,10 @@ describe('redactUrl', () => {
     // An escaped secret name is still recognised.
     expect(redactUrl('/api/Account?new%50assword=b')).toBe('/api/Account?new%50assword=***');
   });
+
+  it("masks a LiveShare link's password in the viewer path", () => {
+    expect(redactUrl('/LiveShare/abcDEF/s3cr3t-pw')).toBe('/LiveShare/abcDEF/***');
+    expect(redactUrl('/liveshare/abc/pw?x=1')).toBe('/liveshare/abc/***?x=1');
+    expect(redactUrl('/LiveShareLinks/SUM-1')).toBe('/LiveShareLinks/SUM-1');
+  });
 });

@@ -14,7 +14,11 @@ export function decodeLeniently(text: string): string {
   }
 }
 
-export function redactUrl(url: string): string {
+/** The LiveShare viewer path carries a link's password as its last segment (LiveShare/{id}/{pw}). */
+const liveSharePath = /^(\/liveshare\/[^/?#]+\/)[^?#]+/i;
+
+export function redactUrl(rawUrl: string): string {
+  const url = rawUrl.replace(liveSharePath, '$1***');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = url

@@ -17,6 +17,9 @@ import type { FlushResult, FlushTask, SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { appendTallies, foldTallies } from './sample-tallies.js';
 import { RecentData, type RecentView } from '../rollups/recent-data.js';
+import { HopHostTally, type HopHostRow } from '../hop-details/tally.js';
+import { insertHopHosts } from '../hop-details/repository.js';
+import type { HopSeen } from '../hop-details/details-json.js';
 
 export interface HostSeen {
   sessionId: number;
@@ -81,6 +84,8 @@ export class IngestPipeline {
   private readonly pool: Piscina;
   private builder = new SampleBatchBuilder();
   private hostsSeen = new Map<string, HostSeen>();
+  /** Answers per hop address and minute, with their details (server/hop-details). */
+  private readonly hopHosts = new HopHostTally();
   private waiters: Waiter[] = [];
   private states = new Map<number, SessionRollupState>();
   private accountOf = new Map<number, number>();
@@ -107,6 +112,8 @@ export class IngestPipeline {
   private readonly rollupWriteAgeMs: number;
   /** Samples dropped by validation since start. */
   dropped = 0;
+  /** Called with each session's samples once their flush committed (alerts evaluate there). */
+  private readonly committedListeners: ((sessionId: number, samples: RawPending) => void)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -146,6 +153,11 @@ export class IngestPipeline {
     }
   }
 
+  /** Hears every flush's committed samples, per session, in the flush's order (synchronously: copy what you keep). */
+  onCommitted(listener: (sessionId: number, samples: RawPending) => void): void {
+    this.committedListeners.push(listener);
+  }
+
   /** Registers a session so its samples can be attributed (account, rollup grid). */
   openSession(sessionId: number, accountId: number): void {
     this.accountOf.set(sessionId, accountId);
@@ -178,6 +190,17 @@ export class IngestPipeline {
   /** Remembers a hop's address and reverse name (written with the next flush). */
   seeHost(h: HostSeen): void {
     this.hostsSeen.set(`${h.sessionId}:${h.hop}`, h);
+  }
+
+  /** Counts a round's answering addresses per hop with their details (closed minutes go with a flush). */
+  seeHopHosts(sessionId: number, time: number, hops: readonly HopSeen[]): void {
+    if (this.paused) return;
+    this.hopHosts.see(sessionId, time, hops);
+  }
+
+  /** The open minute's hop hosts of a session (not stored yet), for reads. */
+  openHopHosts(sessionId: number): HopHostRow[] {
+    return this.hopHosts.open(sessionId);
   }
 
   /**
@@ -244,15 +267,19 @@ export class IngestPipeline {
     const hosts = [...this.hostsSeen.values()];
     this.hostsSeen.clear();
     const raw = this.builder.take();
+    // Open minutes go with the flush that finishes their session, or the last one at close.
+    const finishing = this.closing ? this.hopHosts.sessionIds() : [...this.states].filter(([, s]) => s.finishing).map(([id]) => id);
+    const hopHosts = this.hopHosts.take(finishing);
     try {
-      await this.flushBatch(raw, hosts);
+      await this.flushBatch(raw, hosts, hopHosts);
       for (const w of waiters) w.resolve();
     } catch (err) {
+      this.hopHosts.giveBack(hopHosts);
       for (const w of waiters) w.reject(err as Error);
     }
   }
 
-  private async flushBatch(raw: SampleBatch, hosts: HostSeen[]): Promise<void> {
+  private async flushBatch(raw: SampleBatch, hosts: HostSeen[], hopHosts: HopHostRow[] = []): Promise<void> {
     // The worker validates the batch and closes the periods of every level in one task; it
     // needs each session's carried-over state (copied: it is small, and a view would clone
     // the whole buffer behind it).
@@ -329,6 +356,7 @@ export class IngestPipeline {
           [h.sessionId, h.hop, h.address, h.dnsName, now],
         );
       }
+      await insertHopHosts(q, hopHosts);
     }, { background: true });
 
     // Committed: now the in-memory state may move on. The batch's buffers go back to the
@@ -353,6 +381,13 @@ export class IngestPipeline {
         this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
         const accountId = this.accountOf.get(p.sessionId);
         if (accountId !== undefined) this.events.emit('HostUpdated', accountId, p.sessionId, String(p.sessionId), p.last);
+        for (const listener of this.committedListeners) {
+          try {
+            listener(p.sessionId, p.add);
+          } catch {
+            // A listener's failure is its own (it logs); the commit stands.
+          }
+        }
       }
     }
     if (written) {

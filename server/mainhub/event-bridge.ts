@@ -6,7 +6,7 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus, DomainEvents } from '../events.js';
 import type { Store } from '../store/db.js';
 import type { MainHubEvents } from './methods.js';
-import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
+import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -58,6 +58,7 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
   on('AgentsChanged', (accountId) => hub.clients.group(accountGroup(accountId)).send('CloudConnectAccountUpdated'));
   on('SettingsChanged', (accountId) => hub.clients.group(accountGroup(accountId)).send('SettingsChanged'));
   on('UserUpdated', (_accountId, userId) => hub.clients.group(userGroup(userId)).send('UserUpdated'));
+  on('WisdomTestProgress', (_accountId, sessionId, title) => hub.clients.group(wisdomGroup(sessionId)).send('WisdomTestProgressUpdated', { TestTitle: title }));
   on('RouteChanged', (_accountId, sessionId, rowId) => hub.clients.group(samplesGroup(sessionId)).send('RouteChanged', rowId));
   on('CommentChanged', (_accountId, sessionId, time, commentId) =>
     hub.clients.group(commentsGroup(sessionId)).send('CommentChanged', String(sessionId), iso(time), commentId),

@@ -4,3 +4,4 @@ export const userGroup = (userId: number) => `user:${userId}`;
 export const samplesGroup = (sessionId: number) => `samples:${sessionId}`;
 export const summaryGroup = (summaryId: number) => `summary:${summaryId}`;
 export const commentsGroup = (sessionId: number) => `comments:${sessionId}`;
+export const wisdomGroup = (sessionId: number) => `wisdom:${sessionId}`;

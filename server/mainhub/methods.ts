@@ -19,9 +19,9 @@ import { int32 } from '../http/schemas.js';
 import type { DataService } from '../data/service.js';
 import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, targetIdArg, timeArg } from '../data/schemas.js';
 import { Claim, LicenseMode } from '../contract/account.js';
-import type { Access } from '../http/access.js';
+import { SignedInOrVisitor, type Access } from '../http/access.js';
 import { authorizeInvocation, requireDeclaredAccess } from './access.js';
-import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup } from './groups.js';
+import { accountGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 export interface MainHubDeps {
   store: Store;
@@ -47,6 +47,9 @@ const time = timeArg;
 
 // Who may call each method (server/http/access.ts): checked by the hub before the handler.
 const signedIn: Access = 'signedIn';
+/** Read-only calls a LiveShare visitor may make too; their services keep it to its link's targets. */
+const viewing: Access = SignedInOrVisitor;
+const viewingSummaries: Access = { licence: LicenseMode.Professional, visitor: true };
 const professional: Access = { licence: LicenseMode.Professional };
 const manageSummaries: Access = { claim: Claim.SummaryManagement, licence: LicenseMode.Professional };
 const manageSummaryTargets: Access = { claim: Claim.TargetManagement, licence: LicenseMode.Professional };
@@ -89,9 +92,9 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       handler: (ctx, agentId, name) => agents.updateAgentName(deps.agents, ctx.principal, agentId, name),
     }),
 
-    ColumnDefs: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
+    ColumnDefs: method({ access: viewing, args: [{ name: 'targetId', schema: id }], handler: (ctx, targetId) => deps.data.columnDefs(ctx.principal, String(targetId)) }),
     TraceGraphRows: method({
-      access: signedIn,
+      access: viewing,
       args: [
         {
           name: 'requests',
@@ -124,7 +127,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
         return out;
       },
     }),
-    DisplaySettings: method({ access: signedIn, args: [{ name: 'configId', schema: int }], handler: (ctx, configId) => getDisplaySettings(deps.store, ctx.principal, configId) }),
+    DisplaySettings: method({ access: viewing, args: [{ name: 'configId', schema: int }], handler: (ctx, configId) => getDisplaySettings(deps.store, ctx.principal, configId) }),
     ReresolveHost: method({ access: manageTargets, args: [{ name: 'id', schema: id }], handler: (ctx, tid) => targets.reresolveHost(deps.targets, ctx.principal, String(tid)) }),
     UpdateHostValue: method({
       access: manageTargets,
@@ -133,39 +136,39 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
     }),
 
     RegisterForNewSamples: method({
-      access: signedIn,
+      access: viewing,
       args: [{ name: 'sessionId', schema: id }],
       handler: async (ctx, sid) => {
         const s = await targets.sessionFor(deps.store, ctx.principal, String(sid));
         ctx.groups.join(samplesGroup(s.id));
       },
     }),
-    UnregisterForNewSamples: method({ access: signedIn, args: [{ name: 'sessionId', schema: id }], handler: (ctx, sid) => ctx.groups.leave(samplesGroup(Number.parseInt(String(sid), 10))) }),
+    UnregisterForNewSamples: method({ access: viewing, args: [{ name: 'sessionId', schema: id }], handler: (ctx, sid) => ctx.groups.leave(samplesGroup(Number.parseInt(String(sid), 10))) }),
     RegisterForChangesToSummary: method({
-      access: professional,
+      access: viewingSummaries,
       args: [{ name: 'summaryId', schema: id }],
       handler: async (ctx, sumId) => {
         const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
         ctx.groups.join(summaryGroup(Number(s.UniqueID)));
       },
     }),
-    UnregisterForChangesToSummary: method({ access: signedIn, args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
+    UnregisterForChangesToSummary: method({ access: viewing, args: [{ name: 'summaryId', schema: id }], handler: (ctx, sumId) => ctx.groups.leave(summaryGroup(Number(sumId))) }),
     RegisterForComments: method({
-      access: signedIn,
+      access: viewing,
       args: [{ name: 'targetId', schema: id }],
       handler: async (ctx, tid) => {
         const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
         ctx.groups.join(commentsGroup(s.id));
       },
     }),
-    UnregisterForComments: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(commentsGroup(Number.parseInt(String(tid), 10))) }),
+    UnregisterForComments: method({ access: viewing, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(commentsGroup(Number.parseInt(String(tid), 10))) }),
     GetComments: method({
-      access: signedIn,
+      access: viewing,
       args: [{ name: 'targetId', schema: id }, { name: 'start', schema: time }, { name: 'end', schema: time }],
       handler: (ctx, tid, start, end) => comments.getComments(commentDeps, ctx.principal, { sessionWebId: String(tid), startDate: start, endDate: end }),
     }),
     GetSampleCountForSession: method({
-      access: signedIn,
+      access: viewing,
       args: [{ name: 'sessionId', schema: id }, { name: 'pingServerId', schema: int, optional: true }],
       handler: async (ctx, sid) => (await targets.sessionFor(deps.store, ctx.principal, String(sid))).sampleCount,
     }),
@@ -175,7 +178,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       handler: (ctx, IDs, PingServerId, Type) => sessions.performSessionListCommand(sessionDeps, ctx.principal, { IDs, PingServerId, Type }),
     }),
     DataPointBuckets: method({
-      access: signedIn,
+      access: viewing,
       args: [
         { name: 'targetId', schema: id },
         { name: 'start', schema: time },
@@ -186,8 +189,15 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       handler: (ctx, tid, start, end, bucketSizeSeconds, includeJitter) =>
         deps.data.dataPointBuckets(ctx.principal, { targetId: String(tid), startTime: start, endTime: end, periodSeconds: bucketSizeSeconds, includeJitter }),
     }),
-    RegisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
-    UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: notBuilt('Insights') }),
+    RegisterForWisdom: method({
+      access: signedIn,
+      args: [{ name: 'targetId', schema: id }],
+      handler: async (ctx, tid) => {
+        const s = await targets.sessionFor(deps.store, ctx.principal, String(tid));
+        ctx.groups.join(wisdomGroup(s.id));
+      },
+    }),
+    UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(wisdomGroup(Number.parseInt(String(tid), 10))) }),
   } satisfies HubMethodsOf<Principal, MainHubMethods>;
   requireDeclaredAccess(methods);
 
@@ -195,6 +205,8 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
     currentPrincipal: deps.currentPrincipal,
     authorize: authorizeInvocation(deps.config),
     onConnected: (ctx) => {
+      // A LiveShare visitor hears only what it registers for (its link's targets and summary).
+      if (ctx.principal.liveShare) return;
       ctx.groups.join(accountGroup(ctx.principal.accountId));
       ctx.groups.join(userGroup(ctx.principal.userId));
     },

@@ -11,7 +11,7 @@ import { createMainHub } from './methods.js';
 import { mustReplacePassword } from '../account/principal.js';
 import { temporaryPasswordRefusal } from '../http/access.js';
 import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
-import { closeRevokedConnections } from './revocation.js';
+import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
@@ -27,6 +27,7 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     agents: app.agents,
     // Who the session is now, with the address its connection came from (for the audit).
     currentPrincipal: async (p) => {
+      if (p.liveShare) return app.liveShareVisitors.current(p);
       const now = await principals.of(p.loginSession);
       return now && { ...now, address: p.address };
     },
@@ -35,9 +36,11 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
   auditImpersonatedHubCalls(hub.definition.methods, app.store, app.log);
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
+  const unvisit = closeEndedVisits(app.events, hub);
   app.addHook('onClose', async () => {
     unbridge();
     unrevoke();
+    unvisit();
     principals.close();
   });
   await app.register(hubPlugin, {
@@ -55,10 +58,14 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
       if (trialExpired(app.config)) return null;
       const byCookie = await principalFromCookie(app.store, req.headers.cookie);
       const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url));
-      if (!found) return null;
-      // No live connection (nor the account's pushed data) before a temporary password is replaced.
-      if (mustReplacePassword(found)) throw temporaryPasswordRefusal();
-      return { ...found, address: req.socket.remoteAddress ?? '' };
+      if (found) {
+        // No live connection (nor the account's pushed data) before a temporary password is replaced.
+        if (mustReplacePassword(found)) throw temporaryPasswordRefusal();
+        return { ...found, address: req.socket.remoteAddress ?? '' };
+      }
+      // A LiveShare visitor watches its link's targets live (server/liveshare/visitors.ts).
+      const visitor = await app.liveShareVisitors.fromCookie(req.headers.cookie, req.socket.remoteAddress ?? '');
+      return visitor && 'principal' in visitor ? visitor.principal : null;
     },
   });
 }

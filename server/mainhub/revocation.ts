@@ -60,3 +60,32 @@ export function closeRevokedConnections(
     events.off('UserUpdated', userUpdated);
   };
 }
+
+export const LiveShareEndedClose = 'This LiveShare link was switched off or has expired.';
+/** How often visitors' connections are checked against their links' expiry. */
+const ExpirySweepMs = 10_000;
+
+/**
+ * A LiveShare link switched off, deleted or changed ends its visitors' connections at once
+ * (a changed link lets them connect again with what it shares now); an expired link's
+ * connections end at the next sweep. Their next call then answers 401.
+ */
+export function closeEndedVisits(
+  events: DomainEventBus,
+  hub: Hub<Principal, MainHubEvents>,
+  now: () => number = Date.now,
+): () => void {
+  const changed = (_accountId: number, linkId: number, open: boolean) => {
+    hub.closeWhere((p) => p.liveShare?.linkId === linkId, open ? RightsChangedClose : LiveShareEndedClose, open);
+  };
+  const sweep = setInterval(() => {
+    const t = now();
+    hub.closeWhere((p) => p.liveShare !== undefined && p.liveShare.expiresAt !== null && p.liveShare.expiresAt <= t, LiveShareEndedClose);
+  }, ExpirySweepMs);
+  sweep.unref();
+  events.on('LiveShareChanged', changed);
+  return () => {
+    clearInterval(sweep);
+    events.off('LiveShareChanged', changed);
+  };
+}

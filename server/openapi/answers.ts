@@ -20,6 +20,7 @@ export const ErrorBodySchema = object({ Error: str });
 export const AppConfigSchema = object({
   DeploymentMode: { type: 'integer', enum: Object.values(DeploymentMode) },
   Version: str,
+  InsightsEnabled: bool,
 });
 
 export const CurrentUserSchema = object({
@@ -75,6 +76,34 @@ export const DataPointBucketsSchema = object({
 });
 
 export const HealthSchema = object({ Status: str });
+
+// LiveShare (spec 1 section 3): a link and an entry of its history.
+export const LiveShareLinkSchema = object({
+  DbId: int,
+  ShareId: str,
+  SecurePW: str,
+  Description: str,
+  Notes: str,
+  Active: bool,
+  CreationDate: str,
+  ExpirationDate: { type: ['string', 'null'] },
+  SummaryID: str,
+  TargetID: str,
+  Account: int,
+  CreatedByUser: str,
+  LiveShareURL: str,
+});
+export const LiveShareLinkListSchema = { type: 'array', items: LiveShareLinkSchema };
+export const LinkHistorySchema = object({ DbId: int, LinkId: int, Link: str, Date: str, IPAddress: str, Action: str, LogText: str });
+export const LinkHistoryListSchema = { type: 'array', items: LinkHistorySchema };
+
+/** Settings editor (server/contract/settings.ts). */
+export const PacketTypeListSchema = {
+  type: 'array',
+  items: object({ ID: str, Name: str, GenericPacketType: int, RequiredLicenseMode: int }),
+};
+export const NetworkInterfaceListSchema = { type: 'array', items: object({ ID: str, Name: str }) };
+export const SettingsScreenSchema = object({ serializedTraits: str, html: str });
 
 /** GET /api/Account/Impersonate (issue 26). */
 export const ImpersonationCandidateListSchema = {

@@ -10,7 +10,8 @@ import type { SessionRecord } from '../targets/repository.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function sessionDto(s: SessionRecord): Session {
+/** `agentName`: the agent's name as agents.repository's agentNames answers it. */
+export function sessionDto(s: SessionRecord, agentName?: string): Session {
   const state = s.state as SessionState;
   const local = s.sentinelId === LocalMachineAgentId;
   return {
@@ -34,6 +35,6 @@ export function sessionDto(s: SessionRecord): Session {
     CollectorMode: s.collectorMode,
     MagnetoID: null,
     CloudConnectAccountId: null,
-    AgentName: local ? LocalMachineAgentName : `Unknown Agent (${s.sentinelId}/)`,
+    AgentName: local ? LocalMachineAgentName : (agentName ?? `Unknown Agent (${s.sentinelId}/)`),
   };
 }

@@ -5,14 +5,14 @@ import { SessionState } from '../contract/sessions.js';
 
 /**
  * Every row of the sessions: samples, rollups and their marks, tallies not folded yet,
- * hosts, route changes, comments, summary memberships, then the sessions rows. Call
+ * hosts, hop hosts (server/hop-details), route changes, comments, summary memberships, then the sessions rows. Call
  * inside one transaction, so a failure deletes nothing.
  */
 export async function deleteSessionRows(q: Queryable, sessionIds: number[]): Promise<void> {
   const ids = sessionIds.filter((id) => Number.isSafeInteger(id));
   if (!ids.length) return;
   const list = `[${ids.join(',')}]`;
-  for (const table of ['samples', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'route_changes']) {
+  for (const table of ['samples', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'hop_hosts', 'route_changes']) {
     await q.run(`DELETE FROM ${table} WHERE list_contains($1::INTEGER[], session_id)`, [list]);
   }
   await forgetSessions(q, ids);

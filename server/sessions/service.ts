@@ -16,6 +16,7 @@ import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import * as targets from '../targets/repository.js';
 import { sessionDto } from './dto.js';
+import { agentNames } from '../agents/repository.js';
 import { closedBefore, deleteSessionRows, leftoverImports } from './repository.js';
 
 export interface SessionDeps {
@@ -33,9 +34,12 @@ export const openSessionText = (ids: number[]) =>
 /** The account's sessions, oldest first (the console sorts; default End descending). */
 export async function listSessions(deps: SessionDeps, p: Principal): Promise<Session[]> {
   requireClaim(p, Claim.SessionManagement);
-  const rows = await deps.store.read((q) => targets.listSessions(q, p.accountId));
+  const [rows, names] = await deps.store.read(async (q) => {
+    const list = await targets.listSessions(q, p.accountId);
+    return [list, await agentNames(q, list.map((s) => s.sentinelId))] as const;
+  });
   // Will Delete: a session on its way out (an import in progress, or left by a stop during one).
-  return rows.filter((s) => s.state !== SessionState.WillDelete).map(sessionDto);
+  return rows.filter((s) => s.state !== SessionState.WillDelete).map((s) => sessionDto(s, names.get(s.sentinelId)));
 }
 
 async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<targets.SessionRecord[]> {

@@ -5,6 +5,9 @@ import { statfs, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Store } from './db.js';
 import type { RetentionDays } from './retention.js';
+import type { StorageUse } from '../contract/storage.js';
+
+export type { StorageUse };
 
 export interface VolumeSpace {
   freeBytes: number;
@@ -17,28 +20,6 @@ export async function volumeOf(path: string): Promise<VolumeSpace> {
   return { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize };
 }
 
-export interface StorageUse {
-  /** The database file on disk (its free blocks included; not the WAL). */
-  DatabaseBytes: number;
-  /** Bytes of the database's blocks in use; the rest of the file is free blocks DuckDB reuses. */
-  UsedBytes: number;
-  WalBytes: number;
-  SampleCount: number;
-  RollupRowCount: number;
-  /** Used bytes (and the WAL's) per stored hop sample, rollups and everything else included; null without samples. */
-  BytesPerSample: number | null;
-  VolumeFreeBytes: number;
-  VolumeTotalBytes: number;
-  VolumeUsedPercent: number;
-  /** Hop samples stored in the last 24 hours. */
-  SamplesPerDay: number;
-  RetentionRawDays: number;
-  RetentionMinuteDays: number;
-  /** Days the volume's free space lasts at the current rate (raw samples that do not expire yet); null when nothing comes in. */
-  DaysUntilFull: number | null;
-  /** Days of raw samples the database and the free space together could hold at the current rate; null when nothing comes in. */
-  RawDaysThatFit: number | null;
-}
 
 const Day = 86_400_000;
 

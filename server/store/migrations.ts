@@ -259,6 +259,138 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 8,
+    name: 'settings editor',
+    up: [
+      // Configurations belong to an account (the existing ones to the first account) and
+      // have an order the settings tree's drag and drop sets (server/settings/).
+      `ALTER TABLE configurations ADD COLUMN account_id INTEGER DEFAULT 1`,
+      `ALTER TABLE configurations ADD COLUMN position INTEGER DEFAULT 0`,
+      `UPDATE configurations SET account_id = coalesce((SELECT min(id) FROM accounts), 1)`,
+      // Per account: Settings > General as JSON, and the settings version a save must name
+      // (two consoles saving at once: the second gets 409 instead of overwriting).
+      `CREATE TABLE account_settings (
+         account_id INTEGER PRIMARY KEY,
+         version INTEGER NOT NULL DEFAULT 1,
+         general_json VARCHAR NOT NULL DEFAULT '{}')`,
+    ],
+  },
+  {
+    id: 9,
+    name: 'liveshare links and history',
+    up: [
+      // LiveShare links (spec 1 section 3; docs/liveshare.md). The password is kept twice:
+      // pw_digest (SHA-256) is what a visit is checked against; pw_sealed (AES-256-GCM under
+      // the data directory's liveshare.key) lets managers copy the link's URL again later.
+      `CREATE SEQUENCE liveshare_link_id_seq START 1`,
+      `CREATE TABLE liveshare_links (
+         id INTEGER PRIMARY KEY DEFAULT nextval('liveshare_link_id_seq'),
+         share_id VARCHAR NOT NULL UNIQUE,
+         pw_digest VARCHAR NOT NULL,
+         pw_sealed VARCHAR NOT NULL,
+         description VARCHAR NOT NULL,
+         notes VARCHAR NOT NULL DEFAULT '',
+         active BOOLEAN NOT NULL DEFAULT true,
+         created_at BIGINT NOT NULL,
+         expires_at BIGINT,
+         summary_ref VARCHAR NOT NULL,
+         target_ref VARCHAR NOT NULL DEFAULT '',
+         account_id INTEGER NOT NULL,
+         created_by VARCHAR NOT NULL)`,
+      // History outlives a link deleted for good (link_id then names no link; share_id stays).
+      `CREATE SEQUENCE liveshare_history_id_seq START 1`,
+      `CREATE TABLE liveshare_history (
+         id BIGINT PRIMARY KEY DEFAULT nextval('liveshare_history_id_seq'),
+         link_id INTEGER NOT NULL,
+         share_id VARCHAR NOT NULL,
+         account_id INTEGER NOT NULL,
+         happened_at BIGINT NOT NULL,
+         address VARCHAR NOT NULL,
+         action VARCHAR NOT NULL,
+         log_text VARCHAR NOT NULL)`,
+      `CREATE INDEX liveshare_history_link ON liveshare_history (link_id)`,
+    ],
+  },
+  {
+    id: 10,
+    name: 'insight feedback',
+    up: [
+      // Feedback on an Insights result (spec 3 section 3.1 "Feedback"; server/insights/).
+      'CREATE SEQUENCE insight_feedback_id_seq START 1',
+      `CREATE TABLE insight_feedback (
+         id INTEGER PRIMARY KEY DEFAULT nextval('insight_feedback_id_seq'),
+         account_id INTEGER NOT NULL,
+         user_id INTEGER NOT NULL,
+         session_id VARCHAR NOT NULL,
+         rating TINYINT NOT NULL,
+         comments VARCHAR NOT NULL,
+         help_requested BOOLEAN NOT NULL,
+         context_json VARCHAR NOT NULL,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
+    id: 11,
+    name: 'alerts, their actions and state, the notification queue, mail settings',
+    up: [
+      // Alerts (docs/alerts.md): a condition (JSON, server/alerts/conditions.ts) on targets,
+      // which events notify, and actions. Times are epoch milliseconds.
+      `CREATE SEQUENCE alert_id_seq START 1`,
+      `CREATE TABLE alerts (
+         id INTEGER PRIMARY KEY DEFAULT nextval('alert_id_seq'),
+         account_id INTEGER NOT NULL,
+         created_by INTEGER NOT NULL,
+         name VARCHAR NOT NULL,
+         condition_json VARCHAR NOT NULL,
+         events_json VARCHAR NOT NULL,
+         min_repeat_seconds INTEGER NOT NULL,
+         enabled BOOLEAN NOT NULL DEFAULT true,
+         last_error VARCHAR NOT NULL DEFAULT '',
+         last_error_at BIGINT,
+         created_at BIGINT NOT NULL)`,
+      `CREATE TABLE alert_targets (
+         alert_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         PRIMARY KEY (alert_id, session_id))`,
+      `CREATE SEQUENCE alert_action_id_seq START 1`,
+      `CREATE TABLE alert_actions (
+         id INTEGER PRIMARY KEY DEFAULT nextval('alert_action_id_seq'),
+         alert_id INTEGER NOT NULL,
+         kind VARCHAR NOT NULL,
+         config_json VARCHAR NOT NULL)`,
+      // Whether the condition holds on a target, kept so a restart does not start it again.
+      `CREATE TABLE alert_state (
+         alert_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         firing BOOLEAN NOT NULL,
+         since BIGINT NOT NULL,
+         notified_start BOOLEAN NOT NULL,
+         PRIMARY KEY (alert_id, session_id))`,
+      // The durable queue: a notification is a row until it was delivered or its time ran out.
+      `CREATE SEQUENCE notification_id_seq START 1`,
+      `CREATE TABLE notifications (
+         id BIGINT PRIMARY KEY DEFAULT nextval('notification_id_seq'),
+         alert_id INTEGER NOT NULL,
+         action_id INTEGER NOT NULL,
+         session_id INTEGER NOT NULL,
+         event VARCHAR NOT NULL,
+         variables_json VARCHAR NOT NULL,
+         status VARCHAR NOT NULL,
+         attempts INTEGER NOT NULL DEFAULT 0,
+         next_attempt_at BIGINT NOT NULL,
+         expires_at BIGINT NOT NULL,
+         answer VARCHAR NOT NULL DEFAULT '',
+         created_at BIGINT NOT NULL,
+         done_at BIGINT)`,
+      `CREATE INDEX notifications_status ON notifications (status)`,
+      // SMTP settings by name (server/mail/settings.ts); HOPWATCH_SMTP_* fill in what is unset.
+      `CREATE TABLE mail_settings (
+         name VARCHAR PRIMARY KEY,
+         value VARCHAR NOT NULL,
+         updated_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
     id: 12,
     name: 'impersonation and its audit',
     up: [
@@ -285,6 +417,21 @@ export const migrations: Migration[] = [
          detail VARCHAR NOT NULL DEFAULT '',
          status INTEGER NOT NULL DEFAULT 0,
          address VARCHAR NOT NULL DEFAULT '')`,
+    ],
+  },
+  {
+    id: 14,
+    name: 'hop hosts: answers per address and minute, details on change (issue 16)',
+    up: [
+      // Several hosts at one hop and the per-hop details (MPLS, AS, country, DSCP, NAT):
+      // server/hop-details/. details is NULL when unchanged since the address's previous row.
+      `CREATE TABLE hop_hosts (
+         session_id INTEGER NOT NULL,
+         hop SMALLINT NOT NULL,
+         address VARCHAR NOT NULL,
+         minute DOUBLE NOT NULL,
+         answers INTEGER NOT NULL,
+         details VARCHAR)`,
     ],
   },
 ];

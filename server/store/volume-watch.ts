@@ -3,10 +3,7 @@
 // 97%, so that it does not flap at the edge). DuckDB grows its file while appending; a write
 // that fails for want of space fails the transaction, so stopping early keeps the file whole.
 import type { VolumeSpace } from './disk-use.js';
-
-export const WarnPercent = 90;
-export const PausePercent = 98;
-export const ResumePercent = 97;
+import { StoragePausePercent as PausePercent, StorageResumePercent as ResumePercent, StorageWarnPercent as WarnPercent } from '../contract/storage.js';
 
 export interface VolumeWatchOptions {
   path: string;

@@ -21,7 +21,7 @@ const manageTargets = { ...changesState, access: { claim: Claim.TargetManagement
 export default async function summariesPlugin(app: FastifyInstance) {
   const deps: summaries.SummaryDeps = { store: app.store, events: app.events, config: app.config };
 
-  app.get('/cmd/getsummaries', { config: { changesState: false, access: { licence } }, schema: { response: { 200: SummaryListSchema } } }, async (request) => summaries.getSummaries(deps, requireUser(request)));
+  app.get('/cmd/getsummaries', { config: { changesState: false, access: { licence, visitor: true } }, schema: { response: { 200: SummaryListSchema } } }, async (request) => summaries.getSummaries(deps, requireUser(request)));
 
   app.get<{ Querystring: { name: string; addhost?: string } }>(
     '/cmd/newsummary',

@@ -6,7 +6,8 @@ import { SessionState } from '../contract/sessions.js';
 import { MaxRecordId } from '../contract/targets.js';
 import { AllTargetsSummaryName, SummaryNameMaxLength, type Summary } from '../contract/summaries.js';
 import { requireClaim, requireLicense } from '../account/authenticate.js';
-import type { Principal } from '../account/principal.js';
+import type { LiveShareScope, Principal } from '../account/principal.js';
+import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
@@ -74,9 +75,19 @@ async function requireOpenSession(q: Queryable, accountId: number, host: string)
   return session.id;
 }
 
+/**
+ * What a LiveShare visitor sees as its summaries (spec 2: "only the first summary, or a
+ * pseudo-summary of an agent's targets", which has the id 0).
+ */
+async function sharedSummary(deps: SummaryDeps, p: Principal, scope: LiveShareScope): Promise<Summary> {
+  if (scope.summaryId > 0) return toSummary(p, await deps.store.read((q) => requireSummary(q, p.accountId, scope.summaryId)));
+  return { UniqueID: '0', Name: scope.title, CanClose: false, Editable: false, IsAllTargets: false, TargetCount: scope.sessionIds.size, CanChangeTargets: false };
+}
+
 /** GET /cmd/getsummaries: the all-targets summary first, then named summaries. */
 export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Summary[]> {
   gate(deps);
+  if (p.liveShare) return [await sharedSummary(deps, p, p.liveShare)];
   const rows = await deps.store.transaction(async (q) => {
     await repo.ensureAllTargets(q, p.accountId);
     return repo.listSummaries(q, p.accountId);
@@ -87,6 +98,10 @@ export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Sum
 /** One summary of the caller's account (for the summary screen and the hub). */
 export async function getSummary(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<Summary> {
   gate(deps);
+  if (p.liveShare) {
+    if (summaryOutsideLiveShare(p, args.summaryId)) throw notFound(`Summary ${args.summaryId} not found.`);
+    return sharedSummary(deps, p, p.liveShare);
+  }
   return toSummary(p, await deps.store.read((q) => requireSummary(q, p.accountId, args.summaryId)));
 }
 

@@ -24,6 +24,18 @@ export function parseEngineSettings(json: string): EngineSettings {
 }
 
 export async function engineSettingsOf(q: Queryable, configId: number): Promise<EngineSettings> {
+  return (await engineOptionsOf(q, configId)).engine;
+}
+
+/** A configuration's engine settings and its "Final hop only" (which the target's own toggle adds to). */
+export async function engineOptionsOf(q: Queryable, configId: number): Promise<{ engine: EngineSettings; finalHopOnly: boolean }> {
   const row = await q.one<{ engine: string }>('SELECT engine_json AS engine FROM configurations WHERE id = $1', [configId]);
-  return parseEngineSettings(row?.engine ?? '{}');
+  const json = row?.engine ?? '{}';
+  let finalHopOnly = false;
+  try {
+    finalHopOnly = (JSON.parse(json) as { finalHopOnly?: unknown }).finalHopOnly === true;
+  } catch {
+    // parseEngineSettings answers {} for it too
+  }
+  return { engine: parseEngineSettings(json), finalHopOnly };
 }

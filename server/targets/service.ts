@@ -11,6 +11,7 @@ import {
 } from '../contract/targets.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
+import { outsideLiveShare } from '../liveshare/scope.js';
 import type { DomainEventBus } from '../events.js';
 import { checkAgentForTrace } from '../agents/service.js';
 import { agentSettings } from '../agents/settings.js';
@@ -20,6 +21,7 @@ import { checkProbePermission, EngineError } from '../trace-engine.js';
 import * as repo from './repository.js';
 import { resolveTarget } from './target-text.js';
 import type { TraceRunner } from './trace-runner.js';
+import { generalSettings } from '../settings/service.js';
 
 export interface TargetDeps {
   store: Store;
@@ -51,13 +53,18 @@ export async function sessionFor(store: Store, p: Principal, id: string | number
   if (!parsed) throw badRequest(`"${id}" is not a target id.`);
   // A committed read: a data call on a live target does not queue behind its ingest flushes.
   const s = await store.read((q) => repo.findSession(q, parsed.sessionId));
-  if (!s || s.accountId !== p.accountId) throw notFound(`Target ${parsed.sessionId} not found`);
+  if (!s || s.accountId !== p.accountId || outsideLiveShare(p, s.id)) throw notFound(`Target ${parsed.sessionId} not found`);
   return s;
 }
 
-async function ensureConfiguration(store: Store, configId: number): Promise<void> {
-  const row = await store.one('SELECT id FROM configurations WHERE id = $1', [configId]);
-  if (!row) throw notFound(`Configuration ${configId} not found.`);
+/** The configuration, one of the account's (configurations are per account); without one, the account's first. */
+async function ensureConfiguration(store: Store, p: Principal, configId: number | undefined): Promise<number> {
+  const row = await store.one<{ id: number }>(
+    'SELECT id FROM configurations WHERE account_id = $1 AND ($2::INTEGER IS NULL OR id = $2) ORDER BY position, id LIMIT 1',
+    [p.accountId, configId ?? null],
+  );
+  if (!row) throw notFound(configId === undefined ? 'The account has no configuration: open Settings once to create the Default one.' : `Configuration ${configId} not found.`);
+  return Number(row.id);
 }
 
 async function ensureCanProbe(): Promise<void> {
@@ -74,11 +81,11 @@ export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetA
   const agentId = args.agentId ?? LocalMachineAgentId;
   // A remote agent of the account (server/agents), within the entitlement.
   await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, p, agentId);
-  const configId = args.configId ?? 1;
-  await ensureConfiguration(deps.store, configId);
+  const configId = await ensureConfiguration(deps.store, p, args.configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
   if (agentId === LocalMachineAgentId) await ensureCanProbe();
+  const general = await deps.store.read((q) => generalSettings(q, p.accountId));
   const id = await deps.store.exclusive((q) =>
     repo.insertSession(q, {
       accountId: p.accountId,
@@ -86,7 +93,8 @@ export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetA
       targetName: name,
       targetIp: ip,
       state: SessionState.Active,
-      dynamicDnsMode: name ? 1 : 0,
+      // Settings > General "Dynamic DNS update mode": a DNS-name target follows its name (Auto) or keeps the first address (Off).
+      dynamicDnsMode: name && general.DynamicDnsMode === 1 ? 1 : 0,
       sentinelId: agentId,
       configurationId: configId,
       traceIntervalMs,
@@ -177,8 +185,11 @@ export async function finalHop(deps: TargetDeps, p: Principal, ids: string[]): P
 export async function updateConfigurationId(deps: TargetDeps, p: Principal, webId: string, configId: number): Promise<void> {
   requireClaim(p, Claim.TargetManagement);
   const s = await sessionFor(deps.store, p, webId);
-  await ensureConfiguration(deps.store, configId);
+  await ensureConfiguration(deps.store, p, configId);
   await deps.store.exclusive((q) => repo.setSessionConfiguration(q, s.id, configId));
+  // A running (or paused) trace goes on with the new configuration's engine settings at once.
+  if (s.configurationId !== configId && deps.runner.agent.has(s.id)) await deps.runner.run({ ...s, configurationId: configId }, s.state === SessionState.Pause);
+  deps.events.emit('SessionsChanged', p.accountId);
 }
 
 export async function updateTraceInterval(deps: TargetDeps, p: Principal, webId: string, traceIntervalInMS: number): Promise<void> {

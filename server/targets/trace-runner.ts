@@ -8,7 +8,9 @@ import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
 import { setSessionTargetIp, type SessionRecord } from './repository.js';
-import { engineSettingsOf } from './engine-settings.js';
+import { engineOptionsOf } from './engine-settings.js';
+import { insertComment } from '../comments/repository.js';
+import { generalSettings } from '../settings/service.js';
 import { RoutedRuntime } from '../agents/routed-runtime.js';
 
 export class TraceRunner {
@@ -42,6 +44,7 @@ export class TraceRunner {
       this.ingest.add(sessionId, round.time, hop.ttl, hop.rtt);
       if (hop.address) this.ingest.seeHost({ sessionId, hop: hop.ttl, address: hop.address, dnsName: hop.name ?? '' });
     }
+    this.ingest.seeHopHosts(sessionId, round.time, round.hops);
     return this.ingest.commit();
   }
 
@@ -51,21 +54,35 @@ export class TraceRunner {
       [sessionId, c.time, c.ttl, c.previous, c.current],
     );
     const accountId = this.accountOf.get(sessionId);
-    if (accountId !== undefined) this.events.emit('RouteChanged', accountId, sessionId, rowId(sessionId, c.ttl));
+    if (accountId === undefined) return;
+    this.events.emit('RouteChanged', accountId, sessionId, rowId(sessionId, c.ttl));
+    await this.commentRouteChange(accountId, sessionId, c);
+  }
+
+  /** Settings > General "Create a comment when the route changes": a comment on the graph at the change. */
+  private async commentRouteChange(accountId: number, sessionId: number, c: RouteChange): Promise<void> {
+    const general = await this.store.read((q) => generalSettings(q, accountId));
+    if (general.CreateCommentOnRouteChange !== true) return;
+    const text = `Route changed at hop ${c.ttl}: ${c.previous ?? '*'} -> ${c.current ?? '*'}`;
+    const extra = JSON.stringify({ RouteChange: { Hop: c.ttl, Previous: c.previous, Current: c.current } });
+    const id = await this.store.exclusive((q) => insertComment(q, { sessionId, whenMs: c.time, text, type: 0, extraAttributesJson: extra }, 0));
+    this.events.emit('CommentChanged', accountId, sessionId, c.time, id);
   }
 
   async run(s: SessionRecord, paused = false): Promise<void> {
     this.accountOf.set(s.id, s.accountId);
     this.ingest.openSession(s.id, s.accountId);
     this.errors.delete(s.id);
-    const engine = await this.store.read((q) => engineSettingsOf(q, s.configurationId));
+    const { engine, finalHopOnly } = await this.store.read((q) => engineOptionsOf(q, s.configurationId));
     await this.agent.run({
       agentId: s.sentinelId,
       traceId: s.id,
       engine,
-      target: s.targetName || s.targetIp,
+      // Dynamic DNS Off (Settings > General when the target started): the address it started with.
+      target: (s.dynamicDnsMode === 1 && s.targetName) || s.targetIp || s.targetName,
       intervalMs: s.traceIntervalMs,
-      finalHopOnly: s.finalHopOnly,
+      // The target's own toggle, or its configuration's "Final hop only".
+      finalHopOnly: s.finalHopOnly || finalHopOnly,
       paused,
     });
     this.log.info({ sessionId: s.id, target: s.targetName || s.targetIp, intervalMs: s.traceIntervalMs, paused }, 'trace started');

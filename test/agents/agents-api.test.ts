@@ -193,8 +193,12 @@ describe('agent calls', () => {
     const start = (await c.next('start')) as unknown as { trace: { traceId: number; target: string; intervalMs: number } };
     expect(start.trace).toMatchObject({ traceId: mine, target: '127.0.0.1', intervalMs: 1000 });
     // Entitlement: 2 remote traces run; a third is refused.
+    // 409 with spec 1's capacity text (a 403 would sign the console user out).
     const third = await get(hw, cookie, `/cmd/newtarget?target=127.0.0.1&agentID=${a.id}`);
-    expect(third.status).toBe(403);
+    expect(third.status).toBe(409);
+    expect(await third.json()).toEqual({
+      Error: "Looks like you're running all 2 of your CloudConnect traces. You can manage your traces in the CloudConnect tab",
+    });
 
     const t0 = Date.now() - 10_000;
     c.send({ t: 'batch', seq: 1, rounds: [round(mine, t0), round(mine, t0 + 1000)] });
@@ -212,6 +216,15 @@ describe('agent calls', () => {
     try {
       expect(await h.invoke('GetSampleCountForSession', mine)).toBe(3);
       expect(await h.invoke('GetSampleCountForSession', theirs)).toBe(0);
+      // The agent's name in the Agent column and the sessions page; its targets as the 'Agent' list.
+      const rows = await h.invoke('TraceGraphRows', [{ ID: String(mine), Start: '0' }], [], 'Target', String(mine));
+      expect(rows.Details.HubSentinelID).toBe(a.id);
+      expect(new Set(rows.Rows.map((r: { Columns: { Agent: string } }) => r.Columns.Agent))).toEqual(new Set(['Sender']));
+      const list = await h.invoke('TraceGraphRows', [], [], 'Agent', String(a.id));
+      expect(list.Rows.map((r: { UniqueID: string; Columns: { Agent: string } }) => [r.UniqueID.split('_')[0], r.Columns.Agent])).toEqual([[String(mine), 'Sender']]);
+      await expect(h.invoke('TraceGraphRows', [], [], 'Agent', '999999')).rejects.toThrow(/Agent 999999 not found/);
+      const sessions = (await (await get(hw, cookie, '/api/Sessions')).json()) as { SessionID: number; AgentName: string }[];
+      expect(sessions.filter((x) => x.SessionID === mine || x.SessionID === theirs).map((x) => x.AgentName).sort()).toEqual(['Other', 'Sender']);
     } finally {
       await h.stop();
     }

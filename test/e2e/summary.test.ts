@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphRowsResult } from '../../server/contract/targets.js';
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
@@ -49,6 +49,11 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     page = browser.page;
     await signInWithForm(page, app.url, 'admin', password);
   }, 120_000);
+
+  // A failed test leaves what the browser showed (test-results/summary-failed-*.png).
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && page) await page.screenshot({ path: join(shots, `summary-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) }).catch(() => undefined);
+  });
 
   afterAll(async () => {
     if (app) writeFileSync(join(shots, 'summary-server.log'), app.output());

@@ -14,7 +14,7 @@ import { TemporaryPasswordText } from '../../server/contract/account.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
-import { connectHub, createUser, type WatchedConnection } from './support.js';
+import { connectHub, createUser, liveShareVisitor, type WatchedConnection } from './support.js';
 
 interface Schema {
   type?: string | string[];
@@ -69,6 +69,8 @@ let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
 let standardRoot: string;
+/** The liveshareid cookie of an active link to a summary (the LiveShare visitor row). */
+let visitorCookie: string;
 /** Signed-in users by their claim set ("" = none), created as needed. */
 const users = new Map<string, { email: string; password: string; cookie: string }>();
 let userCount = 0;
@@ -82,6 +84,7 @@ beforeAll(async () => {
   ]);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
+  visitorCookie = await liveShareVisitor(hw, rootCookie);
 }, 180_000);
 
 afterAll(async () => {
@@ -91,6 +94,7 @@ afterAll(async () => {
 /** The appliance and a signed-in cookie for a row and a call. */
 async function callerFor(row: string, access: Access): Promise<{ server: Appliance; cookie?: string; again: () => Promise<string> }> {
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
+  if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
   if (row === 'noLicence') return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
   const claims = claimsFor(row, access);
   if (claims === 'root') return { server: hw, cookie: rootCookie, again: async () => (rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix')) };

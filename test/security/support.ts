@@ -52,3 +52,18 @@ export async function expectAlive(hw: Appliance): Promise<void> {
   const r = await fetch(`${hw.url}/readyz`);
   expect(r.status).toBe(200);
 }
+
+/**
+ * A LiveShare visitor: the cookie a browser keeps after opening an active link to a new
+ * summary (liveshareid = "{shareId}/{password}", URL-encoded as the console writes it).
+ */
+export async function liveShareVisitor(hw: Appliance, admin: string, summaryName = `shared-${Date.now()}`): Promise<string> {
+  const call = caller(hw);
+  const s = await call(`/cmd/createsummary?name=${q(summaryName)}`, admin);
+  expect(s.status, await s.clone().text()).toBe(200);
+  const summary = (await s.json()) as { UniqueID: string };
+  const r = await call('/api/liveshare', admin, { method: 'POST', body: JSON.stringify({ SummaryID: `SUM-${summary.UniqueID}` }) });
+  expect(r.status, await r.clone().text()).toBe(200);
+  const link = (await r.json()) as { ShareId: string; SecurePW: string };
+  return `liveshareid=${q(`${link.ShareId}/${link.SecurePW}`)}`;
+}

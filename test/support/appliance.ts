@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { get as httpsGet } from 'node:https';
 
 export interface Appliance {
   url: string;
@@ -25,6 +26,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
   port?: number;
+  /** The server speaks TLS (HOPWATCH_TLS_* in env): its url is https, readiness is checked with this CA (PEM). */
+  tlsCa?: string;
 }
 
 const mainJs = resolve(import.meta.dirname, '../../dist/server/main.js');
@@ -58,7 +61,7 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
 
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${opts.tlsCa ? 'https' : 'http'}://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   // A start that fails leaves nothing behind: the data directory goes too when this call made it.
   const failed = (message: string) => {
@@ -68,8 +71,8 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   for (;;) {
     if (child.exitCode !== null) throw failed(`appliance exited with ${child.exitCode}:\n${out}`);
     try {
-      const r = await fetch(`${url}/readyz`);
-      if (r.status === 200) break;
+      const status = opts.tlsCa ? await httpsStatus(`${url}/readyz`, opts.tlsCa) : (await fetch(`${url}/readyz`)).status;
+      if (status === 200) break;
     } catch {
       /* not listening yet */
     }
@@ -105,6 +108,17 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
     },
   };
   return appliance;
+}
+
+/** A GET over https verified with `ca` (fetch has no CA option): the status. */
+function httpsStatus(url: string, ca: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const req = httpsGet(url, { ca }, (res) => {
+      res.resume();
+      ok(res.statusCode ?? 0);
+    });
+    req.on('error', fail);
+  });
 }
 
 /** Signs in and returns the session cookie header value. */

@@ -3,7 +3,7 @@
 // The matrix test calls every cell; docs/authorization.md is this same table as text.
 import type { RouteOptions } from 'fastify';
 import { AssignableClaims, LicenseMode, type Claim } from '../../server/contract/account.js';
-import { allowsTemporaryPassword, describeAccess, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
+import { allowsTemporaryPassword, allowsVisitor, describeAccess, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
 import type { Catalog } from './route-catalog.js';
 
 /** The answer a cell must give: let through (any status but 401/403), 401 or 403. */
@@ -38,10 +38,11 @@ export const CallerRows: CallerRow[] = [
     expected: (a) => (needsLicence(a) !== undefined && needsLicence(a) !== LicenseMode.Standard ? 403 : 'allowed'),
   },
   {
+    // Signed in by an active link's liveshareid cookie: only the read-only calls that declare
+    // `visitor` (their services keep it to the link's targets); everything else is 403.
     key: 'liveShare',
     title: 'LiveShare visitor',
-    skip: 'LiveShare does not exist yet (its issue adds visitors); until then there is no visitor to call as.',
-    expected: (a) => (needsSignIn(a) ? 401 : 'allowed'),
+    expected: (a) => (allowsVisitor(a) ? 'allowed' : 403),
   },
   {
     key: 'otherAccount',
@@ -122,7 +123,8 @@ export function authorizationDoc(catalog: Catalog): string {
     'user with every claim who still has the temporary password an admin set (only the calls',
     'the change-password screen needs answer them; the hub refuses their connection with 403);',
     'the root user of a server with the Standard licence (calls that need Professional answer',
-    '403).',
+    '403); a LiveShare visitor (the liveshareid cookie of an active link), let through only where',
+    'the call declares "LiveShare visitors too".',
     '',
     line(header),
     line(header.map(() => '---')),

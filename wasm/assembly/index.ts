@@ -26,3 +26,13 @@ export function cellSize(): i32 {
 export function heapBase(): usize {
   return __heap_base;
 }
+export {
+  DESCRIBE_SLOTS,
+  compactFinite,
+  sortValues,
+  quantileSorted,
+  describe,
+  pearson,
+  segmentsAbove,
+  meanShift,
+} from './stats';

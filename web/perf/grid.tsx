@@ -31,7 +31,7 @@ function syntheticRows(n: number): TargetRow[] {
       DNSName: `hop${hop}.target${target}.example`,
       IP: ip,
       HopNum: hop,
-      HopDetails: '',
+      HopDetails: null,
       Columns: {
         Hop: String(hop),
         ErrCount: String(pl),

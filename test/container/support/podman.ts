@@ -48,7 +48,7 @@ export class Podman {
     if (process.getuid?.() !== 0) {
       throw new Error('The container suite needs root (rootful podman, debootstrap). Run `npm test` as root.');
     }
-    const wanted = ['podman', 'runc', 'debootstrap'];
+    const wanted = ['podman', 'runc', 'debootstrap', 'podman-compose'];
     const missing: string[] = [];
     for (const p of wanted) {
       const q = await run('dpkg-query', ['-W', '-f=${Status}', p]);

@@ -15,14 +15,16 @@ export function ConfirmDialog({ confirmation, onConfirm, onCancel }: { confirmat
   useEffect(() => cancel.current?.focus(), []);
   return (
     <Modal title={confirmation.title} onClose={onCancel}>
-      <p className="confirm-message">{confirmation.message}</p>
-      <div className="modal-actions">
-        <button ref={cancel} type="button" className="button secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button danger" onClick={onConfirm}>
-          {confirmation.confirmLabel}
-        </button>
+      <div className="modal-body">
+        <p className="confirm-message">{confirmation.message}</p>
+        <div className="modal-actions">
+          <button ref={cancel} type="button" className="button secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="button danger" onClick={onConfirm}>
+            {confirmation.confirmLabel}
+          </button>
+        </div>
       </div>
     </Modal>
   );

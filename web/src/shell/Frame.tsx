@@ -7,6 +7,7 @@ import { ChangePasswordModal } from '../components/ChangePasswordModal';
 import { SupportTicketDialog } from '../components/SupportTicketDialog';
 import { changePasswordOpenAtom, supportDialogOpenAtom } from '../state/dialogs';
 import { store } from '../state/store';
+import { storedLiveShareId } from '../state/liveShareCookie';
 import { currentUserAtom, trialExpiredAtom } from '../state/user';
 import { ErrorBanner } from './ErrorBanner';
 import { Toasts } from './Toasts';
@@ -18,7 +19,15 @@ export function Frame() {
 
   // A lost session anywhere: clear the user and sign in again, then come back here.
   useEffect(() => {
-    setUnauthorizedHandler(({ expired, temporaryPassword }) => {
+    setUnauthorizedHandler(({ status, expired, temporaryPassword }) => {
+      // A LiveShare visitor: a call it may not make (403) is that call's failure only; a 401
+      // means its link was switched off or expired (spec 3 section 2.6).
+      if (store.get(currentUserAtom)?.IsLiveshare || (!store.get(currentUserAtom)?.IsUser && storedLiveShareId())) {
+        if (status === 403) return;
+        store.set(currentUserAtom, null);
+        navigate('/InvalidLiveshare', { replace: true });
+        return;
+      }
       // Still signed in, but the password must be replaced first: ask for it, stay here.
       if (temporaryPassword) {
         store.set(changePasswordOpenAtom, true);

@@ -6,6 +6,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { authLoadingAtom, currentUserAtom, trialExpiredAtom } from '../state/user';
 import { decideGate, type Gate } from './gates';
+import { storedLiveShareId } from '../state/liveShareCookie';
 import { LoadingPane } from './LoadingPane';
 
 export function Guard({ gate, children }: { gate: Gate; children: ReactNode }) {
@@ -18,7 +19,8 @@ export function Guard({ gate, children }: { gate: Gate; children: ReactNode }) {
       return <LoadingPane />;
     case 'login':
       return (
-        <Navigate to={gate.signedOutTo ?? (trialExpired ? '/login?expired=true' : '/login')} replace
+        // A browser that holds a LiveShare link and is signed out: the link no longer counts.
+        <Navigate to={gate.signedOutTo ?? (storedLiveShareId() ? '/InvalidLiveshare' : trialExpired ? '/login?expired=true' : '/login')} replace
           state={{ from: location.pathname + location.search + location.hash }} />
       );
     case 'deny':

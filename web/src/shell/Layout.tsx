@@ -7,8 +7,10 @@ import { TemporaryPasswordPane } from './TemporaryPasswordPane';
 import { HubEventHandlers } from '../hub/HubEventHandlers';
 import { Footer } from './Footer';
 import { Sidebar } from './Sidebar';
+import { useStorageWarning } from './useStorageWarning';
 
 export function Layout() {
+  useStorageWarning();
   // Until a temporary password is replaced the server refuses every screen's calls.
   const held = mustReplacePassword(useAtomValue(currentUserAtom));
   return (

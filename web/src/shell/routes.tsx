@@ -13,7 +13,10 @@ import { ImpersonationAuditPage } from '../impersonation/ImpersonationAuditPage'
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
+import { SessionsPage } from '../sessions/SessionsPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
+import { LiveShareLinksPage } from '../liveshare/LiveShareLinksPage';
+import { LiveShareViewerPage } from '../liveshare/LiveShareViewerPage';
 import { LoginPage } from '../pages/LoginPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
@@ -46,14 +49,14 @@ export const shellEntries: Entry[] = [
   gated(['/summary/:summaryUniqueID?', '/summarys/:summaryId?'], SummaryGate, <SummaryPage />),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),
-  coming(['/sessions'], needsClaim(Claim.SessionManagement), 'Sessions'),
+  gated(['/sessions'], needsClaim(Claim.SessionManagement), <SessionsPage />),
   gated(['/user-management'], needsClaim(Claim.UserManagement), <UserManagementPage />),
   // The impersonation audit: root reads it (the page says so to anyone else).
   gated(['/user-management/audit'], needsClaim(Claim.UserManagement), <ImpersonationAuditPage />),
   coming(['/settings'], needsClaim(Claim.SettingsManagement), 'Settings'),
   coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
-  coming(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, 'LiveShare Link Management'),
-  coming(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, 'LiveShare'),
+  gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
+  gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),
   coming(['/staff/pingserver-management'], needsClaim(Claim.Staff), 'Ping Server Management'),
   coming(['/staff/accounts'], needsClaim(Claim.Staff), 'Accounts'),
   coming(['/staff/userandevents'], needsClaim(Claim.Staff), 'Users and Events'),

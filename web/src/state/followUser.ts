@@ -17,8 +17,9 @@ export function followCurrentUser(): void {
     const user = store.get(currentUserAtom);
     const held = mustReplacePassword(user);
     if (held) store.set(changePasswordOpenAtom, true);
-    // The server refuses the connection until a temporary password is replaced.
-    if (user?.IsUser && !held) void ensureStarted().catch(() => undefined);
+    // The server refuses the connection until a temporary password is replaced; LiveShare
+    // visitors watch their link's targets live too.
+    if ((user?.IsUser && !held) || user?.IsLiveshare) void ensureStarted().catch(() => undefined);
     else void stopHub();
   };
   store.sub(currentUserAtom, apply);

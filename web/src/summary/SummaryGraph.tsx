@@ -39,7 +39,7 @@ export function SummaryGraph({ row, time, dispatch, warnMs, badMs, fixedScaleMs,
       <TimelineGraph
         rowId={row.UniqueID}
         title={hostLabel(row)}
-        subtitle={`${row.Columns.ConfigName ?? ''} · ${LocalMachineAgentName}`}
+        subtitle={`${row.Columns.ConfigName ?? ''} · ${row.Columns.Agent || LocalMachineAgentName}`}
         state={time}
         dispatch={dispatch}
         warnMs={warnMs}

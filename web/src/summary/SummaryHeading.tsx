@@ -1,11 +1,14 @@
 // The summary screen's title (spec 2 "Summary routes"): the name with rename, delete and the
 // view-link menu, the "Import PP2 File" button (pp2import flag) and the alerts toggle
 // (AlertsManagement). All Targets has no rename or delete (not Editable, not CanClose).
-// The view-link menu offers "Copy link to this summary"; its LiveShare items ("Manage
-// LiveShare view links": create, manage existing) appear once LiveShare is built, and only
-// when authentication is required (spec 2).
+// The view-link menu offers "Copy link to this summary" and, to users with SummaryManagement
+// (this server always requires sign-in, spec 2), "Manage LiveShare view links": "Create new
+// LiveShare view link" (the create dialog here) and "Manage existing links"
+// (/LiveShareLinks/SUM-{id}).
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { CreateLinkModal } from '../liveshare/LinkModals';
 import { Claim, Flag } from '../../../server/contract/account';
 import type { Summary } from '../../../server/contract/summaries';
 import { reportError } from '../state/reportError';
@@ -13,9 +16,8 @@ import { showInfo } from '../state/toasts';
 import { currentUserAtom } from '../state/user';
 import { copyText } from '../target/clipboard';
 import { PopupMenu, type MenuItem } from '../target/PopupMenu';
+import { ImportButton } from './ImportButton';
 
-/** LiveShare view links arrive with the LiveShare screens (issue: LiveShare); until then the items are not shown. */
-export const LiveShareViewLinksBuilt = false;
 
 export interface SummaryHeadingProps {
   title: string;
@@ -29,6 +31,8 @@ export interface SummaryHeadingProps {
 export function SummaryHeading({ title, summary, onRename, onDelete, targetCount }: SummaryHeadingProps) {
   const user = useAtomValue(currentUserAtom);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
   const linkButton = useRef<HTMLButtonElement>(null);
   const canManage = !!user?.Claims.includes(Claim.SummaryManagement);
   const linkItems: MenuItem[] = [
@@ -36,10 +40,11 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
       label: 'Copy link to this summary',
       onSelect: () => void copyText(window.location.href).then(() => showInfo('Link copied to clipboard'), (e) => reportError(e)),
     },
-    ...(LiveShareViewLinksBuilt && canManage && summary && !summary.IsAllTargets
+    ...(canManage && summary && !user?.IsLiveshare
       ? [
-          { label: 'Create new LiveShare view link', separator: true },
-          { label: 'Manage existing links' },
+          { label: 'Manage LiveShare view links', disabled: true, separator: true },
+          { label: 'Create new LiveShare view link', onSelect: () => setCreating(true) },
+          { label: 'Manage existing links', onSelect: () => navigate(`/LiveShareLinks/SUM-${summary.UniqueID}`) },
         ]
       : []),
   ];
@@ -79,11 +84,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
         )}
       </div>
       <div className="heading-tools">
-        {user?.Flags.includes(Flag.Pp2Import) && summary && (
-          <button type="button" className="button secondary" disabled title="Data file import is not available on this server yet.">
-            Import PP2 File
-          </button>
-        )}
+        {user?.Flags.includes(Flag.Pp2Import) && summary && <ImportButton summary={summary} allowed={!!user?.Claims.includes(Claim.TargetManagement)} />}
         {user?.Claims.includes(Claim.AlertsManagement) && (
           <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">
             Show alerts
@@ -91,6 +92,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
         )}
       </div>
       {menu && <PopupMenu x={menu.x} y={menu.y} items={linkItems} onClose={() => setMenu(null)} />}
+      {creating && summary && <CreateLinkModal summaryRef={`SUM-${summary.UniqueID}`} onClose={() => setCreating(false)} onChanged={() => undefined} />}
     </header>
   );
 }

@@ -31,6 +31,7 @@ import { useTracedTargetLookup } from '../target/useTracedTargetLookup';
 import { formatTimeRangeText } from '../target/logic/timeRangeText';
 import { TraceGrid } from '../target/TraceGrid';
 import { useAgentsAndConfigurations } from '../target/useAgentsAndConfigurations';
+import { toastCapacityAfterStart, toastStartFailure } from '../target/capacityToasts';
 import { useColumns, type ColumnSource } from '../target/useColumns';
 import { useDisplaySettings } from '../target/useDisplaySettings';
 import { useRowSelection } from '../target/useRowSelection';
@@ -107,8 +108,9 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
 
   const start = async (target: string) => {
     try {
-      const answer = await targetApi.newTarget({ target, traceIntervalMs: intervalMs, agentId: agent?.ID });
+      const answer = await targetApi.newTarget({ target, traceIntervalMs: intervalMs, agentId: agent?.ID }).catch((e) => void toastStartFailure(e, agent?.ID));
       if (!answer) return;
+      void toastCapacityAfterStart(agent?.ID);
       // Started from a named summary: the new target joins it (All Targets shows it anyway).
       if (summary && canChangeTargets(summary)) await addHost(summaryId, String(answer.ID));
       // Spec 2 section 4: starting a trace on a list screen opens the new target.

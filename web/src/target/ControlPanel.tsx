@@ -2,7 +2,10 @@
 // its dropdown, Release Focus, the Agent picker (multi-agent only), Trace Interval and Focus
 // pickers, the Settings picker (more than one configuration), the latency colour legend,
 // the focus time-range display and the "Show / hide columns" chooser.
+import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
+import { currentUserAtom } from '../state/user';
+import { VisitorTargetEntry } from '../liveshare/VisitorTargetEntry';
 import type { ColumnDef } from '../../../server/contract/targets';
 import { TraceIntervalChoicesMs } from '../../../server/contract/targets';
 import { LatencyColours } from './colours';
@@ -61,6 +64,8 @@ export interface ControlPanelProps {
 }
 
 export function ControlPanel(p: ControlPanelProps) {
+  // A LiveShare visitor cannot add targets (spec 2 section 1): its entry says so.
+  const visitor = !!useAtomValue(currentUserAtom)?.IsLiveshare;
   const [menu, setMenu] = useState<{ x: number; y: number; kind: 'play' | 'columns' } | null>(null);
   // Reset And Restart and Close (and Stop) end the session: they ask first.
   const [confirming, setConfirming] = useState<'reset' | 'close' | null>(null);
@@ -88,14 +93,18 @@ export function ControlPanel(p: ControlPanelProps) {
   return (
     <div className="control-panel">
       <div className="control-row">
-        <TargetEntry
-          text={p.entryText}
-          onText={p.onEntryText}
-          onStart={p.onStart}
-          disabled={!p.canManageTargets}
-          disabledTitle={NoPermissionToStartTracesTooltip}
-          canSetAccountDefault={p.canSetAccountDefault}
-        />
+        {visitor ? (
+          <VisitorTargetEntry />
+        ) : (
+          <TargetEntry
+            text={p.entryText}
+            onText={p.onEntryText}
+            onStart={p.onStart}
+            disabled={!p.canManageTargets}
+            disabledTitle={NoPermissionToStartTracesTooltip}
+            canSetAccountDefault={p.canSetAccountDefault}
+          />
+        )}
         <div className="split-button">
           <button
             type="button"

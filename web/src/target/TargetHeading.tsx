@@ -2,22 +2,54 @@
 // heading tools (Download, Show alerts, Insights) as far as this server offers them.
 import { useAtomValue } from 'jotai';
 import { Claim, Flag } from '../../../server/contract/account';
-import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { TargetDetails } from '../../../server/contract/targets';
 import { currentUserAtom } from '../state/user';
+import { Link } from 'react-router-dom';
+import { liveShareViewerPath } from '../state/liveShareCookie';
 import { formatDurationShort } from './logic/duration';
 import { targetHeadingText } from './logic/targetHeading';
+import type { TimeRange } from './logic/graphTimeState';
+import { DownloadButton } from './DownloadButton';
+import type { TraceAgent } from './logic/traceAgent';
+import { AgentName } from './AgentName';
 
-export function TargetHeading({ targetId, notFound, details, intervalMs }: { targetId?: string; notFound: boolean; details: TargetDetails | null; intervalMs: number }) {
+export function TargetHeading({
+  targetId,
+  notFound,
+  details,
+  intervalMs,
+  view,
+  focus,
+  agent,
+}: {
+  targetId?: string;
+  notFound: boolean;
+  details: TargetDetails | null;
+  intervalMs: number;
+  /** The graphs' viewport and the statistics focus: the download menu's ranges. */
+  view: TimeRange;
+  focus: TimeRange;
+  /** The session's agent (logic/traceAgent). */
+  agent: TraceAgent | null;
+}) {
   const user = useAtomValue(currentUserAtom);
   const running = !!details?.IsRunning;
   return (
     <header className="target-heading">
       <div className="target-title">
+        {user?.IsLiveshare && (
+          <Link to={liveShareViewerPath()} className="back-to-summary">
+            Back to summary
+          </Link>
+        )}
         <h1 data-testid="target-heading">{targetHeadingText({ targetId, notFound, details })}</h1>
         {details && (
           <span className="via">
-            <span>via {LocalMachineAgentName}</span>
+            {agent && (
+              <span data-testid="target-agent">
+                via <AgentName agent={agent} />
+              </span>
+            )}
             <span className={`state-pill ${running ? 'running' : 'paused'}`} title={running ? 'Tracing' : 'This target is paused.'}>
               {running ? `Tracing every ${formatDurationShort(intervalMs)}` : 'Paused'}
             </span>
@@ -25,10 +57,14 @@ export function TargetHeading({ targetId, notFound, details, intervalMs }: { tar
         )}
       </div>
       <div className="heading-tools">
-        {user?.Flags.includes(Flag.Pp2Import) && (
-          <button type="button" className="button secondary" disabled title="Data file download is not available on this server yet.">
-            Download
-          </button>
+        {user?.Flags.includes(Flag.Pp2Import) && targetId && details && (
+          <DownloadButton
+            targetId={targetId}
+            target={details.TargetDNSName || details.TargetIPAddress}
+            view={view}
+            focus={focus}
+            firstSampleMs={details.FirstSample ? Date.parse(details.FirstSample) : null}
+          />
         )}
         {user?.Claims.includes(Claim.AlertsManagement) && (
           <button type="button" className="button secondary" disabled title="Alerts are not available on this server yet.">

@@ -7,7 +7,6 @@ import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
-import { LocalMachineAgentId, LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { Comment } from '../../../server/contract/summaries';
 import type { TargetRow } from '../../../server/contract/targets';
 import { errorMessage } from '../api/errors';
@@ -23,7 +22,7 @@ import { hostLabel } from './hostLabel';
 import { moveColumn, resizeColumn, setColumnVisible } from './logic/columnPrefs';
 import { FocusMode } from './logic/constants';
 import { formatDurationShort } from './logic/duration';
-import { graphTimeReducer, initialGraphTimeState, statsRange } from './logic/graphTimeState';
+import { graphTimeReducer, initialGraphTimeState, statsRange, viewportRange } from './logic/graphTimeState';
 import { entryReducer, initialEntryState, playAction } from './logic/playAction';
 import { isHeaderRow, sessionIdOf } from './logic/rowId';
 import { TracedTargetDialog } from './TracedTargetDialog';
@@ -47,9 +46,25 @@ import { useVisibleGraphs } from './useVisibleGraphs';
 import { useFocusPerTarget } from './useFocusPerTarget';
 import { useDocumentTitle } from '../shell/documentTitle';
 import { targetHeadingText } from './logic/targetHeading';
+import { graphAgent, isMultiAgent, traceAgent, traceColumnDefs, type TraceAgent } from './logic/traceAgent';
+import { AgentName } from './AgentName';
+import { hideAgentNameAtom } from './prefs';
+import { toastCapacityAfterStart, toastStartFailure } from './capacityToasts';
 
-/** The agents this console knows: the appliance itself, online while it answers (remote agents come with CloudConnect). */
-const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
+/** A timeline graph's subtitle: its configuration, and its agent where graphs show one. */
+function GraphSubtitle({ configName, agent }: { configName: string; agent: TraceAgent | null }) {
+  return (
+    <>
+      {configName}
+      {agent && (
+        <>
+          {' · '}
+          <AgentName agent={agent} />
+        </>
+      )}
+    </>
+  );
+}
 
 export function TargetWindow({ targetId }: { targetId?: string }) {
   const navigate = useNavigate();
@@ -82,6 +97,13 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const selection = useRowSelection(rowIds);
   const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
+  // The session's agent: "via {agent}" with its offline marker; in multi-agent mode also the
+  // Agent column and the agent name on each graph (logic/traceAgent).
+  const multiAgent = isMultiAgent(agents);
+  const knownAgents = useMemo(() => agents.map((a) => ({ id: a.ID, online: a.IsOnline })), [agents]);
+  const sessionAgent = details ? traceAgent(details.HubSentinelID, agents, rows[0]?.Columns.Agent) : null;
+  const hideAgentName = useAtomValue(hideAgentNameAtom);
+  const shownColumns = useMemo(() => traceColumnDefs(columns, multiAgent), [columns, multiAgent]);
   const { intervalMs, chooseInterval } = useTraceInterval(targetId, details?.TraceInterval);
   const { comments, reload: reloadComments } = useComments(targetId, time);
   const hasTarget = !!targetId && !!details;
@@ -109,9 +131,10 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
       if (answer) {
         selection.leaveNewTargetMode();
         navigate(`/targets/${answer.ID}`);
+        void toastCapacityAfterStart(agent?.ID);
       }
     } catch (e) {
-      showToast('error', errorMessage(e) || 'Unknown string');
+      void toastStartFailure(e, agent?.ID);
     }
   };
   const onPlay = () => {
@@ -138,7 +161,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
 
   return (
     <div className="target-window" ref={drawn.root}>
-      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} />
+      <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} />
 
       <ControlPanel
         entryText={entry.text}
@@ -184,7 +207,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           if (!targetId) return;
           api.updateConfigurationId(targetId, configId).then(refresh, (e) => showToast('error', errorMessage(e)));
         }}
-        columns={columns}
+        columns={shownColumns}
         onToggleColumn={(name, visible) => updateColumns(setColumnVisible(columns, name, visible))}
       />
 
@@ -201,11 +224,11 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
         <div className="target-empty error">Error loading data: {rowsState.message}</div>
       ) : (
         <div className="target-panes" ref={splitter.panes}>
-          {result && columns.length > 0 ? (
+          {result && shownColumns.length > 0 ? (
             <div className="grid-pane" style={{ height: gridHeight }}>
               <TraceGrid
                 rows={rows}
-                columns={columns}
+                columns={shownColumns}
                 selection={selection.selection}
                 warnMs={warnMs}
                 badMs={badMs}
@@ -218,7 +241,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                 onColumnResize={(name, w) => updateColumns(resizeColumn(columns, name, w))}
                 onColumnMove={(from, to) => updateColumns(moveColumn(columns, columns.findIndex((c) => c.Name === from), columns.findIndex((c) => c.Name === to)))}
                 onLastRowPainted={drawn.onGridPainted}
-                agents={KnownAgents}
+                agents={knownAgents}
                 onSelectAll={selection.selectAll}
               />
             </div>
@@ -239,7 +262,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     key={row.UniqueID}
                     rowId={row.UniqueID}
                     title={`Hop ${hop}: ${hostLabel(row)}`}
-                    subtitle={`${row.Columns.ConfigName ?? ''} · ${LocalMachineAgentName}`}
+                    subtitle={<GraphSubtitle configName={row.Columns.ConfigName ?? ''} agent={sessionAgent && graphAgent(sessionAgent, multiAgent, hideAgentName)} />}
                     state={time}
                     dispatch={dispatch}
                     warnMs={warnMs}

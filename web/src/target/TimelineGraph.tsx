@@ -5,7 +5,7 @@
 // offers periods and comments.
 import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
-import { useEffect, useMemo, useRef, useState, type Dispatch } from 'react';
+import { useEffect, useMemo, useRef, useState, type Dispatch, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Comment } from '../../../server/contract/summaries';
 import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, WarnBand } from './colours';
@@ -27,7 +27,7 @@ export type CommentAction = { kind: 'create'; atMs: number } | { kind: 'edit'; c
 export interface TimelineGraphProps {
   rowId: string;
   title: string;
-  subtitle: string;
+  subtitle: ReactNode;
   state: GraphTimeState;
   dispatch: Dispatch<GraphTimeAction>;
   warnMs: number;

@@ -26,6 +26,7 @@ import { isHeaderRow } from './logic/rowId';
 import type { ClickModifiers } from './logic/rowSelection';
 import { LatencyColours } from './colours';
 import { agentTooltip, cellTooltip, type KnownAgent } from './gridTooltip';
+import { useSpacedValue } from './useSpacedValue';
 
 const theme: Partial<Theme> = {
   accentColor: '#0d9488',
@@ -80,7 +81,11 @@ export interface TraceGridProps {
 /** Room for a vertical scrollbar when the hops outgrow the pane (the Graph column grows into it otherwise). */
 const ScrollbarAllowancePx = 16;
 
-export function TraceGrid(p: TraceGridProps) {
+/** Least time between two row updates of the grid (see useSpacedValue): more than glide's 200 ms. */
+const GridRowsGapMs = 300;
+
+export function TraceGrid(props: TraceGridProps) {
+  const p = { ...props, rows: useSpacedValue(props.rows, GridRowsGapMs) };
   const shown = useMemo(() => p.columns.filter((c) => c.Visible), [p.columns]);
   const selected = useMemo(() => new Set(p.selection), [p.selection]);
   const pointer = useRef<{ x: number; y: number; mods: ClickModifiers }>({ x: 0, y: 0, mods: {} });

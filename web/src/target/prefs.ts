@@ -38,3 +38,6 @@ export function visibleGraphsAtom(targetId: string | undefined): VisibleGraphsAt
   if (!a) visibleGraphsByTarget.set(targetId, (a = visibleGraphsAtomOf(targetId)));
   return a;
 }
+
+/** hide_agent_name_on_timegraph (web settings): "true" hides the agent name on timeline graphs. */
+export const hideAgentNameAtom = preferenceAtom<boolean>(StorageKeys.HideAgentNameOnTimegraph, (t) => t === 'true', String);

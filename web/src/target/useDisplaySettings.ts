@@ -1,7 +1,9 @@
 // What the grid and graphs colour and scale by: Warn and Bad (the target's own, else its
 // configuration's DisplaySettings, else the defaults) and the Graph column's shared latency
 // scale (logic/latencyScale), which follows the rows on screen.
+import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
+import { settingsVersionAtom } from '../hub/hubEvents';
 import type { DisplaySettings } from '../../../server/contract/summaries';
 import type { GraphRowsResult } from '../../../server/contract/targets';
 import * as api from './api';
@@ -12,10 +14,12 @@ import { isHeaderRow } from './logic/rowId';
 export function useDisplaySettings(result: GraphRowsResult | null) {
   const configId = result?.Details?.ConfigurationID;
   const [display, setDisplay] = useState<DisplaySettings | null>(null);
+  // Read again on SettingsChanged: a saved Warn, Bad or Scale shows in open consoles at once.
+  const settingsVersion = useAtomValue(settingsVersionAtom);
   useEffect(() => {
     if (configId === undefined) return;
     api.displaySettings(configId).then(setDisplay, (e) => console.warn('DisplaySettings failed', e));
-  }, [configId]);
+  }, [configId, settingsVersion]);
   const configuredScale = display?.Scale ?? DisplaySettingsDefaults.Scale;
 
   const [scale, setScale] = useState<LatencyScale>(InitialLatencyScaleState);

@@ -2,7 +2,9 @@
 // focus (debounced 100 ms), read again when the hub reports new samples (batched every 150 ms)
 // or a change, and only the newest request's answer is shown (answers may overtake each other).
 // Each screen says how to read its rows and which hub events and group make them live.
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type DependencyList } from 'react';
+import { settingsVersionAtom } from '../hub/hubEvents';
 import type { GraphRowsResult } from '../../../server/contract/targets';
 import { ServerError, errorMessage } from '../api/errors';
 import { RowRefreshBatchMs, ViewportUpdateDebounceMs } from './logic/constants';
@@ -41,6 +43,9 @@ export function useLiveRows(
   onNew.current = onNewSamples;
   const src = useRef(source);
   src.current = source;
+
+  // SettingsChanged: Warn, Bad and Scale of the rows' configuration may have changed.
+  const settingsVersion = useAtomValue(settingsVersionAtom);
 
   useEffect(() => setRows({ status: 'loading' }), [id]);
 
@@ -82,7 +87,7 @@ export function useLiveRows(
       }
     }, ViewportUpdateDebounceMs);
     return () => clearTimeout(timer);
-  }, [id, range.startMs, range.endMs, tick, ...extraDeps]);
+  }, [id, range.startMs, range.endMs, tick, settingsVersion, ...extraDeps]);
 
   return { rows, refresh: () => setTick((t) => t + 1) };
 }

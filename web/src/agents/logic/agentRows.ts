@@ -1,6 +1,6 @@
 // The Agents page's rules (spec 1 "Agents page", "Agent status"): grid texts, default order,
 // filter, the overview's capacity figures, and the Auto Setup and toast texts.
-import { agentStatus, AgentModeText, type Agent, type AgentItem, type Entitlement } from '../../../../server/contract/agents';
+import { agentStatus, AgentModeText, capacityFullText, capacityOneLeftText, type Agent, type AgentItem, type Entitlement } from '../../../../server/contract/agents';
 
 export type AgentRowSource = AgentItem & Partial<Agent>;
 
@@ -95,14 +95,8 @@ export function overview(agents: AgentRowSource[], e: Entitlement | null): Overv
 
 /** Spec 1 section 8: the capacity toasts after starting a remote trace (undefined: none). */
 export function capacityToast(e: Entitlement, selfHosted: boolean): string | undefined {
-  const cloud = selfHosted ? 'CloudConnect' : 'Cloud';
-  const tab = selfHosted ? 'CloudConnect' : 'Agent';
-  if (e.EntitledTraces > 0 && e.ActiveTraces >= e.EntitledTraces) {
-    return `Looks like you're running all ${e.EntitledTraces} of your ${cloud} traces. You can manage your traces in the ${tab} tab`;
-  }
-  if (e.EntitledTraces > 1 && e.ActiveTraces === e.EntitledTraces - 1) {
-    return `You're running ${e.ActiveTraces} of ${e.EntitledTraces} remote traces. You can manage your traces or upgrade your capacity in the Agent tab`;
-  }
+  if (e.EntitledTraces > 0 && e.ActiveTraces >= e.EntitledTraces) return capacityFullText(e.EntitledTraces, selfHosted);
+  if (e.EntitledTraces > 1 && e.ActiveTraces === e.EntitledTraces - 1) return capacityOneLeftText(e.ActiveTraces, e.EntitledTraces);
   return undefined;
 }
 

@@ -1,0 +1,39 @@
+// The agent link's round batches carry the hop details of issue 16 (MPLS, owner, quoted DSCP,
+// NAT) only where the engine reported them, and the server's schema takes them (and bounds them).
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { LatencyCode } from '../engine/latency-codes.js';
+import { AgentMessageSchema, wireHop } from './protocol.js';
+
+const validate = new Ajv({ strict: false }).compile(AgentMessageSchema);
+const batch = (hops: unknown[]) => ({ t: 'batch', seq: 1, rounds: [{ traceId: 3, time: 1_700_000_000_000, hops }] });
+
+describe('wire hops', () => {
+  it('carry the details the engine reported, and nothing for hops without them', () => {
+    const detailed = wireHop({
+      ttl: 2, address: '10.0.0.2', name: null, rtt: 1.25, reply: 'timeExceeded',
+      mpls: [{ label: 24001, exp: 0, bottomOfStack: true, ttl: 1 }],
+      owner: { asn: null, asName: null, country: null, special: 'Private' },
+      quotedDscp: 46,
+      natDetected: true,
+    });
+    expect(detailed).toEqual({
+      ttl: 2, address: '10.0.0.2', name: null, rtt: 1.25,
+      mpls: [{ label: 24001, exp: 0, bottomOfStack: true, ttl: 1 }],
+      owner: { asn: null, asName: null, country: null, special: 'Private' },
+      quotedDscp: 46,
+      natDetected: true,
+    });
+    const plain = wireHop({ ttl: 3, address: null, name: null, rtt: LatencyCode.Timeout, reply: 'timeout' });
+    expect(plain).toEqual({ ttl: 3, address: null, name: null, rtt: LatencyCode.Timeout });
+    expect(validate(batch([detailed, plain]))).toBe(true);
+  });
+
+  it('are refused with details out of range or unknown fields', () => {
+    const base = { ttl: 2, address: '10.0.0.2', name: null, rtt: 1 };
+    expect(validate(batch([{ ...base, quotedDscp: 64 }]))).toBe(false);
+    expect(validate(batch([{ ...base, mpls: [{ label: 0x100000, exp: 0, bottomOfStack: true, ttl: 1 }] }]))).toBe(false);
+    expect(validate(batch([{ ...base, owner: { asn: 1, asName: 'x', country: 'US' } }]))).toBe(false);
+    expect(validate(batch([{ ...base, extra: 1 }]))).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The appliance image's entry point (docs/deploy.md "Remote agents in containers"):
+#   (no arguments) | server      the Hopwatch server (the default)
+#   agent '<Auto Setup link>'    a remote agent (hopwatch-agent) in this container
+#   agent                        the same, the link read from $HOPWATCH_AGENT_LINK_FILE (a
+#                                Kubernetes Secret with one link per node) or $HOPWATCH_AGENT_LINK
+#   anything else                run as given (node -e ..., sh)
+# The agent keeps its state in /data/agent (HOPWATCH_AGENT_DIR): after the first start the
+# link's key is spent and the stored credential is used (setup --reuse), so a restarted
+# container comes back as the same agent.
+set -eu
+cd /app
+case "${1:-server}" in
+  server)
+    [ "$#" -gt 0 ] && shift
+    exec node dist/server/main.js "$@"
+    ;;
+  agent)
+    shift
+    link="${1:-}"
+    if [ -z "$link" ] && [ -n "${HOPWATCH_AGENT_LINK_FILE:-}" ]; then
+      [ -r "$HOPWATCH_AGENT_LINK_FILE" ] || { echo "hopwatch: no link file $HOPWATCH_AGENT_LINK_FILE (one Auto Setup link per node)" >&2; exit 2; }
+      link="$(cat "$HOPWATCH_AGENT_LINK_FILE")"
+    fi
+    [ -n "$link" ] || link="${HOPWATCH_AGENT_LINK:-}"
+    [ -n "$link" ] || { echo "usage: agent '<Auto Setup link>' (copy it from the console's agent detail: Auto Setup)" >&2; exit 2; }
+    export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
+    exec node dist/agent/cli.js setup --reuse "$link"
+    ;;
+  *)
+    exec "$@"
+    ;;
+esac

@@ -1,0 +1,124 @@
+// What an action does with one notification (the queue calls it; "Send test" too). Each
+// answers the text it got back (the SMTP server's reply, the webhook's status and body) or
+// throws ActionFailed with it, which the queue retries.
+import type { FastifyBaseLogger } from 'fastify';
+import type { ActionKind, ActionConfig, CommentActionConfig, EmailActionConfig, LogActionConfig, SummaryActionConfig, WebhookActionConfig } from '../contract/alerts.js';
+import type { DomainEventBus } from '../events.js';
+import type { Store } from '../store/db.js';
+import type { SendMail } from '../mail/transport.js';
+import type { Config } from '../config.js';
+import { insertComment } from '../comments/repository.js';
+import { findUserById } from '../users/repository.js';
+import { principalOf } from '../account/principal.js';
+import { addHost, removeFromSummary } from '../summaries/service.js';
+import { HttpError } from '../http/errors.js';
+import { mailOf, substitute, summaryLine, webhookBody, type NotificationVariables } from './templates.js';
+
+export class ActionFailed extends Error {
+  /** Retrying cannot help (a bad address, a summary that is gone): give up at once. */
+  constructor(message: string, readonly permanent = false) {
+    super(message);
+  }
+}
+
+export interface ActionDeps {
+  store: Store;
+  events: DomainEventBus;
+  config: Config;
+  log: FastifyBaseLogger;
+  sendMail: SendMail;
+}
+
+export interface ActionContext {
+  accountId: number;
+  alertId: number;
+  /** The user whose rights the comment and summary actions use (the alert's author). */
+  createdBy: number;
+  sessionId: number;
+  time: number;
+  variables: NotificationVariables;
+}
+
+export const WebhookTimeoutMs = 10_000;
+const AnswerMax = 500;
+
+async function webhook(c: WebhookActionConfig, v: NotificationVariables): Promise<string> {
+  const body = c.Method === 'GET' ? undefined : webhookBody(c.Format, c.Template, v);
+  let r: Response;
+  try {
+    r = await fetch(c.Url, {
+      method: c.Method,
+      headers: { 'content-type': 'application/json', 'user-agent': 'Hopwatch-alerts', ...(c.Headers ?? {}) },
+      body,
+      signal: AbortSignal.timeout(WebhookTimeoutMs),
+      redirect: 'manual',
+    });
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    throw new ActionFailed(`${c.Method} ${safeUrl(c.Url)} failed: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
+  }
+  const text = (await r.text().catch(() => '')).slice(0, AnswerMax);
+  const answer = `${r.status} ${r.statusText}${text ? `: ${text}` : ''}`;
+  // 4xx but 408 and 429 will not get better by retrying.
+  if (!r.ok) throw new ActionFailed(answer, r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429);
+  return answer;
+}
+
+/** The URL without its query and user info (tokens often live there), for answers and logs. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(bad URL)';
+  }
+}
+
+export async function runAction(deps: ActionDeps, kind: ActionKind, config: ActionConfig, ctx: ActionContext): Promise<string> {
+  const v = ctx.variables;
+  switch (kind) {
+    case 'email': {
+      const c = config as EmailActionConfig;
+      const m = mailOf(v, c.Subject);
+      try {
+        const r = await deps.sendMail({ to: c.To.split(',').map((s) => s.trim()).filter(Boolean), ...m });
+        return r.response;
+      } catch (err) {
+        throw new ActionFailed((err as Error).message);
+      }
+    }
+    case 'webhook':
+      return webhook(config as WebhookActionConfig, v);
+    case 'comment': {
+      const c = config as CommentActionConfig;
+      const text = substitute(c.Text || 'Alert "$alert" $eventWords: $condition (loss $loss%, latency $latency ms)', v).slice(0, 1000);
+      const id = await deps.store.transaction(async (q) => {
+        const alive = await q.one('SELECT id FROM sessions WHERE id = $1 AND account_id = $2', [ctx.sessionId, ctx.accountId]);
+        if (!alive) throw new ActionFailed(`Target ${ctx.sessionId} no longer exists.`, true);
+        return insertComment(q, { sessionId: ctx.sessionId, whenMs: ctx.time, text, type: 0, extraAttributesJson: JSON.stringify({ alertId: ctx.alertId }) }, ctx.createdBy);
+      });
+      deps.events.emit('CommentChanged', ctx.accountId, ctx.sessionId, ctx.time, id);
+      return `Comment ${id} added: ${text}`;
+    }
+    case 'summary': {
+      const c = config as SummaryActionConfig;
+      const user = await deps.store.read((q) => findUserById(q, ctx.createdBy));
+      if (!user) throw new ActionFailed('The user who made this alert no longer exists.', true);
+      const sdeps = { store: deps.store, events: deps.events, config: deps.config };
+      const args = { host: String(ctx.sessionId), summaryId: c.SummaryID };
+      try {
+        const s = c.Mode === 'add' ? await addHost(sdeps, principalOf(user), args) : await removeFromSummary(sdeps, principalOf(user), args);
+        return `Target ${ctx.sessionId} ${c.Mode === 'add' ? 'added to' : 'removed from'} summary "${s.Name}".`;
+      } catch (err) {
+        if (err instanceof HttpError) throw new ActionFailed(err.message, true);
+        throw err;
+      }
+    }
+    case 'log': {
+      const c = config as LogActionConfig;
+      const line = c.Text ? substitute(c.Text, v) : summaryLine(v);
+      deps.log.warn({ alert: ctx.alertId, target: ctx.sessionId, event: v.event }, line);
+      return `Logged: ${line}`;
+    }
+  }
+}

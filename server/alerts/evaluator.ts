@@ -1,0 +1,215 @@
+// Evaluation at ingest (issue 22 item 3): each flush's committed samples of a session go to
+// the alerts that watch it, nothing else: no timer per target. Each (alert, target) keeps a
+// window of its hop's last N samples; every sample that enters it is one evaluation, and a
+// change of the answer is a start or end event. The evaluator is synchronous and keeps no
+// I/O: it returns what happened (events and state changes) and the service queues them.
+import { isWindowSample, holds, SampleWindow, type WindowFigures } from './conditions.js';
+import type { AlertRecord, StateRecord } from './repository.js';
+import type { AlertEvent } from '../contract/alerts.js';
+
+export interface CommittedSamples {
+  time: ArrayLike<number>;
+  hop: ArrayLike<number>;
+  latency: ArrayLike<number>;
+}
+
+export interface Happening {
+  alert: AlertRecord;
+  sessionId: number;
+  event: AlertEvent;
+  /** The time of the sample that decided it (epoch ms). */
+  time: number;
+  figures: WindowFigures;
+  /** The hop the window is on (the target's hop number for hop 0). */
+  hop: number;
+}
+
+interface Track {
+  window: SampleWindow;
+  firing: boolean;
+  since: number;
+  /** The start was notified (a stale start was not, so neither is its end). */
+  notifiedStart: boolean;
+  /** Last notification time of holds / notHolds (for the minimum repeat time). */
+  lastRepeat: number;
+  /** The target's hop number (for hop 0 conditions). */
+  targetHop: number;
+  /** The condition the window was filled for (JSON). */
+  condition: string;
+}
+
+export interface EvaluatorOptions {
+  /** Samples older than this (ms before now) change the state but notify nothing: backfill. */
+  maxStaleMs: number;
+  now?: () => number;
+}
+
+export class AlertEvaluator {
+  private readonly bySession = new Map<number, AlertRecord[]>();
+  private readonly tracks = new Map<string, Track>();
+  private readonly restored = new Map<string, StateRecord>();
+  /** Evaluation cost since start, for the benchmark and /metrics. */
+  evaluations = 0;
+  busyNs = 0n;
+
+  constructor(private readonly opts: EvaluatorOptions) {}
+
+  private now(): number {
+    return this.opts.now ? this.opts.now() : Date.now();
+  }
+
+  /** Replaces every alert (at start) with their stored states. */
+  load(alerts: AlertRecord[], states: StateRecord[]): void {
+    this.bySession.clear();
+    this.tracks.clear();
+    for (const s of states) this.restored.set(`${s.alertId}:${s.sessionId}`, s);
+    for (const a of alerts) this.put(a);
+  }
+
+  /**
+   * Adds or replaces one alert. Windows and states of targets it still watches with the same
+   * condition carry on (adding a target must not start the others again); the rest start empty.
+   */
+  put(alert: AlertRecord): void {
+    this.unwatch(alert.id);
+    const same = JSON.stringify(alert.condition);
+    for (const [key, t] of this.tracks) {
+      const [a, s] = key.split(':').map(Number);
+      if (a === alert.id && (t.condition !== same || !alert.targets.includes(s))) this.tracks.delete(key);
+    }
+    if (!alert.enabled) return;
+    for (const s of alert.targets) {
+      const list = this.bySession.get(s) ?? [];
+      list.push(alert);
+      this.bySession.set(s, list);
+    }
+  }
+
+  remove(alertId: number): void {
+    this.unwatch(alertId);
+    for (const key of this.tracks.keys()) if (key.startsWith(`${alertId}:`)) this.tracks.delete(key);
+    for (const key of this.restored.keys()) if (key.startsWith(`${alertId}:`)) this.restored.delete(key);
+  }
+
+  /** Drops the alert from the target index. */
+  private unwatch(alertId: number): void {
+    for (const [s, list] of this.bySession) {
+      const kept = list.filter((a) => a.id !== alertId);
+      if (kept.length) this.bySession.set(s, kept);
+      else this.bySession.delete(s);
+    }
+  }
+
+  /** Whether any alert watches the target (HasAlert on its rows). */
+  watches(sessionId: number): boolean {
+    return this.bySession.has(sessionId);
+  }
+
+  /** Targets on which the alert's condition holds now. */
+  firingTargets(alertId: number): number[] {
+    const out: number[] = [];
+    for (const [key, t] of this.tracks) if (t.firing && key.startsWith(`${alertId}:`)) out.push(Number(key.split(':')[1]));
+    for (const [key, s] of this.restored) if (s.firing && key.startsWith(`${alertId}:`) && !this.tracks.has(key)) out.push(s.sessionId);
+    return out.sort((a, b) => a - b);
+  }
+
+  private track(alert: AlertRecord, sessionId: number): Track {
+    const key = `${alert.id}:${sessionId}`;
+    let t = this.tracks.get(key);
+    if (!t) {
+      const r = this.restored.get(key);
+      this.restored.delete(key);
+      t = { window: new SampleWindow(alert.condition.Samples), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0, condition: JSON.stringify(alert.condition) };
+      this.tracks.set(key, t);
+    }
+    return t;
+  }
+
+  /**
+   * A flush committed these samples of the session. Returns the events to notify and the
+   * states that changed (to store).
+   */
+  committed(sessionId: number, s: CommittedSamples): { happenings: Happening[]; states: StateRecord[] } {
+    const alerts = this.bySession.get(sessionId);
+    if (!alerts) return { happenings: [], states: [] };
+    const started = process.hrtime.bigint();
+    const happenings: Happening[] = [];
+    const states: StateRecord[] = [];
+    const now = this.now();
+    let rounds: { time: number; hop: number; latency: number }[] | undefined;
+    for (const alert of alerts) {
+      const c = alert.condition;
+      if (c.Kind === 'routeChanged') continue;
+      const t = this.track(alert, sessionId);
+      if (c.Hop === 0) {
+        // The target is the last hop of each round: samples of a round share its time.
+        rounds ??= lastHopOfRounds(s);
+        for (const r of rounds) {
+          t.targetHop = r.hop;
+          if (isWindowSample(r.latency)) this.step(alert, sessionId, t, r.time, r.latency, now, happenings, states);
+        }
+      } else {
+        for (let i = 0; i < s.time.length; i++) {
+          if (s.hop[i] !== c.Hop || !isWindowSample(s.latency[i])) continue;
+          this.step(alert, sessionId, t, s.time[i], s.latency[i], now, happenings, states);
+        }
+      }
+    }
+    this.busyNs += process.hrtime.bigint() - started;
+    return { happenings, states };
+  }
+
+  /** A hop of a watched target changed its address: routeChanged conditions notify. */
+  routeChanged(sessionId: number, hop: number, time: number): Happening[] {
+    const out: Happening[] = [];
+    for (const alert of this.bySession.get(sessionId) ?? []) {
+      if (alert.condition.Kind !== 'routeChanged') continue;
+      const t = this.track(alert, sessionId);
+      if (alert.events.includes('start') && time - t.lastRepeat >= alert.minRepeatSeconds * 1000) {
+        t.lastRepeat = time;
+        out.push({ alert, sessionId, event: 'start', time, figures: t.window.figures(), hop });
+      }
+    }
+    return out;
+  }
+
+  private step(alert: AlertRecord, sessionId: number, t: Track, time: number, latency: number, now: number, out: Happening[], states: StateRecord[]): void {
+    t.window.push(latency);
+    this.evaluations++;
+    const h = holds(alert.condition, t.window);
+    if (h === undefined) return;
+    const fresh = time >= now - this.opts.maxStaleMs;
+    const hop = alert.condition.Hop || t.targetHop;
+    const emit = (event: AlertEvent) => {
+      if (alert.events.includes(event)) out.push({ alert, sessionId, event, time, figures: t.window.figures(), hop });
+    };
+    if (h && !t.firing) {
+      t.firing = true;
+      t.since = time;
+      t.notifiedStart = fresh && alert.events.includes('start');
+      if (t.notifiedStart) emit('start');
+      states.push({ alertId: alert.id, sessionId, firing: true, since: time, notifiedStart: t.notifiedStart });
+    } else if (!h && t.firing) {
+      t.firing = false;
+      t.since = time;
+      if (t.notifiedStart) emit('end');
+      t.notifiedStart = false;
+      states.push({ alertId: alert.id, sessionId, firing: false, since: time, notifiedStart: false });
+    }
+    // Each evaluation that holds (or not), at most once per minimum repeat time.
+    const event: AlertEvent = h ? 'holds' : 'notHolds';
+    if (!fresh || !alert.events.includes(event) || time - t.lastRepeat < alert.minRepeatSeconds * 1000) return;
+    t.lastRepeat = time;
+    emit(event);
+  }
+}
+
+/** For each round (samples sharing a time), the sample of its highest hop, in time order. */
+export function lastHopOfRounds(s: CommittedSamples): { time: number; hop: number; latency: number }[] {
+  const byTime = new Map<number, { time: number; hop: number; latency: number }>();
+  for (let i = 0; i < s.time.length; i++) {
+    const r = byTime.get(s.time[i]);
+    if (!r || s.hop[i] > r.hop) byTime.set(s.time[i], { time: s.time[i], hop: s.hop[i], latency: s.latency[i] });
+  }
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+}

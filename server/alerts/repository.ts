@@ -1,0 +1,227 @@
+// SQL of alerts, their targets, actions and state, and the notification queue.
+import type { Queryable } from '../store/db.js';
+import type { ActionConfig, ActionKind, AlertEvent, AlertInput, Condition } from '../contract/alerts.js';
+
+export interface AlertRecord {
+  id: number;
+  accountId: number;
+  createdBy: number;
+  name: string;
+  condition: Condition;
+  events: AlertEvent[];
+  minRepeatSeconds: number;
+  enabled: boolean;
+  lastError: string;
+  lastErrorAt: number | null;
+  targets: number[];
+  actions: { id: number; kind: ActionKind; config: ActionConfig }[];
+}
+
+interface AlertRow {
+  id: number;
+  account_id: number;
+  created_by: number;
+  name: string;
+  condition_json: string;
+  events_json: string;
+  min_repeat_seconds: number;
+  enabled: boolean;
+  last_error: string;
+  last_error_at: number | null;
+}
+
+export async function insertAlert(q: Queryable, accountId: number, userId: number, a: Required<AlertInput>): Promise<number> {
+  const row = await q.one<{ id: number }>(
+    `INSERT INTO alerts (account_id, created_by, name, condition_json, events_json, min_repeat_seconds, enabled, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [accountId, userId, a.Name, JSON.stringify(a.Condition), JSON.stringify(a.Events), a.MinRepeatSeconds, a.Enabled, Date.now()],
+  );
+  await writeChildren(q, row!.id, a);
+  return row!.id;
+}
+
+export async function updateAlert(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
+  // A changed condition starts afresh on every target (the evaluator drops its windows too).
+  await q.run('DELETE FROM alert_state WHERE alert_id = $1 AND (SELECT condition_json FROM alerts WHERE id = $1) <> $2', [id, JSON.stringify(a.Condition)]);
+  await q.run(`UPDATE alerts SET name = $2, condition_json = $3, events_json = $4, min_repeat_seconds = $5, enabled = $6 WHERE id = $1`, [
+    id,
+    a.Name,
+    JSON.stringify(a.Condition),
+    JSON.stringify(a.Events),
+    a.MinRepeatSeconds,
+    a.Enabled,
+  ]);
+  await q.run('DELETE FROM alert_targets WHERE alert_id = $1', [id]);
+  await q.run('DELETE FROM alert_actions WHERE alert_id = $1', [id]);
+  const kept = a.Targets.length ? a.Targets.map((t) => Math.trunc(Number(t))).join(',') : '-1';
+  await q.run(`DELETE FROM alert_state WHERE alert_id = $1 AND session_id NOT IN (${kept})`, [id]);
+  await writeChildren(q, id, a);
+}
+
+async function writeChildren(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
+  for (const t of new Set(a.Targets)) await q.run('INSERT INTO alert_targets VALUES ($1, $2)', [id, t]);
+  for (const act of a.Actions) await q.run('INSERT INTO alert_actions (alert_id, kind, config_json) VALUES ($1, $2, $3)', [id, act.Kind, JSON.stringify(act.Config)]);
+}
+
+export async function setTargets(q: Queryable, id: number, targets: number[], add: boolean): Promise<void> {
+  for (const t of new Set(targets)) {
+    if (add) await q.run('INSERT OR IGNORE INTO alert_targets VALUES ($1, $2)', [id, t]);
+    else {
+      await q.run('DELETE FROM alert_targets WHERE alert_id = $1 AND session_id = $2', [id, t]);
+      await q.run('DELETE FROM alert_state WHERE alert_id = $1 AND session_id = $2', [id, t]);
+    }
+  }
+}
+
+export async function deleteAction(q: Queryable, alertId: number, actionId: number): Promise<void> {
+  await q.run('DELETE FROM alert_actions WHERE alert_id = $1 AND id = $2', [alertId, actionId]);
+  await q.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE action_id = $1 AND status = 'pending'`, [actionId, Date.now()]);
+}
+
+export async function deleteAlert(q: Queryable, id: number): Promise<void> {
+  await q.run('DELETE FROM alert_targets WHERE alert_id = $1', [id]);
+  await q.run('DELETE FROM alert_actions WHERE alert_id = $1', [id]);
+  await q.run('DELETE FROM alert_state WHERE alert_id = $1', [id]);
+  await q.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE alert_id = $1 AND status = 'pending'`, [id, Date.now()]);
+  await q.run('DELETE FROM alerts WHERE id = $1', [id]);
+}
+
+/** Alerts of one account (undefined: every account, for the evaluator at start). */
+export async function loadAlerts(q: Queryable, accountId?: number, alertId?: number): Promise<AlertRecord[]> {
+  const where: string[] = [];
+  const params: number[] = [];
+  if (accountId !== undefined) where.push(`account_id = $${params.push(accountId)}`);
+  if (alertId !== undefined) where.push(`id = $${params.push(alertId)}`);
+  const rows = await q.all<AlertRow>(`SELECT * EXCLUDE (created_at) FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`, params);
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const targets = await q.all<{ alert_id: number; session_id: number }>(`SELECT * FROM alert_targets WHERE alert_id IN (${ids.join(',')}) ORDER BY session_id`);
+  const actions = await q.all<{ id: number; alert_id: number; kind: ActionKind; config_json: string }>(`SELECT * FROM alert_actions WHERE alert_id IN (${ids.join(',')}) ORDER BY id`);
+  return rows.map((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+    createdBy: r.created_by,
+    name: r.name,
+    condition: JSON.parse(r.condition_json) as Condition,
+    events: JSON.parse(r.events_json) as AlertEvent[],
+    minRepeatSeconds: r.min_repeat_seconds,
+    enabled: r.enabled,
+    lastError: r.last_error,
+    lastErrorAt: r.last_error_at,
+    targets: targets.filter((t) => t.alert_id === r.id).map((t) => t.session_id),
+    actions: actions.filter((a) => a.alert_id === r.id).map((a) => ({ id: a.id, kind: a.kind, config: JSON.parse(a.config_json) as ActionConfig })),
+  }));
+}
+
+export const countAlerts = async (q: Queryable, accountId: number) =>
+  (await q.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM alerts WHERE account_id = $1', [accountId]))!.n;
+
+export interface StateRecord {
+  alertId: number;
+  sessionId: number;
+  firing: boolean;
+  since: number;
+  notifiedStart: boolean;
+}
+
+export async function loadStates(q: Queryable): Promise<StateRecord[]> {
+  const rows = await q.all<{ alert_id: number; session_id: number; firing: boolean; since: number; notified_start: boolean }>('SELECT * FROM alert_state');
+  return rows.map((r) => ({ alertId: r.alert_id, sessionId: r.session_id, firing: r.firing, since: r.since, notifiedStart: r.notified_start }));
+}
+
+export async function writeState(q: Queryable, s: StateRecord): Promise<void> {
+  await q.run('INSERT OR REPLACE INTO alert_state VALUES ($1, $2, $3, $4, $5)', [s.alertId, s.sessionId, s.firing, s.since, s.notifiedStart]);
+}
+
+export interface NotificationRecord {
+  id: number;
+  alertId: number;
+  actionId: number;
+  sessionId: number;
+  event: AlertEvent;
+  variablesJson: string;
+  attempts: number;
+  expiresAt: number;
+}
+
+export interface NewNotification {
+  alertId: number;
+  actionId: number;
+  sessionId: number;
+  event: AlertEvent;
+  variablesJson: string;
+}
+
+export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<void> {
+  for (const r of rows) {
+    await q.run(
+      `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $6)`,
+      [r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, now, expiresAt],
+    );
+  }
+}
+
+export async function dueNotifications(q: Queryable, now: number, limit: number): Promise<NotificationRecord[]> {
+  const rows = await q.all<{ id: number; alert_id: number; action_id: number; session_id: number; event: AlertEvent; variables_json: string; attempts: number; expires_at: number }>(
+    `SELECT id, alert_id, action_id, session_id, event, variables_json, attempts, expires_at FROM notifications
+     WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((r) => ({ id: r.id, alertId: r.alert_id, actionId: r.action_id, sessionId: r.session_id, event: r.event, variablesJson: r.variables_json, attempts: r.attempts, expiresAt: r.expires_at }));
+}
+
+export async function nextAttemptAt(q: Queryable): Promise<number | undefined> {
+  const r = await q.one<{ t: number | null }>(`SELECT min(next_attempt_at) AS t FROM notifications WHERE status = 'pending'`);
+  return r?.t ?? undefined;
+}
+
+export async function markSent(q: Queryable, n: NotificationRecord, answer: string, now: number): Promise<void> {
+  await q.run(`UPDATE notifications SET status = 'sent', attempts = attempts + 1, answer = $2, done_at = $3 WHERE id = $1`, [n.id, answer, now]);
+  await q.run(`UPDATE alerts SET last_error = '', last_error_at = NULL WHERE id = $1 AND last_error <> ''`, [n.alertId]);
+}
+
+/** A failed attempt: again at `retryAt`, or given up (failed) when that is past the expiry. */
+export async function markFailedAttempt(q: Queryable, n: NotificationRecord, answer: string, now: number, retryAt: number): Promise<void> {
+  const giveUp = retryAt > n.expiresAt;
+  await q.run(
+    `UPDATE notifications SET status = $2, attempts = attempts + 1, answer = $3, next_attempt_at = $4, done_at = $5 WHERE id = $1`,
+    [n.id, giveUp ? 'failed' : 'pending', answer, retryAt, giveUp ? now : null],
+  );
+  const text = giveUp ? `Gave up after ${n.attempts + 1} attempts: ${answer}` : `Attempt ${n.attempts + 1} failed, retrying: ${answer}`;
+  await q.run('UPDATE alerts SET last_error = $2, last_error_at = $3 WHERE id = $1', [n.alertId, text.slice(0, 2000), now]);
+}
+
+export async function pendingByAlert(q: Queryable, accountId: number): Promise<Map<number, number>> {
+  const rows = await q.all<{ alert_id: number; n: number }>(
+    `SELECT n.alert_id, count(*)::INTEGER AS n FROM notifications n JOIN alerts a ON a.id = n.alert_id
+     WHERE a.account_id = $1 AND n.status = 'pending' GROUP BY n.alert_id`,
+    [accountId],
+  );
+  return new Map(rows.map((r) => [r.alert_id, r.n]));
+}
+
+export interface NotificationView {
+  id: number;
+  actionId: number;
+  sessionId: number;
+  event: string;
+  status: string;
+  attempts: number;
+  answer: string;
+  createdAt: number;
+  doneAt: number | null;
+}
+
+export async function recentNotifications(q: Queryable, alertId: number, limit = 50): Promise<NotificationView[]> {
+  const rows = await q.all<{ id: number; action_id: number; session_id: number; event: string; status: string; attempts: number; answer: string; created_at: number; done_at: number | null }>(
+    `SELECT id, action_id, session_id, event, status, attempts, answer, created_at, done_at FROM notifications WHERE alert_id = $1 ORDER BY id DESC LIMIT $2`,
+    [alertId, limit],
+  );
+  return rows.map((r) => ({ id: r.id, actionId: r.action_id, sessionId: r.session_id, event: r.event, status: r.status, attempts: r.attempts, answer: r.answer, createdAt: r.created_at, doneAt: r.done_at }));
+}
+
+/** Whether an enabled alert watches the target (HasAlert). */
+export async function isWatched(q: Queryable, sessionId: number): Promise<boolean> {
+  return !!(await q.one('SELECT 1 AS x FROM alert_targets t JOIN alerts a ON a.id = t.alert_id WHERE t.session_id = $1 AND a.enabled LIMIT 1', [sessionId]));
+}

@@ -1,0 +1,347 @@
+// Alerts (issue 22, docs/alerts.md): one function per operation for the REST routes and the
+// alerts pages, and the wiring of evaluation at ingest commit to the notification queue.
+import type { FastifyBaseLogger } from 'fastify';
+import { Claim } from '../contract/account.js';
+import { ActionKinds, AlertEvents, WebhookFormats, type ActionConfig, type ActionKind, type ActionTestResult, type AlertDto, type AlertInput } from '../contract/alerts.js';
+import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
+import { requireClaim } from '../account/authenticate.js';
+import type { Principal } from '../account/principal.js';
+import type { Config } from '../config.js';
+import type { DomainEventBus } from '../events.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import type { Queryable, Store } from '../store/db.js';
+import type { SendMail } from '../mail/transport.js';
+import { conditionProblem, describeCondition, type WindowFigures } from './conditions.js';
+import { AlertEvaluator, type Happening } from './evaluator.js';
+import { ActionFailed, runAction, type ActionDeps } from './actions.js';
+import { NotificationQueue } from './queue.js';
+import * as repo from './repository.js';
+import { templateProblem, type NotificationVariables } from './templates.js';
+
+/** Per account: plenty for any network, and a bound on what one account makes the server hold. */
+export const MaxAlertsPerAccount = 10_000;
+export const MaxTargetsPerAlert = 1_000;
+export const MaxActionsPerAlert = 20;
+export const AlertNameMaxLength = 200;
+
+export interface AlertServiceDeps {
+  store: Store;
+  events: DomainEventBus;
+  config: Config;
+  log: FastifyBaseLogger;
+  sendMail: SendMail;
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+export class AlertService {
+  readonly evaluator: AlertEvaluator;
+  readonly queue: NotificationQueue;
+  private readonly actionDeps: ActionDeps;
+  /** Every alert by id (the queue looks actions up here; deleted ones are gone). */
+  private readonly alerts = new Map<number, repo.AlertRecord>();
+  /** Writes of events and states, in order, so a start is stored before its end. */
+  private writing: Promise<void> = Promise.resolve();
+  notificationsQueued = 0;
+
+  constructor(private readonly deps: AlertServiceDeps) {
+    this.evaluator = new AlertEvaluator({ maxStaleMs: deps.config.alertMaxStaleSeconds * 1000 });
+    this.actionDeps = { store: deps.store, events: deps.events, config: deps.config, log: deps.log, sendMail: deps.sendMail };
+    this.queue = new NotificationQueue({
+      store: deps.store,
+      log: deps.log,
+      actions: this.actionDeps,
+      lookup: (alertId, actionId) => {
+        const a = this.alerts.get(alertId);
+        const act = a?.actions.find((x) => x.id === actionId);
+        return a && act ? { accountId: a.accountId, createdBy: a.createdBy, kind: act.kind, config: act.config } : undefined;
+      },
+    });
+  }
+
+  /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
+  async start(ingest: IngestPipeline): Promise<void> {
+    const [alerts, states] = await this.deps.store.exclusive(async (q) => [await repo.loadAlerts(q), await repo.loadStates(q)] as const);
+    for (const a of alerts) this.alerts.set(a.id, a);
+    this.evaluator.load(alerts, states);
+    ingest.onCommitted((sessionId, samples) => {
+      const { happenings, states } = this.evaluator.committed(sessionId, samples);
+      if (happenings.length || states.length) this.record(happenings, states);
+    });
+    this.deps.events.on('RouteChanged', (_accountId, sessionId, rowId) => {
+      const hop = Number(rowId.split('_h_')[1] ?? 0);
+      const happenings = this.evaluator.routeChanged(sessionId, hop, Date.now());
+      if (happenings.length) this.record(happenings, []);
+    });
+    this.queue.kick();
+  }
+
+  async close(): Promise<void> {
+    await this.writing;
+    await this.queue.close();
+  }
+
+  /** Stores the states and queues one notification per action of each event, then kicks the queue. */
+  private record(happenings: Happening[], states: repo.StateRecord[]): void {
+    this.writing = this.writing
+      .then(async () => {
+        const now = Date.now();
+        const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
+        await this.deps.store.transaction(async (q) => {
+          for (const s of states) await repo.writeState(q, s);
+          const rows: repo.NewNotification[] = [];
+          for (const h of happenings) {
+            const v = await this.variables(q, h);
+            for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time }) });
+          }
+          await repo.enqueue(q, rows, now, expiresAt);
+          this.notificationsQueued += rows.length;
+        });
+        this.queue.kick();
+      })
+      .catch((err) => this.deps.log.error({ err }, 'alerts: could not queue notifications'));
+  }
+
+  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }): Promise<NotificationVariables> {
+    const s = await q.one<{ target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
+      `SELECT s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id WHERE s.id = $1`,
+      [h.sessionId],
+    );
+    const host = s ? (s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip)) : h.sessionId ? `target ${h.sessionId}` : '(no target)';
+    const hostAddr = await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
+    const base = this.deps.config.publicUrl;
+    return {
+      alert: h.alert.name,
+      event: h.event,
+      condition: describeCondition(h.alert.condition),
+      host,
+      hop: h.alert.condition.Hop === 0 ? `target (hop ${h.hop})` : `${h.hop}${hostAddr?.address ? ` (${hostAddr.address})` : ''}`,
+      loss: fmt(h.figures.loss),
+      latency: fmt(h.figures.latency, 2),
+      jitter: fmt(h.figures.jitter, 2),
+      mos: fmt(h.figures.mos, 2),
+      time: new Date(h.time).toISOString(),
+      agent: s ? (s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`)) : '',
+      link: base ? `${base}/targets/${h.sessionId}` : '',
+    };
+  }
+
+  // ---- Operations (REST and the alerts pages) ----
+
+  private toDto(a: repo.AlertRecord, pending: Map<number, number>): AlertDto {
+    return {
+      AlertID: a.id,
+      Name: a.name,
+      Condition: a.condition,
+      ConditionText: describeCondition(a.condition),
+      Events: a.events,
+      MinRepeatSeconds: a.minRepeatSeconds,
+      Enabled: a.enabled,
+      Targets: a.targets,
+      Actions: a.actions.map((x) => ({ ActionID: x.id, Kind: x.kind, Config: x.config })),
+      Firing: this.evaluator.firingTargets(a.id),
+      Pending: pending.get(a.id) ?? 0,
+      LastError: a.lastError,
+      LastErrorAt: a.lastErrorAt === null ? null : new Date(a.lastErrorAt).toISOString(),
+    };
+  }
+
+  async listAlerts(p: Principal): Promise<AlertDto[]> {
+    requireClaim(p, Claim.AlertsManagement);
+    const [alerts, pending] = await this.deps.store.read(async (q) => [await repo.loadAlerts(q, p.accountId), await repo.pendingByAlert(q, p.accountId)] as const);
+    return alerts.map((a) => this.toDto(a, pending));
+  }
+
+  async getAlert(p: Principal, id: number): Promise<AlertDto> {
+    requireClaim(p, Claim.AlertsManagement);
+    const [a, pending] = await this.deps.store.read(async (q) => [(await repo.loadAlerts(q, p.accountId, id))[0], await repo.pendingByAlert(q, p.accountId)] as const);
+    if (!a) throw notFound(`Alert ${id} not found.`);
+    return this.toDto(a, pending);
+  }
+
+  async notifications(p: Principal, id: number) {
+    await this.getAlert(p, id);
+    return this.deps.store.read((q) => repo.recentNotifications(q, id));
+  }
+
+  private async checkTargets(q: Queryable, accountId: number, targets: number[]): Promise<void> {
+    if (targets.length > MaxTargetsPerAlert) throw badRequest(`An alert watches at most ${MaxTargetsPerAlert} targets.`);
+    if (!targets.length) return;
+    const ids = [...new Set(targets)];
+    const found = await q.all<{ id: number }>(`SELECT id FROM sessions WHERE account_id = $1 AND id IN (${ids.map((i) => Number(i)).join(',')})`, [accountId]);
+    const missing = ids.filter((i) => !found.some((f) => f.id === i));
+    if (missing.length) throw notFound(`Target ${missing[0]} not found.`);
+  }
+
+  /** The input with defaults, or a 400 naming the first problem. */
+  private checkInput(input: AlertInput): Required<AlertInput> {
+    const name = input.Name?.trim();
+    if (!name) throw badRequest('An alert needs a name.');
+    if (name.length > AlertNameMaxLength) throw badRequest(`An alert name has at most ${AlertNameMaxLength} characters.`);
+    const problem = conditionProblem(input.Condition);
+    if (problem) throw badRequest(problem);
+    if (!input.Events?.length || input.Events.some((e) => !AlertEvents.includes(e))) throw badRequest(`Events must list one or more of ${AlertEvents.join(', ')}.`);
+    if ((input.Actions?.length ?? 0) > MaxActionsPerAlert) throw badRequest(`An alert has at most ${MaxActionsPerAlert} actions.`);
+    for (const a of input.Actions ?? []) checkAction(a.Kind, a.Config);
+    const minRepeat = input.MinRepeatSeconds ?? 300;
+    if (!Number.isInteger(minRepeat) || minRepeat < 0 || minRepeat > 31 * 86_400) throw badRequest('MinRepeatSeconds must be a whole number of seconds from 0 to 2678400 (31 days).');
+    return { Name: name, Condition: input.Condition, Events: [...new Set(input.Events)], MinRepeatSeconds: minRepeat, Enabled: input.Enabled ?? true, Targets: input.Targets ?? [], Actions: input.Actions ?? [] };
+  }
+
+  private async reload(id: number): Promise<repo.AlertRecord | undefined> {
+    const [a] = await this.deps.store.read((q) => repo.loadAlerts(q, undefined, id));
+    if (a) {
+      this.alerts.set(id, a);
+      this.evaluator.put(a);
+    } else {
+      this.alerts.delete(id);
+      this.evaluator.remove(id);
+    }
+    return a;
+  }
+
+  private changed(accountId: number): void {
+    // Rows show HasAlert: the grids read their rows again.
+    this.deps.events.emit('SessionsChanged', accountId);
+  }
+
+  async createAlert(p: Principal, input: AlertInput): Promise<AlertDto> {
+    requireClaim(p, Claim.AlertsManagement);
+    const a = this.checkInput(input);
+    const id = await this.deps.store.transaction(async (q) => {
+      if ((await repo.countAlerts(q, p.accountId)) >= MaxAlertsPerAccount) throw conflict(`An account has at most ${MaxAlertsPerAccount} alerts: delete some first.`);
+      await this.checkTargets(q, p.accountId, a.Targets);
+      return repo.insertAlert(q, p.accountId, p.userId, a);
+    });
+    await this.reload(id);
+    this.changed(p.accountId);
+    return this.getAlert(p, id);
+  }
+
+  private async requireOwn(q: Queryable, p: Principal, id: number): Promise<void> {
+    const row = await q.one('SELECT id FROM alerts WHERE id = $1 AND account_id = $2', [id, p.accountId]);
+    if (!row) throw notFound(`Alert ${id} not found.`);
+  }
+
+  async updateAlert(p: Principal, id: number, input: AlertInput): Promise<AlertDto> {
+    requireClaim(p, Claim.AlertsManagement);
+    const a = this.checkInput(input);
+    await this.deps.store.transaction(async (q) => {
+      await this.requireOwn(q, p, id);
+      await this.checkTargets(q, p.accountId, a.Targets);
+      await repo.updateAlert(q, id, a);
+    });
+    await this.reload(id);
+    this.changed(p.accountId);
+    return this.getAlert(p, id);
+  }
+
+  async deleteAlert(p: Principal, id: number): Promise<void> {
+    requireClaim(p, Claim.AlertsManagement);
+    await this.deps.store.transaction(async (q) => {
+      await this.requireOwn(q, p, id);
+      await repo.deleteAlert(q, id);
+    });
+    await this.reload(id);
+    this.changed(p.accountId);
+  }
+
+  async changeTargets(p: Principal, id: number, targets: number[], add: boolean): Promise<AlertDto> {
+    requireClaim(p, Claim.AlertsManagement);
+    await this.deps.store.transaction(async (q) => {
+      await this.requireOwn(q, p, id);
+      if (add) {
+        await this.checkTargets(q, p.accountId, targets);
+        const n = (await q.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM alert_targets WHERE alert_id = $1', [id]))!.n;
+        if (n + targets.length > MaxTargetsPerAlert) throw badRequest(`An alert watches at most ${MaxTargetsPerAlert} targets.`);
+      }
+      await repo.setTargets(q, id, targets, add);
+    });
+    await this.reload(id);
+    this.changed(p.accountId);
+    return this.getAlert(p, id);
+  }
+
+  async deleteAction(p: Principal, actionId: number): Promise<AlertDto> {
+    requireClaim(p, Claim.AlertsManagement);
+    const alertId = await this.deps.store.transaction(async (q) => {
+      const row = await q.one<{ alert_id: number }>('SELECT x.alert_id FROM alert_actions x JOIN alerts a ON a.id = x.alert_id WHERE x.id = $1 AND a.account_id = $2', [actionId, p.accountId]);
+      if (!row) throw notFound(`Action ${actionId} not found.`);
+      await repo.deleteAction(q, row.alert_id, actionId);
+      return row.alert_id;
+    });
+    await this.reload(alertId);
+    return this.getAlert(p, alertId);
+  }
+
+  /** "Send test": runs the action once now, with sample figures, and answers what it got. */
+  async testAction(p: Principal, kind: ActionKind, config: ActionConfig, targetId?: number): Promise<ActionTestResult> {
+    requireClaim(p, Claim.AlertsManagement);
+    checkAction(kind, config);
+    const sessionId = targetId ?? 0;
+    if ((kind === 'comment' || kind === 'summary') && !targetId) throw badRequest('Testing this action needs a target (TargetID).');
+    if (targetId) await this.deps.store.read((q) => this.checkTargets(q, p.accountId, [targetId]));
+    const alert = { id: 0, name: 'Test alert', condition: { Kind: 'loss', Hop: 0, Samples: 10, Lost: 3 } } as repo.AlertRecord;
+    const v = await this.deps.store.read((q) => this.variables(q, { alert, sessionId, event: 'start', time: Date.now(), figures: { loss: 30, latency: 12.34, jitter: 1.5, mos: 4.1, samples: 10 }, hop: 0 }));
+    try {
+      const answer = await runAction(this.actionDeps, kind, config, { accountId: p.accountId, alertId: 0, createdBy: p.userId, sessionId, time: Date.now(), variables: v });
+      return { Ok: true, Answer: answer };
+    } catch (err) {
+      if (err instanceof ActionFailed) return { Ok: false, Answer: err.message };
+      throw err;
+    }
+  }
+}
+
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+/** A 400 for the first thing wrong with an action's configuration. */
+export function checkAction(kind: ActionKind, config: ActionConfig): void {
+  if (!ActionKinds.includes(kind)) throw badRequest(`Action Kind must be one of ${ActionKinds.join(', ')}.`);
+  const c = (config ?? {}) as Record<string, unknown>;
+  const text = (name: string, max: number) => {
+    if (c[name] !== undefined && (typeof c[name] !== 'string' || (c[name] as string).length > max)) throw badRequest(`${name} must be text of at most ${max} characters.`);
+  };
+  switch (kind) {
+    case 'email': {
+      const to = typeof c.To === 'string' ? c.To.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      if (!to.length || to.length > 20 || to.some((a) => !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(a))) throw badRequest('An e-mail action needs To: one to 20 e-mail addresses separated by commas.');
+      text('Subject', 300);
+      return;
+    }
+    case 'webhook': {
+      if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(c.Method as string)) throw badRequest('Webhook Method must be GET, POST, PUT, PATCH or DELETE.');
+      let url: URL;
+      try {
+        url = new URL(String(c.Url));
+      } catch {
+        throw badRequest('Webhook Url must be an absolute http or https URL.');
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('Webhook Url must be an absolute http or https URL.');
+      if (String(c.Url).length > 2048) throw badRequest('Webhook Url has at most 2048 characters.');
+      if (!WebhookFormats.includes(c.Format as never)) throw badRequest(`Webhook Format must be one of ${WebhookFormats.join(', ')}.`);
+      const headers = c.Headers ?? {};
+      if (typeof headers !== 'object' || Array.isArray(headers) || Object.keys(headers).length > 30) throw badRequest('Webhook Headers must be an object of at most 30 names and values.');
+      for (const [k, val] of Object.entries(headers as Record<string, unknown>)) {
+        if (!headerName.test(k) || typeof val !== 'string' || val.length > 4096 || /[\r\n\0]/.test(val)) throw badRequest(`Webhook header "${k.slice(0, 100)}" is not a valid header name and value.`);
+      }
+      if (c.Template !== undefined && c.Template !== '') {
+        if (typeof c.Template !== 'string') throw badRequest('Webhook Template must be JSON text.');
+        const problem = templateProblem(c.Template);
+        if (problem) throw badRequest(problem);
+      }
+      return;
+    }
+    case 'comment':
+      text('Text', 1000);
+      return;
+    case 'summary':
+      if (!Number.isInteger(c.SummaryID) || (c.SummaryID as number) < 1) throw badRequest('A summary action needs SummaryID.');
+      if (c.Mode !== 'add' && c.Mode !== 'remove') throw badRequest('A summary action needs Mode: add or remove.');
+      return;
+    case 'log':
+      text('Text', 1000);
+      return;
+  }
+}

@@ -1,0 +1,56 @@
+// HopDetails of a target's rows: the stored minutes of hop_hosts and the open minute that
+// ingest still counts in memory, merged per hop.
+import type { HopDetails, HopHostDetails } from '../contract/hop-details.js';
+import type { Queryable } from '../store/db.js';
+import { detailsFromText } from './details-json.js';
+import { hopHostsIn, type StoredHopHost } from './repository.js';
+import { HopHostMinuteMs, type HopHostRow } from './tally.js';
+
+/** Where the open minute comes from (the ingest pipeline). */
+export interface OpenHopHosts {
+  openHopHosts(sessionId: number): HopHostRow[];
+}
+
+/** HopDetails per hop of a session over [from, to). */
+export async function hopDetailsOf(q: Queryable, sessionId: number, from: number, to: number, open?: OpenHopHosts): Promise<Map<number, HopDetails>> {
+  const stored = await hopHostsIn(q, sessionId, from, to);
+  const first = Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs;
+  const live = (open?.openHopHosts(sessionId) ?? []).filter((r) => r.minute >= first && r.minute < to);
+  return mergeHopHosts(stored, live);
+}
+
+/** Pure: stored rows plus the open minute's rows, as HopDetails per hop (most answers first). */
+export function mergeHopHosts(stored: StoredHopHost[], live: HopHostRow[]): Map<number, HopDetails> {
+  const byKey = new Map<string, StoredHopHost>();
+  for (const s of stored) byKey.set(`${s.hop} ${s.address}`, { ...s });
+  for (const r of live) {
+    const key = `${r.hop} ${r.address}`;
+    const s = byKey.get(key);
+    if (s) {
+      s.answers += r.answers;
+      s.details = r.details ?? s.details;
+    } else {
+      byKey.set(key, { hop: r.hop, address: r.address, answers: r.answers, details: r.details });
+    }
+  }
+  const byHop = new Map<number, StoredHopHost[]>();
+  for (const s of byKey.values()) {
+    const list = byHop.get(s.hop) ?? [];
+    list.push(s);
+    byHop.set(s.hop, list);
+  }
+  const out = new Map<number, HopDetails>();
+  for (const [hop, list] of byHop) {
+    const total = list.reduce((n, s) => n + s.answers, 0);
+    const hosts: HopHostDetails[] = list
+      .sort((a, b) => b.answers - a.answers || a.address.localeCompare(b.address))
+      .map((s) => ({
+        Address: s.address,
+        Samples: s.answers,
+        SharePercent: total > 0 ? Math.round((s.answers / total) * 1000) / 10 : 0,
+        ...detailsFromText(s.details),
+      }));
+    out.set(hop, { Hosts: hosts });
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+// Counts, per session, hop and answering address, the answers of each minute, and hands out
+// the rows of closed minutes for the store (hop_hosts: one row per address and minute, a few
+// bytes beside the 60 samples of a minute at 1 s). The details text goes with a row only when
+// it differs from the last one stored for that address, so details are stored on change.
+import { isSpecialLatency } from '../contract/latency.js';
+import { detailsText, type HopSeen } from './details-json.js';
+
+export const HopHostMinuteMs = 60_000;
+
+export interface HopHostRow {
+  sessionId: number;
+  hop: number;
+  address: string;
+  /** Start of the minute (ms since epoch). */
+  minute: number;
+  answers: number;
+  /** Null when the details are those of the address's previous row. */
+  details: string | null;
+}
+
+interface Counter {
+  hop: number;
+  address: string;
+  answers: number;
+  /** The details of the address's latest answer in the minute. */
+  details: string;
+}
+
+interface SessionTally {
+  minute: number;
+  counters: Map<string, Counter>;
+  /** The details text last handed out per `${hop} ${address}` (what the store has). */
+  stored: Map<string, string>;
+}
+
+export class HopHostTally {
+  private readonly sessions = new Map<number, SessionTally>();
+  private closed: HopHostRow[] = [];
+
+  /** Counts a round's answering hops (timeouts and hops not probed have no address). */
+  see(sessionId: number, time: number, hops: readonly HopSeen[]): void {
+    // Only answers count: a final-hop-only round names hops it did not probe.
+    const answers = hops.filter((h) => h.address && !isSpecialLatency(h.rtt));
+    if (!answers.length) return; // a marker round or all timeouts: nothing to remember
+    const minute = Math.floor(time / HopHostMinuteMs) * HopHostMinuteMs;
+    let s = this.sessions.get(sessionId);
+    if (!s) this.sessions.set(sessionId, (s = { minute, counters: new Map(), stored: new Map() }));
+    // Rounds come in time order; a late one (clock step) counts in the open minute.
+    if (minute > s.minute) {
+      this.close(sessionId, s);
+      s.minute = minute;
+    }
+    for (const h of answers) {
+      const key = `${h.ttl} ${h.address}`;
+      const details = detailsText(h);
+      const c = s.counters.get(key);
+      if (c) {
+        c.answers++;
+        c.details = details;
+      } else {
+        s.counters.set(key, { hop: h.ttl, address: h.address!, answers: 1, details });
+      }
+    }
+  }
+
+  /** The rows of closed minutes, and every open one of `finishing` sessions (then forgotten). */
+  take(finishing: Iterable<number> = []): HopHostRow[] {
+    for (const id of finishing) {
+      const s = this.sessions.get(id);
+      if (!s) continue;
+      this.close(id, s);
+      this.sessions.delete(id);
+    }
+    const rows = this.closed;
+    this.closed = [];
+    return rows;
+  }
+
+  /** The sessions with an open minute. */
+  sessionIds(): number[] {
+    return [...this.sessions.keys()];
+  }
+
+  /** Rows taken but not stored (the flush failed): they go with the next take(). */
+  giveBack(rows: HopHostRow[]): void {
+    this.closed = rows.concat(this.closed);
+  }
+
+  /** The open minute of a session, as rows with their full details (for reads). */
+  open(sessionId: number): HopHostRow[] {
+    const s = this.sessions.get(sessionId);
+    if (!s) return [];
+    return [...s.counters.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details }));
+  }
+
+  private close(sessionId: number, s: SessionTally): void {
+    for (const [key, c] of s.counters) {
+      const changed = s.stored.get(key) !== c.details;
+      if (changed) s.stored.set(key, c.details);
+      this.closed.push({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: changed ? c.details : null });
+    }
+    s.counters.clear();
+  }
+}

@@ -1,0 +1,221 @@
+// The settings editor's operations (spec 2 section 7 "Sessions and settings"): one function per
+// call, used by the REST routes. Configurations are per account; every change bumps the
+// account's settings version (a save naming an older one gets 409), raises SettingsChanged for
+// every console of the account and restarts the running targets whose engine settings changed.
+import { networkInterfaces } from 'node:os';
+import { Claim, DeploymentMode, LicenseMode } from '../contract/account.js';
+import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
+import type { NetworkInterfaceInfo, PacketTypeInfo, SaveSettingsRequest, SettingsResult, SettingTraitsResult, SettingsScreen, SettingValue } from '../contract/settings.js';
+import { requireClaim } from '../account/authenticate.js';
+import type { Principal } from '../account/principal.js';
+import type { Config } from '../config.js';
+import type { DomainEventBus } from '../events.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { Store, Queryable } from '../store/db.js';
+import type { TraceRunner } from '../targets/trace-runner.js';
+import { findAgent } from '../agents/repository.js';
+import { sessionsInStates } from '../targets/repository.js';
+import * as repo from './repository.js';
+import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges } from './tree.js';
+import { traitTree } from './traits.js';
+import { renderScreen } from './screens.js';
+
+export interface SettingsDeps {
+  store: Store;
+  events: DomainEventBus;
+  config: Pick<Config, 'deployment'>;
+  runner?: TraceRunner;
+}
+
+const isCloud = (deps: SettingsDeps) => deps.config.deployment === DeploymentMode.Cloud;
+
+/** The account's configurations; an account without any gets a Default one (a new account). */
+async function ensureConfigurations(q: Queryable, accountId: number): Promise<repo.ConfigurationRecord[]> {
+  const list = await repo.configurationsOf(q, accountId);
+  if (list.length) return list;
+  await repo.insertConfiguration(q, accountId, { name: 'Default', description: 'Default settings', warn: 100, bad: 250, scale: 100, engine: {} });
+  return repo.configurationsOf(q, accountId);
+}
+
+async function snapshot(deps: SettingsDeps, q: Queryable, accountId: number): Promise<SettingsResult> {
+  const configs = await ensureConfigurations(q, accountId);
+  const account = await repo.accountSettings(q, accountId);
+  return { Settings: { Aliases, Root: buildTree(generalValues(account.general), configs, isCloud(deps)), Version: account.version } };
+}
+
+/** GET /api/Settings/getsettings */
+export function getSettings(deps: SettingsDeps, p: Principal): Promise<SettingsResult> {
+  return deps.store.exclusive((q) => snapshot(deps, q, p.accountId));
+}
+
+/** The account's General settings with defaults (used where they take effect). */
+export async function generalSettings(q: Queryable, accountId: number): Promise<Record<string, SettingValue>> {
+  return generalValues((await repo.accountSettings(q, accountId)).general);
+}
+
+/** GET /api/Settings/getsettingtraits */
+export function getSettingTraits(deps: SettingsDeps, p: Principal): SettingTraitsResult {
+  requireClaim(p, Claim.SettingsManagement);
+  return { Root: traitTree(isCloud(deps)) };
+}
+
+interface Change {
+  version?: number;
+  root?: unknown;
+}
+
+/**
+ * Applies a save's changes and what a clone/create/delete adds, in one transaction under the
+ * version check: all or nothing. Answers the new settings and the configurations whose engine
+ * settings changed (their running targets restart after the commit).
+ */
+async function change(
+  deps: SettingsDeps,
+  p: Principal,
+  c: Change,
+  extra?: (q: Queryable, configs: repo.ConfigurationRecord[]) => Promise<{ newConfigId?: number; engineChanged?: number[]; moved?: [from: number, to: number] }>,
+): Promise<SettingsResult> {
+  requireClaim(p, Claim.SettingsManagement);
+  let engineChanged: number[] = [];
+  let moved: [number, number] | undefined;
+  const result = await deps.store.transaction(async (q) => {
+    const configs = await ensureConfigurations(q, p.accountId);
+    const account = await repo.accountSettings(q, p.accountId);
+    if (c.version !== undefined && c.version !== account.version) {
+      throw conflict(
+        `The settings were changed in another console since you loaded them (your version ${c.version}, now ${account.version}). Your edits are kept: look over the reloaded settings and save again.`,
+      );
+    }
+    const generalNow = generalValues(account.general);
+    const changes = c.root === undefined ? undefined : readChanges(c.root, configs, generalNow, isCloud(deps));
+    for (const [id, entry] of changes?.items ?? []) {
+      const before = configs.find((x) => x.id === id)!;
+      const after = applyToConfiguration(before, entry.client, entry.server);
+      await repo.updateConfiguration(q, after);
+      if (JSON.stringify(after.engine) !== JSON.stringify(before.engine)) engineChanged.push(id);
+    }
+    if (changes?.order) for (const [i, id] of changes.order.entries()) await repo.setPosition(q, id, i + 1);
+    const more = extra ? await extra(q, await repo.configurationsOf(q, p.accountId)) : {};
+    engineChanged = [...engineChanged, ...(more.engineChanged ?? [])];
+    moved = more.moved;
+    if (!(await repo.bumpVersion(q, p.accountId, account.version, { ...generalNow, ...changes?.general }))) {
+      throw conflict('The settings were changed in another console at the same time. Your edits are kept: save again.');
+    }
+    const out = await snapshot(deps, q, p.accountId);
+    if (more.newConfigId !== undefined) out.NewConfigId = more.newConfigId;
+    return out;
+  });
+  deps.events.emit('SettingsChanged', p.accountId);
+  if (moved) deps.events.emit('SessionsChanged', p.accountId);
+  await restartTargets(deps, p.accountId, moved ? [...engineChanged, moved[1]] : engineChanged);
+  return result;
+}
+
+/**
+ * Runs every open target of the account that uses one of these configurations again with its
+ * configuration's engine settings now: the old trace stops and the new one's first round starts
+ * at once, so the change shows within one interval.
+ */
+export async function restartTargets(deps: SettingsDeps, accountId: number, configIds: number[]): Promise<number> {
+  if (!deps.runner || !configIds.length) return 0;
+  const ids = new Set(configIds);
+  const open = await deps.store.read((q) => sessionsInStates(q, [SessionState.Active, SessionState.Pause]));
+  let restarted = 0;
+  for (const s of open) {
+    if (s.accountId !== accountId || !ids.has(s.configurationId) || !deps.runner.agent.has(s.id)) continue;
+    await deps.runner.run(s, s.state === SessionState.Pause);
+    restarted++;
+  }
+  return restarted;
+}
+
+/** POST /api/Settings/savesettings: only changed values, each configuration with its ID. */
+export function saveSettings(deps: SettingsDeps, p: Principal, body: SaveSettingsRequest): Promise<SettingsResult> {
+  return change(deps, p, { version: body.Version, root: body.Root });
+}
+
+const NewConfigDefaults = { description: '', warn: 100, bad: 250, scale: 100, engine: {} };
+
+function uniqueName(base: string, configs: repo.ConfigurationRecord[]): string {
+  const names = new Set(configs.map((c) => c.name));
+  const trimmed = base.slice(0, 46);
+  if (!names.has(trimmed)) return trimmed;
+  for (let i = 2; ; i++) if (!names.has(`${trimmed} ${i}`)) return `${trimmed} ${i}`;
+}
+
+/** POST /api/Settings/createnewconfig: saves the changed settings sent with it and adds a configuration with the defaults. */
+export function createNewConfig(deps: SettingsDeps, p: Principal, body: Partial<SaveSettingsRequest> | undefined): Promise<SettingsResult> {
+  return change(deps, p, { version: body?.Version, root: body?.Root }, async (q, configs) => ({
+    newConfigId: await repo.insertConfiguration(q, p.accountId, { ...NewConfigDefaults, name: uniqueName('New configuration', configs) }),
+  }));
+}
+
+/** POST /api/Settings/cloneconfig?configId: saves the changed settings sent with it and adds a copy of the configuration. */
+export function cloneConfig(deps: SettingsDeps, p: Principal, configId: number, body: Partial<SaveSettingsRequest> | undefined): Promise<SettingsResult> {
+  return change(deps, p, { version: body?.Version, root: body?.Root }, async (q, configs) => {
+    const source = configs.find((c) => c.id === configId);
+    if (!source) throw notFound(`Configuration ${configId} not found.`);
+    const { id: _id, ...copy } = source;
+    return { newConfigId: await repo.insertConfiguration(q, p.accountId, { ...copy, name: uniqueName(`Copy of ${source.name}`, configs) }) };
+  });
+}
+
+/**
+ * POST /api/Settings/deleteconfig?configId (the editor's Delete Configuration; the spec names
+ * no path). The last configuration cannot go; targets using it move to its neighbour (the next
+ * in the tree, else the one before) and restart with that one's engine settings.
+ */
+export function deleteConfig(deps: SettingsDeps, p: Principal, configId: number, version: number | undefined): Promise<SettingsResult> {
+  return change(deps, p, { version }, async (q, configs) => {
+    const i = configs.findIndex((c) => c.id === configId);
+    if (i < 0) throw notFound(`Configuration ${configId} not found.`);
+    if (configs.length < 2) throw conflict('The last configuration cannot be deleted: there must be at least one.');
+    const neighbour = configs[i + 1] ?? configs[i - 1];
+    await repo.moveSessions(q, p.accountId, configId, neighbour.id);
+    await repo.deleteConfiguration(q, configId);
+    return { moved: [configId, neighbour.id] };
+  });
+}
+
+/** POST /api/Settings/getpackettypes */
+export function getPacketTypes(p: Principal): PacketTypeInfo[] {
+  requireClaim(p, Claim.SettingsManagement);
+  return [
+    { ID: 'ptICMP', Name: 'ICMP', GenericPacketType: 0, RequiredLicenseMode: LicenseMode.Standard },
+    { ID: 'ptUDP', Name: 'UDP', GenericPacketType: 1, RequiredLicenseMode: LicenseMode.Standard },
+    { ID: 'ptTCP', Name: 'TCP', GenericPacketType: 2, RequiredLicenseMode: LicenseMode.Standard },
+  ];
+}
+
+export const DefaultInterface: NetworkInterfaceInfo = { ID: '', Name: 'Default (the routing table chooses)' };
+
+/** The interfaces of this machine, as the engine names them (`ip link`). */
+export function localInterfaces(): NetworkInterfaceInfo[] {
+  return Object.entries(networkInterfaces()).map(([name, addrs]) => ({
+    ID: name,
+    Name: addrs?.length ? `${name} (${addrs.map((a) => a.address).join(', ')})` : name,
+  }));
+}
+
+/** POST /api/Settings/getnetworkinterfaces[?agentId]: the interfaces of the machine that traces (Local Machine: this server). */
+export async function getNetworkInterfaces(deps: SettingsDeps, p: Principal, agentId = LocalMachineAgentId): Promise<NetworkInterfaceInfo[]> {
+  requireClaim(p, Claim.SettingsManagement);
+  if (agentId === LocalMachineAgentId) return [DefaultInterface, ...localInterfaces()];
+  const agent = await deps.store.read((q) => findAgent(q, agentId));
+  if (!agent || agent.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
+  const reported = deps.runner?.agent.links?.interfacesOf(agentId);
+  if (!reported) throw conflict(`Agent ${agent.name} is not connected (or runs a version that does not report its interfaces): its interfaces are known while it is connected.`);
+  return [DefaultInterface, ...reported];
+}
+
+/** GET /cmd/getscreen?screenName[&configId] */
+export async function getScreen(deps: SettingsDeps, p: Principal, screenName: string, configId: number | undefined): Promise<SettingsScreen> {
+  requireClaim(p, Claim.SettingsManagement);
+  const configs = await deps.store.exclusive((q) => ensureConfigurations(q, p.accountId));
+  const config = configId === undefined ? undefined : configs.find((c) => c.id === configId);
+  if (configId !== undefined && !config) throw notFound(`Configuration ${configId} not found.`);
+  const screen = renderScreen(screenName, config, isCloud(deps));
+  if (!screen) throw notFound(`Screen ${screenName} not found.`);
+  if (screenName !== 'General' && !config) throw badRequest(`The ${screenName} screen belongs to a configuration: name it with configId.`);
+  return screen;
+}

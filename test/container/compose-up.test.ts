@@ -1,0 +1,103 @@
+// compose.yaml and compose.agent.yaml run by podman-compose 1.0.3 (Debian 12's), with the
+// image built from the working tree: the appliance comes up healthy, and the agent service
+// (`<image> agent '<link>'`, host network) joins it, traces, and comes back as the same agent
+// after a restart (its link's key spent, its stored credential used). Needs root (rootful
+// podman); installs podman-compose when missing (test/setup.sh lists it too).
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/appliance.js';
+import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
+import { Podman, run } from './support/podman.js';
+import { buildApplianceImage, ensureBaseImages, repoRoot } from './support/images.js';
+
+const runId = randomBytes(4).toString('hex');
+const image = `localhost/hopwatch-compose-${runId}:latest`;
+const rootPassword = `root-${randomBytes(8).toString('hex')}`;
+const serverProject = `hwcompose${runId}`;
+const agentProject = `hwcomposeagent${runId}`;
+
+let podman: Podman;
+let port = 0;
+let url = '';
+let cookie = '';
+let link = '';
+
+function compose(project: string, file: string, args: string[], env: Record<string, string>) {
+  return run('podman-compose', ['-p', project, '-f', resolve(repoRoot, file), ...args], { ...podman.env, HOPWATCH_IMAGE: image, ...env }, 10 * 60_000);
+}
+
+async function call<T>(path: string): Promise<T> {
+  const r = await fetch(url + path, { headers: { cookie } });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+beforeAll(async () => {
+  podman = await Podman.open();
+  await ensureBaseImages(podman);
+  await buildApplianceImage(podman, image);
+  port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+}, 40 * 60_000);
+
+afterAll(async () => {
+  if (!podman) return;
+  await compose(agentProject, 'compose.agent.yaml', ['down', '-v'], { HOPWATCH_AGENT_LINK: link || 'x' });
+  await compose(serverProject, 'compose.yaml', ['down', '-v'], {});
+  await podman.run(['rmi', '-f', image]);
+  podman.dispose();
+}, 5 * 60_000);
+
+describe('podman-compose 1.0.3', () => {
+  it('brings compose.yaml up healthy with the root password from the environment (.env form)', async () => {
+    const up = await compose(serverProject, 'compose.yaml', ['up', '-d'], { HOPWATCH_HTTP_PORT: String(port), HOPWATCH_ROOT_PASSWORD: rootPassword });
+    expect(up.code, up.stderr + up.stdout).toBe(0);
+    expect(up.stderr + up.stdout).not.toContain('Traceback');
+    await until('the appliance ready', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined));
+    const health = await until('the health check passing', async () => {
+      const r = await podman.run(['healthcheck', 'run', `${serverProject}_hopwatch_1`]);
+      return r.code === 0 ? true : undefined;
+    });
+    expect(health).toBe(true);
+    const login = await fetch(`${url}/api/Account/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'admin', Password: rootPassword, RememberMe: false }),
+    });
+    expect(login.status).toBe(200);
+    cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  }, 10 * 60_000);
+
+  it('runs the agent service of compose.agent.yaml, which joins, traces and survives a restart', async () => {
+    const agent = await call<Agent>(`/cmd/createAgent?name=${encodeURIComponent('Compose agent')}`);
+    link = (await call<AgentDownloadLink>(`/cmd/download-link/${agent.ID}`)).SetupLink;
+    const up = await compose(agentProject, 'compose.agent.yaml', ['up', '-d'], { HOPWATCH_AGENT_LINK: link });
+    expect(up.code, up.stderr + up.stdout).toBe(0);
+    const online = await until('the agent ONLINE', async () => (await call<Agent[]>('/cmd/getagentlist')).find((a) => a.ID === agent.ID && a.IsOnline));
+    expect(online).toMatchObject({ Mode: 2, Platform: 3 });
+    const logs = await podman.run(['logs', `${agentProject}_agent_1`]);
+    expect(logs.stdout + logs.stderr).not.toContain(new URL(link.replace('hopwatch://', 'http://x/')).searchParams.get('key')!);
+
+    const { ID } = await call<{ ID: number }>(`/cmd/newtarget?target=127.0.0.1&traceInterval=1&agentID=${agent.ID}`);
+    await until('rounds stored', async () => ((await call<{ SessionID: number; SampleCount: number }[]>('/api/Sessions')).find((s) => s.SessionID === ID && s.SampleCount >= 2) ? true : undefined));
+
+    // A restart uses the stored credential (the link's key is spent): the same agent again.
+    expect((await podman.run(['restart', `${agentProject}_agent_1`])).code).toBe(0);
+    await until('the agent back ONLINE', async () => (await call<Agent[]>('/cmd/getagentlist')).find((a) => a.ID === agent.ID && a.IsOnline));
+    const after = await podman.run(['logs', `${agentProject}_agent_1`]);
+    expect(after.stdout + after.stderr).toContain(`already set up as agent ${agent.ID}`);
+    expect((await call<Agent[]>('/cmd/getagentlist')).filter((a) => a.ID > 0)).toHaveLength(1);
+  }, 10 * 60_000);
+});

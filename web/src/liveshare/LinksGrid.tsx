@@ -1,0 +1,92 @@
+// The links grid (spec 1 "LiveShare link management"): Description, Creator, Shared list
+// (hidden when filtered), Creation Date, Expiration Date, URL and Actions (Copy URL, Edit,
+// Disable or Enable, Delete; 475 wide). Headers sort (click again to reverse), a filter row
+// filters each column, and the column edges can be dragged to resize. A plain table: a few
+// dozen links need no canvas grid.
+import { Link } from 'react-router-dom';
+import { useState } from 'react';
+import type { LiveShareLink } from '../../../server/contract/liveshare';
+import { LinksActionsWidth, columnValue, sharedListCell, visibleLinks, type GridView, type LinkColumn } from './logic/links';
+
+const Columns: { key: LinkColumn; title: string; width: number }[] = [
+  { key: 'Description', title: 'Description', width: 170 },
+  { key: 'Creator', title: 'Creator', width: 120 },
+  { key: 'Shared', title: 'Shared list', width: 180 },
+  { key: 'CreationDate', title: 'Creation Date', width: 150 },
+  { key: 'ExpirationDate', title: 'Expiration Date', width: 150 },
+  { key: 'URL', title: 'URL', width: 200 },
+];
+
+export interface LinkActions {
+  onCopy: (l: LiveShareLink) => void;
+  onEdit: (l: LiveShareLink) => void;
+  onToggle: (l: LiveShareLink) => void;
+  onDelete: (l: LiveShareLink) => void;
+}
+
+export function LinksGrid({ links, names, filtered, actions }: { links: LiveShareLink[]; names: ReadonlyMap<string, string>; filtered: boolean; actions: LinkActions }) {
+  const [view, setView] = useState<GridView>({ filters: {} });
+  const columns = Columns.filter((c) => !(filtered && c.key === 'Shared'));
+  const shown = visibleLinks(links, view, names);
+  const sortBy = (column: LinkColumn) =>
+    setView((v) => ({ ...v, sort: { column, descending: v.sort?.column === column ? !v.sort.descending : false } }));
+  const arrow = (column: LinkColumn) => (view.sort?.column === column ? (view.sort.descending ? ' ▼' : ' ▲') : '');
+
+  return (
+    <div className="liveshare-grid-wrap">
+      <table className="liveshare-grid" role="grid">
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key} style={{ width: c.width }} aria-sort={view.sort?.column === c.key ? (view.sort.descending ? 'descending' : 'ascending') : 'none'}>
+                <div className="resizable">
+                  <button type="button" className="sort-header" onClick={() => sortBy(c.key)}>{c.title}{arrow(c.key)}</button>
+                </div>
+              </th>
+            ))}
+            <th style={{ width: LinksActionsWidth }}>Actions</th>
+          </tr>
+          <tr className="filter-row">
+            {columns.map((c) => (
+              <th key={c.key}>
+                <input type="search" aria-label={`Filter ${c.title}`} placeholder="Filter..." value={view.filters[c.key] ?? ''}
+                  onChange={(e) => setView((v) => ({ ...v, filters: { ...v.filters, [c.key]: e.target.value } }))} />
+              </th>
+            ))}
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((l) => (
+            <tr key={l.ShareId} className={l.Active ? '' : 'inactive'} data-testid="link-row">
+              {columns.map((c) => (
+                <td key={c.key}>{cell(l, c.key, names)}</td>
+              ))}
+              <td className="actions">
+                <button type="button" className="button secondary" onClick={() => actions.onCopy(l)} disabled={!l.LiveShareURL}>Copy URL</button>
+                <button type="button" className="button secondary" onClick={() => actions.onEdit(l)}>Edit</button>
+                <button type="button" className="button secondary" onClick={() => actions.onToggle(l)}>{l.Active ? 'Disable' : 'Enable'}</button>
+                <button type="button" className="button danger" onClick={() => actions.onDelete(l)}>Delete</button>
+              </td>
+            </tr>
+          ))}
+          {shown.length === 0 && (
+            <tr>
+              <td colSpan={columns.length + 1} className="hint">{links.length ? 'No link matches the filters.' : 'No LiveShare links yet.'}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function cell(l: LiveShareLink, column: LinkColumn, names: ReadonlyMap<string, string>) {
+  if (column === 'Shared') {
+    const s = sharedListCell(l.SummaryID, names);
+    return s.href ? <Link to={s.href}>{s.text}</Link> : <span className="missing">{s.text}</span>;
+  }
+  if (column === 'URL') return <span className="url" title={l.LiveShareURL}>{l.LiveShareURL}</span>;
+  if (column === 'Description') return <>{l.Description}{l.Active ? '' : <span className="badge">inactive</span>}</>;
+  return columnValue(l, column, names);
+}

@@ -1,0 +1,121 @@
+// The sessions page's rules (spec 2 "Sessions page", sections 3, 4 and 8): the grid's
+// columns and cell texts, the per-column filters, the sort (default End descending), and the
+// toast texts of the session commands. Pure: no React, no fetch.
+import { DynamicDnsMode, type Session } from '../../../../server/contract/sessions';
+
+export type ColumnKey = 'TargetName' | 'TargetIP' | 'DynamicDns' | 'Start' | 'End' | 'Samples' | 'Status' | 'Agent';
+
+export interface SessionColumn {
+  key: ColumnKey;
+  title: string;
+  width: number;
+  numeric?: boolean;
+}
+
+/** Spec 2: Target Name, Target IP, Dynamic DNS, Start, End, Samples, Status, Agent (multi-agent mode only), Actions. */
+export function sessionColumns(multiAgent: boolean): SessionColumn[] {
+  const all: SessionColumn[] = [
+    { key: 'TargetName', title: 'Target Name', width: 200 },
+    { key: 'TargetIP', title: 'Target IP', width: 125 },
+    { key: 'DynamicDns', title: 'Dynamic DNS', width: 120 },
+    { key: 'Start', title: 'Start', width: 165 },
+    { key: 'End', title: 'End', width: 165 },
+    { key: 'Samples', title: 'Samples', width: 85, numeric: true },
+    { key: 'Status', title: 'Status', width: 85 },
+    { key: 'Agent', title: 'Agent', width: 130 },
+  ];
+  return multiAgent ? all : all.filter((c) => c.key !== 'Agent');
+}
+
+/** The minimum column width of spec 2 section 9. */
+export const MinColumnWidth = 10;
+
+export interface SessionRow {
+  id: number;
+  /** Display texts by column. */
+  text: Record<ColumnKey, string>;
+  /** Sort values by column: numbers sort as numbers. */
+  value: Record<ColumnKey, string | number>;
+  state: number;
+}
+
+/** Spec 2 section 3: value 1 (Auto) shows "N/A (IP Address)", otherwise "Following". */
+export const dynamicDnsText = (mode: number) => (mode === DynamicDnsMode.Auto ? 'N/A (IP Address)' : 'Following');
+
+/** "..." while the count is not loaded (negative). */
+export const sampleCountText = (n: number) => (n < 0 ? '...' : n.toLocaleString('en-US'));
+
+const defaultTime = (ms: number) => new Date(ms).toLocaleString();
+
+export function toRow(s: Session, formatTime: (ms: number) => string = defaultTime): SessionRow {
+  const start = Date.parse(s.StartTime);
+  const end = s.EndTime === null ? null : Date.parse(s.EndTime);
+  return {
+    id: s.SessionID,
+    state: s.State,
+    text: {
+      TargetName: s.TargetName,
+      TargetIP: s.TargetIP,
+      DynamicDns: dynamicDnsText(s.DynamicDnsMode),
+      Start: formatTime(start),
+      End: end === null ? '' : formatTime(end),
+      Samples: sampleCountText(s.SampleCount),
+      Status: s.StateString,
+      Agent: s.AgentName,
+    },
+    value: {
+      TargetName: s.TargetName.toLowerCase(),
+      TargetIP: s.TargetIP,
+      DynamicDns: dynamicDnsText(s.DynamicDnsMode),
+      Start: start,
+      // An open session has no end yet: it is the newest, first in End descending.
+      End: end ?? Number.MAX_SAFE_INTEGER,
+      Samples: s.SampleCount,
+      Status: s.StateString,
+      Agent: s.AgentName.toLowerCase(),
+    },
+  };
+}
+
+export type Filters = Partial<Record<ColumnKey, string>>;
+
+/** Every non-empty filter must be contained (case-insensitively) in its column's text. */
+export function filterRows(rows: readonly SessionRow[], filters: Filters): SessionRow[] {
+  const active = (Object.entries(filters) as [ColumnKey, string][]).map(([k, v]) => [k, v.trim().toLowerCase()] as const).filter(([, v]) => v);
+  if (!active.length) return [...rows];
+  return rows.filter((r) => active.every(([k, v]) => r.text[k].toLowerCase().includes(v)));
+}
+
+export interface Sort {
+  key: ColumnKey;
+  descending: boolean;
+}
+
+/** Spec 2 section 9: the session grid's default sort is End descending. */
+export const DefaultSort: Sort = { key: 'End', descending: true };
+
+/** A header click: a new column sorts ascending, the same column turns the direction. */
+export const nextSort = (sort: Sort, key: ColumnKey): Sort => (sort.key === key ? { key, descending: !sort.descending } : { key, descending: false });
+
+/** Sorted copy; ties by session id in the same direction, so the order is stable. */
+export function sortRows(rows: readonly SessionRow[], sort: Sort): SessionRow[] {
+  const dir = sort.descending ? -1 : 1;
+  return [...rows].sort((a, b) => {
+    const x = a.value[sort.key];
+    const y = b.value[sort.key];
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return dir * (c || a.id - b.id);
+  });
+}
+
+export type CommandVerb = 'OPEN' | 'DELETE' | 'EXPORT';
+const participle = { OPEN: 'opened', DELETE: 'deleted', EXPORT: 'exported' } as const;
+const gerund = { OPEN: 'opening', DELETE: 'deleting', EXPORT: 'exporting' } as const;
+
+/** Spec 2 section 8, the session command toasts. */
+export const commandSuccessText = (verb: CommandVerb) => `Successfully ${participle[verb]} session`;
+export const commandFailureText = (verb: CommandVerb, detail: string) => `Error ${gerund[verb]} session: ${detail}`;
+
+/** The bulk-delete modal's button and inline error. */
+export const deleteCountText = (n: number) => `Delete ${n}`;
+export const inlineErrorText = (message: string) => `Error: ${message}`;
