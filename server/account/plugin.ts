@@ -63,7 +63,8 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   const logoutHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     await logout(deps, sessionTokenFrom(request.headers.cookie));
     clearSession(reply);
-    reply.code(204).send();
+    // Returned: an async handler that only calls send() can be sent twice past async onSend hooks.
+    return reply.code(204).send();
   };
   app.post('/api/Account/Logout', { config: { access: 'public' } }, logoutHandler);
   app.get('/api/Account/Logout', { config: { changesState: true, access: 'public' } }, logoutHandler);

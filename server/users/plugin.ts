@@ -59,7 +59,7 @@ export default async function usersPlugin(app: FastifyInstance) {
     },
     async (request, reply) => {
       await users.setWebUserPassword(deps, requireUser(request), request.query.id, request.query.newPassword);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -81,6 +81,6 @@ export default async function usersPlugin(app: FastifyInstance) {
 
   app.delete<{ Params: { id: number } }>('/api/user/:id', { config: { access: manage }, schema: { params: idParams } }, async (request, reply) => {
     await users.deleteWebUser(deps, requireUser(request), request.params.id);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 }
