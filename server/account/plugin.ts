@@ -63,6 +63,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   const logoutHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     await logout(deps, sessionTokenFrom(request.headers.cookie));
     clearSession(reply);
+    // Returned: an async handler that only calls send() can be sent twice past async onSend hooks.
     return reply.code(204).send();
   };
   app.post('/api/Account/Logout', { config: { access: 'public' } }, logoutHandler);
@@ -79,7 +80,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
     async (request) => {
       const p = requireUser(request);
       const { currentPassword, newPassword } = request.query;
-      return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie));
+      return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie), request.ip);
     },
   );
 

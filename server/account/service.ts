@@ -72,6 +72,7 @@ export async function changePassword(
   currentPassword: string | undefined,
   newPassword: string,
   keepToken: string | undefined,
+  address = '',
 ): Promise<CurrentUser> {
   // The cloud flavour asks no current password: an impersonator must not set the user's.
   if (p.impersonator) throw forbidden('Passwords cannot be changed while impersonating a user.');
@@ -81,8 +82,14 @@ export async function changePassword(
   if (problem) throw badRequest(problem);
   const user = await deps.store.read((q) => findUserById(q, p.userId));
   if (!user) throw badRequest('Your user no longer exists.');
-  if (selfHosted && !(await verifyPassword(currentPassword!, user.passwordHash))) {
-    throw badRequest('The current password is not correct.');
+  if (selfHosted) {
+    // A wrong current password is a failed sign-in attempt: a stolen session cannot guess it at speed.
+    const wait = deps.throttle.retryAfter(user.name, address);
+    if (wait > 0) throw tooManyRequests(`Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+    if (!(await verifyPassword(currentPassword!, user.passwordHash))) {
+      deps.throttle.recordFailure(user.name, address);
+      throw badRequest('The current password is not correct.');
+    }
   }
   const weak = passwordProblem(newPassword, user);
   if (weak) throw badRequest(weak);

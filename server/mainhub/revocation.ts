@@ -25,8 +25,9 @@ export function closeRevokedConnections(
   principals: CurrentPrincipals,
 ): () => void {
   const signedOut = (loginSession: string) => hub.closeWhere((p) => p.loginSession === loginSession, SignedOutClose);
+  // A session belongs to the user who signed in: while impersonating, that is the impersonator.
   const sessionsEnded = (userId: number, kept: string | undefined) =>
-    hub.closeWhere((p) => p.userId === userId && p.loginSession !== kept, SignedOutClose);
+    hub.closeWhere((p) => (p.impersonator?.userId ?? p.userId) === userId && p.loginSession !== kept, SignedOutClose);
   const userUpdated = (_accountId: number, userId: number) => {
     const sessions = new Map<string, Principal>();
     for (const { principal } of hub.principals()) {

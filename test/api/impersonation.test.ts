@@ -146,4 +146,18 @@ describe('impersonation', () => {
     expect((await call('/cmd/getsummaries', ivy)).status).toBe(200);
     expect((await post('/api/Account/ClearImpersonation', ivy)).status).toBe(200);
   });
+
+  it("belongs to the impersonator: their sessions ending closes its hub connection, the target's do not", async () => {
+    const ivy = await signIn(hw.url, 'ivy@example.org', pw('ivy'));
+    expect((await post(`/api/Account/Impersonate?userId=${ids.leo}`, ivy)).status).toBe(200);
+    const hub = await connectHub(hw, ivy, HttpTransportType.WebSockets);
+    // Leo's password reset ends Leo's sessions, not Ivy's.
+    expect((await call(`/api/user?id=${ids.leo}&newPassword=Reset-for-l-42`, root, { method: 'PATCH' })).status).toBe(204);
+    expect(await hub.connection.invoke('GetIsMagneto')).toEqual(expect.any(Boolean));
+    expect((await me(ivy)).Username).toBe('leo@example.org');
+    // Ivy's password reset ends Ivy's session, and the connection with it.
+    expect((await call(`/api/user?id=${ids.ivy}&newPassword=Reset-for-i-42`, root, { method: 'PATCH' })).status).toBe(204);
+    expect(await hub.closed).toBeInstanceOf(Error);
+    expect((await call('/api/Account/GetCurrentUser', ivy)).status).toBe(401);
+  });
 });

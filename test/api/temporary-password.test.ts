@@ -108,4 +108,17 @@ describe('a temporary password', () => {
     const negotiate = await call('/mainHub/negotiate?negotiateVersion=1', root, { method: 'POST' });
     expect(negotiate.status).toBe(200);
   });
+
+  it('limits wrong current passwords like failed sign-ins (429 with Retry-After)', async () => {
+    await createWebUser(hw.url, root, { email: 'pat@example.org', password: 'Guessed-never-1' });
+    const cookie = await signIn(hw.url, 'pat@example.org', 'Guessed-never-1');
+    const attempt = (current: string) => call(`/api/Account?currentPassword=${current}&newPassword=Another-pw-77`, cookie, { method: 'PATCH' });
+    for (let i = 0; i < 5; i++) expect((await attempt(`wrong-guess-${i}`)).status).toBe(400);
+    const limited = await attempt('wrong-guess-5');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited.json()).Error).toMatch(/^Too many wrong passwords/);
+    // Even the right one waits now.
+    expect((await attempt('Guessed-never-1')).status).toBe(429);
+  });
 });

@@ -7,6 +7,8 @@
 // server refuses before any look-up), so allowed calls answer 400/404 and change nothing
 // that matters; 401/403 come before input checks, so refused calls are refused whatever
 // they sent.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../server/http/access.js';
@@ -63,6 +65,7 @@ function requestOf(call: Call): { path: string; init: RequestInit } {
   };
 }
 
+const results = resolve(import.meta.dirname, '../../test-results');
 let hw: Appliance;
 let standard: Appliance;
 let catalog: Catalog;
@@ -88,6 +91,10 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // The servers' logs, for a cell that answered other than declared (or a server that died).
+  mkdirSync(results, { recursive: true });
+  if (hw) writeFileSync(join(results, 'authz-server.log'), hw.output());
+  if (standard) writeFileSync(join(results, 'authz-standard-server.log'), standard.output());
   await Promise.all([hw?.dispose(), standard?.dispose()]);
 });
 

@@ -5,13 +5,16 @@ import { useEffect } from 'react';
 import { refreshCurrentUser } from '../state/session';
 import { store } from '../state/store';
 import { currentUserAtom } from '../state/user';
+import { mustReplacePassword } from '../components/changePasswordRules';
 import { subscribe } from './connection';
 import { HubEventActions, HubPushedEvents } from './hubEvents';
 
 export function HubEventHandlers() {
-  const signedIn = useAtomValue(currentUserAtom) !== null;
+  const user = useAtomValue(currentUserAtom);
+  // The server refuses the connection until a temporary password is replaced (issue 26).
+  const wanted = user !== null && !mustReplacePassword(user);
   useEffect(() => {
-    if (!signedIn) return;
+    if (!wanted) return;
     const offs = HubPushedEvents.map((name) => {
       const action = HubEventActions[name];
       return subscribe(name, () => {
@@ -20,6 +23,6 @@ export function HubEventHandlers() {
       });
     });
     return () => offs.forEach((off) => off());
-  }, [signedIn]);
+  }, [wanted]);
   return null;
 }
