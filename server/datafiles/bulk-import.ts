@@ -2,10 +2,12 @@
 // pipeline instead of through it. The pipeline is built for rounds that trickle in: a flush
 // per batch, a worker task, a commit, rollup rows written in groups. A file arrives whole,
 // so here, inside the caller's one transaction, the samples are read from the file in
-// slices in the file's order, checked value by value, rolled up on this thread by the same
-// function the pipeline's worker runs (prepareFlush: the same validation, the same WASM
-// kernel, the same closing of periods), and appended with the pipeline's own appenders; the
-// marks and the session's counters are written once at the end. What the store holds after
+// one INSERT ... SELECT from the file (DuckDB reads and writes it on its own threads, in the
+// file's order); then the file is read in slices in the same order, checked value by value,
+// and rolled up on this thread by the same function the pipeline's worker runs
+// (prepareFlush: the same validation, the same WASM kernel, the same closing of periods),
+// the rows appended with the pipeline's own appender; the marks and the session's counters
+// are written once at the end. What the store holds after
 // it is what the pipeline leaves after a session of the same samples finishes
 // (test: bulk-import.integration.test.ts compares the two row by row).
 import { valueSymbol } from 'piscina';
@@ -15,7 +17,7 @@ import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { emptyRollupRows } from '../rollups/rows.js';
-import { appendSamples } from '../ingest/appenders.js';
+import { latencyMicrosSql } from '../store/latency-micros.js';
 import { prepareFlush, type FlushResult, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, type FileMetadata } from './format.js';
 import { checkSamples, damaged } from './read-file.js';
@@ -44,7 +46,7 @@ export interface BulkWritten {
   first: number;
   last: number;
   closedUntil: number[];
-  /** Where the time went, ms: reading the file, rolling up (prepareFlush), appending (samples and rows). */
+  /** Where the time went, ms: reading the file into JS, rolling up (prepareFlush), writing (the samples' INSERT and the rows' appends). */
   phases: { read: number; rollup: number; append: number };
 }
 
@@ -90,7 +92,6 @@ export async function writeSamplesAndRollups(q: Queryable, conn: DuckDBConnectio
     phases.rollup += since(t);
     t = performance.now();
     if (result.batch.length) {
-      await appendSamples(conn, result.batch);
       stored += result.batch.length;
       first = Math.min(first, s.first);
       last = Math.max(last, s.last);
@@ -100,6 +101,22 @@ export async function writeSamplesAndRollups(q: Queryable, conn: DuckDBConnectio
     phases.append += since(t);
     carry = { ...carry, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), pending: s.pending, pendingRows: s.pendingRows };
   };
+
+  // The samples, in the file's order: the rows prepare() keeps (a time after 0 and a valid
+  // value; a file with any other is refused below, the transaction then writing nothing).
+  const t0 = performance.now();
+  const valid = `time_ms > 0 AND time_ms <= 8.64e15 AND hop BETWEEN 0 AND 255 AND isfinite(latency_ms)
+    AND (latency_ms >= 0 OR list_contains([${FileLatencyCodes.join(',')}]::DOUBLE[], latency_ms))`;
+  try {
+    await q.run(
+      `INSERT INTO samples (session_id, time, hop, latency)
+       SELECT ${Number(sessionId)}, time_ms, hop, ${latencyMicrosSql('latency_ms')} FROM read_parquet(${sqlPath(path)}) WHERE ${valid}`,
+    );
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw damaged(name);
+  }
+  phases.append += since(t0);
 
   for (let from = 0; from < total && !invalid; from += SliceSamples) {
     let cols: Float64Array[];
