@@ -6,11 +6,11 @@ import {
   type Session,
   type SessionState,
 } from '../contract/sessions.js';
-import type { SessionRecord } from '../targets/repository.js';
+import type { ListedSession } from './repository.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function sessionDto(s: SessionRecord): Session {
+export function sessionDto(s: ListedSession): Session {
   const state = s.state as SessionState;
   const local = s.sentinelId === LocalMachineAgentId;
   return {

@@ -16,7 +16,7 @@ import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import * as targets from '../targets/repository.js';
 import { sessionDto } from './dto.js';
-import { closedBefore, deleteSessionRows, leftoverImports } from './repository.js';
+import { closedBefore, deleteSessionRows, leftoverImports, listedSessions } from './repository.js';
 
 export interface SessionDeps {
   store: Store;
@@ -33,9 +33,9 @@ export const openSessionText = (ids: number[]) =>
 /** The account's sessions, oldest first (the console sorts; default End descending). */
 export async function listSessions(deps: SessionDeps, p: Principal): Promise<Session[]> {
   requireClaim(p, Claim.SessionManagement);
-  const rows = await deps.store.read((q) => targets.listSessions(q, p.accountId));
-  // Will Delete: a session on its way out (an import in progress, or left by a stop during one).
-  return rows.filter((s) => s.state !== SessionState.WillDelete).map(sessionDto);
+  // Will Delete (left out there): a session on its way out (left by a stop during an import of an earlier release).
+  const rows = await deps.store.read((q) => listedSessions(q, p.accountId));
+  return rows.map(sessionDto);
 }
 
 async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<targets.SessionRecord[]> {
