@@ -72,3 +72,20 @@ export async function listedSessions(q: Queryable, accountId: number): Promise<L
     sampleCount: Number(sampleCount[i]),
   }));
 }
+
+/** A session a command acts on: who owns it, its state and end. */
+export type CommandedSession = Pick<SessionRecord, 'id' | 'accountId' | 'state' | 'endTime'>;
+
+/**
+ * The sessions of a command's IDs in one statement (absent ones are missing from the answer).
+ * One lookup per id through sessions_counted took minutes for 1,000 ids of 10,000 sessions.
+ */
+export async function sessionsByIds(q: Queryable, ids: number[]): Promise<Map<number, CommandedSession>> {
+  const safe = ids.filter((id) => Number.isSafeInteger(id));
+  if (!safe.length) return new Map();
+  const rows = await q.all<CommandedSession>(
+    `SELECT id, account_id AS "accountId", state, end_time AS "endTime" FROM sessions WHERE id IN (SELECT unnest($1::INTEGER[]))`,
+    [`[${safe.join(',')}]`],
+  );
+  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), accountId: Number(r.accountId), state: Number(r.state), endTime: r.endTime === null ? null : Number(r.endTime) }]));
+}

@@ -16,7 +16,7 @@ import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
 import * as targets from '../targets/repository.js';
 import { sessionDto } from './dto.js';
-import { closedBefore, deleteSessionRows, leftoverImports, listedSessions } from './repository.js';
+import { closedBefore, deleteSessionRows, leftoverImports, listedSessions, sessionsByIds, type CommandedSession } from './repository.js';
 
 export interface SessionDeps {
   store: Store;
@@ -38,13 +38,13 @@ export async function listSessions(deps: SessionDeps, p: Principal): Promise<Ses
   return rows.map(sessionDto);
 }
 
-async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<targets.SessionRecord[]> {
+async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<CommandedSession[]> {
   if (cmd.PingServerId !== LocalMachineAgentId) throw notFound(`Agent ${cmd.PingServerId} not found.`);
   const ids = [...new Set(cmd.IDs)];
   if (!ids.length) throw badRequest('Name at least one session in IDs.');
-  const found = await deps.store.read((q) => Promise.all(ids.map((id) => targets.findSession(q, id))));
-  return ids.map((id, i) => {
-    const s = found[i];
+  const found = await deps.store.read((q) => sessionsByIds(q, ids));
+  return ids.map((id) => {
+    const s = found.get(id);
     if (!s || s.accountId !== p.accountId || s.state === SessionState.WillDelete) throw notFound(`Session ${id} not found`);
     return s;
   });
@@ -71,7 +71,7 @@ export async function performSessionListCommand(deps: SessionDeps, p: Principal,
 }
 
 /** A closed session becomes an open, paused target again (in All Targets, not probing). */
-async function openSessions(deps: SessionDeps, p: Principal, sessions: targets.SessionRecord[]): Promise<void> {
+async function openSessions(deps: SessionDeps, p: Principal, sessions: CommandedSession[]): Promise<void> {
   const closed = sessions.filter((s) => s.state === SessionState.Archived);
   if (!closed.length) return;
   await deps.store.transaction(async (q) => {
@@ -86,7 +86,7 @@ async function openSessions(deps: SessionDeps, p: Principal, sessions: targets.S
  * (running or paused) one refuses the whole command with 409, so a running trace is never
  * deleted by a filter that happened to include it.
  */
-async function deleteSessions(deps: SessionDeps, accountId: number, sessions: targets.SessionRecord[]): Promise<void> {
+async function deleteSessions(deps: SessionDeps, accountId: number, sessions: CommandedSession[]): Promise<void> {
   const open = sessions.filter((s) => s.state === SessionState.Active || s.state === SessionState.Pause).map((s) => s.id);
   if (open.length) throw conflict(openSessionText(open));
   await deleteForGood(deps, sessions.map((s) => s.id));
