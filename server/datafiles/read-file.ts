@@ -23,7 +23,7 @@ export function shownName(name: string): string {
   return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
 }
 
-const damaged = (name: string) => badRequest(`${shownName(name)} cannot be read: the file is truncated or damaged.`);
+export const damaged = (name: string) => badRequest(`${shownName(name)} cannot be read: the file is truncated or damaged.`);
 
 /** Parquet files begin and end with "PAR1". */
 async function checkFraming(path: string, name: string): Promise<void> {
@@ -43,7 +43,7 @@ async function checkFraming(path: string, name: string): Promise<void> {
 }
 
 /** DuckDB's complaint about a file becomes the 400 of a damaged file (never a 500). */
-async function reading<T>(name: string, fn: () => Promise<T>): Promise<T> {
+export async function reading<T>(name: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -100,8 +100,8 @@ export async function readMetadata(q: Queryable, path: string, name: string): Pr
 const tooMany = (name: string, n: number) =>
   new HttpError(413, `${shownName(name)} holds ${n.toLocaleString('en-US')} hop samples; at most ${MaxImportSamples.toLocaleString('en-US')} can be imported.`);
 
-/** The sample columns, their count against the metadata, and every value (one scan). */
-export async function checkSamples(q: Queryable, path: string, name: string, meta: FileMetadata): Promise<void> {
+/** The sample columns and their count against the metadata (no scan of the values). */
+export async function checkLayout(q: Queryable, path: string, name: string, meta: FileMetadata): Promise<void> {
   // The claims first: a file that says it holds 10^12 samples is refused before any scan.
   if (meta.range.Samples > MaxImportSamples) throw tooMany(name, meta.range.Samples);
   const file = sqlPath(path);
@@ -115,6 +115,12 @@ export async function checkSamples(q: Queryable, path: string, name: string, met
   if (layout !== SampleColumns.map(([n, t]) => `${n} ${t}`).join(', ')) {
     throw badRequest(`${shownName(name)} does not have the sample columns of a Hopwatch data file (${SampleColumns.map(([n, t]) => `${n} ${t}`).join(', ')}).`);
   }
+}
+
+/** The sample columns, their count against the metadata, and every value (one scan). */
+export async function checkSamples(q: Queryable, path: string, name: string, meta: FileMetadata): Promise<void> {
+  await checkLayout(q, path, name, meta);
+  const file = sqlPath(path);
   const codes = `[${FileLatencyCodes.join(',')}]`;
   const scan = await reading(name, () =>
     q.one<{ n: number; bad: number; first: number | null; last: number | null }>(

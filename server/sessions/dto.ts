@@ -6,12 +6,12 @@ import {
   type Session,
   type SessionState,
 } from '../contract/sessions.js';
-import type { SessionRecord } from '../targets/repository.js';
+import type { ListedSession } from './repository.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** `agentName`: the agent's name as agents.repository's agentNames answers it. */
-export function sessionDto(s: SessionRecord, agentName?: string): Session {
+export function sessionDto(s: ListedSession, agentName?: string): Session {
   const state = s.state as SessionState;
   const local = s.sentinelId === LocalMachineAgentId;
   return {

@@ -17,7 +17,7 @@ import type { Store } from '../store/db.js';
 import * as targets from '../targets/repository.js';
 import { sessionDto } from './dto.js';
 import { agentNames } from '../agents/repository.js';
-import { closedBefore, deleteSessionRows, leftoverImports } from './repository.js';
+import { closedBefore, deleteSessionRows, leftoverImports, listedSessions, sessionsByIds, type CommandedSession } from './repository.js';
 
 export interface SessionDeps {
   store: Store;
@@ -34,21 +34,21 @@ export const openSessionText = (ids: number[]) =>
 /** The account's sessions, oldest first (the console sorts; default End descending). */
 export async function listSessions(deps: SessionDeps, p: Principal): Promise<Session[]> {
   requireClaim(p, Claim.SessionManagement);
+  // Will Delete (left out there): a session on its way out (left by a stop during an import of an earlier release).
   const [rows, names] = await deps.store.read(async (q) => {
-    const list = await targets.listSessions(q, p.accountId);
+    const list = await listedSessions(q, p.accountId);
     return [list, await agentNames(q, list.map((s) => s.sentinelId))] as const;
   });
-  // Will Delete: a session on its way out (an import in progress, or left by a stop during one).
-  return rows.filter((s) => s.state !== SessionState.WillDelete).map((s) => sessionDto(s, names.get(s.sentinelId)));
+  return rows.map((s) => sessionDto(s, names.get(s.sentinelId)));
 }
 
-async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<targets.SessionRecord[]> {
+async function sessionsOf(deps: SessionDeps, p: Principal, cmd: SessionListCommand): Promise<CommandedSession[]> {
   if (cmd.PingServerId !== LocalMachineAgentId) throw notFound(`Agent ${cmd.PingServerId} not found.`);
   const ids = [...new Set(cmd.IDs)];
   if (!ids.length) throw badRequest('Name at least one session in IDs.');
-  const found = await deps.store.read((q) => Promise.all(ids.map((id) => targets.findSession(q, id))));
-  return ids.map((id, i) => {
-    const s = found[i];
+  const found = await deps.store.read((q) => sessionsByIds(q, ids));
+  return ids.map((id) => {
+    const s = found.get(id);
     if (!s || s.accountId !== p.accountId || s.state === SessionState.WillDelete) throw notFound(`Session ${id} not found`);
     return s;
   });
@@ -75,7 +75,7 @@ export async function performSessionListCommand(deps: SessionDeps, p: Principal,
 }
 
 /** A closed session becomes an open, paused target again (in All Targets, not probing). */
-async function openSessions(deps: SessionDeps, p: Principal, sessions: targets.SessionRecord[]): Promise<void> {
+async function openSessions(deps: SessionDeps, p: Principal, sessions: CommandedSession[]): Promise<void> {
   const closed = sessions.filter((s) => s.state === SessionState.Archived);
   if (!closed.length) return;
   await deps.store.transaction(async (q) => {
@@ -90,7 +90,7 @@ async function openSessions(deps: SessionDeps, p: Principal, sessions: targets.S
  * (running or paused) one refuses the whole command with 409, so a running trace is never
  * deleted by a filter that happened to include it.
  */
-async function deleteSessions(deps: SessionDeps, accountId: number, sessions: targets.SessionRecord[]): Promise<void> {
+async function deleteSessions(deps: SessionDeps, accountId: number, sessions: CommandedSession[]): Promise<void> {
   const open = sessions.filter((s) => s.state === SessionState.Active || s.state === SessionState.Pause).map((s) => s.id);
   if (open.length) throw conflict(openSessionText(open));
   await deleteForGood(deps, sessions.map((s) => s.id));

@@ -39,7 +39,7 @@ export function useImportFiles(summaryId: string | undefined) {
       const failed = importFailureText(failures);
       if (failed) reportError(new Error(failed));
       if (imported.length) showInfo(importedText(imported));
-      if (ids.length === 1 && files.length === 1) navigate(`/targets/${ids[0]}`, { state: { runInsightsAfterImport: true } satisfies TargetNavigationState });
+      if (ids.length === 1 && files.length === 1) navigate(`/targets/${ids[0]}`, { state: { runInsights: true } satisfies TargetNavigationState });
     },
     [summaryId, navigate],
   );

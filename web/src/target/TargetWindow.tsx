@@ -53,6 +53,7 @@ import { AgentName } from './AgentName';
 import { hideAgentNameAtom } from './prefs';
 import { toastCapacityAfterStart, toastStartFailure } from './capacityToasts';
 import { useTimegraphOptions } from '../settings/useTimegraphOptions';
+import type { TargetNavigationState } from './navigationState';
 import { InsightsPanel } from '../insights/InsightsPanel';
 import { usePanelLayout } from '../insights/usePanelLayout';
 import type { RowDecoration } from '../insights/logic/results';
@@ -172,7 +173,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   // Insights: the panel (visibility and width kept per session), opened with an auto-run by
   // navigation state { runInsights: true } (e.g. right after a data file import).
   const location = useLocation();
-  const runInsights = !!(location.state as { runInsights?: boolean } | null)?.runInsights;
+  const runInsights = !!(location.state as TargetNavigationState | null)?.runInsights;
   const panel = usePanelLayout();
   useEffect(() => {
     if (runInsights) panel.setVisible(true);

@@ -45,7 +45,10 @@ export const dynamicDnsText = (mode: number) => (mode === DynamicDnsMode.Auto ? 
 /** "..." while the count is not loaded (negative). */
 export const sampleCountText = (n: number) => (n < 0 ? '...' : n.toLocaleString('en-US'));
 
-const defaultTime = (ms: number) => new Date(ms).toLocaleString();
+// One formatter for every cell: Date.toLocaleString builds one per call, and 20,000 of them
+// (Start and End of 10,000 sessions) took seconds in Chromium. Same text as toLocaleString.
+const timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const defaultTime = (ms: number) => timeFormat.format(ms);
 
 export function toRow(s: Session, formatTime: (ms: number) => string = defaultTime): SessionRow {
   const start = Date.parse(s.StartTime);

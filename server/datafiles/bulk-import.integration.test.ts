@@ -1,0 +1,146 @@
+// The bulk import (bulk-import.ts) leaves the store exactly as the live ingest pipeline does
+// for the same samples in the same order: the samples in their order, every rollup row at
+// every level (all columns), the marks, the session's counters, and DataPointBuckets and
+// TraceGraphRows answers. The samples have timeouts, the other codes, rounds that came a few
+// seconds late (out of order) and a gap; the pipeline gets them as an agent sends them (a
+// round or a few at a time), the bulk path from a Parquet file in the same order. Through
+// dist/ (the pipeline runs a Piscina worker): npm run build:server first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOUBLE, SMALLINT } from '@duckdb/node-api';
+import { insertActiveSession } from '../ingest/testing/sessions.js';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
+const { DomainEventBus } = await import(dist('server/events.js'));
+const { dataPointBuckets } = await import(dist('server/data/buckets.js'));
+const { traceGraphRows } = await import(dist('server/data/graph-rows.js'));
+const { appendColumns } = await import(dist('server/store/append-columns.js'));
+const { writeSamplesAndRollups } = await import(dist('server/datafiles/bulk-import.js'));
+const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+
+type StoreT = InstanceType<typeof Store>;
+
+const HOPS = 6;
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0) + 17_345; // not on a minute
+const rounds = 3 * 3600; // 3 h of 1 s rounds
+
+/** The samples in the order an agent delivers them: a few rounds late, a 7-minute gap. */
+function delivered() {
+  const order: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r >= 4000 && r < 4420) continue; // the gap
+    order.push(r);
+  }
+  // Every 97th round arrives 3 rounds (3 s) late: after the rounds sent after it.
+  for (let i = 0; i + 3 < order.length; i += 97) order.splice(i, 4, order[i + 1], order[i + 2], order[i + 3], order[i]);
+  const n = order.length * HOPS;
+  const time = new Float64Array(n);
+  const hop = new Int32Array(n);
+  const latency = new Float64Array(n);
+  let k = 0;
+  for (const r of order) {
+    for (let h = 1; h <= HOPS; h++, k++) {
+      time[k] = T0 + r * 1000 + h;
+      hop[k] = h;
+      const x = (r * 7919 + h * 104729) % 1000;
+      latency[k] =
+        x < 40 ? LatencyCode.Timeout : x < 45 ? LatencyCode.NotParticipating : r === 4420 && h === 1 ? LatencyCode.StopStart : 1 + h * 1.7 + (x % 233) / 37.123457;
+    }
+  }
+  return { time, hop, latency, n, rounds: order.length };
+}
+
+describe('bulk import against the live ingest pipeline', () => {
+  let dir: string;
+  let store: StoreT;
+  let live: number;
+  let bulk: number;
+  let accountId: number;
+  const s = delivered();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hopwatch-bulk-import-'));
+    store = await Store.open(dir);
+    accountId = (await store.one(`INSERT INTO accounts (name) VALUES ('bulk') RETURNING id`)).id;
+    live = await insertActiveSession(store, accountId, 'live.example.test', T0);
+    bulk = await insertActiveSession(store, accountId, 'bulk.example.test', T0);
+
+    // The live path: rounds as an agent sends them, 1 to 5 rounds a batch.
+    const ingest = new IngestPipeline(store, new DomainEventBus());
+    await ingest.init();
+    ingest.openSession(live, accountId);
+    const pending: Promise<void>[] = [];
+    for (let r = 0, size = 1; r < s.rounds; r += size, size = (size % 5) + 1) {
+      const a = r * HOPS;
+      const b = Math.min(s.rounds, r + size) * HOPS;
+      pending.push(ingest.addBatch({ length: b - a, session: new Int32Array(b - a).fill(live), time: s.time.slice(a, b), hop: s.hop.slice(a, b), latency: s.latency.slice(a, b) }));
+    }
+    await Promise.all(pending);
+    await ingest.finishSession(live);
+    await ingest.close();
+
+    // The bulk path: the same rows in the same order in a Parquet file of the data file's columns.
+    const file = join(dir, 'samples.parquet');
+    await store.run('CREATE TABLE f (time_ms DOUBLE, hop SMALLINT, latency_ms DOUBLE)');
+    await store.transaction(async (_q: unknown, conn: unknown) => {
+      await appendColumns(conn, 'f', s.n, [
+        { type: DOUBLE, values: s.time },
+        { type: SMALLINT, values: s.hop },
+        { type: DOUBLE, values: s.latency },
+      ]);
+    });
+    await store.run(`COPY f TO '${file}' (FORMAT parquet)`);
+    await store.run('DROP TABLE f');
+    let begin = Infinity;
+    let end = -Infinity;
+    for (const t of s.time) (begin = Math.min(begin, t)), (end = Math.max(end, t));
+    const meta = { range: { Begin: begin, End: end, Samples: s.n, Cut: false } };
+    await store.transaction((q: unknown, conn: unknown) => writeSamplesAndRollups(q, conn, bulk, file, 'samples.pp2', meta));
+  }, 180_000);
+
+  afterAll(async () => {
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores the same samples in the same order', async () => {
+    const samples = (id: number) => store.numbers(`SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY rowid`, [id]);
+    const [a, b] = [await samples(live), await samples(bulk)];
+    expect(a[0].length).toBe(s.n);
+    expect(b).toEqual(a);
+  });
+
+  it('stores the same rollup rows at every level, and the same marks and counters', async () => {
+    const rows = (id: number) => store.all(`SELECT * EXCLUDE (session_id) FROM rollups WHERE session_id = $1 ORDER BY resolution, time, hop`, [id]);
+    const [a, b] = [await rows(live), await rows(bulk)];
+    expect(new Set(a.map((r: { resolution: number }) => r.resolution))).toEqual(new Set([60_000, 600_000, 3_600_000]));
+    expect(a.length).toBeGreaterThan(180 * HOPS);
+    expect(b).toEqual(a);
+    const marks = (id: number) => store.all(`SELECT resolution, closed_until FROM rollup_marks WHERE session_id = $1 ORDER BY resolution`, [id]);
+    expect(await marks(bulk)).toEqual(await marks(live));
+    const counters = (id: number) => store.one(`SELECT sample_count, first_sample, latest_sample FROM sessions_counted WHERE id = $1`, [id]);
+    expect(await counters(bulk)).toEqual(await counters(live));
+  });
+
+  it('answers the same DataPointBuckets and TraceGraphRows', async () => {
+    const principal = { userId: 0, accountId, username: 'bulk', isRoot: true, claims: [] };
+    for (const period of [2, 10, 60, 600, 3600]) {
+      for (const hop of [1, HOPS]) {
+        const args = (id: number) => ({ targetId: `${id}_h_${hop}`, startTime: T0 - 60_000, endTime: T0 + 3 * H + 60_000, periodSeconds: period, includeJitter: true });
+        expect(await dataPointBuckets(store, principal, args(bulk))).toEqual(await dataPointBuckets(store, principal, args(live)));
+      }
+    }
+    for (const [from, to] of [[T0, T0 + 3 * H], [T0 + 17 * 60_000 + 321, T0 + 95 * 60_000]]) {
+      const rows = async (id: number) => {
+        const r = await traceGraphRows(store, principal, { listType: 'Target', uniqueID: String(id), columnNames: [], requests: [{ ID: String(id), Start: new Date(from).toISOString(), End: new Date(to).toISOString() }] });
+        return r.Rows.map((row: { UniqueID: string }) => ({ ...row, UniqueID: row.UniqueID.replace(`${id}_h_`, 'X_h_') }));
+      };
+      expect(await rows(bulk)).toEqual(await rows(live));
+    }
+  });
+});
