@@ -69,6 +69,11 @@ export interface TraitAttributes {
   ID: string | null;
   /** Choices (presets) of the editor. */
   Items: TraitItem[];
+  /**
+   * An addition: set when an environment variable of the server overrides the setting (the
+   * appliance settings of Settings > General); the words the page shows beside the editor.
+   */
+  OverriddenBy?: string | null;
 }
 
 /** Describes the editor of one setting (spec 2 section 3 "Trait"). */

@@ -25,6 +25,8 @@ export interface SettingDef {
   readOnly?: boolean;
   /** Not offered in the cloud flavour (spec: final hop only). */
   selfHostedOnly?: boolean;
+  /** Stored for the whole appliance (storage_settings), not per account (server/settings/appliance.ts). */
+  appliance?: boolean;
   /** Words of the problem with this value, or undefined when it is good. `item` holds the item's other values after the change. */
   check?: (value: SettingValue, item: Readonly<Record<string, SettingValue>>) => string | undefined;
 }
@@ -87,6 +89,23 @@ export const SettingDefs: readonly SettingDef[] = [
   {
     group: 'General', name: 'HideAgentNameOnTimegraph', type: NodeValueType.Bool, screen: 'General',
     label: 'Timegraphs: always hide the agent name', hint: 'The time graph header leaves out the agent name.', validation: 'true or false', check: bool,
+  },
+  // Settings > General, appliance-wide (server/settings/appliance.ts: stored in storage_settings,
+  // an environment variable overrides; not offered in the cloud flavour, where the operator sets them).
+  {
+    group: 'General', name: 'Insights', type: NodeValueType.Bool, screen: 'General', label: 'Insights',
+    hint: 'Shows the Insights button on target windows: automated diagnosis of which hop is at fault. For the whole appliance.',
+    validation: 'true or false', check: bool, selfHostedOnly: true, appliance: true,
+  },
+  {
+    group: 'General', name: 'RetentionRawDays', type: NodeValueType.Int32, screen: 'General', label: 'Keep raw samples (days)',
+    hint: 'Older raw samples are deleted by the daily expiry; graphs of older ranges show the rollups. For the whole appliance.',
+    validation: 'integer days 1-36500', maxChars: 6, check: intIn(1, 36500), selfHostedOnly: true, appliance: true,
+  },
+  {
+    group: 'General', name: 'RetentionMinuteDays', type: NodeValueType.Int32, screen: 'General', label: 'Keep 1-minute rollups (days)',
+    hint: 'Older 1-minute rollups are deleted by the daily expiry; 10-minute and 1-hour rollups are kept. For the whole appliance.',
+    validation: 'integer days 1-36500', maxChars: 6, check: intIn(1, 36500), selfHostedOnly: true, appliance: true,
   },
   // A configuration, client side: name, description and display.
   { group: 'ClientConfiguration', name: 'ID', type: NodeValueType.Int32, screen: 'NamedConfig', label: 'ID', hint: '', validation: '', readOnly: true },

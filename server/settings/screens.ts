@@ -16,15 +16,15 @@ const Titles: Record<string, string> = {
   Engine: 'Engine',
 };
 const Intros: Record<string, string> = {
-  General: 'Settings of the whole account: how targets follow DNS names, route-change comments and what the time graphs show.',
+  General: 'Settings of the whole account: how targets follow DNS names, route-change comments and what the time graphs show. On a self-hosted appliance also Insights and how long data is kept, which apply to the whole appliance.',
   NamedConfig: 'The name shown in the Settings picker and on the time graphs.',
   Display: 'The latency levels the grid and graphs colour by, and the scale of the graphs. Open consoles follow a saved change at once.',
   Engine: 'How the probes are sent. Saving restarts every running target that uses this configuration with the new settings.',
 };
 
-function traitsFor(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean): Trait[] {
+function traitsFor(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean, overrides: Record<string, string>): Trait[] {
   const id = config?.id ?? '*';
-  if (screenName === 'General') return traitsOf('General', '*', cloud);
+  if (screenName === 'General') return traitsOf('General', '*', cloud, overrides);
   if (screenName === 'NamedConfig') return traitsOf('ClientConfiguration', id, cloud).filter((t) => t.Name === 'Name' || t.Name === 'Description');
   if (screenName === 'Display') return traitsOf('ClientConfiguration', id, cloud).filter((t) => ['Warn', 'Bad', 'Scale'].includes(t.Name));
   if (screenName === 'Engine') return traitsOf('ServerConfiguration', id, cloud).filter((t) => t.Name !== 'ID' && t.Name !== 'Name');
@@ -32,11 +32,11 @@ function traitsFor(screenName: string, config: ConfigurationRecord | undefined, 
 }
 
 /** The screen, or undefined for an unknown screen name. */
-export function renderScreen(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean): SettingsScreen | undefined {
+export function renderScreen(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean, overrides: Record<string, string> = {}): SettingsScreen | undefined {
   const title = Titles[screenName];
   if (!title) return undefined;
   const of = config && screenName !== 'General' ? ` of <q class="settings-config-name">${escapeHtml(config.name)}</q>` : '';
   const description = config && screenName !== 'General' && config.description ? `<p class="settings-config-description">${escapeHtml(config.description)}</p>` : '';
   const html = `<h2 class="settings-screen-title">${escapeHtml(title)}${of}</h2>${description}<p class="settings-screen-intro">${escapeHtml(Intros[screenName])}</p>`;
-  return { serializedTraits: JSON.stringify(traitsFor(screenName, config, cloud)), html };
+  return { serializedTraits: JSON.stringify(traitsFor(screenName, config, cloud, overrides)), html };
 }

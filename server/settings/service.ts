@@ -19,11 +19,12 @@ import * as repo from './repository.js';
 import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges } from './tree.js';
 import { traitTree } from './traits.js';
 import { renderScreen } from './screens.js';
+import { allAccountIds, applianceOverrides, applianceValues, isApplianceSetting, storeApplianceValues, type ApplianceConfig } from './appliance.js';
 
 export interface SettingsDeps {
   store: Store;
   events: DomainEventBus;
-  config: Pick<Config, 'deployment'>;
+  config: ApplianceConfig;
   runner?: TraceRunner;
 }
 
@@ -40,7 +41,8 @@ async function ensureConfigurations(q: Queryable, accountId: number): Promise<re
 async function snapshot(deps: SettingsDeps, q: Queryable, accountId: number): Promise<SettingsResult> {
   const configs = await ensureConfigurations(q, accountId);
   const account = await repo.accountSettings(q, accountId);
-  return { Settings: { Aliases, Root: buildTree(generalValues(account.general), configs, isCloud(deps)), Version: account.version } };
+  const general = { ...generalValues(account.general), ...(isCloud(deps) ? {} : await applianceValues(q, deps.config)) };
+  return { Settings: { Aliases, Root: buildTree(general, configs, isCloud(deps)), Version: account.version } };
 }
 
 /** GET /api/Settings/getsettings */
@@ -56,7 +58,7 @@ export async function generalSettings(q: Queryable, accountId: number): Promise<
 /** GET /api/Settings/getsettingtraits */
 export function getSettingTraits(deps: SettingsDeps, p: Principal): SettingTraitsResult {
   requireClaim(p, Claim.SettingsManagement);
-  return { Root: traitTree(isCloud(deps)) };
+  return { Root: traitTree(isCloud(deps), applianceOverrides(deps.config)) };
 }
 
 interface Change {
@@ -78,6 +80,7 @@ async function change(
   requireClaim(p, Claim.SettingsManagement);
   let engineChanged: number[] = [];
   let moved: [number, number] | undefined;
+  let applianceChanged = false;
   const result = await deps.store.transaction(async (q) => {
     const configs = await ensureConfigurations(q, p.accountId);
     const account = await repo.accountSettings(q, p.accountId);
@@ -88,6 +91,14 @@ async function change(
     }
     const generalNow = generalValues(account.general);
     const changes = c.root === undefined ? undefined : readChanges(c.root, configs, generalNow, isCloud(deps));
+    // Insights and the retention days go to storage_settings (the whole appliance), the rest of General to the account.
+    const accountGeneral: Record<string, SettingValue> = { ...generalNow };
+    const appliance: Record<string, SettingValue> = {};
+    for (const [name, v] of Object.entries(changes?.general ?? {})) (isApplianceSetting(name) ? appliance : accountGeneral)[name] = v;
+    if (Object.keys(appliance).length) {
+      await storeApplianceValues(q, appliance);
+      applianceChanged = true;
+    }
     for (const [id, entry] of changes?.items ?? []) {
       const before = configs.find((x) => x.id === id)!;
       const after = applyToConfiguration(before, entry.client, entry.server);
@@ -98,14 +109,16 @@ async function change(
     const more = extra ? await extra(q, await repo.configurationsOf(q, p.accountId)) : {};
     engineChanged = [...engineChanged, ...(more.engineChanged ?? [])];
     moved = more.moved;
-    if (!(await repo.bumpVersion(q, p.accountId, account.version, { ...generalNow, ...changes?.general }))) {
+    if (!(await repo.bumpVersion(q, p.accountId, account.version, accountGeneral))) {
       throw conflict('The settings were changed in another console at the same time. Your edits are kept: save again.');
     }
     const out = await snapshot(deps, q, p.accountId);
     if (more.newConfigId !== undefined) out.NewConfigId = more.newConfigId;
     return out;
   });
-  deps.events.emit('SettingsChanged', p.accountId);
+  // An appliance setting concerns every account's consoles (Insights: /api/app/config changes for all).
+  const told = applianceChanged ? await deps.store.read(allAccountIds) : [p.accountId];
+  for (const accountId of new Set([p.accountId, ...told])) deps.events.emit('SettingsChanged', accountId);
   if (moved) deps.events.emit('SessionsChanged', p.accountId);
   await restartTargets(deps, p.accountId, moved ? [...engineChanged, moved[1]] : engineChanged);
   return result;
@@ -214,7 +227,7 @@ export async function getScreen(deps: SettingsDeps, p: Principal, screenName: st
   const configs = await deps.store.exclusive((q) => ensureConfigurations(q, p.accountId));
   const config = configId === undefined ? undefined : configs.find((c) => c.id === configId);
   if (configId !== undefined && !config) throw notFound(`Configuration ${configId} not found.`);
-  const screen = renderScreen(screenName, config, isCloud(deps));
+  const screen = renderScreen(screenName, config, isCloud(deps), applianceOverrides(deps.config));
   if (!screen) throw notFound(`Screen ${screenName} not found.`);
   if (screenName !== 'General' && !config) throw badRequest(`The ${screenName} screen belongs to a configuration: name it with configId.`);
   return screen;

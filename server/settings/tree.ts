@@ -14,10 +14,11 @@ export const ClientList = 'ClientSettings.Configurations';
 export const ServerList = 'ServerSettings.Configurations';
 export const GeneralPath = 'ClientSettings.General';
 
-/** General with the defaults for what the account never set. */
+/** The account's General with the defaults for what it never set (the appliance settings are read apart: appliance.ts). */
 export function generalValues(stored: Record<string, unknown>): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
   for (const d of defsOf('General')) {
+    if (d.appliance) continue;
     const v = stored[d.name];
     out[d.name] = d.check?.(v as SettingValue, {}) === undefined && v !== undefined ? (v as SettingValue) : GeneralDefaults[d.name];
   }
@@ -51,7 +52,7 @@ function itemNode(g: SettingGroup, values: Record<string, SettingValue>, cloud: 
 export function buildTree(general: Record<string, SettingValue>, configs: ConfigurationRecord[], cloud: boolean): SettingsNode {
   return group('Root', 'Settings', [
     group('ClientSettings', 'ClientSettings', [
-      group('General', 'General', defsOf('General').map((d) => leaf(d.name, d.type, general[d.name]))),
+      group('General', 'General', defsOf('General').filter((d) => !(cloud && d.selfHostedOnly)).map((d) => leaf(d.name, d.type, general[d.name] ?? null))),
       group('Configurations', 'Configurations', configs.map((c) => itemNode('ClientConfiguration', clientValues(c), cloud)), NodeValueType.List),
     ]),
     group('ServerSettings', 'ServerSettings', [

@@ -6,6 +6,7 @@ import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { errorMessage } from './api/errors';
 import { routes } from './shell/routes';
 import { ErrorBoundary } from './shell/ErrorFallback';
+import { followAppConfig } from './state/followAppConfig';
 import { followCurrentUser } from './state/followUser';
 import { loadSession } from './state/session';
 import { store } from './state/store';
@@ -35,6 +36,7 @@ export function App() {
     loadSession()
       .then(() => {
         followCurrentUser();
+        followAppConfig();
         setStartup({ state: 'ready' });
       })
       .catch((e: unknown) => setStartup({ state: 'failed', message: errorMessage(e) }))

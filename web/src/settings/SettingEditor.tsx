@@ -205,6 +205,11 @@ export function SettingEditor(p: EditorProps) {
       <div className="setting-control">
         {control}
         {trait.Hint && <div className="setting-hint">{trait.Hint}</div>}
+        {trait.Attributes.OverriddenBy && (
+          <div className="setting-override" role="note">
+            {trait.Attributes.OverriddenBy}
+          </div>
+        )}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@
 // each named configuration with Display and Engine, the trailing "New named config"; drag a
 // configuration to reorder), the right pane with the selected entry's header and editors, and
 // Clone Configuration, Delete Configuration, Cancel, Save and "{n} changes pending".
+import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import type { SettingValue, Trait } from '../../../server/contract/settings';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -10,6 +11,8 @@ import { showInfo } from '../state/toasts';
 import { engineTypeWarning, packetSizeFor, typeFields, udpRangeProblem } from './logic/engineRules';
 import { ClientList, currentValue, nodeAt, savedOrder, ServerList, valueAt } from './logic/pending';
 import { canClone, canDelete, entryId, moveConfig, neighbourAfterDelete, sameEntry, treeEntries, type EntryKey } from './logic/settingsTree';
+import { isSelfHostedAtom } from '../state/user';
+import { StorageUsePanel } from './general/StorageUsePanel';
 import { SettingEditor } from './SettingEditor';
 import { useEngineData } from './useEngineData';
 import { useScreen } from './useScreen';
@@ -28,6 +31,8 @@ export function SettingsPage() {
   const configId = 'configId' in selected ? selected.configId : undefined;
   const { screen, error: screenError } = useScreen(screenOf(selected), configId, ed.settings?.Version ?? 0);
   const engine = useEngineData(selected.kind === 'Engine');
+  // Disk use is the appliance's (like the retention days beside it): not shown to cloud tenants.
+  const selfHosted = useAtomValue(isSelfHostedAtom);
 
   const order = useMemo(() => (root ? (ed.pending.order ?? savedOrder(root)) : []), [root, ed.pending.order]);
   const configs = root
@@ -156,6 +161,7 @@ export function SettingsPage() {
                 interfaces={engine.interfaces}
               />
             ))}
+          {screen && selected.kind === 'General' && selfHosted && <StorageUsePanel />}
         </div>
       </div>
       {confirmDelete !== null && (
