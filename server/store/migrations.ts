@@ -263,10 +263,27 @@ export const migrations: Migration[] = [
     name: 'settings editor',
     up: [
       // Configurations belong to an account (the existing ones to the first account) and
-      // have an order the settings tree's drag and drop sets (server/settings/).
-      `ALTER TABLE configurations ADD COLUMN account_id INTEGER DEFAULT 1`,
-      `ALTER TABLE configurations ADD COLUMN position INTEGER DEFAULT 0`,
-      `UPDATE configurations SET account_id = coalesce((SELECT min(id) FROM accounts), 1)`,
+      // have an order the settings tree's drag and drop sets (server/settings/). The table is
+      // made again rather than altered: DuckDB (1.5) cannot replay from its WAL an ALTER TABLE
+      // ADD COLUMN on a table with a nextval() default ("GetDefaultDatabase with no default
+      // database set"), so a server killed before its next checkpoint could not start again
+      // (server/store/migration-replay.integration.test.ts).
+      `CREATE TABLE configurations_before_8 AS SELECT * FROM configurations`,
+      `DROP TABLE configurations`,
+      `CREATE TABLE configurations (
+         id INTEGER PRIMARY KEY DEFAULT nextval('configuration_id_seq'),
+         name VARCHAR NOT NULL,
+         description VARCHAR NOT NULL DEFAULT '',
+         warn DOUBLE NOT NULL DEFAULT 100,
+         bad DOUBLE NOT NULL DEFAULT 250,
+         scale DOUBLE NOT NULL DEFAULT 100,
+         engine_json VARCHAR NOT NULL DEFAULT '{}',
+         account_id INTEGER DEFAULT 1,
+         position INTEGER DEFAULT 0)`,
+      `INSERT INTO configurations (id, name, description, warn, bad, scale, engine_json, account_id, position)
+       SELECT id, name, description, warn, bad, scale, engine_json, coalesce((SELECT min(id) FROM accounts), 1), 0
+       FROM configurations_before_8`,
+      `DROP TABLE configurations_before_8`,
       // Per account: Settings > General as JSON, and the settings version a save must name
       // (two consoles saving at once: the second gets 409 instead of overwriting).
       `CREATE TABLE account_settings (
