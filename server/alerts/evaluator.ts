@@ -208,8 +208,9 @@ export class AlertEvaluator {
       for (const sessionId of alert.targets) {
         if (only && !only.has(sessionId)) continue;
         const since = offlineSince(sessionId);
-        const h = since !== undefined && now - since >= alert.condition.OfflineSeconds! * 1000;
         const t = this.track(alert, sessionId);
+        // Once firing it holds until the agent is back (a restart, which restarts the count, must not end it).
+        const h = since !== undefined && (t.firing || now - since >= alert.condition.OfflineSeconds! * 1000);
         this.evaluations++;
         this.decide(alert, sessionId, t, h, now, now, since ?? now, happenings, states);
       }

@@ -82,6 +82,7 @@ function alertCard(a: AlertDto, selected: number[]): Markup {
   <h3>${a.Name}${a.Enabled ? '' : html` <small>(off)</small>`}</h3>
   <p class="alert-condition">${a.ConditionText}; notifies on ${a.Events.join(', ')}</p>
   <p class="alert-targets">Watching ${a.Targets.length} target${a.Targets.length === 1 ? '' : 's'}${watchesSelected.length ? ` (${watchesSelected.length} selected)` : ''}${a.Firing.length ? html`; <strong class="alert-firing">firing on ${a.Firing.join(', ')}</strong>` : ''}</p>
+  ${a.LastAnswer ? html`<p class="alert-answer">Last result: ${a.LastAnswer}</p>` : ''}
   ${a.LastError ? html`<p class="alert-error" role="alert">${a.LastError}</p>` : ''}
   ${a.Pending ? html`<p class="alert-pending">${a.Pending} notification${a.Pending === 1 ? '' : 's'} waiting</p>` : ''}
   <ul class="alert-actions">${a.Actions.map(

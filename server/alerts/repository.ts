@@ -248,6 +248,16 @@ export async function pendingByAlert(q: Queryable, accountId: number): Promise<M
   return new Map(rows.map((r) => [r.alert_id, r.n]));
 }
 
+/** The newest delivered notification's answer per alert (an export's path, a webhook's reply). */
+export async function lastAnswers(q: Queryable, accountId: number, alertId?: number): Promise<Map<number, string>> {
+  const rows = await q.all<{ alert_id: number; answer: string }>(
+    `SELECT n.alert_id, arg_max(n.answer, n.id) AS answer FROM notifications n JOIN alerts a ON a.id = n.alert_id
+     WHERE a.account_id = $1 AND n.status = 'sent'${alertId === undefined ? '' : ' AND n.alert_id = $2'} GROUP BY n.alert_id`,
+    alertId === undefined ? [accountId] : [accountId, alertId],
+  );
+  return new Map(rows.map((r) => [r.alert_id, r.answer]));
+}
+
 export interface NotificationView {
   id: number;
   actionId: number;

@@ -172,7 +172,7 @@ export class AlertService {
 
   // ---- Operations (REST and the alerts pages) ----
 
-  private toDto(a: repo.AlertRecord, pending: Map<number, number>): AlertDto {
+  private toDto(a: repo.AlertRecord, pending: Map<number, number>, answers: Map<number, string>): AlertDto {
     return {
       AlertID: a.id,
       Name: a.name,
@@ -185,6 +185,7 @@ export class AlertService {
       Actions: a.actions.map((x) => ({ ActionID: x.id, Kind: x.kind, Config: x.config })),
       Firing: this.evaluator.firingTargets(a.id),
       Pending: pending.get(a.id) ?? 0,
+      LastAnswer: answers.get(a.id) ?? '',
       LastError: a.lastError,
       LastErrorAt: a.lastErrorAt === null ? null : new Date(a.lastErrorAt).toISOString(),
     };
@@ -192,15 +193,19 @@ export class AlertService {
 
   async listAlerts(p: Principal): Promise<AlertDto[]> {
     requireClaim(p, Claim.AlertsManagement);
-    const [alerts, pending] = await this.deps.store.read(async (q) => [await repo.loadAlerts(q, p.accountId), await repo.pendingByAlert(q, p.accountId)] as const);
-    return alerts.map((a) => this.toDto(a, pending));
+    const [alerts, pending, answers] = await this.deps.store.read(
+      async (q) => [await repo.loadAlerts(q, p.accountId), await repo.pendingByAlert(q, p.accountId), await repo.lastAnswers(q, p.accountId)] as const,
+    );
+    return alerts.map((a) => this.toDto(a, pending, answers));
   }
 
   async getAlert(p: Principal, id: number): Promise<AlertDto> {
     requireClaim(p, Claim.AlertsManagement);
-    const [a, pending] = await this.deps.store.read(async (q) => [(await repo.loadAlerts(q, p.accountId, id))[0], await repo.pendingByAlert(q, p.accountId)] as const);
+    const [a, pending, answers] = await this.deps.store.read(
+      async (q) => [(await repo.loadAlerts(q, p.accountId, id))[0], await repo.pendingByAlert(q, p.accountId), await repo.lastAnswers(q, p.accountId, id)] as const,
+    );
     if (!a) throw notFound(`Alert ${id} not found.`);
-    return this.toDto(a, pending);
+    return this.toDto(a, pending, answers);
   }
 
   async notifications(p: Principal, id: number) {

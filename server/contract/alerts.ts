@@ -99,6 +99,8 @@ export interface AlertDto {
   Firing: number[];
   /** Notifications waiting for delivery (retrying). */
   Pending: number;
+  /** The newest delivered notification's answer ('' none yet): an export's file, a webhook's reply. */
+  LastAnswer: string;
   /** The newest delivery failure ('' when none since the last success). */
   LastError: string;
   LastErrorAt: string | null;

@@ -145,7 +145,11 @@ describe('export a data file', () => {
       c.closeSync();
       db.closeSync();
     }
-    expect((await alertOf(id)).LastError).toBe('');
+    // The path is on the alert, and on its row of the alerts page.
+    expect(await alertOf(id)).toMatchObject({ LastError: '', LastAnswer: sent.answer });
+    const page = await send('GET', `/cmd/getpage?page=Alerts%2FManagement.html&parameters=%7B%7D&selectedTargets=%5B%22${target}%22%5D`);
+    expect(page.status).toBe(200);
+    expect(page.body.HTML).toContain(`Last result: Data file written: ${path}`);
     expect((await send('DELETE', `/api/alerts/${id}`)).status).toBe(204);
   });
 
