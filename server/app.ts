@@ -190,7 +190,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataFilesPlugin, { data, ingest });
   // Alerts evaluate each ingest commit; their notifications go through a durable queue.
   const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store) });
-  await alerts.start(ingest);
+  await alerts.start(ingest, { isAgentOnline: (id) => app.agents.links.isOnline(id) });
   app.addHook('onClose', () => alerts.close());
   await app.register(mailPlugin);
   await app.register(alertsPlugin, { alerts });

@@ -1,7 +1,7 @@
 // Configuration from HOPWATCH_* environment variables (names fixed in ARCHITECTURE.md).
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DeploymentMode, LicenseMode } from './contract/account.js';
 
 export interface Config {
@@ -62,6 +62,8 @@ export interface Config {
   alertMaxStaleSeconds: number;
   /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
   alertRetryMinutes: number;
+  /** Where the alerts' "export a data file" action writes (HOPWATCH_ALERT_EXPORT_DIR; default <data dir>/alert-exports). */
+  alertExportDir: string;
   /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
   metricsToken: string | undefined;
   /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
@@ -181,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     insights: insightsVar(env.HOPWATCH_INSIGHTS),
     alertMaxStaleSeconds: positiveVar(env, 'HOPWATCH_ALERT_MAX_STALE_SECONDS', 300),
     alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
+    alertExportDir: resolve(env.HOPWATCH_ALERT_EXPORT_DIR || join(resolve(env.HOPWATCH_DATA_DIR || './data'), 'alert-exports')),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
   };

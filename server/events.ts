@@ -21,6 +21,8 @@ export interface DomainEvents {
   UserUpdated: [accountId: number, userId: number];
   /** An agent of the account was created, renamed, deleted, connected or disconnected. */
   AgentsChanged: [accountId: number];
+  /** A remote agent's link came up (its hello) or went away (alerts' agentOffline condition). */
+  AgentConnection: [accountId: number, agentId: number, online: boolean];
   /** An Insights run of a session started a test (spec 3 WisdomTestProgressUpdated). */
   WisdomTestProgress: [accountId: number, sessionId: number, testTitle: string];
   /** One login session ended (sign-out); named by its token's hash. */

@@ -238,6 +238,7 @@ export class AgentLinks {
         this.conns.delete(agent.id);
         this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
         this.deps.events.emit('AgentsChanged', agent.accountId);
+        if (c.helloSeen) this.deps.events.emit('AgentConnection', agent.accountId, agent.id, false);
       }
     });
     ws.on('error', () => ws.terminate());
@@ -296,6 +297,7 @@ export class AgentLinks {
     const traces = [...this.assigned.values()].filter((a) => a.agentId === c.agentId).map((a) => a.trace);
     this.sendOn(c, { t: 'assign', traces, lastSeq: c.lastSeq });
     this.deps.events.emit('AgentsChanged', c.accountId);
+    this.deps.events.emit('AgentConnection', c.accountId, c.agentId, true);
   }
 
   /** Whether the session is this agent's (a round of another agent's session is refused). */

@@ -2,7 +2,9 @@
 // answers the text it got back (the SMTP server's reply, the webhook's status and body) or
 // throws ActionFailed with it, which the queue retries.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ActionKind, ActionConfig, CommentActionConfig, EmailActionConfig, LogActionConfig, SummaryActionConfig, WebhookActionConfig } from '../contract/alerts.js';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ActionKind, ActionConfig, CommentActionConfig, EmailActionConfig, ExportActionConfig, LogActionConfig, SummaryActionConfig, WebhookActionConfig } from '../contract/alerts.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
 import type { SendMail } from '../mail/transport.js';
@@ -12,6 +14,8 @@ import { findUserById } from '../users/repository.js';
 import { principalOf } from '../account/principal.js';
 import { addHost, removeFromSummary } from '../summaries/service.js';
 import { HttpError } from '../http/errors.js';
+import { writeDataFile } from '../datafiles/export.js';
+import { DataFileExtension } from '../datafiles/format.js';
 import { mailOf, substitute, summaryLine, webhookBody, type NotificationVariables } from './templates.js';
 
 export class ActionFailed extends Error {
@@ -36,7 +40,18 @@ export interface ActionContext {
   createdBy: number;
   sessionId: number;
   time: number;
+  /** The start of the condition's window (epoch ms): the export action's range is from..time. */
+  from?: number;
   variables: NotificationVariables;
+}
+
+/** The export action's file limit when its MaxSamples is not given. */
+export const DefaultExportSamples = 200_000;
+
+/** "alert-12_target-34_start_20261125-021500.pp2": ids and the time, nothing a user typed. */
+export function exportFileName(alertId: number, sessionId: number, event: string, time: number): string {
+  const when = new Date(time).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  return `alert-${alertId}_target-${sessionId}_${event.replace(/[^A-Za-z]/g, '')}_${when}${DataFileExtension}`;
 }
 
 export const WebhookTimeoutMs = 10_000;
@@ -112,6 +127,23 @@ export async function runAction(deps: ActionDeps, kind: ActionKind, config: Acti
       } catch (err) {
         if (err instanceof HttpError) throw new ActionFailed(err.message, true);
         throw err;
+      }
+    }
+    case 'export': {
+      const c = config as ExportActionConfig;
+      const user = await deps.store.read((q) => findUserById(q, ctx.createdBy));
+      if (!user) throw new ActionFailed('The user who made this alert no longer exists.', true);
+      const path = join(deps.config.alertExportDir, exportFileName(ctx.alertId, ctx.sessionId, v.event, ctx.time));
+      const from = Math.min(ctx.from ?? ctx.time, ctx.time);
+      try {
+        await mkdir(deps.config.alertExportDir, { recursive: true });
+        // With the author's rights, like the comment and summary actions.
+        const written = await writeDataFile(deps.store, principalOf(user), { ID: String(ctx.sessionId), BeginTime: Math.floor(from), EndTime: Math.ceil(ctx.time), MaxSamples: c.MaxSamples ?? DefaultExportSamples }, path);
+        return `Data file written: ${path} (${written.samples} samples${written.cut ? ', cut at MaxSamples' : ''})`;
+      } catch (err) {
+        // A target that is gone will not come back; a full or unwritable disk may be fixed meanwhile.
+        if (err instanceof HttpError) throw new ActionFailed(`Could not export: ${err.message}`, true);
+        throw new ActionFailed(`Could not write ${path}: ${(err as Error).message}`);
       }
     }
     case 'log': {

@@ -6,10 +6,17 @@ import { LatencyCode, isSpecialLatency } from '../../engine/latency-codes.js';
 import { ConditionKinds, LatencyStatistics, type Condition } from '../contract/alerts.js';
 
 export const MaxSamples = 1000;
+/** 31 days. */
+export const MaxOfflineSeconds = 2_678_400;
 
 /** A clear message for the first thing wrong with a condition, or undefined. */
 export function conditionProblem(c: Condition): string | undefined {
   if (!ConditionKinds.includes(c.Kind)) return `Condition Kind must be one of ${ConditionKinds.join(', ')}.`;
+  if (c.Kind === 'agentOffline') {
+    // The agent's link, not samples, decides it: Hop and Samples do not apply.
+    if (!Number.isInteger(c.OfflineSeconds) || c.OfflineSeconds! < 1 || c.OfflineSeconds! > MaxOfflineSeconds) return `An agentOffline condition needs OfflineSeconds: a whole number from 1 to ${MaxOfflineSeconds}.`;
+    return undefined;
+  }
   if (!Number.isInteger(c.Hop) || c.Hop < 0 || c.Hop > 255) return 'Condition Hop must be 0 (the target) or a hop number up to 255.';
   if (!Number.isInteger(c.Samples) || c.Samples < 1 || c.Samples > MaxSamples) return `Condition Samples must be a whole number from 1 to ${MaxSamples}.`;
   if (c.Kind === 'loss' && (!Number.isInteger(c.Lost) || c.Lost! < 1 || c.Lost! > c.Samples)) return 'A loss condition needs Lost: how many of the Samples lost (1 to Samples).';
@@ -36,6 +43,8 @@ export function describeCondition(c: Condition): string {
       return `the target unreachable: no answer in the last ${c.Samples} samples`;
     case 'routeChanged':
       return 'the route changed';
+    case 'agentOffline':
+      return `the target's agent offline for more than ${c.OfflineSeconds} s`;
   }
 }
 
@@ -57,6 +66,8 @@ export interface WindowFigures {
  */
 export class SampleWindow {
   private readonly values: Float64Array;
+  /** Each sample's time (epoch ms): the window's span, for the export action. */
+  private readonly times: Float64Array;
   private next = 0;
   count = 0;
   private lostCount = 0;
@@ -64,15 +75,17 @@ export class SampleWindow {
 
   constructor(readonly size: number) {
     this.values = new Float64Array(size);
+    this.times = new Float64Array(size);
   }
 
-  push(latency: number): void {
+  push(latency: number, time = 0): void {
     if (this.count === this.size) {
       const old = this.values[this.next];
       if (old === LatencyCode.Timeout) this.lostCount--;
       else this.sum -= old;
     } else this.count++;
     this.values[this.next] = latency;
+    this.times[this.next] = time;
     if (latency === LatencyCode.Timeout) this.lostCount++;
     else this.sum += latency;
     this.next = (this.next + 1) % this.size;
@@ -80,6 +93,12 @@ export class SampleWindow {
 
   get full(): boolean {
     return this.count === this.size;
+  }
+
+  /** The time of the oldest sample in the window (undefined: empty). */
+  oldestTime(): number | undefined {
+    if (!this.count) return undefined;
+    return this.times[this.count === this.size ? this.next : 0];
   }
 
   get lost(): number {
@@ -164,6 +183,7 @@ export function holds(c: Condition, w: SampleWindow): boolean | undefined {
       return w.figures().mos < c.Mos!;
     }
     case 'routeChanged':
-      return undefined; // decided by route change events, not samples (evaluator.ts)
+    case 'agentOffline':
+      return undefined; // decided by route change and agent link events, not samples (evaluator.ts)
   }
 }

@@ -174,3 +174,44 @@ describe('changing an alert', () => {
     expect(ev.firingTargets(1)).toEqual([]);
   });
 });
+
+describe('agent offline for more than T', () => {
+  const t0 = 2_000_000_000;
+  const away = alert({ Kind: 'agentOffline', Hop: 0, Samples: 1, OfflineSeconds: 60 }, { targets: [7, 8] });
+  /** Target 7 is on the agent that went away at `since`; target 8's agent is connected. */
+  const offline = (since: number | undefined) => (s: number) => (s === 7 ? since : undefined);
+
+  it('starts once T after the agent went away, on its targets only, and ends when it is back', () => {
+    const ev = new AlertEvaluator({ maxStaleMs: 300_000 });
+    ev.load([away], []);
+    expect(ev.watchesAgents).toBe(true);
+    expect(ev.checkAgents(t0 + 59_999, offline(t0)).happenings).toEqual([]);
+    expect(ev.nextAgentDue(offline(t0))).toBe(t0 + 60_000);
+    const start = ev.checkAgents(t0 + 60_000, offline(t0));
+    expect(start.happenings.map((h) => [h.event, h.sessionId, h.from])).toEqual([['start', 7, t0]]);
+    expect(ev.firingTargets(1)).toEqual([7]);
+    expect(ev.nextAgentDue(offline(t0))).toBeUndefined();
+    expect(ev.checkAgents(t0 + 120_000, offline(t0)).happenings).toEqual([]);
+    const end = ev.checkAgents(t0 + 130_000, offline(undefined));
+    expect(end.happenings.map((h) => [h.event, h.sessionId])).toEqual([['end', 7]]);
+    expect(ev.firingTargets(1)).toEqual([]);
+  });
+
+  it('keeps a stored firing state across a restart until the agent is back', () => {
+    const ev = new AlertEvaluator({ maxStaleMs: 300_000 });
+    ev.load([away], [{ alertId: 1, sessionId: 7, firing: true, since: t0, notifiedStart: true }]);
+    // The server just started: the agent counts as away from now, under T, still firing.
+    expect(ev.checkAgents(t0 + 1000, offline(t0 + 1000)).happenings).toEqual([]);
+    expect(ev.firingTargets(1)).toEqual([7]);
+    expect(ev.checkAgents(t0 + 2000, offline(undefined)).happenings.map((h) => h.event)).toEqual(['end']);
+  });
+
+  it('is not decided by samples, and an alert that stops watching drops out of the check', () => {
+    const ev = new AlertEvaluator({ maxStaleMs: 300_000 });
+    ev.load([away], []);
+    expect(ev.committed(7, rounds(t0, [T, T, T])).happenings).toEqual([]);
+    ev.remove(1);
+    expect(ev.watchesAgents).toBe(false);
+    expect(ev.checkAgents(t0 + 600_000, offline(t0)).happenings).toEqual([]);
+  });
+});

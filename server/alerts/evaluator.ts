@@ -22,6 +22,8 @@ export interface Happening {
   figures: WindowFigures;
   /** The hop the window is on (the target's hop number for hop 0). */
   hop: number;
+  /** The start of the condition's window (epoch ms): its oldest sample, or when the agent went away. */
+  from: number;
 }
 
 interface Track {
@@ -38,6 +40,9 @@ interface Track {
   condition: string;
 }
 
+/** A route change's data file covers the five minutes before it (it has no sample window). */
+export const RouteChangeSpanMs = 5 * 60_000;
+
 export interface EvaluatorOptions {
   /** Samples older than this (ms before now) change the state but notify nothing: backfill. */
   maxStaleMs: number;
@@ -48,6 +53,8 @@ export class AlertEvaluator {
   private readonly bySession = new Map<number, AlertRecord[]>();
   private readonly tracks = new Map<string, Track>();
   private readonly restored = new Map<string, StateRecord>();
+  /** The agentOffline alerts: decided by the agent link and one periodic check, not samples. */
+  private readonly agentAlerts = new Map<number, AlertRecord>();
   /** Evaluation cost since start, for the benchmark and /metrics. */
   evaluations = 0;
   busyNs = 0n;
@@ -78,6 +85,7 @@ export class AlertEvaluator {
       if (a === alert.id && (t.condition !== same || !alert.targets.includes(s))) this.tracks.delete(key);
     }
     if (!alert.enabled) return;
+    if (alert.condition.Kind === 'agentOffline') this.agentAlerts.set(alert.id, alert);
     for (const s of alert.targets) {
       const list = this.bySession.get(s) ?? [];
       list.push(alert);
@@ -93,6 +101,7 @@ export class AlertEvaluator {
 
   /** Drops the alert from the target index. */
   private unwatch(alertId: number): void {
+    this.agentAlerts.delete(alertId);
     for (const [s, list] of this.bySession) {
       const kept = list.filter((a) => a.id !== alertId);
       if (kept.length) this.bySession.set(s, kept);
@@ -119,7 +128,7 @@ export class AlertEvaluator {
     if (!t) {
       const r = this.restored.get(key);
       this.restored.delete(key);
-      t = { window: new SampleWindow(alert.condition.Samples), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0, condition: JSON.stringify(alert.condition) };
+      t = { window: new SampleWindow(alert.condition.Samples || 1), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0, condition: JSON.stringify(alert.condition) };
       this.tracks.set(key, t);
     }
     return t;
@@ -139,7 +148,7 @@ export class AlertEvaluator {
     let rounds: { time: number; hop: number; latency: number }[] | undefined;
     for (const alert of alerts) {
       const c = alert.condition;
-      if (c.Kind === 'routeChanged') continue;
+      if (c.Kind === 'routeChanged' || c.Kind === 'agentOffline') continue;
       const t = this.track(alert, sessionId);
       if (c.Hop === 0) {
         // The target is the last hop of each round: samples of a round share its time.
@@ -167,21 +176,77 @@ export class AlertEvaluator {
       const t = this.track(alert, sessionId);
       if (alert.events.includes('start') && time - t.lastRepeat >= alert.minRepeatSeconds * 1000) {
         t.lastRepeat = time;
-        out.push({ alert, sessionId, event: 'start', time, figures: t.window.figures(), hop });
+        out.push({ alert, sessionId, event: 'start', time, figures: t.window.figures(), hop, from: t.window.oldestTime() ?? time - RouteChangeSpanMs });
       }
     }
     return out;
   }
 
+  /** Whether any agentOffline alert is watching (the periodic check runs only then). */
+  get watchesAgents(): boolean {
+    return this.agentAlerts.size > 0;
+  }
+
+  /** The targets the agentOffline alerts watch (the service looks up their agents). */
+  agentWatchedTargets(): number[] {
+    const out = new Set<number>();
+    for (const a of this.agentAlerts.values()) for (const s of a.targets) out.add(s);
+    return [...out];
+  }
+
+  /**
+   * Decides every agentOffline condition now: it holds on a target whose agent has been away
+   * (offlineSince answers when it went, undefined while connected) for more than OfflineSeconds.
+   * Called when an agent connects or goes, and by the one periodic check. `only`: the targets
+   * of one agent.
+   */
+  checkAgents(now: number, offlineSince: (sessionId: number) => number | undefined, only?: Set<number>): { happenings: Happening[]; states: StateRecord[] } {
+    const started = process.hrtime.bigint();
+    const happenings: Happening[] = [];
+    const states: StateRecord[] = [];
+    for (const alert of this.agentAlerts.values()) {
+      for (const sessionId of alert.targets) {
+        if (only && !only.has(sessionId)) continue;
+        const since = offlineSince(sessionId);
+        const t = this.track(alert, sessionId);
+        // Once firing it holds until the agent is back (a restart, which restarts the count, must not end it).
+        const h = since !== undefined && (t.firing || now - since >= alert.condition.OfflineSeconds! * 1000);
+        this.evaluations++;
+        this.decide(alert, sessionId, t, h, now, now, since ?? now, happenings, states);
+      }
+    }
+    this.busyNs += process.hrtime.bigint() - started;
+    return { happenings, states };
+  }
+
+  /** When the next agentOffline condition starts to hold (epoch ms), undefined: none is coming. */
+  nextAgentDue(offlineSince: (sessionId: number) => number | undefined): number | undefined {
+    let due: number | undefined;
+    for (const alert of this.agentAlerts.values()) {
+      for (const sessionId of alert.targets) {
+        const since = offlineSince(sessionId);
+        if (since === undefined || this.tracks.get(`${alert.id}:${sessionId}`)?.firing) continue;
+        const at = since + alert.condition.OfflineSeconds! * 1000;
+        if (due === undefined || at < due) due = at;
+      }
+    }
+    return due;
+  }
+
   private step(alert: AlertRecord, sessionId: number, t: Track, time: number, latency: number, now: number, out: Happening[], states: StateRecord[]): void {
-    t.window.push(latency);
+    t.window.push(latency, time);
     this.evaluations++;
     const h = holds(alert.condition, t.window);
     if (h === undefined) return;
+    this.decide(alert, sessionId, t, h, time, now, t.window.oldestTime() ?? time, out, states);
+  }
+
+  /** One evaluation's answer: start or end on a change, holds / notHolds at most once per repeat time. */
+  private decide(alert: AlertRecord, sessionId: number, t: Track, h: boolean, time: number, now: number, from: number, out: Happening[], states: StateRecord[]): void {
     const fresh = time >= now - this.opts.maxStaleMs;
     const hop = alert.condition.Hop || t.targetHop;
     const emit = (event: AlertEvent) => {
-      if (alert.events.includes(event)) out.push({ alert, sessionId, event, time, figures: t.window.figures(), hop });
+      if (alert.events.includes(event)) out.push({ alert, sessionId, event, time, figures: t.window.figures(), hop, from });
     };
     if (h && !t.firing) {
       t.firing = true;

@@ -53,7 +53,7 @@ export function targetIdsOf(list: unknown): number[] {
   return [...new Set(ids)];
 }
 
-const kindWords: Record<ActionKind, string> = { email: 'E-mail', webhook: 'Webhook', comment: 'Comment on graph', summary: 'Summary', log: 'Log line' };
+const kindWords: Record<ActionKind, string> = { email: 'E-mail', webhook: 'Webhook', comment: 'Comment on graph', summary: 'Summary', log: 'Log line', export: 'Export a data file' };
 
 function describeAction(kind: ActionKind, c: ActionConfig): string {
   const x = c as Record<string, unknown>;
@@ -68,6 +68,8 @@ function describeAction(kind: ActionKind, c: ActionConfig): string {
       return `${x.Mode === 'add' ? 'Add to' : 'Remove from'} summary ${x.SummaryID}`;
     case 'log':
       return 'Write a log line';
+    case 'export':
+      return 'Export a data file';
   }
 }
 
@@ -80,6 +82,7 @@ function alertCard(a: AlertDto, selected: number[]): Markup {
   <h3>${a.Name}${a.Enabled ? '' : html` <small>(off)</small>`}</h3>
   <p class="alert-condition">${a.ConditionText}; notifies on ${a.Events.join(', ')}</p>
   <p class="alert-targets">Watching ${a.Targets.length} target${a.Targets.length === 1 ? '' : 's'}${watchesSelected.length ? ` (${watchesSelected.length} selected)` : ''}${a.Firing.length ? html`; <strong class="alert-firing">firing on ${a.Firing.join(', ')}</strong>` : ''}</p>
+  ${a.LastAnswer ? html`<p class="alert-answer">Last result: ${a.LastAnswer}</p>` : ''}
   ${a.LastError ? html`<p class="alert-error" role="alert">${a.LastError}</p>` : ''}
   ${a.Pending ? html`<p class="alert-pending">${a.Pending} notification${a.Pending === 1 ? '' : 's'} waiting</p>` : ''}
   <ul class="alert-actions">${a.Actions.map(
@@ -124,6 +127,7 @@ function newPage(selected: number[], hop: number): Markup {
     <label>Statistic (latency) <select name="Statistic">${LatencyStatistics.map((s) => option(s, s))}</select></label>
     <label>Threshold ms (latency, jitter) <input name="ThresholdMs" type="number" min="0" step="any" value="100"></label>
     <label>MOS below (mos) <input name="Mos" type="number" min="1" max="5" step="0.1" value="3.5"></label>
+    <label>Offline for more than seconds (agentOffline) <input name="OfflineSeconds" type="number" min="1" max="2678400" value="300"></label>
   </fieldset>
   <fieldset><legend>Notify when</legend>
     ${AlertEvents.map((e) => html`<label><input type="checkbox" name="Events" value="${e}"${e === 'start' || e === 'end' ? html` checked` : ''}> ${e}</label>`)}
@@ -171,6 +175,7 @@ export function alertFromForm(data: Record<string, unknown>, targets: number[]):
       ...(kind === 'latency' ? { Statistic: String(data.Statistic || 'average') as never, ThresholdMs: num(data.ThresholdMs) } : {}),
       ...(kind === 'jitter' ? { ThresholdMs: num(data.ThresholdMs) } : {}),
       ...(kind === 'mos' ? { Mos: num(data.Mos) } : {}),
+      ...(kind === 'agentOffline' ? { OfflineSeconds: num(data.OfflineSeconds) } : {}),
     },
     Events: events,
     MinRepeatSeconds: num(data.MinRepeatSeconds) ?? 300,
@@ -189,6 +194,8 @@ export function actionFromForm(data: Record<string, unknown>): { Kind: ActionKin
     case 'comment':
     case 'log':
       return { Kind: kind, Config: data.Text ? { Text: String(data.Text) } : {} };
+    case 'export':
+      return { Kind: kind, Config: {} };
     default:
       throw badRequest(`Choose what the alert does: ${ActionKinds.join(', ')}.`);
   }

@@ -15,7 +15,7 @@ const idParams = { type: 'object', required: ['id'], properties: { id } } as con
 
 const conditionSchema = {
   type: 'object',
-  required: ['Kind', 'Hop', 'Samples'],
+  required: ['Kind'],
   additionalProperties: false,
   properties: {
     Kind: { type: 'string', enum: ConditionKinds },
@@ -25,6 +25,7 @@ const conditionSchema = {
     Statistic: { type: 'string', enum: LatencyStatistics },
     ThresholdMs: { type: 'number', minimum: 0, maximum: 600000 },
     Mos: { type: 'number', minimum: 1, maximum: 5 },
+    OfflineSeconds: { type: 'integer', minimum: 1, maximum: 2678400 },
   },
 } as const;
 
@@ -32,7 +33,7 @@ const conditionSchema = {
 const actionSchema = {
   type: 'object',
   required: ['Kind', 'Config'],
-  properties: { Kind: { type: 'string', enum: ActionKinds }, Config: { type: 'object', maxProperties: 10 } },
+  properties: { ActionID: id, Kind: { type: 'string', enum: ActionKinds }, Config: { type: 'object', maxProperties: 10 } },
 } as const;
 
 export const alertBodySchema = {

@@ -134,7 +134,7 @@ export class NotificationQueue {
       await this.deps.store.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE id = $1`, [n.id, Date.now()]);
       return true;
     }
-    const variables = JSON.parse(n.variablesJson) as NotificationVariables & { sampleTime: number };
+    const variables = JSON.parse(n.variablesJson) as NotificationVariables & { sampleTime: number; windowFrom?: number };
     try {
       const answer = await runAction(this.deps.actions, found.kind, found.config, {
         accountId: found.accountId,
@@ -142,6 +142,7 @@ export class NotificationQueue {
         createdBy: found.createdBy,
         sessionId: n.sessionId,
         time: variables.sampleTime,
+        from: variables.windowFrom,
         variables,
       });
       await this.mark({ n, answer: answer.slice(0, 2000), now: Date.now() });

@@ -52,14 +52,43 @@ export async function updateAlert(q: Queryable, id: number, a: Required<AlertInp
     a.Enabled,
   ]);
   await q.run('DELETE FROM alert_targets WHERE alert_id = $1', [id]);
-  await q.run('DELETE FROM alert_actions WHERE alert_id = $1', [id]);
   const kept = a.Targets.length ? a.Targets.map((t) => Math.trunc(Number(t))).join(',') : '-1';
   await q.run(`DELETE FROM alert_state WHERE alert_id = $1 AND session_id NOT IN (${kept})`, [id]);
-  await writeChildren(q, id, a);
+  await writeTargets(q, id, a.Targets);
+  await keepActions(q, id, a.Actions);
+}
+
+/**
+ * The edited alert's actions: an action given with its ActionID, or the same kind and
+ * configuration as one it had, keeps its id, so notifications queued for it (a mail server
+ * down, a webhook retrying) are still delivered; its configuration is updated in place. The
+ * others are new rows; actions no longer listed are deleted with their waiting notifications.
+ */
+async function keepActions(q: Queryable, id: number, actions: Required<AlertInput>['Actions']): Promise<void> {
+  const existing = await q.all<{ id: number; kind: ActionKind; config_json: string }>('SELECT id, kind, config_json FROM alert_actions WHERE alert_id = $1 ORDER BY id', [id]);
+  const kept = new Set<number>();
+  const added: typeof actions = [];
+  for (const act of actions) {
+    const config = JSON.stringify(act.Config);
+    const free = existing.filter((e) => !kept.has(e.id) && e.kind === act.Kind);
+    const match = (act.ActionID !== undefined ? free.find((e) => e.id === act.ActionID) : undefined) ?? free.find((e) => e.config_json === config);
+    if (!match) {
+      added.push(act);
+      continue;
+    }
+    kept.add(match.id);
+    if (match.config_json !== config) await q.run('UPDATE alert_actions SET config_json = $2 WHERE id = $1', [match.id, config]);
+  }
+  for (const e of existing) if (!kept.has(e.id)) await deleteAction(q, id, e.id);
+  for (const act of added) await q.run('INSERT INTO alert_actions (alert_id, kind, config_json) VALUES ($1, $2, $3)', [id, act.Kind, JSON.stringify(act.Config)]);
+}
+
+async function writeTargets(q: Queryable, id: number, targets: number[]): Promise<void> {
+  for (const t of new Set(targets)) await q.run('INSERT INTO alert_targets VALUES ($1, $2)', [id, t]);
 }
 
 async function writeChildren(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
-  for (const t of new Set(a.Targets)) await q.run('INSERT INTO alert_targets VALUES ($1, $2)', [id, t]);
+  await writeTargets(q, id, a.Targets);
   for (const act of a.Actions) await q.run('INSERT INTO alert_actions (alert_id, kind, config_json) VALUES ($1, $2, $3)', [id, act.Kind, JSON.stringify(act.Config)]);
 }
 
@@ -217,6 +246,16 @@ export async function pendingByAlert(q: Queryable, accountId: number): Promise<M
     [accountId],
   );
   return new Map(rows.map((r) => [r.alert_id, r.n]));
+}
+
+/** The newest delivered notification's answer per alert (an export's path, a webhook's reply). */
+export async function lastAnswers(q: Queryable, accountId: number, alertId?: number): Promise<Map<number, string>> {
+  const rows = await q.all<{ alert_id: number; answer: string }>(
+    `SELECT n.alert_id, arg_max(n.answer, n.id) AS answer FROM notifications n JOIN alerts a ON a.id = n.alert_id
+     WHERE a.account_id = $1 AND n.status = 'sent'${alertId === undefined ? '' : ' AND n.alert_id = $2'} GROUP BY n.alert_id`,
+    alertId === undefined ? [accountId] : [accountId, alertId],
+  );
+  return new Map(rows.map((r) => [r.alert_id, r.answer]));
 }
 
 export interface NotificationView {

@@ -16,6 +16,7 @@ import { conditionProblem, describeCondition, type WindowFigures } from './condi
 import { AlertEvaluator, type Happening } from './evaluator.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
 import { NotificationQueue } from './queue.js';
+import { AgentPresence } from './agent-presence.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
 
@@ -48,6 +49,8 @@ export class AlertService {
   private readonly waitingHappenings: Happening[] = [];
   private readonly waitingStates: repo.StateRecord[] = [];
   notificationsQueued = 0;
+  /** The agentOffline condition's view of the agent links (set at start). */
+  private presence: AgentPresence | undefined;
 
   constructor(private readonly deps: AlertServiceDeps) {
     this.evaluator = new AlertEvaluator({ maxStaleMs: deps.config.alertMaxStaleSeconds * 1000 });
@@ -65,7 +68,7 @@ export class AlertService {
   }
 
   /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
-  async start(ingest: IngestPipeline): Promise<void> {
+  async start(ingest: IngestPipeline, opts: { isAgentOnline?: (agentId: number) => boolean } = {}): Promise<void> {
     const [alerts, states] = await this.deps.store.exclusive(async (q) => [await repo.loadAlerts(q), await repo.loadStates(q)] as const);
     for (const a of alerts) this.alerts.set(a.id, a);
     this.evaluator.load(alerts, states);
@@ -78,10 +81,15 @@ export class AlertService {
       const happenings = this.evaluator.routeChanged(sessionId, hop, Date.now());
       if (happenings.length) this.record(happenings, []);
     });
+    this.presence = new AgentPresence({ store: this.deps.store, evaluator: this.evaluator, isOnline: opts.isAgentOnline ?? (() => false), record: (h, s) => this.record(h, s) });
+    this.deps.events.on('AgentConnection', (_accountId, agentId, online) => this.presence?.changed(agentId, online));
+    await this.presence.learnTargets();
+    this.presence.check();
     this.queue.kick();
   }
 
   async close(): Promise<void> {
+    this.presence?.close();
     await this.writing;
     await this.queue.close();
   }
@@ -109,7 +117,7 @@ export class AlertService {
           for (const h of hs) {
             if (!h.alert.actions.length) continue;
             const v = await this.variables(q, h);
-            for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time }) });
+            for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from }) });
           }
           return repo.enqueue(q, rows, now, expiresAt);
         }, { background: true });
@@ -164,7 +172,7 @@ export class AlertService {
 
   // ---- Operations (REST and the alerts pages) ----
 
-  private toDto(a: repo.AlertRecord, pending: Map<number, number>): AlertDto {
+  private toDto(a: repo.AlertRecord, pending: Map<number, number>, answers: Map<number, string>): AlertDto {
     return {
       AlertID: a.id,
       Name: a.name,
@@ -177,6 +185,7 @@ export class AlertService {
       Actions: a.actions.map((x) => ({ ActionID: x.id, Kind: x.kind, Config: x.config })),
       Firing: this.evaluator.firingTargets(a.id),
       Pending: pending.get(a.id) ?? 0,
+      LastAnswer: answers.get(a.id) ?? '',
       LastError: a.lastError,
       LastErrorAt: a.lastErrorAt === null ? null : new Date(a.lastErrorAt).toISOString(),
     };
@@ -184,15 +193,19 @@ export class AlertService {
 
   async listAlerts(p: Principal): Promise<AlertDto[]> {
     requireClaim(p, Claim.AlertsManagement);
-    const [alerts, pending] = await this.deps.store.read(async (q) => [await repo.loadAlerts(q, p.accountId), await repo.pendingByAlert(q, p.accountId)] as const);
-    return alerts.map((a) => this.toDto(a, pending));
+    const [alerts, pending, answers] = await this.deps.store.read(
+      async (q) => [await repo.loadAlerts(q, p.accountId), await repo.pendingByAlert(q, p.accountId), await repo.lastAnswers(q, p.accountId)] as const,
+    );
+    return alerts.map((a) => this.toDto(a, pending, answers));
   }
 
   async getAlert(p: Principal, id: number): Promise<AlertDto> {
     requireClaim(p, Claim.AlertsManagement);
-    const [a, pending] = await this.deps.store.read(async (q) => [(await repo.loadAlerts(q, p.accountId, id))[0], await repo.pendingByAlert(q, p.accountId)] as const);
+    const [a, pending, answers] = await this.deps.store.read(
+      async (q) => [(await repo.loadAlerts(q, p.accountId, id))[0], await repo.pendingByAlert(q, p.accountId), await repo.lastAnswers(q, p.accountId, id)] as const,
+    );
     if (!a) throw notFound(`Alert ${id} not found.`);
-    return this.toDto(a, pending);
+    return this.toDto(a, pending, answers);
   }
 
   async notifications(p: Principal, id: number) {
@@ -216,12 +229,14 @@ export class AlertService {
     if (name.length > AlertNameMaxLength) throw badRequest(`An alert name has at most ${AlertNameMaxLength} characters.`);
     const problem = conditionProblem(input.Condition);
     if (problem) throw badRequest(problem);
+    // The agent link decides agentOffline: its window fields do not apply.
+    const condition = input.Condition.Kind === 'agentOffline' ? { Kind: input.Condition.Kind, Hop: 0, Samples: 1, OfflineSeconds: input.Condition.OfflineSeconds } : input.Condition;
     if (!input.Events?.length || input.Events.some((e) => !AlertEvents.includes(e))) throw badRequest(`Events must list one or more of ${AlertEvents.join(', ')}.`);
     if ((input.Actions?.length ?? 0) > MaxActionsPerAlert) throw badRequest(`An alert has at most ${MaxActionsPerAlert} actions.`);
     for (const a of input.Actions ?? []) checkAction(a.Kind, a.Config);
     const minRepeat = input.MinRepeatSeconds ?? 300;
     if (!Number.isInteger(minRepeat) || minRepeat < 0 || minRepeat > 31 * 86_400) throw badRequest('MinRepeatSeconds must be a whole number of seconds from 0 to 2678400 (31 days).');
-    return { Name: name, Condition: input.Condition, Events: [...new Set(input.Events)], MinRepeatSeconds: minRepeat, Enabled: input.Enabled ?? true, Targets: input.Targets ?? [], Actions: input.Actions ?? [] };
+    return { Name: name, Condition: condition, Events: [...new Set(input.Events)], MinRepeatSeconds: minRepeat, Enabled: input.Enabled ?? true, Targets: input.Targets ?? [], Actions: input.Actions ?? [] };
   }
 
   private async reload(id: number): Promise<repo.AlertRecord | undefined> {
@@ -232,6 +247,10 @@ export class AlertService {
     } else {
       this.alerts.delete(id);
       this.evaluator.remove(id);
+    }
+    if (this.presence) {
+      await this.presence.learnTargets();
+      this.presence.check();
     }
     return a;
   }
@@ -323,12 +342,13 @@ export class AlertService {
     recent.push(now);
     this.tests.set(p.userId, recent);
     const sessionId = targetId ?? 0;
-    if ((kind === 'comment' || kind === 'summary') && !targetId) throw badRequest('Testing this action needs a target (TargetID).');
+    if ((kind === 'comment' || kind === 'summary' || kind === 'export') && !targetId) throw badRequest('Testing this action needs a target (TargetID).');
     if (targetId) await this.deps.store.read((q) => this.checkTargets(q, p.accountId, [targetId]));
     const alert = { id: 0, name: 'Test alert', condition: { Kind: 'loss', Hop: 0, Samples: 10, Lost: 3 } } as repo.AlertRecord;
     const v = await this.deps.store.read((q) => this.variables(q, { alert, sessionId, event: 'start', time: Date.now(), figures: { loss: 30, latency: 12.34, jitter: 1.5, mos: 4.1, samples: 10 }, hop: 0 }));
     try {
-      const answer = await runAction(this.actionDeps, kind, config, { accountId: p.accountId, alertId: 0, createdBy: p.userId, sessionId, time: Date.now(), variables: v });
+      const now2 = Date.now();
+      const answer = await runAction(this.actionDeps, kind, config, { accountId: p.accountId, alertId: 0, createdBy: p.userId, sessionId, time: now2, from: now2 - 5 * 60_000, variables: v });
       return { Ok: true, Answer: answer };
     } catch (err) {
       if (err instanceof ActionFailed) return { Ok: false, Answer: err.message };
@@ -385,6 +405,9 @@ export function checkAction(kind: ActionKind, config: ActionConfig): void {
       return;
     case 'log':
       text('Text', 1000);
+      return;
+    case 'export':
+      if (c.MaxSamples !== undefined && !(Number.isInteger(c.MaxSamples) && (c.MaxSamples as number) >= 1 && (c.MaxSamples as number) <= 5_000_000)) throw badRequest('An export action\'s MaxSamples must be a whole number from 1 to 5000000.');
       return;
   }
 }

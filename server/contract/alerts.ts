@@ -1,6 +1,6 @@
 // Alerts (issue 22, docs/alerts.md): the DTOs the REST calls, the alerts pages and the
 // console share.
-export const ConditionKinds = ['loss', 'latency', 'jitter', 'mos', 'unreachable', 'routeChanged'] as const;
+export const ConditionKinds = ['loss', 'latency', 'jitter', 'mos', 'unreachable', 'routeChanged', 'agentOffline'] as const;
 export type ConditionKind = (typeof ConditionKinds)[number];
 export const LatencyStatistics = ['average', 'p50', 'p90', 'p95', 'p99'] as const;
 export type LatencyStatistic = (typeof LatencyStatistics)[number];
@@ -20,6 +20,8 @@ export interface Condition {
   ThresholdMs?: number;
   /** mos: below this score (1 to 5). */
   Mos?: number;
+  /** agentOffline: the target's agent away for more than this many seconds. */
+  OfflineSeconds?: number;
 }
 
 /** start/end: the condition begins or stops holding; holds/notHolds: at each evaluation. */
@@ -30,7 +32,7 @@ export type WebhookFormat = (typeof WebhookFormats)[number];
 export const AlertsSidebarWidth = { initial: 350, min: 10, max: 650 } as const;
 export const HasAlertTooltip = 'This target is being monitored by 1 or more alerts.';
 
-export const ActionKinds = ['email', 'webhook', 'comment', 'summary', 'log'] as const;
+export const ActionKinds = ['email', 'webhook', 'comment', 'summary', 'log', 'export'] as const;
 export type ActionKind = (typeof ActionKinds)[number];
 
 export interface EmailActionConfig {
@@ -58,8 +60,13 @@ export interface SummaryActionConfig {
 export interface LogActionConfig {
   Text?: string;
 }
+/** Writes the target's data file (.pp2) of the condition's window into the export directory. */
+export interface ExportActionConfig {
+  /** At most this many samples in the file (default 100000). */
+  MaxSamples?: number;
+}
 
-export type ActionConfig = EmailActionConfig | WebhookActionConfig | CommentActionConfig | SummaryActionConfig | LogActionConfig;
+export type ActionConfig = EmailActionConfig | WebhookActionConfig | CommentActionConfig | SummaryActionConfig | LogActionConfig | ExportActionConfig;
 
 export interface AlertActionDto {
   ActionID: number;
@@ -74,7 +81,8 @@ export interface AlertInput {
   MinRepeatSeconds?: number;
   Enabled?: boolean;
   Targets: number[];
-  Actions: { Kind: ActionKind; Config: ActionConfig }[];
+  /** ActionID: the action being edited (kept with its queued notifications); new ones have none. */
+  Actions: { ActionID?: number; Kind: ActionKind; Config: ActionConfig }[];
 }
 
 export interface AlertDto {
@@ -91,6 +99,8 @@ export interface AlertDto {
   Firing: number[];
   /** Notifications waiting for delivery (retrying). */
   Pending: number;
+  /** The newest delivered notification's answer ('' none yet): an export's file, a webhook's reply. */
+  LastAnswer: string;
   /** The newest delivery failure ('' when none since the last success). */
   LastError: string;
   LastErrorAt: string | null;
