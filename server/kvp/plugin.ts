@@ -18,7 +18,7 @@ export default async function kvpPlugin(app: FastifyInstance) {
     async (request, reply) => {
       const value = await kvp.getKvp(deps, requireUser(request), { type: request.query.Type, keyName: request.query.KeyName });
       // Sent as JSON text ourselves: the answer is a JSON string, or null when nothing is stored.
-      reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
     },
   );
 
