@@ -14,9 +14,10 @@ export function UserRowMenu({ user, onSendActivationLink }: { user: WebUser; onS
         aria-label={`More actions for ${user.EmailAddress}`}
         aria-haspopup="menu"
         aria-expanded={at !== undefined}
+        // The menu closes itself on any press outside it, this button too: the press only opens.
         onClick={(e) => {
           const r = e.currentTarget.getBoundingClientRect();
-          setAt(at ? undefined : { x: r.left, y: r.bottom + 2 });
+          setAt({ x: r.left, y: r.bottom + 2 });
         }}
       >
         …
