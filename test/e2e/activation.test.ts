@@ -57,6 +57,8 @@ describe('activation link', () => {
     await page.goto(`${app.url}/user-management`);
     await row(email).waitFor();
     await row(email).getByRole('button', { name: `More actions for ${email}` }).click();
+    await page.getByRole('menuitem', { name: 'Send activation link' }).waitFor();
+    await page.screenshot({ path: join(shots, 'activation-row-menu.png') });
     await page.getByRole('menuitem', { name: 'Send activation link' }).click();
     await dialog().getByRole('heading', { name: 'Send activation link' }).waitFor();
     await dialog().getByRole('button', { name: 'Send Link' }).click();
