@@ -19,6 +19,7 @@ import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
 import accountPlugin from './account/plugin.js';
 import usersPlugin from './users/plugin.js';
+import activationPlugin from './activation/plugin.js';
 import impersonationPlugin, { installImpersonationAudit } from './impersonation/plugin.js';
 import appConfigPlugin from './app-config/plugin.js';
 import healthPlugin from './health/plugin.js';
@@ -141,6 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(appConfigPlugin, { version: opts.version });
   await app.register(accountPlugin, { throttle: opts.throttle });
   await app.register(usersPlugin);
+  await app.register(activationPlugin);
   await app.register(impersonationPlugin);
   await app.register(supportPlugin);
   await app.register(summariesPlugin);

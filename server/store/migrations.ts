@@ -437,6 +437,25 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 13,
+    name: 'activation links (issue 26)',
+    up: [
+      // One-time links that let a web user set their own password (server/activation/). Only
+      // the token's SHA-256 is kept. A link ends when used or replaced by a newer one; the row
+      // stays a while so opening it again says why it no longer works. Times are epoch ms.
+      // No key: DuckDB's keys dislike an update in the transaction that reads the row.
+      `CREATE TABLE activation_links (
+         token_hash VARCHAR NOT NULL,
+         user_id INTEGER NOT NULL,
+         account_id INTEGER NOT NULL,
+         sent_by_user_id INTEGER NOT NULL,
+         created_at BIGINT NOT NULL,
+         expires_at BIGINT NOT NULL,
+         ended_at BIGINT,
+         end_reason VARCHAR)`,
+    ],
+  },
+  {
     id: 14,
     name: 'hop hosts: answers per address and minute, details on change (issue 16)',
     up: [

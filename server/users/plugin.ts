@@ -63,11 +63,7 @@ export default async function usersPlugin(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Querystring: { email: string } }>(
-    '/api/user/SendActivationLink',
-    { config: { access: manage }, schema: { querystring: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 256 } } } } },
-    async (request) => users.sendActivationLink(requireUser(request), request.query.email),
-  );
+  // POST /api/user/SendActivationLink: server/activation/plugin.ts.
 
   app.get<{ Params: { id: number } }>('/api/user/:id', { config: { changesState: false, access: manage }, schema: { params: idParams } }, async (request) =>
     users.getWebUser(deps, requireUser(request), request.params.id),

@@ -123,8 +123,3 @@ export async function setWebUserPassword(deps: UserDeps, p: Principal, id: numbe
   deps.events.emit('LoginSessionsEnded', id, kept);
   deps.events.emit('UserUpdated', user.accountId, id);
 }
-
-export async function sendActivationLink(p: Principal, email: string): Promise<never> {
-  requireClaim(p, Claim.UserManagement);
-  throw badRequest(`This server does not send e-mail, so no activation link can go to ${email}. Set a password for the user instead.`);
-}

@@ -19,6 +19,7 @@ import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LiveShareLinksPage } from '../liveshare/LiveShareLinksPage';
 import { LiveShareViewerPage } from '../liveshare/LiveShareViewerPage';
 import { LoginPage } from '../pages/LoginPage';
+import { ActivationPage } from '../activation/ActivationPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { authLoadingAtom } from '../state/user';
@@ -80,6 +81,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/login/:expired?', element: <LoginPage /> },
       { path: '/logout', element: <LogoutPage /> },
+      // The page an activation mail links to (server/activation/): public, outside the shell.
+      { path: '/activate', element: <ActivationPage /> },
       { path: '/cancel-liveshare', element: <LogoutPage /> },
       {
         element: <Layout />,

@@ -1,17 +1,18 @@
 // /user-management, "Web Users" (spec 1 "Web users page"): search, Create User, and the grid
 // of users (User, Actions: Edit, Password, Delete), root users hidden, reloaded after every
-// change. The grid is a plain table: two columns and a few rows need no canvas grid.
+// change. The row's "..." menu adds Send activation link (not in the spec's screen; issue 26). The grid is a plain table: two columns and a few rows need no canvas grid.
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { currentUserAtom } from '../state/user';
 import type { WebUser } from '../../../server/contract/users';
-import { CreateUserModal, DeleteUserModal, EditUserModal, PasswordModal } from './UserModals';
+import { ActivationLinkModal, CreateUserModal, DeleteUserModal, EditUserModal, PasswordModal } from './UserModals';
+import { UserRowMenu } from './UserRowMenu';
 import { UsersActionsWidth, visibleUsers } from './logic/webUsers';
 import { useWebUsers } from './useWebUsers';
 import './users.css';
 
-type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete'; user: WebUser } | undefined;
+type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete' | 'activation'; user: WebUser } | undefined;
 
 export function UserManagementPage() {
   const [search, setSearch] = useState('');
@@ -46,6 +47,7 @@ export function UserManagementPage() {
                 <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'edit', user })}>Edit</button>
                 <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'password', user })}>Password</button>
                 <button type="button" className="button secondary" onClick={() => setDialog({ kind: 'delete', user })}>Delete</button>
+                <UserRowMenu user={user} onSendActivationLink={() => setDialog({ kind: 'activation', user })} />
               </td>
             </tr>
           ))}
@@ -60,6 +62,7 @@ export function UserManagementPage() {
       {dialog?.kind === 'edit' && <EditUserModal user={dialog.user} roles={roles} onClose={close} onChanged={reload} />}
       {dialog?.kind === 'password' && <PasswordModal user={dialog.user} onClose={close} onChanged={reload} />}
       {dialog?.kind === 'delete' && <DeleteUserModal user={dialog.user} onClose={close} onChanged={reload} />}
+      {dialog?.kind === 'activation' && <ActivationLinkModal user={dialog.user} onClose={close} onChanged={reload} />}
     </section>
   );
 }

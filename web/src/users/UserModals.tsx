@@ -3,11 +3,12 @@
 // and lets the page reload the list.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { PasswordMaxLength } from '../../../server/contract/account';
-import type { RoleClaim, WebUser } from '../../../server/contract/users';
+import { ActivationLinkHours, type RoleClaim, type WebUser } from '../../../server/contract/users';
 import { ServerError, bodyErrorText, errorMessage } from '../api/errors';
 import { Field } from '../components/Field';
 import { Modal } from '../components/Modal';
-import { createUser, deleteUser, setUserPassword, updateUser } from './api';
+import { showInfo } from '../state/toasts';
+import { createUser, deleteUser, sendActivationLink, setUserPassword, updateUser } from './api';
 import { newWebUser } from './logic/webUsers';
 
 const failureText = (e: unknown) => (e instanceof ServerError ? bodyErrorText(e.body) : undefined) ?? errorMessage(e);
@@ -125,6 +126,24 @@ export function DeleteUserModal({ user, ...done }: Done & { user: WebUser }) {
         <p>Are you sure you want to delete {user.EmailAddress}?</p>
         <Failure text={failure} />
         <Actions busy={busy} label="Delete" onCancel={done.onClose} />
+      </form>
+    </Modal>
+  );
+}
+
+/** Not in the spec's screen (issue 26): mails the user a one-time link to set their own password. */
+export function ActivationLinkModal({ user, ...done }: Done & { user: WebUser }) {
+  const { busy, failure, submit } = useSubmit(async () => {
+    const sent = await sendActivationLink(user.EmailAddress);
+    if (sent) showInfo(sent.Message);
+  }, finish(done));
+  return (
+    <Modal title="Send activation link" onClose={done.onClose} width={460}>
+      <form className="modal-body" onSubmit={submit}>
+        <p>Mail {user.EmailAddress} a link to set their own password?</p>
+        <p className="hint">The link works once, for {ActivationLinkHours} hours; an earlier link stops working. The password the user has now keeps working until they use it.</p>
+        <Failure text={failure} />
+        <Actions busy={busy} label="Send Link" onCancel={done.onClose} />
       </form>
     </Modal>
   );

@@ -1,5 +1,5 @@
 // The web users screen's REST calls (spec 1 section 7 "Web users").
-import type { RoleClaim, WebUser } from '../../../server/contract/users';
+import type { ActivationLinkSent, RoleClaim, WebUser } from '../../../server/contract/users';
 import { get, patch, post, request, withQuery } from '../api/http';
 
 export const listRoles = async () => (await get<RoleClaim[]>('/api/user/api/roles')) ?? [];
@@ -15,3 +15,6 @@ export const updateUser = (user: WebUser) => patch<WebUser>(`/api/user/${user.Id
 export const setUserPassword = (id: number, newPassword: string) => patch<null>(withQuery('/api/user', { id, newPassword }));
 
 export const deleteUser = (id: number) => request<null>('DELETE', `/api/user/${id}`);
+
+/** Mails the user a one-time link to set their own password (server/activation/). */
+export const sendActivationLink = (email: string) => post<ActivationLinkSent>(withQuery('/api/user/SendActivationLink', { email }));
