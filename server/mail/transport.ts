@@ -1,5 +1,5 @@
 // Sends mail through the configured SMTP server (nodemailer). The one door for every area
-// that mails: alerts now, account activation later. sendMail reads the settings each time
+// that mails: alerts and account activation links (server/activation/). sendMail reads the settings each time
 // (they change in Settings > General without a restart) and throws MailError with a message a
 // person can act on; callers that must not lose a mail queue it (server/alerts/queue.ts).
 import nodemailer from 'nodemailer';
