@@ -163,11 +163,15 @@ describe('the settings editor in Chromium', () => {
   it('General: always hiding the setting name takes it off the watching console\'s time graphs', () =>
     onFailure('general', async () => {
       await entry('General').click();
+      // Before: the graphs name their configuration.
+      await expect.poll(() => watcher.locator('.timeline-sub').first().textContent(), { timeout: 10_000 }).not.toBe('');
       const hide = editor.getByLabel('Timegraphs: always hide the setting name');
       await hide.check();
       await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
-      await expect.poll(() => watcher.locator('.timeline-sub').first().textContent(), { timeout: 10_000 }).toBe('Local Machine');
+      // After: no configuration name; and with one agent no agent name either (spec 2: the agent
+      // name on graphs only in multi-agent mode), so nothing is left.
+      await expect.poll(() => watcher.locator('.timeline-sub').first().textContent(), { timeout: 10_000 }).toBe('');
     }));
 });

@@ -18,10 +18,12 @@ import { overview, Texts, toRow } from './logic/agentRows';
 import { useAgents } from './useAgents';
 import { useAgentTargets } from './useAgentTargets';
 import './agents.css';
+import { useDocumentTitle } from '../shell/documentTitle';
 
 type Dialog = { kind: 'create' } | { kind: 'rename' } | { kind: 'delete'; uninstall: boolean } | null;
 
 export function AgentsPage() {
+  useDocumentTitle('Agents');
   const selfHosted = useAtomValue(isSelfHostedAtom);
   const { agentUniqueID } = useParams();
   const navigate = useNavigate();

@@ -31,6 +31,7 @@ import {
 import { useSampleCounts } from './useSampleCounts';
 import { useSessions } from './useSessions';
 import './sessions.css';
+import { useDocumentTitle } from '../shell/documentTitle';
 
 /** Multi-agent mode: more than one agent (the Agent column shows). Read once; a failure leaves one agent. */
 function useMultiAgent(): boolean {
@@ -45,6 +46,7 @@ const isOpen = (r: SessionRow) => r.state === SessionState.Active || r.state ===
 
 
 export function SessionsPage() {
+  useDocumentTitle('Sessions');
   const navigate = useNavigate();
   const { sessions, loading, reload } = useSessions();
   const counted = useSampleCounts(sessions);

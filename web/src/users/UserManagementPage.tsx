@@ -11,10 +11,12 @@ import { UserRowMenu } from './UserRowMenu';
 import { UsersActionsWidth, visibleUsers } from './logic/webUsers';
 import { useWebUsers } from './useWebUsers';
 import './users.css';
+import { useDocumentTitle } from '../shell/documentTitle';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete' | 'activation'; user: WebUser } | undefined;
 
 export function UserManagementPage() {
+  useDocumentTitle('Web Users');
   const [search, setSearch] = useState('');
   const { users, roles, reload } = useWebUsers(search);
   const [dialog, setDialog] = useState<Dialog>();
