@@ -308,5 +308,7 @@ export async function traceGraphRows(
   if (args.listType === 'Target') return targetRows(store, p, args, source, waitingHops);
   if (args.listType === 'Summary') return summaryRows(store, p, args, source);
   if (args.listType === 'Agent') return agentRows(store, p, args, source);
-  throw badRequest(`List type ${args.listType} is not served yet: its area (LiveShare) is not built.`);
+  // A LiveShare visitor's list is its link's summary (or the pseudo-summary 0 of an agent's targets).
+  if (p.liveShare) return summaryRows(store, p, { ...args, uniqueID: String(p.liveShare.summaryId) }, source);
+  throw badRequest('The LiveShare list is for LiveShare visitors: sign in through a LiveShare link, or ask for a Summary list.');
 }
