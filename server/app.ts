@@ -158,7 +158,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const engine = opts.engine ?? engineFor(opts.config);
   useEngine(engine);
   if (engine.kind === 'simulated') app.log.warn('Traces run on the simulated network (HOPWATCH_ENGINE=simulated): nothing is sent, results come from its scenarios');
-  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace);
+  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace, opts.config.dataDir);
   app.decorate('traces', { ingest, runner });
   const stopRetention = startRetention(opts.store, opts.config, app.log);
   const stopVolumeWatch = watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });

@@ -60,7 +60,7 @@ describe('getsettings and getsettingtraits', () => {
     expect(server.Children.map((c) => [c.Name, c.Value])).toEqual([
       ['ID', 1], ['Name', 'Default'], ['PacketType', 'ICMP'], ['TcpPort', 80], ['UdpBeginPort', 33434], ['UdpEndPort', 33534],
       ['PacketSize', 56], ['Timeout', expect.any(Number)], ['InterHopDelay', 0], ['NetworkInterface', ''], ['AllowFragmentation', false],
-      ['FinalHopOnly', false], ['Dscp', 0],
+      ['FinalHopOnly', false], ['Dscp', 0], ['RemoteServerAddress', ''], ['RemoteServerUserName', ''], ['RemoteServerPassword', ''],
     ]);
   });
 
@@ -211,7 +211,7 @@ describe('packet types, interfaces and screens', () => {
   it('answers the packet types with ID, Name, GenericPacketType and RequiredLicenseMode', async () => {
     const r = await call('POST', '/api/Settings/getpackettypes');
     expect(r.status).toBe(200);
-    expect(r.body.map((t: { Name: string; GenericPacketType: number }) => [t.Name, t.GenericPacketType])).toEqual([['ICMP', 0], ['UDP', 1], ['TCP', 2]]);
+    expect(r.body.map((t: { Name: string; GenericPacketType: number }) => [t.Name, t.GenericPacketType])).toEqual([['ICMP', 0], ['UDP', 1], ['TCP', 2], ['Remote server', 3]]);
     expect(Object.keys(r.body[0]).sort()).toEqual(['GenericPacketType', 'ID', 'Name', 'RequiredLicenseMode']);
   });
 
