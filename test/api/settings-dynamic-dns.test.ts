@@ -33,7 +33,7 @@ let answer = First;
 const lookups: string[] = [];
 
 let dir: string;
-let store: InstanceType<typeof Store>;
+let store: Awaited<ReturnType<typeof Store.open>>;
 let app: FastifyInstance;
 let cookie: string;
 
