@@ -14,6 +14,8 @@ import { RemoteServerAccessKey, type WithRemoteServerAccess } from './settings.j
 
 /** How often the samples are read at most (the trace interval, but not more often than this). */
 const MinPollMs = 1000;
+/** How long stop() waits for the target there to be closed. */
+const StopWaitMs = 2000;
 
 export class RemoteServerTrace extends EventEmitter implements TraceHandle {
   readonly options: ResolvedTraceOptions;
@@ -226,11 +228,18 @@ export class RemoteServerTrace extends EventEmitter implements TraceHandle {
     const wasRunning = this.state === 'running';
     this.state = 'stopped';
     clearTimeout(this.timer);
-    await this.polling;
     if (wasRunning) this.marker('stop');
-    await this.queue;
-    if (this.remoteId !== null) await this.remote.close(this.remoteId).catch(() => undefined);
-    await this.remote.signOut();
+    // Closing the target there is a courtesy: a server shutting down (or an appliance that no
+    // longer answers) does not wait for it longer than StopWaitMs.
+    const closeThere = (async () => {
+      await this.polling;
+      await this.queue;
+      if (this.remoteId !== null) await this.remote.close(this.remoteId).catch(() => undefined);
+      await this.remote.signOut();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closeThere, new Promise((r) => (timer = setTimeout(r, StopWaitMs)))]);
+    clearTimeout(timer);
   }
 }
 
