@@ -22,7 +22,7 @@ export class RemoteServerTrace extends EventEmitter implements TraceHandle {
   address: string | null;
   state: TraceHandle['state'] = 'starting';
 
-  private readonly remote: RemoteHopwatch;
+  private remote!: RemoteHopwatch;
   private remoteId: number | null = null;
   /** Time (ms) of the newest sample mirrored: the next read starts after it. */
   private since: number | null = null;
@@ -39,12 +39,16 @@ export class RemoteServerTrace extends EventEmitter implements TraceHandle {
     // Only the target, interval and final hop only apply: the other appliance's configuration does the rest.
     this.options = resolveTraceOptions({ target: input.target, intervalSeconds: input.intervalSeconds, finalHopOnly: input.finalHopOnly });
     this.address = isIP(this.options.target) ? this.options.target : null;
-    this.remote = new RemoteHopwatch(access);
-    setImmediate(() => void this.start());
+    // Started on the next tick, so that the caller can attach listeners first (a bad address fails there too).
+    setImmediate(() => void this.start(access));
   }
 
-  private async start(): Promise<void> {
+  private async start(access: RemoteServerAccess): Promise<void> {
     try {
+      if (!access.address || !access.userName || !access.password) {
+        throw new RemoteServerError('address', 'The remote server address, user name or password is not set (Settings, the configuration\'s Engine page).');
+      }
+      this.remote = new RemoteHopwatch(access);
       const id = await this.remote.newTarget(this.options.target, this.options.intervalSeconds);
       if (this.state === 'stopped') {
         await this.remote.close(id).catch(() => undefined);
@@ -235,7 +239,7 @@ export class RemoteServerTrace extends EventEmitter implements TraceHandle {
       await this.polling;
       await this.queue;
       if (this.remoteId !== null) await this.remote.close(this.remoteId).catch(() => undefined);
-      await this.remote.signOut();
+      await this.remote?.signOut();
     })();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([closeThere, new Promise((r) => (timer = setTimeout(r, StopWaitMs)))]);

@@ -45,11 +45,14 @@ const text = (max: number, required: boolean) => (v: SettingValue) => {
   if (required && v.trim() === '') return 'must not be empty';
   return v.length > max ? `must have at most ${max} characters` : undefined;
 };
-/** A remote-server setting: required while the packet type is the remote-server one, otherwise kept as it is (or empty). */
-const remote = (rule: (v: string) => string | undefined) => (v: SettingValue, item: Readonly<Record<string, SettingValue>>) => {
+/**
+ * A remote-server setting: empty, or a good value. Not required with the packet type: the
+ * editor shows these fields only once that type is saved (spec 2 section 4); a target of a
+ * configuration without them is refused when it starts (server/targets/service.ts).
+ */
+const remote = (rule: (v: string) => string | undefined) => (v: SettingValue) => {
   if (typeof v !== 'string') return 'must be text';
-  if (item.PacketType !== RemoteServerPacketType) return v === '' ? undefined : rule(v);
-  return v.trim() === '' ? `must be given for the packet type ${RemoteServerPacketType}` : rule(v);
+  return v === '' ? undefined : rule(v);
 };
 const positiveMs = (v: SettingValue) => (typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 600_000 ? undefined : 'must be a number of ms above 0 and at most 600000');
 

@@ -165,7 +165,8 @@ async function checkRemoteAccess(deps: SettingsDeps, p: Principal, root: unknown
     const after = applyToConfiguration(before, {}, entry.server, (secret) => `clear:${secret}`);
     const seal = deps.seal;
     const access = seal && remoteAccessOf(after.engine, (v) => (v.startsWith('clear:') ? v.slice(6) : seal.open(v)));
-    if (!access) continue;
+    // Tried once all three are given (the editor shows them only after the type is saved).
+    if (!access || !access.address || !access.userName || !access.password) continue;
     try {
       await checkRemoteServer(access);
     } catch (err) {

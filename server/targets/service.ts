@@ -85,6 +85,9 @@ async function ensureCanProbe(): Promise<void> {
 async function ensureCanTrace(deps: TargetDeps, configId: number, agentId: number): Promise<void> {
   const remote = await deps.runner.remoteAccess(configId);
   if (remote) {
+    if (!remote.address || !remote.userName || !remote.password) {
+      throw conflict("This target's configuration traces via a remote server, but its address, user name or password is not set: set them in Settings, the configuration's Engine page.");
+    }
     try {
       await checkRemoteServer(remote);
     } catch (err) {

@@ -72,16 +72,17 @@ describe('the remote-server packet type', () => {
     expect(types.find((t) => t.ID === 'ptTraceViaRemoteServer')).toMatchObject({ Name: 'Remote server', GenericPacketType: 3 });
   });
 
-  it('needs an address, a user name and a password, each refusal naming its setting', async () => {
+  it('saves the type first (the editor shows its fields after that); a target of it is refused until they are set', async () => {
     const r = await saveEngine({ PacketType: 'Remote server' });
-    expect(r.status).toBe(400);
-    expect(r.body.Error).toContain(`Setting ServerSettings.Configurations.${configId}.RemoteServerAddress: must be given`);
-    expect(r.body.Error).toContain(`Setting ServerSettings.Configurations.${configId}.RemoteServerUserName: must be given`);
-    expect(r.body.Error).toContain(`Setting ServerSettings.Configurations.${configId}.RemoteServerPassword: must be given`);
-    const notUrl = await saveEngine({ PacketType: 'Remote server', RemoteServerAddress: 'ftp://x', RemoteServerUserName: 'admin', RemoteServerPassword: TherePassword });
+    expect(r.status).toBe(200);
+    expect(engineValue(r.body, 'PacketType')).toBe('Remote server');
+    const refused = await callHere('GET', `/cmd/newtarget?target=127.0.0.1&configID=${configId}&traceInterval=1`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.Error).toBe("This target's configuration traces via a remote server, but its address, user name or password is not set: set them in Settings, the configuration's Engine page.");
+    const notUrl = await saveEngine({ RemoteServerAddress: 'ftp://x', RemoteServerUserName: 'admin', RemoteServerPassword: TherePassword });
     expect(notUrl.status).toBe(400);
     expect(notUrl.body.Error).toBe(`Setting ServerSettings.Configurations.${configId}.RemoteServerAddress: must start with http:// or https://`);
-    expect(engineValue(await settings(), 'PacketType')).toBe('ICMP');
+    expect(engineValue(await settings(), 'RemoteServerAddress')).toBe('');
   });
 
   it('refuses an address where no Hopwatch answers, and wrong credentials, saving nothing', async () => {
@@ -93,8 +94,8 @@ describe('the remote-server packet type', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.Error).toBe(`Setting ServerSettings.Configurations.${configId}.RemoteServerPassword: the remote Hopwatch at ${there.url} refused the user name or password (401).`);
     const s = await settings();
-    expect(engineValue(s, 'PacketType')).toBe('ICMP');
     expect(engineValue(s, 'RemoteServerAddress')).toBe('');
+    expect(engineValue(s, 'RemoteServerPassword')).toBe('');
   });
 
   it('saves a working access; the password comes back only as a mask and is not stored in clear', async () => {
