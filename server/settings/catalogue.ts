@@ -149,7 +149,7 @@ export const SettingDefs: readonly SettingDef[] = [
   { group: 'ServerConfiguration', name: 'Name', type: NodeValueType.String, screen: 'NamedConfig', label: 'Name', hint: '', validation: '1-50 characters', maxChars: 50, check: text(50, true) },
   {
     group: 'ServerConfiguration', name: 'PacketType', type: NodeValueType.String, screen: 'Engine', label: 'Packet type',
-    hint: 'What the probes are: ICMP echo, UDP datagrams or TCP SYNs.', validation: 'one of the packet types', editor: 'packetType',
+    hint: 'What the probes are: ICMP echo, UDP datagrams or TCP SYNs; or Remote server: another Hopwatch runs the trace and its rounds are mirrored here.', validation: 'one of the packet types', editor: 'packetType',
     content: 'Save the change of packet type before its own fields appear.',
     check: (v) => ((PacketTypes as readonly SettingValue[]).includes(v) ? undefined : `must be one of ${PacketTypes.join(', ')}`),
   },
