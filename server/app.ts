@@ -34,6 +34,7 @@ import { watchVolume } from './store/volume-watch.js';
 import { volumeOf } from './store/disk-use.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
+import { startDynamicDns } from './targets/dynamic-dns.js';
 import { sessionsInStates } from './targets/repository.js';
 import { SessionState } from './contract/sessions.js';
 import { recordTraceTarget } from './kvp/trace-history.js';
@@ -158,14 +159,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const engine = opts.engine ?? engineFor(opts.config);
   useEngine(engine);
   if (engine.kind === 'simulated') app.log.warn('Traces run on the simulated network (HOPWATCH_ENGINE=simulated): nothing is sent, results come from its scenarios');
-  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace);
+  const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace, opts.config.dataDir);
   app.decorate('traces', { ingest, runner });
   const stopRetention = startRetention(opts.store, opts.config, app.log);
+  // Dynamic DNS Auto: running targets named by a DNS name follow their name (docs/settings.md).
+  const stopDynamicDns = startDynamicDns({ store: opts.store, runner, events: app.events, log: app.log }, opts.config.dynamicDnsSeconds * 1000);
   const stopVolumeWatch = watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });
   app.addHook('onClose', async () => {
     // Stop probing first, then flush what was measured, then release the sockets.
     stopVolumeWatch();
     await stopRetention();
+    await stopDynamicDns();
     await runner.close();
     await ingest.close();
     await shutdownEngine();

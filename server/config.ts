@@ -62,6 +62,8 @@ export interface Config {
   alertMaxStaleSeconds: number;
   /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
   alertRetryMinutes: number;
+  /** Settings > General Dynamic DNS Auto: a running target named by a DNS name resolves it again this often (seconds). */
+  dynamicDnsSeconds: number;
   /** Where the alerts' "export a data file" action writes (HOPWATCH_ALERT_EXPORT_DIR; default <data dir>/alert-exports). */
   alertExportDir: string;
   /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     insights: insightsVar(env.HOPWATCH_INSIGHTS),
     alertMaxStaleSeconds: positiveVar(env, 'HOPWATCH_ALERT_MAX_STALE_SECONDS', 300),
     alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
+    dynamicDnsSeconds: positiveVar(env, 'HOPWATCH_DYNAMIC_DNS_SECONDS', 300),
     alertExportDir: resolve(env.HOPWATCH_ALERT_EXPORT_DIR || join(resolve(env.HOPWATCH_DATA_DIR || './data'), 'alert-exports')),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),

@@ -34,6 +34,8 @@ export class RoutedRuntime {
   async run(spec: AgentTraceSpec & { agentId?: number }): Promise<void> {
     const agentId = spec.agentId ?? LocalMachineAgentId;
     if (agentId === LocalMachineAgentId) {
+      // It may have run on a remote agent until now (its configuration changed to a remote-server one).
+      if (this.isRemote(spec.traceId)) this.remote!.stop(spec.traceId);
       await this.local.run(spec);
       return;
     }

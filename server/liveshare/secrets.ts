@@ -22,8 +22,9 @@ export function passwordMatches(password: string, digest: string): boolean {
 export class PasswordSeal {
   private constructor(private readonly key: Buffer) {}
 
-  static forDataDir(dataDir: string): PasswordSeal {
-    const file = join(dataDir, 'liveshare.key');
+  /** `fileName`: the key file (the settings' remote-server passwords use their own, docs/settings.md). */
+  static forDataDir(dataDir: string, fileName = 'liveshare.key'): PasswordSeal {
+    const file = join(dataDir, fileName);
     if (!existsSync(file)) {
       try {
         writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
@@ -32,7 +33,7 @@ export class PasswordSeal {
       }
     }
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} is not a LiveShare key (32 bytes, base64).`);
+    if (key.length !== 32) throw new Error(`${file} is not a password key (32 bytes, base64).`);
     return new PasswordSeal(key);
   }
 

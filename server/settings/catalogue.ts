@@ -4,6 +4,8 @@
 // cannot disagree. docs/settings.md says what each setting does.
 import { minimumPacketSize } from '../../engine/index.js';
 import { NodeValueType, SettingsScreenName, type SettingValue, type TraitItem } from '../contract/settings.js';
+import { parseRemoteAddress } from '../remote-server/client.js';
+import { PasswordMask, RemoteKeys, RemoteServerPacketType } from '../remote-server/settings.js';
 
 /** Where a setting lives: Settings > General, or one configuration in either parallel list. */
 export type SettingGroup = 'General' | 'ClientConfiguration' | 'ServerConfiguration';
@@ -31,7 +33,8 @@ export interface SettingDef {
   check?: (value: SettingValue, item: Readonly<Record<string, SettingValue>>) => string | undefined;
 }
 
-export const PacketTypes = ['ICMP', 'UDP', 'TCP'] as const;
+/** The engine's types, and the remote-server type (ptTraceViaRemoteServer: another Hopwatch traces). */
+export const PacketTypes = ['ICMP', 'UDP', 'TCP', RemoteServerPacketType] as const;
 export type PacketTypeName = (typeof PacketTypes)[number];
 
 const intIn = (min: number, max: number) => (v: SettingValue) =>
@@ -41,6 +44,15 @@ const text = (max: number, required: boolean) => (v: SettingValue) => {
   if (typeof v !== 'string') return 'must be text';
   if (required && v.trim() === '') return 'must not be empty';
   return v.length > max ? `must have at most ${max} characters` : undefined;
+};
+/**
+ * A remote-server setting: empty, or a good value. Not required with the packet type: the
+ * editor shows these fields only once that type is saved (spec 2 section 4); a target of a
+ * configuration without them is refused when it starts (server/targets/service.ts).
+ */
+const remote = (rule: (v: string) => string | undefined) => (v: SettingValue) => {
+  if (typeof v !== 'string') return 'must be text';
+  return v === '' ? undefined : rule(v);
 };
 const positiveMs = (v: SettingValue) => (typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 600_000 ? undefined : 'must be a number of ms above 0 and at most 600000');
 
@@ -137,7 +149,7 @@ export const SettingDefs: readonly SettingDef[] = [
   { group: 'ServerConfiguration', name: 'Name', type: NodeValueType.String, screen: 'NamedConfig', label: 'Name', hint: '', validation: '1-50 characters', maxChars: 50, check: text(50, true) },
   {
     group: 'ServerConfiguration', name: 'PacketType', type: NodeValueType.String, screen: 'Engine', label: 'Packet type',
-    hint: 'What the probes are: ICMP echo, UDP datagrams or TCP SYNs.', validation: 'one of the packet types', editor: 'packetType',
+    hint: 'What the probes are: ICMP echo, UDP datagrams or TCP SYNs; or Remote server: another Hopwatch runs the trace and its rounds are mirrored here.', validation: 'one of the packet types', editor: 'packetType',
     content: 'Save the change of packet type before its own fields appear.',
     check: (v) => ((PacketTypes as readonly SettingValue[]).includes(v) ? undefined : `must be one of ${PacketTypes.join(', ')}`),
   },
@@ -185,6 +197,23 @@ export const SettingDefs: readonly SettingDef[] = [
     group: 'ServerConfiguration', name: 'Dscp', type: NodeValueType.Int32, screen: 'Engine', label: 'DSCP',
     hint: 'Differentiated services code point on every probe (0-63; 46 is Expedited Forwarding).', validation: 'integer 0-63', maxChars: 3, check: intIn(0, 63),
   },
+  // The remote-server packet type: "the agent address (should be a responding http server), an auth username and an auth password" (spec 2 section 5).
+  {
+    group: 'ServerConfiguration', name: 'RemoteServerAddress', type: NodeValueType.String, screen: 'Engine', selfHostedOnly: true, label: 'Remote server address',
+    hint: 'The address of the other Hopwatch that runs the trace, e.g. https://hopwatch.example.net:8080 (it must answer over HTTP(S) from this server).',
+    validation: 'an http:// or https:// address', maxChars: 40,
+    check: remote((v) => (v.length > 300 ? 'must have at most 300 characters' : typeof parseRemoteAddress(v) === 'string' ? (parseRemoteAddress(v) as string) : undefined)),
+  },
+  {
+    group: 'ServerConfiguration', name: 'RemoteServerUserName', type: NodeValueType.String, screen: 'Engine', selfHostedOnly: true, label: 'Remote server user name',
+    hint: 'A user of the other Hopwatch with the TargetManagement permission.', validation: '1-256 characters', maxChars: 30,
+    check: remote((v) => (v.length > 256 ? 'must have at most 256 characters' : undefined)),
+  },
+  {
+    group: 'ServerConfiguration', name: 'RemoteServerPassword', type: NodeValueType.String, screen: 'Engine', selfHostedOnly: true, label: 'Remote server password',
+    hint: 'Stored sealed on this server and never shown again; leave it as it is to keep the stored one.', validation: '1-1024 characters', editor: 'password', maxChars: 30,
+    check: remote((v) => (v.length > 1024 ? 'must have at most 1024 characters' : undefined)),
+  },
 ];
 
 export const defsOf = (group: SettingGroup) => SettingDefs.filter((d) => d.group === group);
@@ -210,7 +239,13 @@ export const EngineKeys: Record<string, string> = {
   AllowFragmentation: 'allowFragmentation',
   FinalHopOnly: 'finalHopOnly',
   Dscp: 'dscp',
+  RemoteServerAddress: RemoteKeys.address,
+  RemoteServerUserName: RemoteKeys.userName,
 };
+
+/** Settings whose stored value never goes back to a console (the tree shows PasswordMask when one is stored). */
+export const SecretSettings: Record<string, string> = { RemoteServerPassword: RemoteKeys.password };
+export { PasswordMask };
 
 /** The engine's defaults (engine/trace/options.ts), shown for keys a configuration does not set. */
 export function engineDefaults(packetType: string): Record<string, SettingValue> {
@@ -226,5 +261,8 @@ export function engineDefaults(packetType: string): Record<string, SettingValue>
     AllowFragmentation: false,
     FinalHopOnly: false,
     Dscp: 0,
+    RemoteServerAddress: '',
+    RemoteServerUserName: '',
+    RemoteServerPassword: '',
   };
 }

@@ -3,12 +3,13 @@
 // settings only sign-in (consoles read General's time graph options and Display from it).
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
-import { Claim } from '../contract/account.js';
+import { Claim, DeploymentMode } from '../contract/account.js';
 import type { SaveSettingsRequest } from '../contract/settings.js';
 import { int32, recordId } from '../http/schemas.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import { NetworkInterfaceListSchema, PacketTypeListSchema, SettingsScreenSchema } from '../openapi/answers.js';
 import * as settings from './service.js';
+import { remoteServerSeal } from '../remote-server/settings.js';
 
 const manage = { access: { claim: Claim.SettingsManagement } };
 const version = { type: 'integer', minimum: 0, maximum: 2147483647 } as const;
@@ -16,7 +17,17 @@ const version = { type: 'integer', minimum: 0, maximum: 2147483647 } as const;
 const changedSettings = { type: 'object', properties: { Version: version, Root: { type: 'object' } }, additionalProperties: false } as const;
 
 export default async function settingsPlugin(app: FastifyInstance, opts: { runner: TraceRunner }) {
-  const deps: settings.SettingsDeps = { store: app.store, events: app.events, config: app.config, runner: opts.runner };
+  const dataDir = app.config.dataDir;
+  const deps: settings.SettingsDeps = {
+    store: app.store,
+    events: app.events,
+    config: app.config,
+    runner: opts.runner,
+    // The key file is made when the first remote-server password is saved.
+    get seal() {
+      return remoteServerSeal(dataDir);
+    },
+  };
 
   app.get('/api/Settings/getsettings', { config: { changesState: false, access: 'signedIn' } }, async (request) => settings.getSettings(deps, requireUser(request)));
 
@@ -47,7 +58,7 @@ export default async function settingsPlugin(app: FastifyInstance, opts: { runne
   );
 
   app.post('/api/Settings/getpackettypes', { config: manage, schema: { response: { 200: PacketTypeListSchema } } }, async (request) =>
-    settings.getPacketTypes(requireUser(request)),
+    settings.getPacketTypes(requireUser(request), app.config.deployment === DeploymentMode.Cloud),
   );
 
   app.post<{ Querystring: { agentId?: number } }>(

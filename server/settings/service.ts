@@ -16,9 +16,12 @@ import type { TraceRunner } from '../targets/trace-runner.js';
 import { findAgent } from '../agents/repository.js';
 import { sessionsInStates } from '../targets/repository.js';
 import * as repo from './repository.js';
-import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges } from './tree.js';
+import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges, ServerList } from './tree.js';
 import { traitTree } from './traits.js';
 import { renderScreen } from './screens.js';
+import { checkRemoteServer, RemoteServerError } from '../remote-server/client.js';
+import { remoteAccessOf, RemoteServerPacketType, RemoteServerPacketTypeId } from '../remote-server/settings.js';
+import type { PasswordSeal } from '../liveshare/secrets.js';
 import { allAccountIds, applianceOverrides, applianceValues, isApplianceSetting, storeApplianceValues, type ApplianceConfig } from './appliance.js';
 
 export interface SettingsDeps {
@@ -26,6 +29,8 @@ export interface SettingsDeps {
   events: DomainEventBus;
   config: ApplianceConfig;
   runner?: TraceRunner;
+  /** Seals remote-server passwords (server/remote-server/settings.ts); without it none can be saved. */
+  seal?: PasswordSeal;
 }
 
 const isCloud = (deps: SettingsDeps) => deps.config.deployment === DeploymentMode.Cloud;
@@ -78,6 +83,9 @@ async function change(
   extra?: (q: Queryable, configs: repo.ConfigurationRecord[]) => Promise<{ newConfigId?: number; engineChanged?: number[]; moved?: [from: number, to: number] }>,
 ): Promise<SettingsResult> {
   requireClaim(p, Claim.SettingsManagement);
+  // Before the transaction (it must not wait on the network): a configuration that will trace
+  // via a remote server is tried with its access, so a wrong address or password is refused now.
+  if (c.root !== undefined) await checkRemoteAccess(deps, p, c.root);
   let engineChanged: number[] = [];
   let moved: [number, number] | undefined;
   let applianceChanged = false;
@@ -101,7 +109,7 @@ async function change(
     }
     for (const [id, entry] of changes?.items ?? []) {
       const before = configs.find((x) => x.id === id)!;
-      const after = applyToConfiguration(before, entry.client, entry.server);
+      const after = applyToConfiguration(before, entry.client, entry.server, sealWith(deps));
       await repo.updateConfiguration(q, after);
       if (JSON.stringify(after.engine) !== JSON.stringify(before.engine)) engineChanged.push(id);
     }
@@ -122,6 +130,52 @@ async function change(
   if (moved) deps.events.emit('SessionsChanged', p.accountId);
   await restartTargets(deps, p.accountId, moved ? [...engineChanged, moved[1]] : engineChanged);
   return result;
+}
+
+function sealWith(deps: SettingsDeps): (secret: string) => string {
+  return (secret) => {
+    if (!deps.seal) throw new Error('No seal for remote-server passwords on this server.');
+    return deps.seal.seal(secret);
+  };
+}
+
+const RemoteSettings = ['PacketType', 'RemoteServerAddress', 'RemoteServerUserName', 'RemoteServerPassword'];
+
+/**
+ * Signs in to the remote server of each configuration whose remote-server access a save
+ * changes (and that traces via a remote server afterwards): 400 naming the setting when the
+ * address does not answer as a Hopwatch or the user name and password are refused.
+ */
+async function checkRemoteAccess(deps: SettingsDeps, p: Principal, root: unknown): Promise<void> {
+  const { configs, general } = await deps.store.read(async (q) => ({
+    configs: await repo.configurationsOf(q, p.accountId),
+    general: generalValues((await repo.accountSettings(q, p.accountId)).general),
+  }));
+  let changes;
+  try {
+    changes = readChanges(root, configs, general, isCloud(deps));
+  } catch {
+    return; // the transaction refuses it with every problem named
+  }
+  const problems: string[] = [];
+  for (const [id, entry] of changes.items) {
+    if (!Object.keys(entry.server).some((n) => RemoteSettings.includes(n))) continue;
+    const before = configs.find((x) => x.id === id)!;
+    // The clear password: the one sent, else the stored one.
+    const after = applyToConfiguration(before, {}, entry.server, (secret) => `clear:${secret}`);
+    const seal = deps.seal;
+    const access = seal && remoteAccessOf(after.engine, (v) => (v.startsWith('clear:') ? v.slice(6) : seal.open(v)));
+    // Tried once all three are given (the editor shows them only after the type is saved).
+    if (!access || !access.address || !access.userName || !access.password) continue;
+    try {
+      await checkRemoteServer(access);
+    } catch (err) {
+      if (!(err instanceof RemoteServerError)) throw err;
+      const setting = err.problem === 'credentials' ? 'RemoteServerPassword' : 'RemoteServerAddress';
+      problems.push(`Setting ${ServerList}.${id}.${setting}: ${err.message}`);
+    }
+  }
+  if (problems.length) throw badRequest(problems.join('\n'));
 }
 
 /**
@@ -191,12 +245,15 @@ export function deleteConfig(deps: SettingsDeps, p: Principal, configId: number,
 }
 
 /** POST /api/Settings/getpackettypes */
-export function getPacketTypes(p: Principal): PacketTypeInfo[] {
+export function getPacketTypes(p: Principal, cloud = false): PacketTypeInfo[] {
   requireClaim(p, Claim.SettingsManagement);
   return [
     { ID: 'ptICMP', Name: 'ICMP', GenericPacketType: 0, RequiredLicenseMode: LicenseMode.Standard },
     { ID: 'ptUDP', Name: 'UDP', GenericPacketType: 1, RequiredLicenseMode: LicenseMode.Standard },
     { ID: 'ptTCP', Name: 'TCP', GenericPacketType: 2, RequiredLicenseMode: LicenseMode.Standard },
+    // Another Hopwatch runs the trace (its own engine settings); GenericPacketType Unsupported: no probe of this server's.
+    // Self-hosted only: the cloud flavour does not sign in to addresses its users name.
+    ...(cloud ? [] : [{ ID: RemoteServerPacketTypeId, Name: RemoteServerPacketType, GenericPacketType: 3, RequiredLicenseMode: LicenseMode.Standard }]),
   ];
 }
 

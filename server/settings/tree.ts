@@ -2,8 +2,9 @@
 // a save's tree of changed values read back into them. Pure: no SQL, no events.
 import { NodeValueType, type SettingsNode, type SettingValue } from '../contract/settings.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
-import { defOf, defsOf, EngineKeys, engineDefaults, GeneralDefaults, type SettingGroup } from './catalogue.js';
+import { defOf, defsOf, EngineKeys, engineDefaults, GeneralDefaults, PasswordMask, SecretSettings, type SettingGroup } from './catalogue.js';
 import type { ConfigurationRecord } from './repository.js';
+import { RemoteServerPacketType } from '../remote-server/settings.js';
 
 const leaf = (Name: string, Type: NodeValueType, Value: SettingValue): SettingsNode => ({ Name, Type, ComplexType: '', Children: [], Value });
 const group = (Name: string, ComplexType: string, Children: SettingsNode[], Type: NodeValueType = NodeValueType.None): SettingsNode => ({
@@ -39,6 +40,8 @@ export function serverValues(c: ConfigurationRecord): Record<string, SettingValu
     const v = c.engine[key];
     out[name] = v === undefined || v === null ? defaults[name] : (v as SettingValue);
   }
+  // A stored secret shows as the mask, never as itself (sealed or not).
+  for (const [name, key] of Object.entries(SecretSettings)) out[name] = typeof c.engine[key] === 'string' && c.engine[key] ? PasswordMask : '';
   return out;
 }
 
@@ -156,7 +159,11 @@ export function readChanges(root: unknown, configs: ConfigurationRecord[], gener
     if (problem) bad(`${GeneralPath}.${name}`, `Setting ${GeneralPath}.${name}: ${problem}`);
   }
   // A change also re-checks the values whose rule reads it (Warn below Bad, end port not below begin, size fits the type).
-  const partners: Record<string, string[]> = { Bad: ['Warn'], UdpBeginPort: ['UdpEndPort'], PacketType: ['PacketSize'] };
+  const partners: Record<string, string[]> = {
+    Bad: ['Warn'],
+    UdpBeginPort: ['UdpEndPort'],
+    PacketType: ['PacketSize', 'RemoteServerAddress', 'RemoteServerUserName', 'RemoteServerPassword'],
+  };
   for (const [id, entry] of changes.items) {
     const c = byId.get(id)!;
     if (entry.client.Name !== undefined && entry.server.Name !== undefined && entry.client.Name !== entry.server.Name) {
@@ -168,8 +175,11 @@ export function readChanges(root: unknown, configs: ConfigurationRecord[], gener
     ] as const) {
       const after = { ...now, ...changed };
       const toCheck = new Set(Object.keys(changed).flatMap((n) => [n, ...(partners[n] ?? [])]));
+      // The cloud flavour does not sign in to addresses its users name (it would reach into its own network).
+      if (cloud && changed.PacketType === RemoteServerPacketType) bad(`${listPath}.${id}.PacketType`, `Setting ${listPath}.${id}.PacketType: ${RemoteServerPacketType} is not offered in Hopwatch Cloud`);
       for (const name of toCheck) {
-        const def = defOf(g, name)!;
+        const def = defOf(g, name);
+        if (!def) continue; // a partner the flavour does not offer
         const problem = def.readOnly ? 'cannot be changed' : def.check?.(after[name], after);
         if (problem) bad(`${listPath}.${id}.${name}`, `Setting ${listPath}.${id}.${name}: ${problem}`);
       }
@@ -186,8 +196,17 @@ export function readChanges(root: unknown, configs: ConfigurationRecord[], gener
   return changes;
 }
 
-/** The configuration with the changes applied (engine settings under the engine's option names). */
-export function applyToConfiguration(c: ConfigurationRecord, client: Record<string, SettingValue>, server: Record<string, SettingValue>): ConfigurationRecord {
+/**
+ * The configuration with the changes applied (engine settings under the engine's option names).
+ * `seal` turns a new secret into what is stored (server/remote-server/settings.ts); the mask
+ * sent back keeps the stored one, '' removes it.
+ */
+export function applyToConfiguration(
+  c: ConfigurationRecord,
+  client: Record<string, SettingValue>,
+  server: Record<string, SettingValue>,
+  seal: (secret: string) => string = (secret) => secret,
+): ConfigurationRecord {
   const next: ConfigurationRecord = { ...c, engine: { ...c.engine } };
   const name = client.Name ?? server.Name;
   if (typeof name === 'string') next.name = name.trim();
@@ -196,6 +215,12 @@ export function applyToConfiguration(c: ConfigurationRecord, client: Record<stri
   if (typeof client.Bad === 'number') next.bad = client.Bad;
   if (typeof client.Scale === 'number') next.scale = client.Scale;
   for (const [settingName, v] of Object.entries(server)) {
+    const secretKey = SecretSettings[settingName];
+    if (secretKey) {
+      if (v === '') delete next.engine[secretKey];
+      else if (typeof v === 'string' && v !== PasswordMask) next.engine[secretKey] = seal(v);
+      continue;
+    }
     const key = EngineKeys[settingName];
     if (!key) continue;
     // An empty interface: the routing table chooses (the engine's null).

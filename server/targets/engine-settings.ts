@@ -28,14 +28,16 @@ export async function engineSettingsOf(q: Queryable, configId: number): Promise<
 }
 
 /** A configuration's engine settings and its "Final hop only" (which the target's own toggle adds to). */
-export async function engineOptionsOf(q: Queryable, configId: number): Promise<{ engine: EngineSettings; finalHopOnly: boolean }> {
+export async function engineOptionsOf(q: Queryable, configId: number): Promise<{ engine: EngineSettings; finalHopOnly: boolean; stored: Record<string, unknown> }> {
   const row = await q.one<{ engine: string }>('SELECT engine_json AS engine FROM configurations WHERE id = $1', [configId]);
   const json = row?.engine ?? '{}';
-  let finalHopOnly = false;
+  let stored: Record<string, unknown> = {};
   try {
-    finalHopOnly = (JSON.parse(json) as { finalHopOnly?: unknown }).finalHopOnly === true;
+    const v = JSON.parse(json) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) stored = v as Record<string, unknown>;
   } catch {
     // parseEngineSettings answers {} for it too
   }
-  return { engine: parseEngineSettings(json), finalHopOnly };
+  // stored: everything engine_json holds (the remote-server access too, server/remote-server/settings.ts).
+  return { engine: parseEngineSettings(json), finalHopOnly: stored.finalHopOnly === true, stored };
 }

@@ -22,6 +22,7 @@ import * as repo from './repository.js';
 import { resolveTarget } from './target-text.js';
 import type { TraceRunner } from './trace-runner.js';
 import { generalSettings } from '../settings/service.js';
+import { checkRemoteServer, RemoteServerError } from '../remote-server/client.js';
 
 export interface TargetDeps {
   store: Store;
@@ -77,6 +78,25 @@ async function ensureCanProbe(): Promise<void> {
   }
 }
 
+/**
+ * The trace can run: another Hopwatch takes it (remote-server packet type) and accepts this
+ * server's sign-in (502 with the reason otherwise), or this server may probe (Local Machine).
+ */
+async function ensureCanTrace(deps: TargetDeps, configId: number, agentId: number): Promise<void> {
+  const remote = await deps.runner.remoteAccess(configId);
+  if (remote) {
+    if (!remote.address || !remote.userName || !remote.password) {
+      throw conflict("This target's configuration traces via a remote server, but its address, user name or password is not set: set them in Settings, the configuration's Engine page.");
+    }
+    try {
+      await checkRemoteServer(remote);
+    } catch (err) {
+      if (err instanceof RemoteServerError) throw new HttpError(502, `This target's configuration traces via a remote server, and ${err.message}`);
+      throw err;
+    }
+  } else if (agentId === LocalMachineAgentId) await ensureCanProbe();
+}
+
 export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs): Promise<TargetIdResult> {
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
@@ -85,7 +105,7 @@ export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetA
   const configId = await ensureConfiguration(deps.store, p, args.configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
-  if (agentId === LocalMachineAgentId) await ensureCanProbe();
+  await ensureCanTrace(deps, configId, agentId);
   const general = await deps.store.read((q) => generalSettings(q, p.accountId));
   const id = await deps.store.exclusive((q) =>
     repo.insertSession(q, {
@@ -130,7 +150,7 @@ export async function resumeTrace(deps: TargetDeps, p: Principal, id: string): P
   const s = await sessionFor(deps.store, p, id);
   requireOpen(s);
   if (s.state === SessionState.Active && deps.runner.agent.has(s.id)) return;
-  await ensureCanProbe();
+  await ensureCanTrace(deps, s.configurationId, s.sentinelId);
   if (deps.runner.agent.has(s.id)) deps.runner.agent.resume(s.id);
   else await deps.runner.run(s);
   await deps.store.exclusive((q) => repo.setSessionState(q, s.id, SessionState.Active, null));

@@ -12,6 +12,11 @@ import { engineOptionsOf } from './engine-settings.js';
 import { insertComment } from '../comments/repository.js';
 import { generalSettings } from '../settings/service.js';
 import { RoutedRuntime } from '../agents/routed-runtime.js';
+import { LocalMachineAgentId } from '../contract/sessions.js';
+import { remoteAccessOf, RemoteServerAccessKey, remoteServerSeal, type WithRemoteServerAccess } from '../remote-server/settings.js';
+import { startWithRemoteServers } from '../remote-server/trace.js';
+import type { RemoteServerAccess } from '../remote-server/client.js';
+import { startTrace as engineStartTrace } from '../trace-engine.js';
 
 export class TraceRunner {
   /** The Local Machine runtime, and remote agents once the agents plugin attached their links. */
@@ -26,6 +31,8 @@ export class TraceRunner {
     private readonly events: DomainEventBus,
     private readonly log: FastifyBaseLogger,
     start?: StartTrace,
+    /** Where remote-server passwords' key is (server/remote-server/settings.ts); without it those traces cannot start. */
+    private readonly dataDir?: string,
   ) {
     const sink: AgentSink = {
       round: (id, round) => this.onRound(id, round),
@@ -36,7 +43,9 @@ export class TraceRunner {
         this.log.error({ sessionId: id, code: err instanceof EngineError ? err.code : undefined, msg: err.message }, 'trace error');
       },
     };
-    this.agent = new RoutedRuntime(new AgentRuntime(sink, start));
+    // The Local Machine runs the engine's traces, and those of configurations with the
+    // remote-server packet type by having another Hopwatch run them (server/remote-server/).
+    this.agent = new RoutedRuntime(new AgentRuntime(sink, startWithRemoteServers(start ?? engineStartTrace)));
   }
 
   private onRound(sessionId: number, round: TraceRound): Promise<void> {
@@ -69,15 +78,28 @@ export class TraceRunner {
     this.events.emit('CommentChanged', accountId, sessionId, c.time, id);
   }
 
+  private remoteAccessIn(stored: Record<string, unknown>): RemoteServerAccess | undefined {
+    const dataDir = this.dataDir;
+    return remoteAccessOf(stored, (sealed) => (dataDir ? remoteServerSeal(dataDir).open(sealed) : ''));
+  }
+
+  /** The remote server a configuration's traces run on (packet type ptTraceViaRemoteServer), or undefined when they run on an agent. */
+  async remoteAccess(configId: number): Promise<RemoteServerAccess | undefined> {
+    return this.remoteAccessIn((await this.store.read((q) => engineOptionsOf(q, configId))).stored);
+  }
+
   async run(s: SessionRecord, paused = false): Promise<void> {
     this.accountOf.set(s.id, s.accountId);
     this.ingest.openSession(s.id, s.accountId);
     this.errors.delete(s.id);
-    const { engine, finalHopOnly } = await this.store.read((q) => engineOptionsOf(q, s.configurationId));
+    const { engine, finalHopOnly, stored } = await this.store.read((q) => engineOptionsOf(q, s.configurationId));
+    const remote = this.remoteAccessIn(stored);
+    const options: typeof engine & WithRemoteServerAccess = remote ? { [RemoteServerAccessKey]: remote } : engine;
     await this.agent.run({
-      agentId: s.sentinelId,
+      // A remote-server trace is run from here (the other Hopwatch is its agent), whatever agent the target names.
+      agentId: remote ? LocalMachineAgentId : s.sentinelId,
       traceId: s.id,
-      engine,
+      engine: options,
       // Dynamic DNS Off (Settings > General when the target started): the address it started with.
       target: (s.dynamicDnsMode === 1 && s.targetName) || s.targetIp || s.targetName,
       intervalMs: s.traceIntervalMs,

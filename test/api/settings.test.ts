@@ -60,7 +60,7 @@ describe('getsettings and getsettingtraits', () => {
     expect(server.Children.map((c) => [c.Name, c.Value])).toEqual([
       ['ID', 1], ['Name', 'Default'], ['PacketType', 'ICMP'], ['TcpPort', 80], ['UdpBeginPort', 33434], ['UdpEndPort', 33534],
       ['PacketSize', 56], ['Timeout', expect.any(Number)], ['InterHopDelay', 0], ['NetworkInterface', ''], ['AllowFragmentation', false],
-      ['FinalHopOnly', false], ['Dscp', 0],
+      ['FinalHopOnly', false], ['Dscp', 0], ['RemoteServerAddress', ''], ['RemoteServerUserName', ''], ['RemoteServerPassword', ''],
     ]);
   });
 
@@ -145,6 +145,28 @@ describe('savesettings', () => {
     expect(a.status === 200 ? [warn, bad] : [warn, bad]).toEqual(a.status === 200 ? [90, 250] : [80, 300]);
   });
 
+  it('keeps both changes when the console that got the conflict saves its edits again on the new version', async () => {
+    const version = (await getSettings()).Settings.Version;
+    const edits = [changed('ClientSettings', 1, { Description: 'set by console A' }), changed('ClientSettings', 1, { Scale: 150 })];
+    const answers = await Promise.all(edits.map((e) => save(e, version)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const loser = edits[answers.findIndex((r) => r.status === 409)];
+    // The console reloads (its edits kept) and saves them again on the version it now has.
+    const again = await save(loser, (await getSettings()).Settings.Version);
+    expect(again.status).toBe(200);
+    const now = (await getSettings()).Settings.Root;
+    expect(at(now, 'ClientSettings.Configurations.1.Description').Value).toBe('set by console A');
+    expect(at(now, 'ClientSettings.Configurations.1.Scale').Value).toBe(150);
+  });
+
+  it('lets exactly one of many saves from the same version through', async () => {
+    const version = (await getSettings()).Settings.Version;
+    const answers = await Promise.all([110, 120, 130, 140, 160].map((scale) => save(changed('ClientSettings', 1, { Scale: scale }), version)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 409)).toHaveLength(4);
+    expect((await getSettings()).Settings.Version).toBe(version + 1);
+  });
+
   it('refuses callers without SettingsManagement and callers not signed in', async () => {
     expect((await call('POST', '/api/Settings/savesettings', { Version: 1, Root: node('Root', []) }, '')).status).toBe(401);
     await createWebUser(hw.url, admin, { email: 'viewer@example.org', password: 'watch-only-9' });
@@ -211,7 +233,7 @@ describe('packet types, interfaces and screens', () => {
   it('answers the packet types with ID, Name, GenericPacketType and RequiredLicenseMode', async () => {
     const r = await call('POST', '/api/Settings/getpackettypes');
     expect(r.status).toBe(200);
-    expect(r.body.map((t: { Name: string; GenericPacketType: number }) => [t.Name, t.GenericPacketType])).toEqual([['ICMP', 0], ['UDP', 1], ['TCP', 2]]);
+    expect(r.body.map((t: { Name: string; GenericPacketType: number }) => [t.Name, t.GenericPacketType])).toEqual([['ICMP', 0], ['UDP', 1], ['TCP', 2], ['Remote server', 3]]);
     expect(Object.keys(r.body[0]).sort()).toEqual(['GenericPacketType', 'ID', 'Name', 'RequiredLicenseMode']);
   });
 

@@ -113,6 +113,21 @@ export function SettingEditor(p: EditorProps) {
           ))}
         </select>
       );
+  } else if (editor === 'password') {
+    // The server sends a stored password back only as a mask; a new entry replaces it.
+    control = (
+      <input
+        id={idOf(trait)}
+        type="password"
+        autoComplete="new-password"
+        aria-label={trait.Label}
+        className="setting-input"
+        style={{ width: inputWidthPx(trait.Attributes.MaxChars) }}
+        value={String(value ?? '')}
+        onFocus={(e) => e.target.select()}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
   } else if (editor === 'networkInterface') {
     const known = p.interfaces.some((i) => i.ID === value);
     control = (

@@ -8,7 +8,7 @@ import type { SettingValue, Trait } from '../../../server/contract/settings';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useDocumentTitle } from '../shell/documentTitle';
 import { showInfo } from '../state/toasts';
-import { engineTypeWarning, packetSizeFor, typeFields, udpRangeProblem } from './logic/engineRules';
+import { engineTypeWarning, fieldsUnusedBy, packetSizeFor, TypeSpecificFields, typeFields, udpRangeProblem } from './logic/engineRules';
 import { ClientList, currentValue, nodeAt, savedOrder, ServerList, valueAt } from './logic/pending';
 import { canClone, canDelete, entryId, moveConfig, neighbourAfterDelete, sameEntry, treeEntries, type EntryKey } from './logic/settingsTree';
 import { isSelfHostedAtom } from '../state/user';
@@ -80,8 +80,8 @@ export function SettingsPage() {
     const saved = String(valueAt(root, `${base}.PacketType`));
     const chosen = String(currentValue(root, ed.pending, `${base}.PacketType`));
     const own = chosen === saved ? typeFields(saved) : [];
-    const specific = ['TcpPort', 'UdpBeginPort', 'UdpEndPort'];
-    traits = traits.filter((t) => !specific.includes(t.Name) || own.includes(t.Name));
+    const unused = fieldsUnusedBy(chosen === saved ? saved : '');
+    traits = traits.filter((t) => (!TypeSpecificFields.includes(t.Name) || own.includes(t.Name)) && !unused.includes(t.Name));
     if (engineTypeWarning(chosen, saved)) warning = traits.find((t) => t.Name === 'PacketType')?.Content ?? null;
     if (own.includes('UdpBeginPort')) problem = udpRangeProblem(Number(currentValue(root, ed.pending, `${base}.UdpBeginPort`)), Number(currentValue(root, ed.pending, `${base}.UdpEndPort`)));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineTypeWarning, inputWidthPx, packetSizeFor, packetTypeOf, parsePort, parseTimeoutMs, scaleChoice, typeFields, udpRangeProblem } from './engineRules';
+import { engineTypeWarning, inputWidthPx, packetSizeFor, packetTypeOf, parsePort, parseTimeoutMs, scaleChoice, typeFields, udpRangeProblem, fieldsUnusedBy } from './engineRules';
 
 describe('engine pane rules', () => {
   it('sets packet size 40 for a type whose name contains tcp, otherwise 56', () => {
@@ -38,6 +38,9 @@ describe('engine pane rules', () => {
     expect(typeFields('TCP')).toEqual(['TcpPort']);
     expect(typeFields('UDP')).toEqual(['UdpBeginPort', 'UdpEndPort']);
     expect(typeFields('ICMP')).toEqual([]);
+    expect(typeFields('Remote server')).toEqual(['RemoteServerAddress', 'RemoteServerUserName', 'RemoteServerPassword']);
+    expect(fieldsUnusedBy('Remote server')).toContain('PacketSize');
+    expect(fieldsUnusedBy('TCP')).toEqual([]);
   });
 
   it('names an engine type without an editor', () => {

@@ -49,8 +49,17 @@ export const engineTypeWarning = (chosen: string, saved: string): boolean => cho
 export function typeFields(savedType: string): string[] {
   if (savedType === 'TCP') return ['TcpPort'];
   if (savedType === 'UDP') return ['UdpBeginPort', 'UdpEndPort'];
+  if (savedType === RemoteServerPacketType) return ['RemoteServerAddress', 'RemoteServerUserName', 'RemoteServerPassword'];
   return [];
 }
+
+/** The packet type run by another Hopwatch (ptTraceViaRemoteServer); its value is this name. */
+export const RemoteServerPacketType = 'Remote server';
+/** The fields a packet type has of its own, shown only once that type is saved. */
+export const TypeSpecificFields = ['TcpPort', 'UdpBeginPort', 'UdpEndPort', 'RemoteServerAddress', 'RemoteServerUserName', 'RemoteServerPassword'];
+/** Engine fields that do nothing when another Hopwatch runs the trace (its own configuration decides). */
+export const fieldsUnusedBy = (savedType: string): string[] =>
+  savedType === RemoteServerPacketType ? ['PacketSize', 'Timeout', 'InterHopDelay', 'NetworkInterface', 'AllowFragmentation', 'Dscp'] : [];
 
 /** The packet type named by the value, or an error text for an engine type with no editor. */
 export function packetTypeOf(types: readonly PacketTypeInfo[], value: string): PacketTypeInfo | string {
