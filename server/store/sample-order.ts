@@ -103,25 +103,41 @@ export interface PackReport {
 }
 
 /**
- * About this many rows per transaction (whole hops): a day of one hop of one session is 34,560
- * rows at 2.5 s, so three hops; measured in bench:store (docs/benchmarks.md).
+ * DuckDB's row group: a transaction packs at least this many rows (whole hops). An append
+ * smaller than a row group leaves a partly filled one behind each commit: packing a day in
+ * transactions of 3 hops (103,680 rows at 2.5 s) stored 2.89 bytes per sample, of 5 hops
+ * (172,800) or the whole day at once 2.53 (7 days of one session, docs/store.md "Sample order").
  */
-const RowsPerTransaction = 100_000;
+const RowGroupRows = 122_880;
 
-/** Consecutive hops of a day, cut into groups of about RowsPerTransaction rows (at least one hop). */
+/**
+ * Consecutive hops of a day in groups of at least RowGroupRows rows (the last group takes
+ * what is left, so no group but a day's only one is smaller); each group one transaction.
+ */
 function hopGroups(hops: { hop: number; n: number }[]): { hop: number; n: number }[][] {
   const groups: { hop: number; n: number }[][] = [];
+  let current: { hop: number; n: number }[] = [];
+  let rows = 0;
   for (const h of hops) {
-    const g = groups.at(-1);
-    if (g && g.reduce((s, x) => s + x.n, 0) + h.n <= RowsPerTransaction) g.push(h);
-    else groups.push([h]);
+    current.push(h);
+    rows += h.n;
+    if (rows >= RowGroupRows) {
+      groups.push(current);
+      current = [];
+      rows = 0;
+    }
+  }
+  if (current.length) {
+    if (groups.length) groups.at(-1)!.push(...current);
+    else groups.push(current);
   }
   return groups;
 }
 
 /**
  * Rewrites in hop order every closed day of every session (a day that ended PackGraceMs before
- * the session's latest sample and is not packed yet). One session, day and a few hops per
+ * the session's latest sample and is not packed yet). One session, day and group of hops (at
+ * least a row group's worth of rows) per
  * transaction, queued on the writer like an ingest flush and marked background, with a turn of
  * the event loop between two: the hop's rows of that day are selected in time order, deleted
  * and appended again, so a day's hops follow each other at the end of the table (DuckDB frees
