@@ -150,9 +150,11 @@ export async function packSamples(store: Store, opts: { until?: number; stopped?
   const took: number[] = [];
   const todo = await store.read((q) =>
     q.all<{ sid: number; from: number; latest: number }>(
-      `SELECT s.session_id AS sid, coalesce(p.packed_until, floor(s.first / ${DayMs}) * ${DayMs}) AS "from", s.latest
-       FROM (SELECT session_id, min(time) AS first, max(time) AS latest FROM samples GROUP BY session_id) s
-       LEFT JOIN sample_packing p ON p.session_id = s.session_id ORDER BY 1`,
+      // The sessions' sample times as counted (no scan of the samples; sessions_counted adds
+      // the tallies not folded yet).
+      `SELECT s.id AS sid, coalesce(p.packed_until, floor(s.first_sample / ${DayMs}) * ${DayMs}) AS "from", s.latest_sample AS latest
+       FROM sessions_counted s LEFT JOIN sample_packing p ON p.session_id = s.id
+       WHERE s.first_sample IS NOT NULL AND s.latest_sample IS NOT NULL ORDER BY 1`,
     ),
   );
   for (const { sid, from, latest } of todo) {
