@@ -132,4 +132,27 @@ describe('migration 18 (samples in day and hop order) on a database of the relea
     // A second run finds nothing to do.
     expect((await packSamples(store)).days).toBe(0);
   });
+
+  it('packs beside the writer: samples the writer commits meanwhile are kept, every answer the same', async () => {
+    const count = async () => (await store.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples'))!.n;
+    const n0 = await count();
+    await store.run('DELETE FROM sample_packing');
+    await store.run('CREATE TABLE arrival AS SELECT * FROM samples ORDER BY session_id, time, hop');
+    await store.run('DELETE FROM samples');
+    await store.run('INSERT INTO samples SELECT * FROM arrival');
+    await store.run('DROP TABLE arrival');
+    // The side connection's transaction is open (its temporary table made) while the writer
+    // commits new samples of a later day.
+    const packing = packSamples(store);
+    const later = Midnight + 86_400_000 + 3_600_000;
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 20; i++) writes.push(store.transaction((q) => q.run('INSERT INTO samples VALUES ($1, $2, 1, 1000)', [sessions.open, later + i * 1000])));
+    await Promise.all(writes);
+    const report = await packing;
+    expect(report.rows).toBeGreaterThan(0);
+    expect(await count()).toBe(n0 + 20);
+    expect(await inHopOrder(sessions.finished, T0, Midnight)).toBe(true);
+    await store.run('DELETE FROM samples WHERE time >= $1', [later]);
+    expect(differences(before, await answers(), 'answers', [])).toEqual([]);
+  });
 });
