@@ -1,6 +1,7 @@
 // For bench:store: 14 simulated days of steady ingest (one target, 30 hops at 2.5 s, through
 // the real ingest path) with raw samples kept 7 days: after each day, the day's expiry
-// (server/store/retention.ts) and a CHECKPOINT, then the file's size. Goal: flat after day 7
+// (server/store/retention.ts), the packing of the closed day into hop order (sample-order.ts)
+// and a CHECKPOINT, then the file's size. Goal: flat after day 7
 // (DuckDB reuses the blocks the deleted row groups free). Runs in a store of its own.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ export async function retentionRun({ dist, HOPS = 30, INTERVAL = 2500, DAYS = 14
   const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
   const { DomainEventBus } = await import(dist('server/events.js'));
   const { expireOnce } = await import(dist('server/store/retention.js'));
+  const { packSamples } = await import(dist('server/store/sample-order.js'));
   const { LatencyCode } = await import(dist('engine/latency-codes.js'));
   const DAY = 86_400_000;
   const dir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-retention-'));
@@ -47,6 +49,8 @@ export async function retentionRun({ dist, HOPS = 30, INTERVAL = 2500, DAYS = 14
     for (let d = 0; d < DAYS; d++) {
       for (let hr = 0; hr < 24; hr++) await ingest.addBatch(hourBatch(start + d * DAY + hr * 3_600_000));
       const r = await expireOnce(store, start + (d + 1) * DAY, { rawDays: RAW_DAYS, minuteDays: 400 });
+      // The server's hourly packing: the day before this one is closed now (sample-order.ts).
+      const p = await packSamples(store);
       await store.run('CHECKPOINT');
       const db = await store.one('SELECT used_blocks, total_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()');
       const { n } = await store.one('SELECT count(*)::DOUBLE AS n FROM samples');
@@ -55,7 +59,8 @@ export async function retentionRun({ dist, HOPS = 30, INTERVAL = 2500, DAYS = 14
       sizes.push(statSync(store.path).size);
       lines.push(
         `  day ${String(d + 1).padStart(2)}: file ${mb(statSync(store.path).size)} MB (used ${mb(db.used_blocks * db.block_size)} MB), raw samples kept ${n.toLocaleString()}, rollup rows ${rows.toLocaleString()}, ` +
-          `expired ${r.samples.toLocaleString()} in ${r.transactions} transactions (median ${r.medianMs.toFixed(1)} ms, longest ${r.longestMs.toFixed(1)} ms)`,
+          `expired ${r.samples.toLocaleString()} in ${r.transactions} transactions (median ${r.medianMs.toFixed(1)} ms, longest ${r.longestMs.toFixed(1)} ms), ` +
+          `packed ${p.rows.toLocaleString()} in ${p.transactions} (median ${p.medianMs.toFixed(1)} ms, longest ${p.longestMs.toFixed(1)} ms)`,
       );
     }
     // Growth per day while raw samples only accumulate, and once they expire as fast as they

@@ -2,7 +2,7 @@
 // through the real ingest path (Piscina worker, WASM rollups, DuckDB appender), next to the
 // raw DuckDB appender in the same run; then DataPointBuckets for 10 min, 24 h and 7 days
 // into ~600 buckets (20 calls each) next to a plain DuckDB GROUP BY over the raw samples, and
-// a range outside memory while the ingest path writes; the bytes per hop sample on disk; then the WASM bucket kernel against the
+// a range outside memory while the ingest path writes; the closed days packed into hop order and the bytes per hop sample on disk; then the WASM bucket kernel against the
 // TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -261,7 +261,22 @@ try {
 
   // 4. Bytes on disk per hop sample after a CHECKPOINT (bench/store-disk.mjs): the store's
   // tables against samples_raw_a, the same history appended in today's plain DOUBLE layout.
+  // First the closed days are packed into hop order, as the server's hourly run does
+  // (server/store/sample-order.ts); the samples of each session's last day and a bit stay in
+  // arrival order, as they would on a running appliance.
   {
+    const { packSamples } = await import(dist('server/store/sample-order.js'));
+    const t = performance.now();
+    const p = await packSamples(store);
+    const took = ms(t);
+    const { n: open } = await store.one(
+      `SELECT count(*)::DOUBLE AS n FROM samples s JOIN sample_packing p ON p.session_id = s.session_id WHERE s.time >= p.packed_until`,
+    );
+    console.log(
+      `packing closed days into hop order: ${p.days} session days, ${p.rows.toLocaleString()} samples in ${(took / 1000).toFixed(1)} s ` +
+        `(${Math.round(p.rows / (took / 1000)).toLocaleString()}/s), ${p.transactions} transactions (median ${fmt(p.medianMs)} ms, longest ${fmt(p.longestMs)} ms); ` +
+        `${open.toLocaleString()} samples of the open days left in arrival order`,
+    );
     const { diskPerSample } = await import('./store-disk.mjs');
     const d = await diskPerSample(store, { plain: 'samples_raw_a', plainRows: total, drop: ['samples_raw_rows', 'samples_raw_b'] });
     console.log(

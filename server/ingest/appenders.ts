@@ -1,6 +1,7 @@
 // Appends a flush's samples (columns in the samples table's order): latency as integer
-// microseconds (server/store/latency-micros.ts, docs/store.md "Compact samples").
-import { DOUBLE, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+// microseconds (server/store/latency-micros.ts, docs/store.md "Compact samples"), time as
+// integer ms (migration 18, docs/store.md "Sample order": a round's time is Date.now()).
+import { BIGINT, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
 import { appendColumns, type ChunkColumn } from '../store/append-columns.js';
 import { latencyMicros } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
@@ -10,7 +11,7 @@ const of = (type: ChunkColumn['type'], values: Float64Array | Int32Array): Chunk
 export function appendSamples(conn: DuckDBConnection, b: SampleBatch): Promise<void> {
   return appendColumns(conn, 'samples', b.length, [
     of(INTEGER, b.session),
-    of(DOUBLE, b.time),
+    { type: BIGINT, values: b.time, encode: Math.round },
     of(SMALLINT, b.hop),
     { type: INTEGER, values: b.latency, encode: latencyMicros },
   ]);

@@ -35,7 +35,8 @@ export interface PrepareResult {
 /**
  * Keeps the rows that can be stored: a finite time, a hop 0..255, and a latency that is a
  * measurement (>= 0) or a code worth keeping (Pending and Ignore carry no outcome); a
- * measurement rounded to the microsecond it is stored as (latency-micros.ts). The same
+ * measurement rounded to the microsecond it is stored as (latency-micros.ts), the time to the
+ * millisecond (integer ms since migration 18; a round's time is Date.now(), already whole). The same
  * pass measures what the rollup needs of the kept rows, so a batch of one session (the usual
  * case) is read once before the kernel.
  */
@@ -51,7 +52,7 @@ export function prepare(batch: SampleBatch): PrepareResult {
   const s0 = session[0];
   let single = true;
   for (let i = 0; i < n; i++) {
-    const t = time[i];
+    const t = Math.round(time[i]);
     const h = hop[i];
     const l = latency[i];
     const ok =
@@ -60,7 +61,7 @@ export function prepare(batch: SampleBatch): PrepareResult {
     const s = session[i];
     // Every later step (rollups, recent data, the store) sees the latency as it is stored.
     const stored = toStoredPrecision(l);
-    if (w !== i || stored !== l) {
+    if (w !== i || stored !== l || t !== time[i]) {
       session[w] = s;
       time[w] = t;
       hop[w] = h;

@@ -220,9 +220,29 @@ export class Store implements Queryable {
     return this.exclusive((q) => q.numberChunks(sql, params));
   }
 
+  private sideConn: Promise<DuckDBConnection> | undefined;
+  private sideTail: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs fn on a connection of its own beside the writer, one side work at a time: for long
+   * background writes that must not hold the ingest flushes (the packing of closed days,
+   * sample-order.ts). DuckDB lets its transactions append and delete beside the writer's; one
+   * that deletes a row another transaction deleted first fails at commit, so side work must
+   * be safe to try again. Reads see it once it commits.
+   */
+  side<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    this.sideConn ??= this.instance.connect();
+    const next = this.sideTail.then(async () => fn(queryable(await this.sideConn!)));
+    this.sideTail = next.catch(() => undefined);
+    return next;
+  }
+
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */
   async close(): Promise<void> {
     if (this.closed) return;
+    // Side work first: a CHECKPOINT fails while its transaction is open.
+    await this.sideTail;
     // Reads first: a CHECKPOINT fails while another connection has a transaction open.
     this.readers.shut = true;
     await this.readers.idleNow();
@@ -230,6 +250,7 @@ export class Store implements Queryable {
     this.closed = true;
     await this.tail;
     for (const c of this.readers.connections) c.closeSync();
+    if (this.sideConn) (await this.sideConn).closeSync();
     this.conn.closeSync();
     this.instance.closeSync();
   }

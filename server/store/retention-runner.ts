@@ -1,35 +1,49 @@
-// Runs expiry at start and then once a day (retention.ts), one run at a time, with a log line
-// per run. The days are read again before each run, so a changed setting applies the next day
-// (or at the next start).
+// Runs expiry at start and then once a day (retention.ts), and the packing of closed days into
+// hop order (sample-order.ts) after it and then every hour (a day is packed a few hours after
+// it ends, not up to a day later), one run at a time, with a log line per run that did
+// something. The days are read again before each expiry, so a changed setting applies the next
+// day (or at the next start).
 import type { Store } from './db.js';
 import { expireOnce } from './retention.js';
 import { retentionDays, type RetentionOverrides } from './retention-settings.js';
+import { packSamples } from './sample-order.js';
 
 const Daily = 86_400_000;
+const Hourly = 3_600_000;
 
 export interface RetentionLog {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
-/** Starts the daily expiry; the answer stops it and waits for a run in progress. */
+/** Starts the daily expiry and the hourly packing; the answer stops them and waits for a run in progress. */
 export function startRetention(store: Store, env: RetentionOverrides, log: RetentionLog, now = () => Date.now()): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  let lastExpiry = -Infinity;
   const run = () => {
     running = running.then(async () => {
       if (stopped) return;
       try {
-        const days = await retentionDays(store, env);
-        const r = await expireOnce(store, now(), days);
-        log.info({ ...days, ...r, longestMs: Math.round(r.longestMs * 10) / 10 }, 'retention: expired raw samples and 1-minute rollups older than their tiers');
+        if (now() - lastExpiry >= Daily - Hourly / 2) {
+          lastExpiry = now();
+          const days = await retentionDays(store, env);
+          const r = await expireOnce(store, now(), days);
+          log.info({ ...days, ...r, longestMs: Math.round(r.longestMs * 10) / 10 }, 'retention: expired raw samples and 1-minute rollups older than their tiers');
+        }
       } catch (err) {
         if (!stopped) log.error({ err }, 'retention: expiry failed (tried again tomorrow)');
+      }
+      try {
+        const p = await packSamples(store, { stopped: () => stopped });
+        if (p.days) log.info({ ...p, longestMs: Math.round(p.longestMs * 10) / 10 }, 'samples: closed days rewritten in hop order');
+      } catch (err) {
+        if (!stopped) log.error({ err }, 'samples: packing closed days failed (tried again in an hour)');
       }
     });
   };
   run();
-  const timer = setInterval(run, Daily);
+  const timer = setInterval(run, Hourly);
   timer.unref();
   return async () => {
     stopped = true;
