@@ -150,6 +150,12 @@ try {
   console.log(`load average at the end: ${loadavg()[0].toFixed(1)} (other processes share these cores)`);
   console.log(`ingest commit lag (clock at commit - newest sample of the session): p50 ${pct(commitLag, 50)} ms, p99 ${pct(commitLag, 99)} ms`);
   console.log(`queue: ${alerts.queue.delivered} delivered, ${alerts.queue.failedAttempts} failed attempts`);
+  if (!BASELINE) {
+    // Where the time after the commit went: event to names read, to the outbox journal fsynced,
+    // to the webhook answered (delivery runs beside the DuckDB write), and the DuckDB write itself.
+    const st = (k) => `p50 ${alerts.stages.percentile(k, 50).toFixed(1)} ms, p99 ${alerts.stages.percentile(k, 99).toFixed(1)} ms (${alerts.stages.count(k)})`;
+    console.log(`stages: names ${st('variables')}; outbox fsync ${st('journal')}; delivery after the fsync ${st('deliver')}; DuckDB write of the rows (not waited for) ${st('store')}`);
+  }
 } finally {
   await alerts.close();
   await ingest.close();

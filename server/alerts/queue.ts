@@ -9,6 +9,7 @@ import type { Store } from '../store/db.js';
 import * as repo from './repository.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
 import type { NotificationVariables } from './templates.js';
+import type { StageTimes } from './stage-times.js';
 
 export const MaxBackoffMs = 15_000;
 const BatchSize = 50;
@@ -23,6 +24,8 @@ export interface QueueDeps {
   lookup: (alertId: number, actionId: number) => { accountId: number; createdBy: number; kind: repo.AlertRecord['actions'][number]['kind']; config: repo.AlertRecord['actions'][number]['config'] } | undefined;
   /** Called after each delivery or failure (the console's alerts page and /metrics). */
   onResult?: (ok: boolean, n: repo.NotificationRecord, answer: string) => void;
+  /** Where the delivery's duration is noted. */
+  stages?: StageTimes;
 }
 
 export class NotificationQueue {
@@ -64,12 +67,16 @@ export class NotificationQueue {
   }
 
   /**
-   * Delivers rows just queued without reading them back (their rows are committed: a crash
-   * meanwhile leaves them pending for the next start). Failures are retried by the timer.
+   * Delivers rows just queued without reading them back. They are in the outbox journal
+   * (their DuckDB write may still wait behind an ingest flush): a crash meanwhile leaves them
+   * pending for the next start. Failures are retried by the timer. `since`
+   * (performance.now()) times the delivery for the stage figures.
    */
-  deliverNow(rows: repo.NotificationRecord[]): void {
+  deliverNow(rows: repo.NotificationRecord[], since = performance.now()): void {
     if (this.closed) return;
-    void Promise.all(rows.map((n) => this.deliver(n))).finally(() => void this.schedule());
+    void Promise.all(
+      rows.map((n) => this.deliver(n).then(() => this.deps.stages?.note('deliver', performance.now() - since))),
+    ).finally(() => void this.schedule());
   }
 
   /** Writes an outcome together with the others that ended meanwhile (retryAt: a failed attempt). */

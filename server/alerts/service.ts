@@ -1,6 +1,7 @@
 // Alerts (issue 22, docs/alerts.md): one function per operation for the REST routes and the
 // alerts pages, and the wiring of evaluation at ingest commit to the notification queue.
 import type { FastifyBaseLogger } from 'fastify';
+import { dirname, join } from 'node:path';
 import { Claim } from '../contract/account.js';
 import { ActionKinds, AlertEvents, WebhookFormats, type ActionConfig, type ActionKind, type ActionTestResult, type AlertDto, type AlertInput } from '../contract/alerts.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
@@ -17,6 +18,8 @@ import { AlertEvaluator, type Happening } from './evaluator.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
 import { NotificationQueue } from './queue.js';
 import { AgentPresence } from './agent-presence.js';
+import { Outbox, type OutboxNotification } from './outbox.js';
+import { StageTimes } from './stage-times.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
 
@@ -26,6 +29,8 @@ export const MaxTargetsPerAlert = 1_000;
 export const MaxActionsPerAlert = 20;
 export const AlertNameMaxLength = 200;
 export const MaxTestsPerMinute = 20;
+/** The outbox journal's directory, beside the database file. */
+export const OutboxDir = 'alerts-outbox';
 
 export interface AlertServiceDeps {
   store: Store;
@@ -49,6 +54,14 @@ export class AlertService {
   private readonly waitingHappenings: Happening[] = [];
   private readonly waitingStates: repo.StateRecord[] = [];
   notificationsQueued = 0;
+  /** The journal notifications and states are written to before delivery (set at start). */
+  private outbox: Outbox | undefined;
+  /** The DuckDB write of the last batch (settles on success and on failure). */
+  private storing: Promise<void> = Promise.resolve();
+  /** Notification ids are given here, before the store sees the row (from the stored maximum). */
+  private lastNotificationId = 0;
+  /** How long each step from an event to its delivery took (ms), for the bench and the docs. */
+  readonly stages = new StageTimes();
   /** The agentOffline condition's view of the agent links (set at start). */
   private presence: AgentPresence | undefined;
 
@@ -59,6 +72,7 @@ export class AlertService {
       store: deps.store,
       log: deps.log,
       actions: this.actionDeps,
+      stages: this.stages,
       lookup: (alertId, actionId) => {
         const a = this.alerts.get(alertId);
         const act = a?.actions.find((x) => x.id === actionId);
@@ -69,7 +83,19 @@ export class AlertService {
 
   /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
   async start(ingest: IngestPipeline, opts: { isAgentOnline?: (agentId: number) => boolean } = {}): Promise<void> {
-    const [alerts, states] = await this.deps.store.exclusive(async (q) => [await repo.loadAlerts(q), await repo.loadStates(q)] as const);
+    // What the outbox journal holds that the store may not (a crash before its DuckDB write).
+    const { outbox, left } = Outbox.open(join(dirname(this.deps.store.path), OutboxDir));
+    const [alerts, states] = await this.deps.store.transaction(async (q) => {
+      const known = new Set((await repo.loadAlerts(q)).map((a) => a.id));
+      for (const e of left) {
+        for (const s of e.states) if (known.has(s.alertId)) await repo.writeState(q, s);
+        await repo.insertNotifications(q, e.notifications.filter((n) => known.has(n.alertId)));
+      }
+      this.lastNotificationId = await repo.maxNotificationId(q);
+      return [await repo.loadAlerts(q), await repo.loadStates(q)] as const;
+    });
+    outbox.replayed();
+    this.outbox = outbox;
     for (const a of alerts) this.alerts.set(a.id, a);
     this.evaluator.load(alerts, states);
     ingest.onCommitted((sessionId, samples) => {
@@ -91,38 +117,65 @@ export class AlertService {
   async close(): Promise<void> {
     this.presence?.close();
     await this.writing;
+    await this.storing;
     await this.queue.close();
+    await this.outbox?.close();
   }
 
   /**
-   * Stores the states and queues one notification per action of each event, then delivers
-   * them. Everything one flush (or several, while a write runs) produced goes in one
-   * transaction: a write per target would queue behind ingest flushes one after another.
+   * Queues one notification per action of each event and stores the states, without waiting
+   * for the store's write lane (where an ingest flush may take seconds): everything one flush
+   * (or several, while a batch is written) produced is written to the outbox journal
+   * (fsynced), delivered at once, and written to DuckDB behind whatever the lane holds. A
+   * crash before that DuckDB write is replayed from the journal at the next start.
    */
   private record(happenings: Happening[], states: repo.StateRecord[]): void {
     this.waitingHappenings.push(...happenings);
     this.waitingStates.push(...states);
     if (this.writeScheduled) return;
     this.writeScheduled = true;
+    const firedAt = performance.now();
     this.writing = this.writing
       .then(async () => {
         this.writeScheduled = false;
         const hs = this.waitingHappenings.splice(0);
         const ss = this.waitingStates.splice(0);
+        const outbox = this.outbox;
+        if (!outbox) throw new Error('alerts: not started');
         const now = Date.now();
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
-        const queued = await this.deps.store.transaction(async (q) => {
-          for (const s of ss) await repo.writeState(q, s);
-          const rows: repo.NewNotification[] = [];
+        // Names come from the read connections: they do not wait for the write lane.
+        const rows: OutboxNotification[] = [];
+        await this.deps.store.read(async (q) => {
           for (const h of hs) {
             if (!h.alert.actions.length) continue;
             const v = await this.variables(q, h);
-            for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from }) });
+            const variablesJson = JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from });
+            for (const act of h.alert.actions) rows.push({ id: ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
           }
-          return repo.enqueue(q, rows, now, expiresAt);
+        });
+        const prepared = performance.now();
+        const seq = await outbox.append(ss, rows);
+        const journaled = performance.now();
+        this.stages.note('variables', prepared - firedAt);
+        this.stages.note('journal', journaled - prepared);
+        // Called now, so the lane holds this write before any outcome of these deliveries.
+        const stored = this.deps.store.transaction(async (q) => {
+          for (const s of ss) await repo.writeState(q, s);
+          await repo.insertNotifications(q, rows);
         }, { background: true });
-        this.notificationsQueued += queued.length;
-        this.queue.deliverNow(queued);
+        this.storing = stored.then(
+          async () => {
+            this.stages.note('store', performance.now() - journaled);
+            await outbox.storedUpTo(seq);
+          },
+          (err) => {
+            outbox.storeFailed();
+            this.deps.log.error({ err }, 'alerts: could not store notifications (kept in the outbox journal for the next start)');
+          },
+        );
+        this.notificationsQueued += rows.length;
+        this.queue.deliverNow(rows, journaled);
       })
       .catch((err) => this.deps.log.error({ err }, 'alerts: could not queue notifications'));
   }
