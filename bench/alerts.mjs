@@ -154,7 +154,7 @@ try {
     // Where the time after the commit went: event to names read, to the outbox journal fsynced,
     // to the webhook answered (delivery runs beside the DuckDB write), and the DuckDB write itself.
     const st = (k) => `p50 ${alerts.stages.percentile(k, 50).toFixed(1)} ms, p99 ${alerts.stages.percentile(k, 99).toFixed(1)} ms (${alerts.stages.count(k)})`;
-    console.log(`stages: names ${st('variables')}; outbox fsync ${st('journal')}; delivery after the fsync ${st('deliver')}; DuckDB write of the rows (not waited for) ${st('store')}`);
+    console.log(`stages: waiting behind the previous batch ${st('wait')}; names read ${st('names')}; outbox fsync ${st('journal')}; fsync to the webhook's answer ${st('deliver')}; fsync to the rows in DuckDB (not waited for) ${st('store')}`);
   }
 } finally {
   await alerts.close();

@@ -146,10 +146,14 @@ export class AlertService {
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
         // Names come from the read connections: they do not wait for the write lane.
         const rows: OutboxNotification[] = [];
+        const started = performance.now();
+        this.stages.note('wait', started - firedAt);
         await this.deps.store.read(async (q) => {
-          for (const h of hs) {
-            if (!h.alert.actions.length) continue;
-            const v = await this.variables(q, h);
+          const notifying = hs.filter((h) => h.alert.actions.length);
+          await this.loadTargetInfos(q, notifying.map((h) => h.sessionId));
+          const addresses = await this.hopAddresses(q, notifying);
+          for (const h of notifying) {
+            const v = await this.variables(q, h, addresses);
             const variablesJson = JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from });
             for (const act of h.alert.actions) rows.push({ id: ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
           }
@@ -157,7 +161,7 @@ export class AlertService {
         const prepared = performance.now();
         const seq = await outbox.append(ss, rows);
         const journaled = performance.now();
-        this.stages.note('variables', prepared - firedAt);
+        this.stages.note('names', prepared - started);
         this.stages.note('journal', journaled - prepared);
         // Called now, so the lane holds this write before any outcome of these deliveries.
         const stored = this.deps.store.transaction(async (q) => {
@@ -184,28 +188,59 @@ export class AlertService {
   private readonly targetInfos = new Map<number, { host: string; agent: string; at: number }>();
 
   private async targetInfo(q: Queryable, sessionId: number): Promise<{ host: string; agent: string } | undefined> {
-    const cached = this.targetInfos.get(sessionId);
-    if (cached && cached.at > Date.now() - 60_000) return cached;
-    const s = await q.one<{ target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
-      `SELECT s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id WHERE s.id = $1`,
-      [sessionId],
-    );
-    if (!s) return undefined;
-    const info = {
-      host: s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip),
-      agent: s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`),
-      at: Date.now(),
-    };
-    if (this.targetInfos.size > 10_000) this.targetInfos.clear();
-    this.targetInfos.set(sessionId, info);
-    return info;
+    await this.loadTargetInfos(q, [sessionId]);
+    return this.targetInfos.get(sessionId);
   }
 
-  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }): Promise<NotificationVariables> {
+  /**
+   * Reads the names of the targets not cached, in one statement per thousand: under load a
+   * statement takes tens of milliseconds, and a flush can fire alerts on a hundred targets.
+   */
+  private async loadTargetInfos(q: Queryable, sessionIds: Iterable<number>): Promise<void> {
+    const stale = Date.now() - 60_000;
+    const missing = [...new Set(sessionIds)].filter((id) => !((this.targetInfos.get(id)?.at ?? 0) > stale));
+    for (let i = 0; i < missing.length; i += 1000) {
+      const ids = missing.slice(i, i + 1000);
+      const rows = await q.all<{ id: number; target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
+        `SELECT s.id, s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id
+         WHERE s.id IN (${ids.map((_, k) => `$${k + 1}`).join(', ')})`,
+        ids,
+      );
+      if (this.targetInfos.size + rows.length > 10_000) this.targetInfos.clear();
+      for (const s of rows) {
+        this.targetInfos.set(s.id, {
+          host: s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip),
+          agent: s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`),
+          at: Date.now(),
+        });
+      }
+    }
+  }
+
+  /** The addresses of the hops that hop conditions name, in one statement ("session:hop" -> address). */
+  private async hopAddresses(q: Queryable, hs: Happening[]): Promise<Map<string, string>> {
+    const wanted = hs.filter((h) => h.alert.condition.Hop);
+    const out = new Map<string, string>();
+    for (let i = 0; i < wanted.length; i += 500) {
+      const part = wanted.slice(i, i + 500);
+      const rows = await q.all<{ session_id: number; hop: number; address: string }>(
+        `SELECT session_id, hop, address FROM hosts WHERE ${part.map((_, k) => `(session_id = $${2 * k + 1} AND hop = $${2 * k + 2})`).join(' OR ')}`,
+        part.flatMap((h) => [h.sessionId, h.hop]),
+      );
+      for (const r of rows) out.set(`${r.session_id}:${r.hop}`, r.address);
+    }
+    return out;
+  }
+
+  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }, addresses?: Map<string, string>): Promise<NotificationVariables> {
     const s = await this.targetInfo(q, h.sessionId);
     const host = s?.host ?? (h.sessionId ? `target ${h.sessionId}` : '(no target)');
-    // Hop conditions name the hop's address (one look-up; the target's is in its name).
-    const hostAddr = h.alert.condition.Hop ? await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]) : undefined;
+    // Hop conditions name the hop's address (the target's is in its name).
+    const hostAddr = !h.alert.condition.Hop
+      ? undefined
+      : addresses
+        ? { address: addresses.get(`${h.sessionId}:${h.hop}`) ?? '' }
+        : await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
     const base = this.deps.config.publicUrl;
     return {
       alert: h.alert.name,

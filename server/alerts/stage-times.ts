@@ -1,6 +1,7 @@
 // How long each step from an alert's event to its delivery took: the bench prints these, so a
 // missed delay goal says where the time went (docs/alerts.md, docs/benchmarks.md).
-export type Stage = 'variables' | 'journal' | 'store' | 'deliver';
+/** wait: the event until its batch starts (behind the batch before); names: the targets' names read; journal: the outbox fsync; deliver: the fsync to the action's answer; store: the fsync to the rows in DuckDB. */
+export type Stage = 'wait' | 'names' | 'journal' | 'deliver' | 'store';
 
 /** The newest Kept figures of each stage (ms). */
 const Kept = 10_000;
