@@ -105,4 +105,47 @@ describe('the alerts sidebar in Chromium', () => {
       throw err;
     }
   }, 120_000);
+
+  // The sidebar is fixed to the right edge: the screen must keep its width free, or it hides
+  // the grid's right-hand columns (it did: the grid ran on under it).
+  it('keeps the grid beside the open sidebar, on the target window and the summary screen, at any width', async () => {
+    try {
+      const besideEachOther = async () => {
+        const grid = (await page.getByTestId('trace-grid').boundingBox())!;
+        const side = (await sidebar().boundingBox())!;
+        return { gridRight: Math.round(grid.x + grid.width), sidebarLeft: Math.round(side.x), gridWidth: Math.round(grid.width) };
+      };
+      await page.goto(`${app.url}/targets/${targetId}`);
+      await page.getByTestId('trace-grid').waitFor({ timeout: 20_000 });
+      if ((await page.getByTestId('alerts-toggle').textContent()) !== 'Hide alerts') await page.getByTestId('alerts-toggle').click();
+      await sidebar().waitFor({ timeout: 10_000 });
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+      expect((await besideEachOther()).gridWidth).toBeGreaterThan(600);
+      await shot('layout-target');
+
+      // Dragged wider (its left edge 250 px to the left): the grid narrows with it.
+      const side = (await sidebar().boundingBox())!;
+      await page.mouse.move(side.x + 2, side.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(side.x + 2 - 250, side.y + 200, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(async () => (await sidebar().boundingBox())!.width).toBe(600);
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+
+      // The summary screen (All Targets) shows it too (visibility is kept), beside its grid.
+      await page.goto(`${app.url}/`);
+      await page.getByTestId('trace-grid').waitFor({ timeout: 20_000 });
+      await sidebar().waitFor({ timeout: 10_000 });
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+      await shot('layout-summary');
+      // Hidden: the grid takes the width back.
+      const narrow = (await besideEachOther()).gridRight;
+      await page.getByTestId('alerts-toggle').click();
+      await expect.poll(() => sidebar().count()).toBe(0);
+      await expect.poll(async () => { const g = (await page.getByTestId('trace-grid').boundingBox())!; return g.x + g.width - narrow; }, { timeout: 10_000 }).toBeGreaterThanOrEqual(340);
+    } catch (err) {
+      await shot('layout-failure');
+      throw err;
+    }
+  }, 120_000);
 });
