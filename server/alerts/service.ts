@@ -123,6 +123,7 @@ export class AlertService {
 
   async close(): Promise<void> {
     clearInterval(this.namesTimer);
+    clearTimeout(this.namesSoonTimer);
     this.presence?.close();
     await this.writing;
     await this.storing;
@@ -156,8 +157,11 @@ export class AlertService {
         const rows: OutboxNotification[] = [];
         const started = performance.now();
         this.stages.note('wait', started - firedAt);
-        await this.deps.store.read(async (q) => {
-          const notifying = hs.filter((h) => h.alert.actions.length);
+        const notifying = hs.filter((h) => h.alert.actions.length);
+        // Usually every name is in memory and no hop condition fired: no statement at all.
+        const fresh = Date.now() - NamesKeptMs;
+        const needsRead = notifying.some((h) => h.alert.condition.Hop || !((this.targetInfos.get(h.sessionId)?.at ?? 0) > fresh));
+        await (needsRead ? this.deps.store.read.bind(this.deps.store) : (fn: (q: Queryable) => Promise<void>) => fn(this.deps.store))(async (q) => {
           await this.loadTargetInfos(q, notifying.map((h) => h.sessionId));
           const addresses = await this.hopAddresses(q, notifying);
           for (const h of notifying) {
@@ -204,6 +208,18 @@ export class AlertService {
     if (this.targetInfos.size + watched.size > 10_000) this.targetInfos.clear();
     await this.deps.store.read((q) => this.loadTargetInfos(q, watched, true)).catch((err) => this.deps.log.warn({ err }, 'alerts: could not read target names'));
   }
+
+  /** After alerts changed: their new targets' names are read within a second (one read for many changes). */
+  private namesSoon(): void {
+    if (this.namesSoonTimer || !this.outbox) return;
+    this.namesSoonTimer = setTimeout(() => {
+      this.namesSoonTimer = undefined;
+      void this.refreshNames();
+    }, 1000);
+    this.namesSoonTimer.unref();
+  }
+
+  private namesSoonTimer: NodeJS.Timeout | undefined;
 
   /** Target names and agents, refreshed every 30 s, used up to 90 s (a flush can fire many alerts of the same targets). */
   private readonly targetInfos = new Map<number, { host: string; agent: string; at: number }>();
@@ -353,6 +369,7 @@ export class AlertService {
     if (a) {
       this.alerts.set(id, a);
       this.evaluator.put(a);
+      this.namesSoon();
     } else {
       this.alerts.delete(id);
       this.evaluator.remove(id);
