@@ -26,7 +26,7 @@ describe('the alerts sidebar in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    app = await startAppliance({ env: { ...engineEnv(), HOPWATCH_ROOT_PASSWORD: password } });
+    app = await startAppliance({ env: { ...engineEnv(), HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_INSIGHTS: '1' } });
     cookie = await signIn(app.url, 'admin', password);
     const started = await (await fetch(`${app.url}/cmd/newtarget?target=127.0.0.1&traceInterval=0.5`, { headers: { cookie } })).json();
     targetId = started.ID;
@@ -108,7 +108,7 @@ describe('the alerts sidebar in Chromium', () => {
 
   // The sidebar is fixed to the right edge: the screen must keep its width free, or it hides
   // the grid's right-hand columns (it did: the grid ran on under it).
-  it('keeps the grid beside the open sidebar, on the target window and the summary screen, at any width', async () => {
+  it('keeps the grid beside the open sidebar, on the target window (Insights open too) and the summary screen, at any width', async () => {
     try {
       const besideEachOther = async () => {
         const grid = (await page.getByTestId('trace-grid').boundingBox())!;
@@ -131,6 +131,20 @@ describe('the alerts sidebar in Chromium', () => {
       await page.mouse.up();
       await expect.poll(async () => (await sidebar().boundingBox())!.width).toBe(600);
       await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+
+      // With Insights open too: the sidebar sits left of it, the grid left of both.
+      const insights = page.getByTestId('insights-panel');
+      if (!(await insights.count())) await page.getByRole('button', { name: 'Insights', exact: true }).click();
+      await insights.waitFor({ timeout: 10_000 });
+      await expect.poll(async () => {
+        const b = await besideEachOther();
+        const side = (await sidebar().boundingBox())!;
+        const ins = (await insights.boundingBox())!;
+        return b.gridRight <= b.sidebarLeft && Math.round(side.x + side.width) <= Math.round(ins.x);
+      }, { timeout: 10_000 }).toBe(true);
+      await shot('layout-insights');
+      await page.getByRole('button', { name: 'Close Insights' }).click();
+      await expect.poll(() => insights.count()).toBe(0);
 
       // The summary screen (All Targets) shows it too (visibility is kept), beside its grid.
       await page.goto(`${app.url}/`);
