@@ -3,7 +3,7 @@
 // holds it; a loss alert's webhook must still arrive. A copy of the data directory taken then
 // is what a kill -9 at that moment leaves on disk (DuckDB's committed file and WAL, the
 // outbox journal): a server started on it replays the journal, so the notification is sent
-// (again: at least once), the target is still firing (no second start) and its end comes once.
+// (again: at least once, under the same X-Hopwatch-Notification), the target is still firing (no second start) and its end comes once.
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { Store } from '../store/db.js';
 import { insertActiveSession } from '../ingest/testing/sessions.js';
 import { startHttpSink, waitFor, type HttpSink } from '../../test/alerts/support.js';
 import { AlertService, OutboxDir } from './service.js';
+import { NotificationHeader } from './actions.js';
 
 const T = LatencyCode.Timeout;
 const root = mkdtempSync(join(tmpdir(), 'hopwatch-outbox-'));
@@ -112,6 +113,9 @@ describe('the alerts outbox', () => {
       await waitFor('the replayed start', () => sink.requests.length >= 2, 20_000);
       expect(events(sink)).toEqual(['start', 'start']);
       expect(sink.requests[1].body).toBe(sink.requests[0].body);
+      // The same notification by its header: a receiver can drop the repeat.
+      expect(sink.requests[1].headers[NotificationHeader]).toBe(sink.requests[0].headers[NotificationHeader]);
+      expect(sink.requests[0].headers[NotificationHeader]).toMatch(/^\d+$/);
       // The firing state came back from the journal too: more loss starts nothing new.
       expect(again.alerts.evaluator.firingTargets(alert.AlertID)).toEqual([sessionId]);
       expect(readdirSync(join(crashed, OutboxDir))).toEqual([]);

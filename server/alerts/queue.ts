@@ -149,6 +149,7 @@ export class NotificationQueue {
         time: variables.sampleTime,
         from: variables.windowFrom,
         variables,
+        notificationId: n.id,
       });
       // The answer is in: what the bench calls delivered (the outcome's write follows).
       if (since !== undefined) this.deps.stages?.note('deliver', performance.now() - since);
