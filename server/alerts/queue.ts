@@ -1,5 +1,6 @@
-// The durable notification queue: a notification is a row (table notifications) from the
-// moment its event happened until it was delivered, or its retry time ran out. One timer for
+// The durable notification queue: a notification is a line in the outbox journal from the
+// moment its event happened (outbox.ts), then a row (table notifications) until it was
+// delivered, or its retry time ran out; the first attempt does not wait for the row. One timer for
 // the whole queue (the earliest due row), not one per target or row. A failed attempt is
 // retried with exponential backoff (1 s, 2 s, 4 s... at most MaxBackoffMs apart) until
 // expiresAt; the failure shows on the alert (LastError) meanwhile and after giving up.
