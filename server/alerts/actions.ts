@@ -43,6 +43,8 @@ export interface ActionContext {
   /** The start of the condition's window (epoch ms): the export action's range is from..time. */
   from?: number;
   variables: NotificationVariables;
+  /** The queued notification (none for Send test): webhooks name it in NotificationHeader. */
+  notificationId?: number;
 }
 
 /** The export action's file limit when its MaxSamples is not given. */
@@ -57,13 +59,19 @@ export function exportFileName(alertId: number, sessionId: number, event: string
 export const WebhookTimeoutMs = 10_000;
 const AnswerMax = 500;
 
-async function webhook(c: WebhookActionConfig, v: NotificationVariables): Promise<string> {
+/**
+ * The header naming the notification a webhook call delivers: the same on every attempt and
+ * after a restart (delivery is at least once), so a receiver can drop a repeat.
+ */
+export const NotificationHeader = 'x-hopwatch-notification';
+
+async function webhook(c: WebhookActionConfig, v: NotificationVariables, notificationId?: number): Promise<string> {
   const body = c.Method === 'GET' ? undefined : webhookBody(c.Format, c.Template, v);
   let r: Response;
   try {
     r = await fetch(c.Url, {
       method: c.Method,
-      headers: { 'content-type': 'application/json', 'user-agent': 'Hopwatch-alerts', ...(c.Headers ?? {}) },
+      headers: { 'content-type': 'application/json', 'user-agent': 'Hopwatch-alerts', ...(c.Headers ?? {}), ...(notificationId !== undefined ? { [NotificationHeader]: String(notificationId) } : {}) },
       body,
       signal: AbortSignal.timeout(WebhookTimeoutMs),
       redirect: 'manual',
@@ -103,7 +111,7 @@ export async function runAction(deps: ActionDeps, kind: ActionKind, config: Acti
       }
     }
     case 'webhook':
-      return webhook(config as WebhookActionConfig, v);
+      return webhook(config as WebhookActionConfig, v, ctx.notificationId);
     case 'comment': {
       const c = config as CommentActionConfig;
       const text = substitute(c.Text || 'Alert "$alert" $eventWords: $condition (loss $loss%, latency $latency ms)', v).slice(0, 1000);

@@ -1,5 +1,6 @@
-// The durable notification queue: a notification is a row (table notifications) from the
-// moment its event happened until it was delivered, or its retry time ran out. One timer for
+// The durable notification queue: a notification is a line in the outbox journal from the
+// moment its event happened (outbox.ts), then a row (table notifications) until it was
+// delivered, or its retry time ran out; the first attempt does not wait for the row. One timer for
 // the whole queue (the earliest due row), not one per target or row. A failed attempt is
 // retried with exponential backoff (1 s, 2 s, 4 s... at most MaxBackoffMs apart) until
 // expiresAt; the failure shows on the alert (LastError) meanwhile and after giving up.
@@ -9,6 +10,7 @@ import type { Store } from '../store/db.js';
 import * as repo from './repository.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
 import type { NotificationVariables } from './templates.js';
+import type { StageTimes } from './stage-times.js';
 
 export const MaxBackoffMs = 15_000;
 const BatchSize = 50;
@@ -23,6 +25,8 @@ export interface QueueDeps {
   lookup: (alertId: number, actionId: number) => { accountId: number; createdBy: number; kind: repo.AlertRecord['actions'][number]['kind']; config: repo.AlertRecord['actions'][number]['config'] } | undefined;
   /** Called after each delivery or failure (the console's alerts page and /metrics). */
   onResult?: (ok: boolean, n: repo.NotificationRecord, answer: string) => void;
+  /** Where the delivery's duration is noted. */
+  stages?: StageTimes;
 }
 
 export class NotificationQueue {
@@ -64,12 +68,14 @@ export class NotificationQueue {
   }
 
   /**
-   * Delivers rows just queued without reading them back (their rows are committed: a crash
-   * meanwhile leaves them pending for the next start). Failures are retried by the timer.
+   * Delivers rows just queued without reading them back. They are in the outbox journal
+   * (their DuckDB write may still wait behind an ingest flush): a crash meanwhile leaves them
+   * pending for the next start. Failures are retried by the timer. `since`
+   * (performance.now()) times the delivery for the stage figures.
    */
-  deliverNow(rows: repo.NotificationRecord[]): void {
+  deliverNow(rows: repo.NotificationRecord[], since = performance.now()): void {
     if (this.closed) return;
-    void Promise.all(rows.map((n) => this.deliver(n))).finally(() => void this.schedule());
+    void Promise.all(rows.map((n) => this.deliver(n, since))).finally(() => void this.schedule());
   }
 
   /** Writes an outcome together with the others that ended meanwhile (retryAt: a failed attempt). */
@@ -113,12 +119,12 @@ export class NotificationQueue {
     }
   }
 
-  private async deliver(n: repo.NotificationRecord): Promise<void> {
+  private async deliver(n: repo.NotificationRecord, since?: number): Promise<void> {
     if (this.inFlight.has(n.id) || this.recentlyDone.has(n.id)) return;
     this.inFlight.add(n.id);
     let finished = false;
     try {
-      finished = await this.attempt(n);
+      finished = await this.attempt(n, since);
     } finally {
       this.inFlight.delete(n.id);
       if (finished) this.recentlyDone.add(n.id);
@@ -128,7 +134,7 @@ export class NotificationQueue {
   }
 
   /** True when the row is done (sent, dropped or given up); false when it waits for a retry. */
-  private async attempt(n: repo.NotificationRecord): Promise<boolean> {
+  private async attempt(n: repo.NotificationRecord, since?: number): Promise<boolean> {
     const found = this.deps.lookup(n.alertId, n.actionId);
     if (!found) {
       await this.deps.store.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE id = $1`, [n.id, Date.now()]);
@@ -144,7 +150,10 @@ export class NotificationQueue {
         time: variables.sampleTime,
         from: variables.windowFrom,
         variables,
+        notificationId: n.id,
       });
+      // The answer is in: what the bench calls delivered (the outcome's write follows).
+      if (since !== undefined) this.deps.stages?.note('deliver', performance.now() - since);
       await this.mark({ n, answer: answer.slice(0, 2000), now: Date.now() });
       this.delivered++;
       this.deps.onResult?.(true, n, answer);

@@ -1,5 +1,6 @@
 // SQL of alerts, their targets, actions and state, and the notification queue.
 import type { Queryable } from '../store/db.js';
+import type { OutboxNotification } from './outbox.js';
 import type { ActionConfig, ActionKind, AlertEvent, AlertInput, Condition } from '../contract/alerts.js';
 
 export interface AlertRecord {
@@ -181,20 +182,28 @@ export interface NewNotification {
   variablesJson: string;
 }
 
-/** Queues the rows with one statement (a flush can fire a thousand alerts at once). */
-export async function enqueue(q: Queryable, rows: NewNotification[], now: number, expiresAt: number): Promise<NotificationRecord[]> {
-  if (!rows.length) return [];
-  const params: (string | number)[] = [now, expiresAt];
+/**
+ * Writes queued rows, ids given (the outbox numbers them before the store sees them), in one
+ * statement (a flush can fire a thousand alerts at once). A row already there is kept as it
+ * is: a replayed outbox must not queue a delivered notification again.
+ */
+export async function insertNotifications(q: Queryable, rows: OutboxNotification[]): Promise<void> {
+  if (!rows.length) return;
+  const params: (string | number)[] = [];
   const values = rows.map((r) => {
-    const at = params.push(r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson);
-    return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}, 'pending', $1, $2, $1)`;
+    const at = params.push(r.id, r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, r.createdAt, r.expiresAt);
+    return `($${at - 7}, $${at - 6}, $${at - 5}, $${at - 4}, $${at - 3}, $${at - 2}, 'pending', $${at - 1}, $${at}, $${at - 1})`;
   });
-  const ids = await q.all<{ id: number }>(
-    `INSERT INTO notifications (alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
-     VALUES ${values.join(', ')} RETURNING id`,
+  await q.run(
+    `INSERT INTO notifications (id, alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
+     VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING`,
     params,
   );
-  return rows.map((r, i) => ({ id: ids[i].id, alertId: r.alertId, actionId: r.actionId, sessionId: r.sessionId, event: r.event, variablesJson: r.variablesJson, attempts: 0, expiresAt }));
+}
+
+/** The highest notification id in the store (ids are given in memory from there on). */
+export async function maxNotificationId(q: Queryable): Promise<number> {
+  return (await q.one<{ id: number }>('SELECT coalesce(max(id), 0)::BIGINT AS id FROM notifications'))!.id;
 }
 
 export async function dueNotifications(q: Queryable, now: number, limit: number): Promise<NotificationRecord[]> {

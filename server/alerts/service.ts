@@ -1,6 +1,7 @@
 // Alerts (issue 22, docs/alerts.md): one function per operation for the REST routes and the
 // alerts pages, and the wiring of evaluation at ingest commit to the notification queue.
 import type { FastifyBaseLogger } from 'fastify';
+import { dirname, join } from 'node:path';
 import { Claim } from '../contract/account.js';
 import { ActionKinds, AlertEvents, WebhookFormats, type ActionConfig, type ActionKind, type ActionTestResult, type AlertDto, type AlertInput } from '../contract/alerts.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
@@ -17,6 +18,8 @@ import { AlertEvaluator, type Happening } from './evaluator.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
 import { NotificationQueue } from './queue.js';
 import { AgentPresence } from './agent-presence.js';
+import { Outbox, type OutboxNotification } from './outbox.js';
+import { StageTimes } from './stage-times.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
 
@@ -26,6 +29,11 @@ export const MaxTargetsPerAlert = 1_000;
 export const MaxActionsPerAlert = 20;
 export const AlertNameMaxLength = 200;
 export const MaxTestsPerMinute = 20;
+/** The outbox journal's directory, beside the database file. */
+export const OutboxDir = 'alerts-outbox';
+/** Watched targets' names are read again this often, and used at most NamesKeptMs after reading. */
+const NamesRefreshMs = 30_000;
+const NamesKeptMs = 90_000;
 
 export interface AlertServiceDeps {
   store: Store;
@@ -49,6 +57,15 @@ export class AlertService {
   private readonly waitingHappenings: Happening[] = [];
   private readonly waitingStates: repo.StateRecord[] = [];
   notificationsQueued = 0;
+  private namesTimer: NodeJS.Timeout | undefined;
+  /** The journal notifications and states are written to before delivery (set at start). */
+  private outbox: Outbox | undefined;
+  /** The DuckDB write of the last batch (settles on success and on failure). */
+  private storing: Promise<void> = Promise.resolve();
+  /** Notification ids are given here, before the store sees the row (from the stored maximum). */
+  private lastNotificationId = 0;
+  /** How long each step from an event to its delivery took (ms), for the bench and the docs. */
+  readonly stages = new StageTimes();
   /** The agentOffline condition's view of the agent links (set at start). */
   private presence: AgentPresence | undefined;
 
@@ -59,6 +76,7 @@ export class AlertService {
       store: deps.store,
       log: deps.log,
       actions: this.actionDeps,
+      stages: this.stages,
       lookup: (alertId, actionId) => {
         const a = this.alerts.get(alertId);
         const act = a?.actions.find((x) => x.id === actionId);
@@ -69,7 +87,22 @@ export class AlertService {
 
   /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
   async start(ingest: IngestPipeline, opts: { isAgentOnline?: (agentId: number) => boolean } = {}): Promise<void> {
-    const [alerts, states] = await this.deps.store.exclusive(async (q) => [await repo.loadAlerts(q), await repo.loadStates(q)] as const);
+    // What the outbox journal holds that the store may not (a crash before its DuckDB write).
+    const { outbox, left } = Outbox.open(join(dirname(this.deps.store.path), OutboxDir));
+    const [alerts, states] = await this.deps.store.transaction(async (q) => {
+      const known = new Set((await repo.loadAlerts(q)).map((a) => a.id));
+      for (const e of left) {
+        for (const s of e.states) if (known.has(s.alertId)) await repo.writeState(q, s);
+        await repo.insertNotifications(q, e.notifications.filter((n) => known.has(n.alertId)));
+      }
+      this.lastNotificationId = await repo.maxNotificationId(q);
+      return [await repo.loadAlerts(q), await repo.loadStates(q)] as const;
+    });
+    outbox.replayed();
+    this.outbox = outbox;
+    void this.refreshNames();
+    this.namesTimer = setInterval(() => void this.refreshNames(), NamesRefreshMs);
+    this.namesTimer.unref();
     for (const a of alerts) this.alerts.set(a.id, a);
     this.evaluator.load(alerts, states);
     ingest.onCommitted((sessionId, samples) => {
@@ -89,70 +122,162 @@ export class AlertService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.namesTimer);
+    clearTimeout(this.namesSoonTimer);
     this.presence?.close();
     await this.writing;
+    await this.storing;
     await this.queue.close();
+    await this.outbox?.close();
   }
 
   /**
-   * Stores the states and queues one notification per action of each event, then delivers
-   * them. Everything one flush (or several, while a write runs) produced goes in one
-   * transaction: a write per target would queue behind ingest flushes one after another.
+   * Queues one notification per action of each event and stores the states, without waiting
+   * for the store's write lane (where an ingest flush may take seconds): everything one flush
+   * (or several, while a batch is written) produced is written to the outbox journal
+   * (fsynced), delivered at once, and written to DuckDB behind whatever the lane holds. A
+   * crash before that DuckDB write is replayed from the journal at the next start.
    */
   private record(happenings: Happening[], states: repo.StateRecord[]): void {
     this.waitingHappenings.push(...happenings);
     this.waitingStates.push(...states);
     if (this.writeScheduled) return;
     this.writeScheduled = true;
+    const firedAt = performance.now();
     this.writing = this.writing
       .then(async () => {
         this.writeScheduled = false;
         const hs = this.waitingHappenings.splice(0);
         const ss = this.waitingStates.splice(0);
+        const outbox = this.outbox;
+        if (!outbox) throw new Error('alerts: not started');
         const now = Date.now();
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
-        const queued = await this.deps.store.transaction(async (q) => {
-          for (const s of ss) await repo.writeState(q, s);
-          const rows: repo.NewNotification[] = [];
-          for (const h of hs) {
-            if (!h.alert.actions.length) continue;
-            const v = await this.variables(q, h);
-            for (const act of h.alert.actions) rows.push({ alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson: JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from }) });
+        // Names come from the read connections: they do not wait for the write lane.
+        const rows: OutboxNotification[] = [];
+        const started = performance.now();
+        this.stages.note('wait', started - firedAt);
+        const notifying = hs.filter((h) => h.alert.actions.length);
+        // Usually every name is in memory and no hop condition fired: no statement at all.
+        const fresh = Date.now() - NamesKeptMs;
+        const needsRead = notifying.some((h) => h.alert.condition.Hop || !((this.targetInfos.get(h.sessionId)?.at ?? 0) > fresh));
+        await (needsRead ? this.deps.store.read.bind(this.deps.store) : (fn: (q: Queryable) => Promise<void>) => fn(this.deps.store))(async (q) => {
+          await this.loadTargetInfos(q, notifying.map((h) => h.sessionId));
+          const addresses = await this.hopAddresses(q, notifying);
+          for (const h of notifying) {
+            const v = await this.variables(q, h, addresses);
+            const variablesJson = JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from });
+            for (const act of h.alert.actions) rows.push({ id: ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
           }
-          return repo.enqueue(q, rows, now, expiresAt);
+        });
+        const prepared = performance.now();
+        const seq = await outbox.append(ss, rows);
+        const journaled = performance.now();
+        this.stages.note('names', prepared - started);
+        this.stages.note('journal', journaled - prepared);
+        // Called now, so the lane holds this write before any outcome of these deliveries.
+        const stored = this.deps.store.transaction(async (q) => {
+          for (const s of ss) await repo.writeState(q, s);
+          await repo.insertNotifications(q, rows);
         }, { background: true });
-        this.notificationsQueued += queued.length;
-        this.queue.deliverNow(queued);
+        this.storing = stored.then(
+          async () => {
+            this.stages.note('store', performance.now() - journaled);
+            await outbox.storedUpTo(seq);
+          },
+          (err) => {
+            outbox.storeFailed();
+            this.deps.log.error({ err }, 'alerts: could not store notifications (kept in the outbox journal for the next start)');
+          },
+        );
+        this.notificationsQueued += rows.length;
+        this.queue.deliverNow(rows, journaled);
       })
       .catch((err) => this.deps.log.error({ err }, 'alerts: could not queue notifications'));
   }
 
-  /** Target names and agents, kept a minute (a flush can fire many alerts of the same targets). */
+  /**
+   * Reads the names of every watched target again, every NamesRefreshMs: an event then finds
+   * its names in memory instead of reading them while ingest keeps DuckDB busy (a read took
+   * 1.5 s under load in the bench). One statement per thousand targets; nothing without alerts.
+   */
+  private async refreshNames(): Promise<void> {
+    const watched = new Set<number>();
+    for (const a of this.alerts.values()) if (a.enabled && a.actions.length) for (const t of a.targets) watched.add(t);
+    if (!watched.size) return;
+    if (this.targetInfos.size + watched.size > 10_000) this.targetInfos.clear();
+    await this.deps.store.read((q) => this.loadTargetInfos(q, watched, true)).catch((err) => this.deps.log.warn({ err }, 'alerts: could not read target names'));
+  }
+
+  /** After alerts changed: their new targets' names are read within a second (one read for many changes). */
+  private namesSoon(): void {
+    if (this.namesSoonTimer || !this.outbox) return;
+    this.namesSoonTimer = setTimeout(() => {
+      this.namesSoonTimer = undefined;
+      void this.refreshNames();
+    }, 1000);
+    this.namesSoonTimer.unref();
+  }
+
+  private namesSoonTimer: NodeJS.Timeout | undefined;
+
+  /** Target names and agents, refreshed every 30 s, used up to 90 s (a flush can fire many alerts of the same targets). */
   private readonly targetInfos = new Map<number, { host: string; agent: string; at: number }>();
 
   private async targetInfo(q: Queryable, sessionId: number): Promise<{ host: string; agent: string } | undefined> {
-    const cached = this.targetInfos.get(sessionId);
-    if (cached && cached.at > Date.now() - 60_000) return cached;
-    const s = await q.one<{ target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
-      `SELECT s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id WHERE s.id = $1`,
-      [sessionId],
-    );
-    if (!s) return undefined;
-    const info = {
-      host: s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip),
-      agent: s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`),
-      at: Date.now(),
-    };
-    if (this.targetInfos.size > 10_000) this.targetInfos.clear();
-    this.targetInfos.set(sessionId, info);
-    return info;
+    await this.loadTargetInfos(q, [sessionId]);
+    return this.targetInfos.get(sessionId);
   }
 
-  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }): Promise<NotificationVariables> {
+  /**
+   * Reads the names of the targets not cached, in one statement per thousand: under load a
+   * statement takes tens of milliseconds, and a flush can fire alerts on a hundred targets.
+   */
+  private async loadTargetInfos(q: Queryable, sessionIds: Iterable<number>, all = false): Promise<void> {
+    const stale = Date.now() - NamesKeptMs;
+    const missing = [...new Set(sessionIds)].filter((id) => all || !((this.targetInfos.get(id)?.at ?? 0) > stale));
+    for (let i = 0; i < missing.length; i += 1000) {
+      const ids = missing.slice(i, i + 1000);
+      const rows = await q.all<{ id: number; target_name: string; target_ip: string; description: string; sentinel_id: number; agent: string | null }>(
+        `SELECT s.id, s.target_name, s.target_ip, s.description, s.sentinel_id, a.name AS agent FROM sessions s LEFT JOIN agents a ON a.id = s.sentinel_id
+         WHERE s.id IN (${ids.map((_, k) => `$${k + 1}`).join(', ')})`,
+        ids,
+      );
+      if (this.targetInfos.size + rows.length > 10_000) this.targetInfos.clear();
+      for (const s of rows) {
+        this.targetInfos.set(s.id, {
+          host: s.description || (s.target_name && s.target_name !== s.target_ip ? `${s.target_name} (${s.target_ip})` : s.target_ip),
+          agent: s.sentinel_id === LocalMachineAgentId ? LocalMachineAgentName : (s.agent ?? `agent ${s.sentinel_id}`),
+          at: Date.now(),
+        });
+      }
+    }
+  }
+
+  /** The addresses of the hops that hop conditions name, in one statement ("session:hop" -> address). */
+  private async hopAddresses(q: Queryable, hs: Happening[]): Promise<Map<string, string>> {
+    const wanted = hs.filter((h) => h.alert.condition.Hop);
+    const out = new Map<string, string>();
+    for (let i = 0; i < wanted.length; i += 500) {
+      const part = wanted.slice(i, i + 500);
+      const rows = await q.all<{ session_id: number; hop: number; address: string }>(
+        `SELECT session_id, hop, address FROM hosts WHERE ${part.map((_, k) => `(session_id = $${2 * k + 1} AND hop = $${2 * k + 2})`).join(' OR ')}`,
+        part.flatMap((h) => [h.sessionId, h.hop]),
+      );
+      for (const r of rows) out.set(`${r.session_id}:${r.hop}`, r.address);
+    }
+    return out;
+  }
+
+  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }, addresses?: Map<string, string>): Promise<NotificationVariables> {
     const s = await this.targetInfo(q, h.sessionId);
     const host = s?.host ?? (h.sessionId ? `target ${h.sessionId}` : '(no target)');
-    // Hop conditions name the hop's address (one look-up; the target's is in its name).
-    const hostAddr = h.alert.condition.Hop ? await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]) : undefined;
+    // Hop conditions name the hop's address (the target's is in its name).
+    const hostAddr = !h.alert.condition.Hop
+      ? undefined
+      : addresses
+        ? { address: addresses.get(`${h.sessionId}:${h.hop}`) ?? '' }
+        : await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
     const base = this.deps.config.publicUrl;
     return {
       alert: h.alert.name,
@@ -244,6 +369,7 @@ export class AlertService {
     if (a) {
       this.alerts.set(id, a);
       this.evaluator.put(a);
+      this.namesSoon();
     } else {
       this.alerts.delete(id);
       this.evaluator.remove(id);

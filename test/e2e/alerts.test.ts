@@ -26,7 +26,7 @@ describe('the alerts sidebar in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    app = await startAppliance({ env: { ...engineEnv(), HOPWATCH_ROOT_PASSWORD: password } });
+    app = await startAppliance({ env: { ...engineEnv(), HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_INSIGHTS: '1' } });
     cookie = await signIn(app.url, 'admin', password);
     const started = await (await fetch(`${app.url}/cmd/newtarget?target=127.0.0.1&traceInterval=0.5`, { headers: { cookie } })).json();
     targetId = started.ID;
@@ -102,6 +102,63 @@ describe('the alerts sidebar in Chromium', () => {
       await expect.poll(() => sidebar().count()).toBe(0);
     } catch (err) {
       await shot('failure');
+      throw err;
+    }
+  }, 120_000);
+
+  // The sidebar is fixed to the right edge: the screen must keep its width free, or it hides
+  // the grid's right-hand columns (it did: the grid ran on under it).
+  it('keeps the grid beside the open sidebar, on the target window (Insights open too) and the summary screen, at any width', async () => {
+    try {
+      const besideEachOther = async () => {
+        const grid = (await page.getByTestId('trace-grid').boundingBox())!;
+        const side = (await sidebar().boundingBox())!;
+        return { gridRight: Math.round(grid.x + grid.width), sidebarLeft: Math.round(side.x), gridWidth: Math.round(grid.width) };
+      };
+      await page.goto(`${app.url}/targets/${targetId}`);
+      await page.getByTestId('trace-grid').waitFor({ timeout: 20_000 });
+      if ((await page.getByTestId('alerts-toggle').textContent()) !== 'Hide alerts') await page.getByTestId('alerts-toggle').click();
+      await sidebar().waitFor({ timeout: 10_000 });
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+      expect((await besideEachOther()).gridWidth).toBeGreaterThan(600);
+      await shot('layout-target');
+
+      // Dragged wider (its left edge 250 px to the left): the grid narrows with it.
+      const side = (await sidebar().boundingBox())!;
+      await page.mouse.move(side.x + 2, side.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(side.x + 2 - 250, side.y + 200, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(async () => (await sidebar().boundingBox())!.width).toBe(600);
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+
+      // With Insights open too: the sidebar sits left of it, the grid left of both.
+      const insights = page.getByTestId('insights-panel');
+      if (!(await insights.count())) await page.getByRole('button', { name: 'Insights', exact: true }).click();
+      await insights.waitFor({ timeout: 10_000 });
+      await expect.poll(async () => {
+        const b = await besideEachOther();
+        const side = (await sidebar().boundingBox())!;
+        const ins = (await insights.boundingBox())!;
+        return b.gridRight <= b.sidebarLeft && Math.round(side.x + side.width) <= Math.round(ins.x);
+      }, { timeout: 10_000 }).toBe(true);
+      await shot('layout-insights');
+      await page.getByRole('button', { name: 'Close Insights' }).click();
+      await expect.poll(() => insights.count()).toBe(0);
+
+      // The summary screen (All Targets) shows it too (visibility is kept), beside its grid.
+      await page.goto(`${app.url}/`);
+      await page.getByTestId('trace-grid').waitFor({ timeout: 20_000 });
+      await sidebar().waitFor({ timeout: 10_000 });
+      await expect.poll(async () => { const b = await besideEachOther(); return b.gridRight <= b.sidebarLeft; }, { timeout: 10_000 }).toBe(true);
+      await shot('layout-summary');
+      // Hidden: the grid takes the width back.
+      const narrow = (await besideEachOther()).gridRight;
+      await page.getByTestId('alerts-toggle').click();
+      await expect.poll(() => sidebar().count()).toBe(0);
+      await expect.poll(async () => { const g = (await page.getByTestId('trace-grid').boundingBox())!; return g.x + g.width - narrow; }, { timeout: 10_000 }).toBeGreaterThanOrEqual(340);
+    } catch (err) {
+      await shot('layout-failure');
       throw err;
     }
   }, 120_000);

@@ -8,7 +8,7 @@ import { reportError } from '../state/reportError';
 import { finishAlert, testAlertAction } from './api';
 import { serializeFields, sessionAndHost } from './logic/formData';
 import { useAlertPage } from './useAlertPage';
-import { useSidebarWidth } from './useSidebarWidth';
+import type { SidebarSize } from './useSidebarWidth';
 import './alerts.css';
 
 function formFields(form: HTMLFormElement) {
@@ -20,8 +20,13 @@ function formFields(form: HTMLFormElement) {
   );
 }
 
-export function AlertsSidebar({ selection }: { selection: readonly string[] }) {
-  const { width, startDrag } = useSidebarWidth();
+/**
+ * The sidebar is fixed to the window's right edge; the screen showing it keeps its width free
+ * (margin) so the grid's columns stay beside it, not under it. `size` is the screen's
+ * useSidebarWidth (it needs the width); `right`: what is open further right (Insights).
+ */
+export function AlertsSidebar({ selection, size, right = 0 }: { selection: readonly string[]; size: SidebarSize; right?: number }) {
+  const { width, startDrag } = size;
   const pages = useAlertPage(selection, true);
 
   const onClick = useCallback(
@@ -70,7 +75,7 @@ export function AlertsSidebar({ selection }: { selection: readonly string[] }) {
   );
 
   return (
-    <aside className="alerts-sidebar" style={{ width }} aria-label="Alerts" data-testid="alerts-sidebar">
+    <aside className="alerts-sidebar" style={{ width, right }} aria-label="Alerts" data-testid="alerts-sidebar">
       <div className="alerts-resize" onPointerDown={startDrag} role="separator" aria-orientation="vertical" title="Drag to resize" />
       {/* Server-rendered from templates with every value escaped (server/alerts/pages.ts). */}
       <div className="alerts-content" onClick={onClick} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.mainHtml }} />

@@ -2,7 +2,13 @@
 import { useCallback, useState, type PointerEvent } from 'react';
 import { clampWidth, SidebarWidth } from './logic/formData';
 
-export function useSidebarWidth() {
+export interface SidebarSize {
+  width: number;
+  startDrag: (e: PointerEvent<HTMLElement>) => void;
+}
+
+/** Held by the screen that shows the sidebar: it keeps the sidebar's width free beside its grid. */
+export function useSidebarWidth(): SidebarSize {
   const [width, setWidth] = useState<number>(SidebarWidth.initial);
   const startDrag = useCallback(
     (e: PointerEvent<HTMLElement>) => {

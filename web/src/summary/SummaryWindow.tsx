@@ -54,6 +54,7 @@ import { SummaryGraph } from './SummaryGraph';
 import { SummaryHeading } from './SummaryHeading';
 import { AlertsSidebar } from '../alerts/AlertsSidebar';
 import { useAlertsSidebarVisible } from '../alerts/useAlertsSidebarVisible';
+import { useSidebarWidth } from '../alerts/useSidebarWidth';
 import { SummaryRowMenu } from './SummaryRowMenu';
 import { TracedTargetDialog } from '../target/TracedTargetDialog';
 import { useSummary } from './useSummary';
@@ -95,6 +96,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds, true);
   const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
+  const alertsSize = useSidebarWidth();
   const chosen = selectedRows(rows, selection.selection);
   const chosenIds = selectedTargetIds(selection.selection);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
@@ -145,9 +147,11 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const graphed = useMemo(() => new Set(rowIds), [rowIds]);
   const { gridHeight, graphsHeight, graphHeight } = splitter;
   const name = summary?.Name ?? heading;
+  const alertsOpen = alertsShown && claims.includes(Claim.AlertsManagement);
 
   return (
-    <div className="target-window summary-window" data-summary-id={summaryId}>
+    // The sidebar is fixed to the right edge: the window keeps its width free beside the grid.
+    <div className="target-window summary-window" data-summary-id={summaryId} style={alertsOpen ? { marginRight: alertsSize.width } : undefined}>
       <SummaryHeading
         title={heading}
         summary={summary}
@@ -157,7 +161,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
         alertsVisible={alertsShown}
         onToggleAlerts={toggleAlerts}
       />
-      {alertsShown && claims.includes(Claim.AlertsManagement) && <AlertsSidebar selection={selection.selection} />}
+      {alertsOpen && <AlertsSidebar selection={selection.selection} size={alertsSize} />}
 
       <ControlPanel
         entryText={entry.text}

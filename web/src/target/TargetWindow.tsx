@@ -33,6 +33,7 @@ import { RowMenu, type HostEdit } from './RowMenu';
 import { TargetHeading } from './TargetHeading';
 import { AlertsSidebar } from '../alerts/AlertsSidebar';
 import { useAlertsSidebarVisible } from '../alerts/useAlertsSidebarVisible';
+import { useSidebarWidth } from '../alerts/useSidebarWidth';
 import { TimelineGraph, type CommentAction } from './TimelineGraph';
 import { TraceGrid } from './TraceGrid';
 import { useAgentsAndConfigurations } from './useAgentsAndConfigurations';
@@ -106,6 +107,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds);
   const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
+  const alertsSize = useSidebarWidth();
   const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
   const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
   // The session's agent: "via {agent}" with its offline marker; in multi-agent mode also the
@@ -181,9 +183,12 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const [decorations, setDecorations] = useState<Map<string, RowDecoration>>(new Map());
   const lastHop = rows.reduce((m, r) => (isHeaderRow(r.UniqueID) ? m : Math.max(m, r.HopNum)), 0);
   const insightsOpen = panel.visible && hasTarget;
+  const alertsOpen = alertsShown && claims.includes(Claim.AlertsManagement);
+  // The panels are fixed to the right edge: the window keeps their widths free beside the grid.
+  const besidePanels = (insightsOpen ? panel.width : 0) + (alertsOpen ? alertsSize.width : 0);
 
   return (
-    <div className="target-window" ref={drawn.root} style={insightsOpen ? { marginRight: panel.width } : undefined}>
+    <div className="target-window" ref={drawn.root} style={besidePanels ? { marginRight: besidePanels } : undefined}>
       <TargetHeading targetId={targetId} notFound={notFound} details={details} intervalMs={intervalMs} view={viewportRange(time)} focus={focus} agent={sessionAgent} insightsOpen={insightsOpen} onInsights={panel.setVisible} alertsVisible={alertsShown} onToggleAlerts={toggleAlerts} />
       {insightsOpen && targetId && (
         <InsightsPanel
@@ -202,8 +207,8 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           autoRun={runInsights}
         />
       )}
-      {alertsShown && claims.includes(Claim.AlertsManagement) && (
-        <AlertsSidebar selection={selection.selection.length ? selection.selection : targetId ? [`${targetId}_h_0`] : []} />
+      {alertsOpen && (
+        <AlertsSidebar selection={selection.selection.length ? selection.selection : targetId ? [`${targetId}_h_0`] : []} size={alertsSize} right={insightsOpen ? panel.width : 0} />
       )}
 
       <ControlPanel
