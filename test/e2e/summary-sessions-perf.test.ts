@@ -100,7 +100,7 @@ describe.skipIf(!process.env.HOPWATCH_BENCH)('summary and sessions performance',
         count = n;
       }
       expect(count).toBe(SESSIONS);
-      say(`GET /api/Sessions with ${SESSIONS.toLocaleString('en-US')} sessions: median ${ms(median(calls))} (of ${calls.map((c) => c.toFixed(0)).join(', ')})`);
+      say(`GET /api/Sessions with ${SESSIONS.toLocaleString('en-US')} sessions (load average ${loadavg()[0].toFixed(1)}): median ${ms(median(calls))} (of ${calls.map((c) => c.toFixed(0)).join(', ')})`);
 
       const draws: number[] = [];
       const afterList: number[] = [];
@@ -129,7 +129,7 @@ describe.skipIf(!process.env.HOPWATCH_BENCH)('summary and sessions performance',
         }
       }
       say(
-        `/sessions, navigation to the grid drawn with ${SESSIONS.toLocaleString('en-US')} sessions: median ${ms(median(draws))} (of ${draws.map((d) => d.toFixed(0)).join(', ')}; goal <= 1 s); ` +
+        `/sessions, navigation to the grid drawn with ${SESSIONS.toLocaleString('en-US')} sessions (load average ${loadavg()[0].toFixed(1)}): median ${ms(median(draws))} (of ${draws.map((d) => d.toFixed(0)).join(', ')}; goal <= 1 s); ` +
           `of it: the console's start until it asks for the list ${ms(median(listed))}, from the list's answer to drawn ${ms(median(afterList))}`,
       );
       await page.screenshot({ path: join(shots, 'perf-sessions-10000.png') });
