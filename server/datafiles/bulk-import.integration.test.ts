@@ -100,7 +100,7 @@ describe('bulk import against the live ingest pipeline', () => {
     let end = -Infinity;
     for (const t of s.time) (begin = Math.min(begin, t)), (end = Math.max(end, t));
     const meta = { range: { Begin: begin, End: end, Samples: s.n, Cut: false } };
-    await store.transaction((q: unknown, conn: unknown) => writeSamplesAndRollups(q, conn, bulk, file, 'samples.pp2', meta));
+    await store.transaction((q: unknown, conn: unknown) => writeSamplesAndRollups(q, conn, bulk, file, 'samples.pp2', meta, store.fileReader));
   }, 180_000);
 
   afterAll(async () => {

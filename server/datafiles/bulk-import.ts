@@ -1,19 +1,22 @@
 // The bulk write of a data file's samples and rollups (ImportPP2File), beside the live ingest
 // pipeline instead of through it. The pipeline is built for rounds that trickle in: a flush
 // per batch, a worker task, a commit, rollup rows written in groups. A file arrives whole,
-// so here, inside the caller's one transaction, the samples are read from the file in
-// one INSERT ... SELECT from the file (DuckDB reads and writes it on its own threads, in the
-// file's order); then the file is read in slices in the same order, checked value by value,
-// and rolled up on this thread by the same function the pipeline's worker runs
-// (prepareFlush: the same validation, the same WASM kernel, the same closing of periods),
-// the rows appended with the pipeline's own appender; the marks and the session's counters
-// are written once at the end. What the store holds after
-// it is what the pipeline leaves after a session of the same samples finishes
-// (test: bulk-import.integration.test.ts compares the two row by row).
+// so here, inside the caller's one transaction, the samples go in with one INSERT ... SELECT
+// from the file (DuckDB reads and writes it on its own threads, in the file's order). While
+// it runs, the file is read a second time on a read connection in the same order, checked
+// value by value, and rolled up on this thread by the same function the pipeline's worker
+// runs (prepareFlush: the same validation, the same WASM kernel, the same closing of
+// periods): the JS work and DuckDB's insert overlap (a profile of the sequential version
+// had the main thread idle half the import, waiting for DuckDB). The rollup rows are then
+// appended with the pipeline's own appender; the marks and the session's counters are
+// written once at the end. What the store holds after it is what the pipeline leaves after
+// a session of the same samples finishes (test: bulk-import.integration.test.ts compares
+// the two row by row).
 import { valueSymbol } from 'piscina';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../http/errors.js';
 import type { Queryable } from '../store/db.js';
+import type { NumericColumn } from '../store/numeric-columns.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { emptyRollupRows } from '../rollups/rows.js';
@@ -46,8 +49,12 @@ export interface BulkWritten {
   first: number;
   last: number;
   closedUntil: number[];
-  /** Where the time went, ms: reading the file into JS, rolling up (prepareFlush), writing (the samples' INSERT and the rows' appends). */
-  phases: { read: number; rollup: number; append: number };
+  /**
+   * Where the time went, ms: the samples' INSERT (DuckDB's threads); reading the file into JS
+   * and rolling it up (prepareFlush), both while the INSERT runs; appending the rollup rows
+   * after it.
+   */
+  phases: { insert: number; read: number; rollup: number; append: number };
 }
 
 function sliceSql(path: string, from: number, total: number): string {
@@ -57,13 +64,70 @@ function sliceSql(path: string, from: number, total: number): string {
           WHERE file_row_number >= ${from} AND file_row_number < ${from + SliceSamples} ORDER BY file_row_number`;
 }
 
+type Batch = Parameters<typeof prepareFlush>[0]['batch'];
+
+/**
+ * The read chunks (DuckDB's vectors: time, hop, latency) as batches of up to `step` samples,
+ * copied once into arrays of their own (prepareFlush keeps and rounds rows in place), each
+ * value checked as it is copied. Answers null at the first value the checks refuse.
+ */
+export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: { first: number; last: number }, step = StepSamples): Generator<Batch | null> {
+  let c = 0;
+  let at = 0; // within chunk c
+  const left = () => {
+    let n = 0;
+    for (let k = c; k < chunks.length && n < step; k++) n += chunks[k][0].length - (k === c ? at : 0);
+    return Math.min(n, step);
+  };
+  for (let n = left(); n > 0; n = left()) {
+    const time = new Float64Array(n);
+    const hop = new Int32Array(n);
+    const latency = new Float64Array(n);
+    let i = 0;
+    while (i < n) {
+      const [ct, ch, cl] = chunks[c];
+      const k = Math.min(ct.length - at, n - i);
+      for (let j = 0; j < k; j++, i++) {
+        const t = ct[at + j];
+        const h = ch[at + j];
+        const l = cl[at + j];
+        if (!validRow(t, h, l)) {
+          yield null;
+          return;
+        }
+        time[i] = t;
+        hop[i] = h;
+        latency[i] = l;
+        if (t < seen.first) seen.first = t;
+        if (t > seen.last) seen.last = t;
+      }
+      at += k;
+      if (at === ct.length) (c++, (at = 0));
+    }
+    yield { length: n, session: new Int32Array(n).fill(sessionId), time, hop, latency };
+  }
+}
+
 /**
  * Writes the file's samples, their rollup rows at every level and the marks for
- * `sessionId`, inside the caller's transaction (q and conn of Store.transaction). A value
- * the checks refuse, or a file that reads differently from what its metadata says, throws
- * the same 400 checkSamples gives, so the caller's transaction writes nothing.
+ * `sessionId`, inside the caller's transaction (q and conn of Store.transaction). The
+ * samples go in with one INSERT ... SELECT from the file on q; meanwhile the file is read a
+ * second time on `files` (read connections beside the transaction: Store.fileReader) and
+ * rolled up on this thread, so DuckDB's insert and the JS rollup overlap instead of taking
+ * turns; the rollup rows are appended once the INSERT is done, in the order the pipeline
+ * would write them. A value the checks refuse, or a file that reads differently from what
+ * its metadata says, throws the same 400 checkSamples gives, so the caller's transaction
+ * writes nothing.
  */
-export async function writeSamplesAndRollups(q: Queryable, conn: DuckDBConnection, sessionId: number, path: string, name: string, meta: FileMetadata): Promise<BulkWritten> {
+export async function writeSamplesAndRollups(
+  q: Queryable,
+  conn: DuckDBConnection,
+  sessionId: number,
+  path: string,
+  name: string,
+  meta: FileMetadata,
+  files: Queryable,
+): Promise<BulkWritten> {
   const total = meta.range.Samples;
   let carry: SessionCarry = {
     sessionId,
@@ -77,81 +141,66 @@ export async function writeSamplesAndRollups(q: Queryable, conn: DuckDBConnectio
   let stored = 0;
   let first = Infinity;
   let last = -Infinity;
-  let fileFirst = Infinity;
-  let fileLast = -Infinity;
+  const seen = { first: Infinity, last: -Infinity };
   let invalid = false;
-  const phases = { read: 0, rollup: 0, append: 0 };
+  const phases = { insert: 0, read: 0, rollup: 0, append: 0 };
   const since = (t: number) => performance.now() - t;
+  /** Every step's rollup rows, in step order: appended after the INSERT. */
+  const sets: RollupSet[] = [];
 
-  /** One step through the worker's flush function; its rows and samples appended. */
-  const step = async (batch: Parameters<typeof prepareFlush>[0]['batch'], finishing: boolean) => {
-    let t = performance.now();
+  /** One step through the worker's flush function; its rows kept for the append. */
+  const step = (batch: Batch, finishing: boolean) => {
+    const t = performance.now();
     const moved = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }) as unknown as Record<symbol, FlushResult>;
     const result = moved[valueSymbol];
     const s = result.sessions[0];
-    phases.rollup += since(t);
-    t = performance.now();
     if (result.batch.length) {
       stored += result.batch.length;
       first = Math.min(first, s.first);
       last = Math.max(last, s.last);
     }
-    const sets: RollupSet[] = s.rows.map((rows, level) => ({ resolution: RollupResolutionsMs[level], sessionId, rows }));
-    await appendRollups(conn, sets);
-    phases.append += since(t);
+    s.rows.forEach((rows, level) => sets.push({ resolution: RollupResolutionsMs[level], sessionId, rows }));
     carry = { ...carry, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), pending: s.pending, pendingRows: s.pendingRows };
+    phases.rollup += since(t);
   };
 
   // The samples, in the file's order: the rows prepare() keeps (a time after 0 and a valid
   // value; a file with any other is refused below, the transaction then writing nothing).
-  const t0 = performance.now();
   const valid = `time_ms > 0 AND time_ms <= 8.64e15 AND hop BETWEEN 0 AND 255 AND isfinite(latency_ms)
     AND (latency_ms >= 0 OR list_contains([${FileLatencyCodes.join(',')}]::DOUBLE[], latency_ms))`;
-  try {
-    await q.run(
+  const t0 = performance.now();
+  const insert = q
+    .run(
       `INSERT INTO samples (session_id, time, hop, latency)
        SELECT ${Number(sessionId)}, time_ms, hop, ${latencyMicrosSql('latency_ms')} FROM read_parquet(${sqlPath(path)}) WHERE ${valid}`,
-    );
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    throw damaged(name);
-  }
-  phases.append += since(t0);
+    )
+    .finally(() => (phases.insert = since(t0)));
 
-  for (let from = 0; from < total && !invalid; from += SliceSamples) {
-    let cols: Float64Array[];
-    const t = performance.now();
-    try {
-      cols = await q.numbers(sliceSql(path, from, total));
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      throw damaged(name);
-    }
-    phases.read += since(t);
-    const [time, hopD, latency] = cols;
-    const n = time.length;
-    const hop = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const t = time[i];
-      const h = hopD[i];
-      if (!validRow(t, h, latency[i])) {
-        invalid = true;
-        break;
+  const rollUp = async () => {
+    for (let from = 0; from < total && !invalid; from += SliceSamples) {
+      const t = performance.now();
+      const chunks = await files.numberChunks(sliceSql(path, from, total));
+      phases.read += since(t);
+      let n = 0;
+      for (const batch of batchesOf(chunks, sessionId, seen)) {
+        if (!batch) {
+          invalid = true;
+          break;
+        }
+        n += batch.length;
+        step(batch, false);
+        // A turn of the event loop between steps: the server keeps answering meanwhile.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      hop[i] = h;
-      if (t < fileFirst) fileFirst = t;
-      if (t > fileLast) fileLast = t;
+      read += n;
+      if (total > SliceSamples && n === 0) break; // a file shorter than its row count said
     }
-    if (invalid) break;
-    read += n;
-    for (let a = 0; a < n; a += StepSamples) {
-      const b = Math.min(n, a + StepSamples);
-      // prepareFlush keeps and rounds rows in place: each step gets its own copies.
-      await step({ length: b - a, session: new Int32Array(b - a).fill(sessionId), time: time.slice(a, b), hop: hop.slice(a, b), latency: latency.slice(a, b) }, false);
-    }
-    if (total > SliceSamples && n === 0) break; // a file shorter than its row count said
+  };
+  const [inserted, rolled] = await Promise.allSettled([insert, rollUp()]);
+  for (const r of [inserted, rolled]) {
+    if (r.status === 'rejected') throw r.reason instanceof HttpError ? r.reason : damaged(name);
   }
-  const spans = read === 0 || (fileFirst === meta.range.Begin && fileLast === meta.range.End);
+  const spans = read === 0 || (seen.first === meta.range.Begin && seen.last === meta.range.End);
   if (invalid || read !== total || !spans) {
     // The SQL checks name what is wrong (the same texts as before any write); a file they
     // pass but that did not read the same is damaged.
@@ -159,7 +208,10 @@ export async function writeSamplesAndRollups(q: Queryable, conn: DuckDBConnectio
     throw damaged(name);
   }
   // Closing the session: every open period is rolled up, as finishSession does.
-  await step({ length: 0, session: new Int32Array(0), time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) }, true);
+  step({ length: 0, session: new Int32Array(0), time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) }, true);
+  const t = performance.now();
+  await appendRollups(conn, sets);
+  phases.append += since(t);
 
   const marks = RollupResolutionsMs.map((res, level) => [res, carry.closedUntil[level]] as const).filter(([, c]) => !Number.isNaN(c));
   for (const [res, closedUntil] of marks) {

@@ -167,6 +167,16 @@ export class Store implements Queryable {
   }
 
   /**
+   * Read connections for statements that read files, not tables (an import reads its data
+   * file beside its own transaction): unlike read, they never wait for queued writes, so a
+   * transaction can use them while it runs. Never for the store's tables.
+   */
+  get fileReader(): Queryable {
+    if (this.closed) throw new Error('the store is closed');
+    return this.readers.queryable;
+  }
+
+  /**
    * Runs fn with the connection to itself: nothing else runs until it settles. The raw
    * connection is there for appenders (bulk ingest). `background`: later reads need not wait
    * for it (Store.read); for work no request is waiting to see, the ingest flushes.

@@ -51,6 +51,21 @@ describe('session rows', () => {
     expect(toRow(session(1, { EndTime: null })).text.End).toBe('');
   });
 
+  it('formats Start and End only when read, once each, with the same texts', () => {
+    const calls: number[] = [];
+    const format = (ms: number) => (calls.push(ms), `t${ms}`);
+    const rows = [session(1), session(2, { EndTime: null })].map((s) => toRow(s, format));
+    sortRows(filterRows(rows, { TargetName: 't' }), DefaultSort);
+    expect(calls).toEqual([]);
+    expect(rows[0].text.Start).toBe(`t${Date.parse('2026-01-05T08:00:00.000Z')}`);
+    expect(rows[0].text.End).toBe(`t${Date.parse('2026-01-05T09:00:00.000Z')}`);
+    expect(rows[0].text.Start).toBe(rows[0].text.Start);
+    expect(rows[1].text.End).toBe('');
+    expect(calls).toHaveLength(2);
+    expect(filterRows(rows, { Start: `t${Date.parse('2026-01-05T08:00:00.000Z')}` }).map((r) => r.id)).toEqual([1, 2]);
+    expect(filterRows(rows, { End: 't' }).map((r) => r.id)).toEqual([1]);
+  });
+
   it('sorts End descending by default, open sessions first, ties by id', () => {
     const rows = [session(1, { EndTime: iso(9) }), session(2, { EndTime: null, State: 0 }), session(3, { EndTime: iso(12) }), session(4, { EndTime: iso(9) })].map((s) => toRow(s));
     expect(sortRows(rows, DefaultSort).map((r) => r.id)).toEqual([2, 3, 4, 1]);
