@@ -14,6 +14,7 @@ import type { Principal } from '../account/principal.js';
 import { outsideLiveShare } from '../liveshare/scope.js';
 import type { DomainEventBus } from '../events.js';
 import { checkAgentForTrace } from '../agents/service.js';
+import type { Config } from '../config.js';
 import { agentSettings } from '../agents/settings.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
@@ -27,6 +28,8 @@ export interface TargetDeps {
   store: Store;
   events: DomainEventBus;
   runner: TraceRunner;
+  /** The flavour, for the capacity refusal's wording (cloud or self-hosted). */
+  config?: Pick<Config, 'deployment'>;
   /** Records a started target in the user's trace history. */
   recordHistory?: (p: Principal, target: string) => Promise<void>;
 }
@@ -81,7 +84,7 @@ export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetA
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
   // A remote agent of the account (server/agents), within the entitlement.
-  await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, p, agentId);
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, agentId);
   const configId = await ensureConfiguration(deps.store, p, args.configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
@@ -130,6 +133,8 @@ export async function resumeTrace(deps: TargetDeps, p: Principal, id: string): P
   const s = await sessionFor(deps.store, p, id);
   requireOpen(s);
   if (s.state === SessionState.Active && deps.runner.agent.has(s.id)) return;
+  // A paused remote trace counts again once resumed: within the account's entitlement.
+  if (s.state !== SessionState.Active) await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, s.sentinelId);
   await ensureCanProbe();
   if (deps.runner.agent.has(s.id)) deps.runner.agent.resume(s.id);
   else await deps.runner.run(s);
