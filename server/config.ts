@@ -14,7 +14,7 @@ export interface Config {
   /** Used only when the root user is first created; never logged. */
   rootPassword: string | undefined;
   /**
-   * The first staff user (cloud mode only), created at start when named and missing, in a
+   * The first staff user (the staff area is the cloud flavour's), created at start when named and missing, in a
    * provider account of its own with Staff and ImpersonateUser (HOPWATCH_STAFF_USER); docs/accounts.md.
    */
   staffUser: string | undefined;
@@ -167,8 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
   const staffUser = env.HOPWATCH_STAFF_USER?.trim() || undefined;
-  // Staff serve many accounts: a self-hosted appliance has one, and no staff area.
-  if (staffUser && deployment !== DeploymentMode.Cloud) throw new ConfigError('HOPWATCH_STAFF_USER needs the cloud flavour (HOPWATCH_DEPLOYMENT=1)');
   if (staffUser && staffUser.toLowerCase() === rootUser.toLowerCase()) throw new ConfigError('HOPWATCH_STAFF_USER must differ from HOPWATCH_ROOT_USER');
   return {
     port,
