@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Claim } from '../contract/account.js';
 import type { CreateAccountRequest, SetEntitlementsRequest, SuspendRequest } from '../contract/accounts.js';
-import { requireUser } from '../account/authenticate.js';
+import { requireUser, sessionTokenFrom } from '../account/authenticate.js';
 import { recordId } from '../http/schemas.js';
 import * as accounts from './service.js';
-import { CreateAccountBody, CreatedAccountSchema, SetEntitlementsBody, StaffAccountListSchema, StaffAccountSchema, SubscriptionSchema, SuspendBody } from './schemas.js';
+import { CreateAccountBody, CreatedAccountSchema, SetEntitlementsBody, StaffAccountListSchema, StaffAccountSchema, SubscriptionSchema, SuspendBody, HubTokenSchema } from './schemas.js';
 
 const staff = { claim: Claim.Staff };
 const idParams = { type: 'object', required: ['id'], properties: { id: recordId } } as const;
@@ -41,6 +41,19 @@ export default async function accountsPlugin(app: FastifyInstance) {
     '/api/staff/accounts/:id/suspend',
     { config: { access: staff }, schema: { params: idParams, body: SuspendBody, response: { 200: StaffAccountSchema } } },
     async (request) => accounts.suspendAccount(deps, requireUser(request), request.params.id, request.body),
+  );
+
+  // The cloud console's hub connection sends a bearer token (spec 3 section 7.5): the caller's
+  // own session token, read by the console only to hand it to the hub (docs/accounts.md).
+  app.get(
+    '/api/Account/HubToken',
+    { config: { changesState: false, access: 'signedIn' }, schema: { response: { 200: HubTokenSchema } } },
+    async (request, reply) => {
+      const token = accounts.hubToken(deps, requireUser(request), sessionTokenFrom(request.headers.cookie));
+      // Never kept by a cache on the way.
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
   );
 
   app.get(

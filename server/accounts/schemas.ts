@@ -67,3 +67,5 @@ export const SuspendBody = {
   additionalProperties: false,
   properties: { Suspended: { type: 'boolean' }, Reason: { type: 'string', maxLength: 500 } },
 } as const;
+
+export const HubTokenSchema = object({ Token: str });

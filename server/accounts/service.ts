@@ -9,11 +9,12 @@ import {
   type CreatedAccount,
   type SetEntitlementsRequest,
   type StaffAccount,
+  type HubToken,
   type Subscription,
   type SuspendRequest,
 } from '../contract/accounts.js';
 import { requireClaim } from '../account/authenticate.js';
-import { deleteOtherLoginSessions } from '../account/login-sessions.js';
+import { deleteOtherLoginSessions, hashToken } from '../account/login-sessions.js';
 import { generatePassword, hashPassword } from '../account/passwords.js';
 import type { Principal } from '../account/principal.js';
 import type { Config } from '../config.js';
@@ -191,4 +192,15 @@ export async function getSubscription(deps: AccountsDeps, p: Principal): Promise
     OfflineAgents: offline,
     PendingAgents: pending,
   };
+}
+
+/**
+ * The bearer token of the cloud console's hub connection: the session token of the cookie
+ * this request signed in with (so impersonation, sign-out and password changes apply to the
+ * hub as to REST). Cloud only; a principal not signed in by cookie has none to give.
+ */
+export function hubToken(deps: AccountsDeps, p: Principal, cookieToken: string | undefined): HubToken {
+  cloudOnly(deps);
+  if (!cookieToken || !p.loginSession || hashToken(cookieToken) !== p.loginSession) throw notFound('This sign-in has no token for the live connection.');
+  return { Token: cookieToken };
 }

@@ -75,3 +75,8 @@ export const SuspendedAccountText = 'This account is suspended. Contact your pro
 /** The 409 when creating an agent past the account's entitled agents. */
 export const agentCapacityText = (entitled: number): string =>
   `Your subscription allows ${entitled} agent${entitled === 1 ? '' : 's'}. Delete an agent or upgrade your capacity on the Subscription page.`;
+
+/** GET /api/Account/HubToken (cloud): the bearer token the console's hub connection sends. */
+export interface HubToken {
+  Token: string;
+}
