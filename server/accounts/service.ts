@@ -24,6 +24,7 @@ import type { Queryable, Store } from '../store/db.js';
 import { findUserByLogin, insertUser } from '../users/repository.js';
 import * as agentsRepo from '../agents/repository.js';
 import * as repo from './repository.js';
+import { insertConfiguration } from '../settings/repository.js';
 
 export interface AccountsDeps {
   store: Store;
@@ -107,6 +108,9 @@ export async function createAccount(deps: AccountsDeps, p: Principal, req: Creat
     if (await findUserByLogin(q, email)) throw conflict(`A user named ${email} exists already.`);
     const accountId = await repo.insertAccount(q, name);
     await repo.savePlan(q, accountId, { plan, entitledTraces: traces ?? null, entitledAgents: agents ?? null, suspended: false, suspendedReason: '', provider: false });
+    // Its Default configuration now, as the first start gives the first account one: a trace
+    // can start before anyone opens Settings.
+    await insertConfiguration(q, accountId, { name: 'Default', description: 'Default settings', warn: 100, bad: 250, scale: 100, engine: {} });
     // The first user manages the account (every assignable claim) but is not the appliance's root.
     const userId = await insertUser(q, { accountId, name: email, email, passwordHash: hash, roles: [...AssignableClaims], isRoot: false, tempPassword: true });
     return { accountId, userId };
