@@ -102,3 +102,7 @@ export async function providerAccountId(q: Queryable): Promise<number | undefine
 export async function userIdsOfAccount(q: Queryable, accountId: number): Promise<number[]> {
   return (await q.all<{ id: number }>('SELECT id FROM users WHERE account_id = $1', [accountId])).map((r) => Number(r.id));
 }
+
+export async function holdsRootUser(q: Queryable, accountId: number): Promise<boolean> {
+  return (await q.one('SELECT id FROM users WHERE account_id = $1 AND is_root LIMIT 1', [accountId])) !== undefined;
+}

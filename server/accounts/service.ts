@@ -151,6 +151,8 @@ export async function suspendAccount(deps: AccountsDeps, p: Principal, id: numbe
   staff(deps, p);
   const a = await existing(deps, id);
   if (a.provider && req.Suspended) throw conflict('The provider account cannot be suspended.');
+  // The root user's account: suspending it would lock the appliance's operator out.
+  if (req.Suspended && (await deps.store.read((q) => repo.holdsRootUser(q, id)))) throw conflict("The root user's account cannot be suspended.");
   const reason = req.Suspended ? cleanName(req.Reason, 'A reason', 500, false) : '';
   const users = await deps.store.transaction(async (q) => {
     await repo.savePlan(q, id, { ...planOf(a), suspended: req.Suspended, suspendedReason: reason });

@@ -193,9 +193,14 @@ describe('suspension', () => {
     expect((await call('/cmd/getsummaries', back)).status).toBe(200);
   });
 
-  it('the provider account cannot be suspended', async () => {
+  it("the provider account and the root user's account cannot be suspended", async () => {
     const list = await json<StaffAccount[]>(await call('/api/staff/accounts', staff));
     const provider = list.find((a) => a.IsProvider)!;
     expect((await call(`/api/staff/accounts/${provider.Id}/suspend`, staff, { method: 'POST', body: JSON.stringify({ Suspended: true }) })).status).toBe(409);
+    const rootAccount = list.find((a) => a.Name === 'Default')!;
+    const r = await call(`/api/staff/accounts/${rootAccount.Id}/suspend`, staff, { method: 'POST', body: JSON.stringify({ Suspended: true }) });
+    expect(r.status).toBe(409);
+    expect((await r.json()).Error).toMatch(/root user/);
+    expect((await call('/cmd/getsummaries', root)).status).toBe(200);
   });
 });
