@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedAccount } from '../../server/contract/accounts.js';
+import { MainHubEventNames } from '../../server/contract/mainhub.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { callsOf, isConsoleFile, type Call } from '../support/authorization-matrix.js';
@@ -165,6 +166,25 @@ describe('a user of another account (every claim) reaches nothing of account A',
     await hub.connection.stop();
     expect(leaks).toEqual([]);
   }, 300_000);
+
+  it("B's hub hears no event of A's changes", async () => {
+    const heard: string[] = [];
+    const hub = await connectHub(hw, (b.cookie = await signIn(hw.url, b.email, b.password)), HttpTransportType.WebSockets);
+    for (const name of MainHubEventNames) hub.connection.on(name, (...args: unknown[]) => heard.push(`${name} ${JSON.stringify(args).slice(0, 120)}`));
+    // A's hub sees its own changes (so they do raise events), B's none of them.
+    const aHeard: string[] = [];
+    const aHub = await connectHub(hw, a.cookie, HttpTransportType.WebSockets);
+    for (const name of MainHubEventNames) aHub.connection.on(name, () => aHeard.push(name));
+    const summary = await json<{ UniqueID: string }>(await call(`/cmd/createsummary?name=${q(`${Marker}-second`)}`, a.cookie));
+    await json(await call(`/cmd/updateSentinelName?agentId=${a.agent}&newName=${q(`${Marker}-agent`)}`, a.cookie));
+    await json(await call(`/cmd/newtarget?target=127.0.0.1&traceInterval=1`, a.cookie));
+    await call(`/cmd/closesummary?ID=${summary.UniqueID}`, a.cookie);
+    await expect.poll(() => aHeard.length, { timeout: 10_000 }).toBeGreaterThan(2);
+    // Give any stray event to B the same time A's took, and more.
+    await new Promise((r) => setTimeout(r, 2000));
+    await Promise.all([hub.connection.stop(), aHub.connection.stop()]);
+    expect(heard).toEqual([]);
+  });
 
   it("afterwards A's things are all there, unchanged", async () => {
     const summaries = await json<{ UniqueID: string; Name: string }[]>(await call('/cmd/getsummaries', a.cookie));
