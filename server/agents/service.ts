@@ -196,7 +196,13 @@ export async function enrolAgent(deps: Pick<AgentDeps, 'store' | 'settings'>, ar
 }
 
 /** For newtarget: the agent must be the Local Machine or an agent of the caller's account within the entitlement. */
-export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settings'> & { config?: Pick<Config, 'deployment'> }, p: Principal, agentId: number): Promise<void> {
+export async function checkAgentForTrace(
+  deps: Pick<AgentDeps, 'store' | 'settings'> & { config?: Pick<Config, 'deployment'> },
+  p: Principal,
+  agentId: number,
+  /** Active traces this start replaces (a Reset closes the old one after): not counted. */
+  freed = 0,
+): Promise<void> {
   if (agentId === LocalMachineAgentId) return;
   if (!deps.settings.enabled) throw notFound(`Agent ${agentId} not found.`);
   const a = await deps.store.read((q) => repo.findAgent(q, agentId));
@@ -207,7 +213,7 @@ export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settin
   );
   // 409, not 403: a 403 means a lost session to the console (spec 1 section 4), which would
   // sign the user out; the Error text is spec 1's capacity info, worded for the flavour.
-  if (active >= entitled) throw conflict(capacityFullText(entitled, deps.config?.deployment !== DeploymentMode.Cloud));
+  if (active - freed >= entitled) throw conflict(capacityFullText(entitled, deps.config?.deployment !== DeploymentMode.Cloud));
 }
 
 /** The open targets of an agent (the Local Machine's too). */

@@ -80,11 +80,13 @@ async function ensureCanProbe(): Promise<void> {
   }
 }
 
-export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs): Promise<TargetIdResult> {
+/** `replacing`: an active trace this start replaces (Reset): it does not count against the entitlement. */
+export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs, replacing?: repo.SessionRecord): Promise<TargetIdResult> {
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
   // A remote agent of the account (server/agents), within the entitlement.
-  await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, agentId);
+  const freed = replacing && replacing.state === SessionState.Active && replacing.sentinelId === agentId ? 1 : 0;
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, agentId, freed);
   const configId = await ensureConfiguration(deps.store, p, args.configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
@@ -151,7 +153,7 @@ export async function resetTrace(deps: TargetDeps, p: Principal, id: string): Pr
     configId: s.configurationId,
     traceIntervalSeconds: s.traceIntervalMs / 1000,
     agentId: s.sentinelId,
-  });
+  }, s);
   if (s.state !== SessionState.Archived) await closeSession(deps, s);
   await deps.store.run('UPDATE sessions SET final_hop_only = $2 WHERE id = $1', [next.ID, s.finalHopOnly]);
   if (s.finalHopOnly) deps.runner.agent.setFinalHopOnly(next.ID, true);

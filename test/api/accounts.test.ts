@@ -138,6 +138,17 @@ describe('entitlements', () => {
     // Raised by staff: the agent's count is no longer the limit.
     await json(await call(`/api/staff/accounts/${made.Account.Id}`, staff, { method: 'PATCH', body: JSON.stringify({ EntitledAgents: 2 }) }));
     await json(await call('/cmd/createAgent?name=Second', cookie));
+
+    // One trace entitled: it starts (the agent is offline: it waits for it), a Reset of it is
+    // no second trace, and another start is refused.
+    await json(await call(`/api/staff/accounts/${made.Account.Id}`, staff, { method: 'PATCH', body: JSON.stringify({ EntitledTraces: 1 }) }));
+    const first = await json<{ ID: number }>(await call(`/cmd/newtarget?target=10.251.0.1&agentID=${agent.ID}`, cookie));
+    const reset = await call(`/cmd/resettrace?ID=${first.ID}`, cookie);
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    const more = await call(`/cmd/newtarget?target=10.251.0.2&agentID=${agent.ID}`, cookie);
+    expect(more.status).toBe(409);
+    expect((await more.json()).Error).toBe(capacityFullText(1, false));
+    expect(await json(await call('/cmd/cloudconnect-entitlement', cookie))).toEqual({ ActiveTraces: 1, EntitledTraces: 1 });
   });
 
   it('the subscription needs UserManagement', async () => {
