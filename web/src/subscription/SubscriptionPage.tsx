@@ -39,7 +39,7 @@ function Subscription() {
         <h1>Subscription</h1>
       </header>
       <p>
-        Account <strong>{sub.AccountName}</strong>, plan <strong data-testid="plan">{sub.Plan || 'Standard'}</strong>
+        Account <strong>{sub.AccountName}</strong>, plan <strong data-testid="plan">{sub.Plan || '(none)'}</strong>
       </p>
       <section className="agents-overview" aria-label="Subscription use">
         <div className="capacity-card">
