@@ -31,7 +31,7 @@ let hw: Appliance;
 let catalog: Catalog;
 let call: ReturnType<typeof caller>;
 /** Account A's things. */
-const a = { cookie: '', summary: '', session: 0, agent: 0, shareId: '', comment: 0 };
+const a = { cookie: '', summary: '', session: 0, agent: 0, shareId: '', comment: 0, alert: 0 };
 const b = { email: 'bea@b.example', password: '', cookie: '' };
 
 const json = async <T>(r: Response): Promise<T> => {
@@ -75,6 +75,17 @@ beforeAll(async () => {
     body: JSON.stringify({ SessionWebId: String(a.session), Text: `${Marker}-comment`, When: new Date().toISOString(), Type: 0 }),
   });
   expect(comment.status, await comment.clone().text()).toBe(200);
+  a.comment = ((await comment.json()) as { Id: number }).Id;
+  const alert = await call('/api/alerts', a.cookie, {
+    method: 'POST',
+    body: JSON.stringify({ Name: `${Marker}-alert`, Condition: { Kind: 'latency', Hop: 0, Samples: 5, ThresholdMs: 1000 }, Events: ['start'], Targets: [a.session] }),
+  });
+  expect(alert.status, await alert.clone().text()).toBe(200);
+  a.alert = ((await alert.json()) as { AlertID: number }).AlertID;
+  // A host name on the target's first hop row, so A's target rows carry the marker too.
+  const hub = await connectHub(hw, a.cookie, HttpTransportType.WebSockets);
+  await hub.connection.invoke('UpdateHostValue', `${a.session}_h_1`, 'Name', `${Marker}-hop`);
+  await hub.connection.stop();
   // Key-values under the name the made-up inputs use, in both scopes.
   for (const type of ['Account', 'AccountAndUser']) {
     await call(`/api/kvp/set?Type=${type}&KeyName=made-up&Value=${q(`${Marker}-kvp`)}`, a.cookie, { method: 'PUT' });
@@ -94,8 +105,8 @@ function idFor(name: string, callName: string, s: Schema | undefined): unknown {
   if (/share/.test(n)) return a.shareId;
   if (/summary/.test(n)) return isString ? a.summary : Number(a.summary);
   if (/agent|sentinel/.test(n) || (n === 'id' && /agent|reconnect|downloadlink/i.test(callName))) return a.agent;
-  if (/comment/.test(n)) return a.comment || a.session;
-  if (n === 'id' && /comment/i.test(callName)) return a.session;
+  if (/comment/.test(n) || (n === 'id' && /comment/i.test(callName))) return a.comment;
+  if (/alert/.test(n) || (/^(id|actionid)$/.test(n) && /alerts/i.test(callName))) return a.alert;
   if (n === 'id' && /summar/i.test(callName)) return isString ? a.summary : Number(a.summary);
   if (/^(id|ids|targetid|sessionid|webid|sessionwebid|host|target)$/.test(n)) return isString ? String(a.session) : a.session;
   return undefined;
@@ -193,6 +204,8 @@ describe('a user of another account (every claim) reaches nothing of account A',
     expect(agents.find((g) => g.ID === a.agent)?.Name).toBe(`${Marker}-agent`);
     const links = await json<{ ShareId: string; Active: boolean; Notes: string }[]>(await call('/api/liveshare', a.cookie));
     expect(links.find((l) => l.ShareId === a.shareId)).toMatchObject({ Active: true, Notes: `${Marker}-notes` });
+    const alert = await json<{ Name: string; Targets: number[] }>(await call(`/api/alerts/${a.alert}`, a.cookie));
+    expect(alert).toMatchObject({ Name: `${Marker}-alert`, Targets: [a.session] });
     const kvp = await call('/api/kvp/get?Type=Account&KeyName=made-up', a.cookie);
     expect(await kvp.json()).toBe(`${Marker}-kvp`);
     const targets = await call(`/cmd/agentTargets?agentId=-1`, a.cookie);
