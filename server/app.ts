@@ -46,6 +46,7 @@ import configurationsPlugin from './configurations/plugin.js';
 import sessionsPlugin from './sessions/plugin.js';
 import dataFilesPlugin from './datafiles/plugin.js';
 import agentsPlugin from './agents/plugin.js';
+import accountsPlugin from './accounts/plugin.js';
 import liveSharePlugin from './liveshare/plugin.js';
 import { LiveShareVisitors } from './liveshare/visitors.js';
 import settingsPlugin from './settings/plugin.js';
@@ -177,6 +178,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const targetDeps = {
     store: opts.store,
     events: app.events,
+    config: opts.config,
     runner,
     recordHistory: async (p: Parameters<typeof recordTraceTarget>[1], target: string) => {
       await recordTraceTarget(opts.store, p, target);
@@ -184,6 +186,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
   await app.register(agentsPlugin, { runner, ingest });
+  // Accounts (staff) and the subscription (cloud flavour): after agents, whose figures they show.
+  await app.register(accountsPlugin);
   // The settings editor: its saves restart the targets whose engine settings changed.
   await app.register(settingsPlugin, { runner });
   await app.register(targetsPlugin, targetDeps);

@@ -12,6 +12,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_LICENSE_MODE: '2' })).toThrow(/one of 0, 1, 3, 100, 112/);
     expect(() => loadConfig({ HOPWATCH_TRIAL_EXPIRES: 'soon' })).toThrow(/HOPWATCH_TRIAL_EXPIRES/);
   });
+  it('reads the first staff user (none by default), which must differ from root', () => {
+    expect(loadConfig({})).toMatchObject({ staffUser: undefined, staffPassword: undefined });
+    expect(loadConfig({ HOPWATCH_STAFF_USER: ' ops@provider.example ', HOPWATCH_STAFF_PASSWORD: 'pw' })).toMatchObject({ staffUser: 'ops@provider.example', staffPassword: 'pw' });
+    expect(() => loadConfig({ HOPWATCH_STAFF_USER: 'Admin' })).toThrow(/HOPWATCH_STAFF_USER must differ from HOPWATCH_ROOT_USER/);
+  });
   it('trusts no proxy by default and reads HOPWATCH_TRUSTED_PROXIES', () => {
     expect(loadConfig({}).trustedProxies).toEqual([]);
     expect(loadConfig({ HOPWATCH_TRUSTED_PROXIES: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8, loopback' }).trustedProxies).toEqual([

@@ -13,6 +13,13 @@ export interface Config {
   rootUser: string;
   /** Used only when the root user is first created; never logged. */
   rootPassword: string | undefined;
+  /**
+   * The first staff user (the staff area is the cloud flavour's), created at start when named and missing, in a
+   * provider account of its own with Staff and ImpersonateUser (HOPWATCH_STAFF_USER); docs/accounts.md.
+   */
+  staffUser: string | undefined;
+  /** Its initial password (HOPWATCH_STAFF_PASSWORD); unset: a temporary one printed once. Never logged. */
+  staffPassword: string | undefined;
   /** When set and in the past, private calls answer 403 with `expired-trial: True`. */
   trialExpires: Date | undefined;
   /** Directory of the built console (index.html and assets). */
@@ -161,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   const deployment = intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode;
   const rootUser = (env.HOPWATCH_ROOT_USER ?? 'admin').trim();
   if (!rootUser) throw new ConfigError('HOPWATCH_ROOT_USER must not be blank');
+  const staffUser = env.HOPWATCH_STAFF_USER?.trim() || undefined;
+  if (staffUser && staffUser.toLowerCase() === rootUser.toLowerCase()) throw new ConfigError('HOPWATCH_STAFF_USER must differ from HOPWATCH_ROOT_USER');
   return {
     port,
     host: env.HOPWATCH_HOST || '0.0.0.0',
@@ -169,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,
     rootPassword: env.HOPWATCH_ROOT_PASSWORD || undefined,
+    staffUser,
+    staffPassword: env.HOPWATCH_STAFF_PASSWORD || undefined,
     trialExpires,
     webDir: resolve(env.HOPWATCH_WEB_DIR || webDirDefault),
     logLevel: env.HOPWATCH_LOG_LEVEL || 'info',

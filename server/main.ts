@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { Store } from './store/db.js';
 import { buildApp } from './app.js';
 import { ensureRootUser } from './account/root-user.js';
+import { ensureStaffUser } from './accounts/staff-user.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // dist/server/main.js -> repo root two levels up.
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
 
   const store = await Store.open(config.dataDir, { migrations: { log: (line) => process.stdout.write(`${line}\n`) } });
   await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
+  await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
 
   let shuttingDown = false;
   const app = await buildApp({ config, store, version, isShuttingDown: () => shuttingDown });

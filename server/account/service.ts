@@ -5,6 +5,8 @@ import { badRequest, forbidden, HttpError, tooManyRequests } from '../http/error
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import { findUserById, findUserByLogin, updateUserPassword } from '../users/repository.js';
+import { isSuspended } from '../accounts/repository.js';
+import { SuspendedAccountText } from '../contract/accounts.js';
 import { expiredTrialError, trialExpired } from './authenticate.js';
 import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions, hashToken } from './login-sessions.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -42,6 +44,8 @@ export async function login(
   }
   deps.throttle.recordSuccess(username, address);
   if (trialExpired(deps.config)) throw expiredTrialError();
+  // Told only after the right password: a suspended account's users learn why they cannot sign in.
+  if ((await deps.store.read((q) => isSuspended(q, user.accountId))).suspended) throw forbidden(SuspendedAccountText);
   const persistent = req.RememberMe === true;
   const token = await deps.store.exclusive((q) => createLoginSession(q, user.id, persistent));
   return { user: currentUserOf(principalOf(user), deps.config.licenseMode), token, persistent };

@@ -19,6 +19,9 @@ import type { AgentLinks } from './link.js';
 import type { AgentSettings } from './settings.js';
 import { hashKey, keyMatches, newKey } from './keys.js';
 import * as repo from './repository.js';
+import { entitledTraces } from '../accounts/service.js';
+import { findAccount } from '../accounts/repository.js';
+import { agentCapacityText } from '../contract/accounts.js';
 
 export interface AgentDeps {
   store: Store;
@@ -117,16 +120,21 @@ export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentIt
 
 export async function getEntitlement(deps: AgentDeps, p: Principal): Promise<Entitlement> {
   gate(deps, p);
-  const active = await deps.store.read((q) => repo.activeRemoteTraces(q, p.accountId));
-  return { ActiveTraces: active, EntitledTraces: deps.settings.entitledTraces };
+  const [active, entitled] = await deps.store.read((q) =>
+    Promise.all([repo.activeRemoteTraces(q, p.accountId), entitledTraces(q, p.accountId, deps.settings.entitledTraces)]),
+  );
+  return { ActiveTraces: active, EntitledTraces: entitled };
 }
 
 export async function createAgent(deps: AgentDeps, p: Principal, rawName: string): Promise<Agent> {
   gate(deps, p);
   const name = decodeName(rawName);
-  const id = await deps.store.exclusive((q) =>
-    repo.insertAgent(q, { accountId: p.accountId, uniqueId: randomUUID(), name, enrolHash: hashKey(newKey()), createdAt: Date.now() }),
-  );
+  const id = await deps.store.exclusive(async (q) => {
+    // The account's entitled agents (set by staff; none set: no limit).
+    const limit = (await findAccount(q, p.accountId))?.entitledAgents ?? null;
+    if (limit !== null && (await repo.listAgents(q, p.accountId)).length >= limit) throw conflict(agentCapacityText(limit));
+    return repo.insertAgent(q, { accountId: p.accountId, uniqueId: randomUUID(), name, enrolHash: hashKey(newKey()), createdAt: Date.now() });
+  });
   deps.events.emit('AgentsChanged', p.accountId);
   return agentOut(deps, p, id);
 }
@@ -188,15 +196,24 @@ export async function enrolAgent(deps: Pick<AgentDeps, 'store' | 'settings'>, ar
 }
 
 /** For newtarget: the agent must be the Local Machine or an agent of the caller's account within the entitlement. */
-export async function checkAgentForTrace(deps: Pick<AgentDeps, 'store' | 'settings'>, p: Principal, agentId: number): Promise<void> {
+export async function checkAgentForTrace(
+  deps: Pick<AgentDeps, 'store' | 'settings'> & { config?: Pick<Config, 'deployment'> },
+  p: Principal,
+  agentId: number,
+  /** Active traces this start replaces (a Reset closes the old one after): not counted. */
+  freed = 0,
+): Promise<void> {
   if (agentId === LocalMachineAgentId) return;
   if (!deps.settings.enabled) throw notFound(`Agent ${agentId} not found.`);
   const a = await deps.store.read((q) => repo.findAgent(q, agentId));
   if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
-  const active = await deps.store.read((q) => repo.activeRemoteTraces(q, p.accountId));
+  // The account's entitlement (set by staff, server/accounts) or the appliance's default.
+  const [active, entitled] = await deps.store.read((q) =>
+    Promise.all([repo.activeRemoteTraces(q, p.accountId), entitledTraces(q, p.accountId, deps.settings.entitledTraces)]),
+  );
   // 409, not 403: a 403 means a lost session to the console (spec 1 section 4), which would
-  // sign the user out; the Error text is spec 1's capacity info (self-hosted wording).
-  if (active >= deps.settings.entitledTraces) throw conflict(capacityFullText(deps.settings.entitledTraces, true));
+  // sign the user out; the Error text is spec 1's capacity info, worded for the flavour.
+  if (active - freed >= entitled) throw conflict(capacityFullText(entitled, deps.config?.deployment !== DeploymentMode.Cloud));
 }
 
 /** The open targets of an agent (the Local Machine's too). */

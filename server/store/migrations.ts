@@ -472,6 +472,23 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 15,
+    name: 'account plans: plan, entitlements, suspension, provider account (issue 23)',
+    up: [
+      // A table of its own beside accounts (no ALTER of a table with a nextval() default:
+      // DuckDB's WAL replay). An account without a row has the defaults (server/accounts/).
+      `CREATE TABLE account_plans (
+         account_id INTEGER PRIMARY KEY,
+         plan VARCHAR NOT NULL DEFAULT '',
+         entitled_traces INTEGER,
+         entitled_agents INTEGER,
+         suspended BOOLEAN NOT NULL DEFAULT false,
+         suspended_reason VARCHAR NOT NULL DEFAULT '',
+         provider BOOLEAN NOT NULL DEFAULT false,
+         updated_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    ],
+  },
+  {
     id: 18,
     name: 'samples in day and hop order, time as integer ms (issue 25)',
     // Each session's samples of a UTC day sorted by hop, then time, and time as BIGINT ms:

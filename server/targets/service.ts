@@ -14,6 +14,7 @@ import type { Principal } from '../account/principal.js';
 import { outsideLiveShare } from '../liveshare/scope.js';
 import type { DomainEventBus } from '../events.js';
 import { checkAgentForTrace } from '../agents/service.js';
+import type { Config } from '../config.js';
 import { agentSettings } from '../agents/settings.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import type { Store } from '../store/db.js';
@@ -28,6 +29,8 @@ export interface TargetDeps {
   store: Store;
   events: DomainEventBus;
   runner: TraceRunner;
+  /** The flavour, for the capacity refusal's wording (cloud or self-hosted). */
+  config?: Pick<Config, 'deployment'>;
   /** Records a started target in the user's trace history. */
   recordHistory?: (p: Principal, target: string) => Promise<void>;
 }
@@ -97,11 +100,13 @@ async function ensureCanTrace(deps: TargetDeps, configId: number, agentId: numbe
   } else if (agentId === LocalMachineAgentId) await ensureCanProbe();
 }
 
-export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs): Promise<TargetIdResult> {
+/** `replacing`: an active trace this start replaces (Reset): it does not count against the entitlement. */
+export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs, replacing?: repo.SessionRecord): Promise<TargetIdResult> {
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
   // A remote agent of the account (server/agents), within the entitlement.
-  await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, p, agentId);
+  const freed = replacing && replacing.state === SessionState.Active && replacing.sentinelId === agentId ? 1 : 0;
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, agentId, freed);
   const configId = await ensureConfiguration(deps.store, p, args.configId);
   const traceIntervalMs = intervalMs(args.traceIntervalSeconds);
   const { name, ip } = await resolveTarget(args.target);
@@ -150,6 +155,8 @@ export async function resumeTrace(deps: TargetDeps, p: Principal, id: string): P
   const s = await sessionFor(deps.store, p, id);
   requireOpen(s);
   if (s.state === SessionState.Active && deps.runner.agent.has(s.id)) return;
+  // A paused remote trace counts again once resumed: within the account's entitlement.
+  if (s.state !== SessionState.Active) await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, s.sentinelId);
   await ensureCanTrace(deps, s.configurationId, s.sentinelId);
   if (deps.runner.agent.has(s.id)) deps.runner.agent.resume(s.id);
   else await deps.runner.run(s);
@@ -166,7 +173,7 @@ export async function resetTrace(deps: TargetDeps, p: Principal, id: string): Pr
     configId: s.configurationId,
     traceIntervalSeconds: s.traceIntervalMs / 1000,
     agentId: s.sentinelId,
-  });
+  }, s);
   if (s.state !== SessionState.Archived) await closeSession(deps, s);
   await deps.store.run('UPDATE sessions SET final_hop_only = $2 WHERE id = $1', [next.ID, s.finalHopOnly]);
   if (s.finalHopOnly) deps.runner.agent.setFinalHopOnly(next.ID, true);

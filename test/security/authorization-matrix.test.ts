@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../server/http/access.js';
-import { TemporaryPasswordText } from '../../server/contract/account.js';
+import { Claim, TemporaryPasswordText } from '../../server/contract/account.js';
+import { needsClaim } from '../../server/http/access.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
@@ -82,8 +83,8 @@ beforeAll(async () => {
   catalog = await readCatalog();
   calls = callsOf(catalog);
   [hw, standard] = await Promise.all([
-    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix' } }),
-    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1' } }),
+    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', ...staffEnv } }),
+    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1', ...staffEnv } }),
   ]);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
@@ -98,12 +99,33 @@ afterAll(async () => {
   await Promise.all([hw?.dispose(), standard?.dispose()]);
 });
 
+/**
+ * The Staff claim is held only by staff users (never assignable, not root's): each server has
+ * one from the environment, who stands in for root (and for "exactly the needed claim") on
+ * the calls that need Staff. Staff users also hold ImpersonateUser.
+ */
+const staffEnv = { HOPWATCH_STAFF_USER: 'staff-matrix@example.org', HOPWATCH_STAFF_PASSWORD: 'Staff-matrix-pw-1' };
+const staffCookies = new Map<Appliance, string>();
+async function staffCaller(server: Appliance) {
+  const again = async () => {
+    const cookie = await signIn(server.url, staffEnv.HOPWATCH_STAFF_USER, staffEnv.HOPWATCH_STAFF_PASSWORD);
+    staffCookies.set(server, cookie);
+    return cookie;
+  };
+  return { server, cookie: staffCookies.get(server) ?? (await again()), again };
+}
+
 /** The appliance and a signed-in cookie for a row and a call. */
 async function callerFor(row: string, access: Access): Promise<{ server: Appliance; cookie?: string; again: () => Promise<string> }> {
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
   if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
-  if (row === 'noLicence') return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
+  const staffCall = needsClaim(access) === Claim.Staff;
+  if (row === 'noLicence') {
+    if (staffCall) return staffCaller(standard);
+    return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
+  }
   const claims = claimsFor(row, access);
+  if (staffCall && (claims === 'root' || claims.includes(Claim.Staff))) return staffCaller(hw);
   if (claims === 'root') return { server: hw, cookie: rootCookie, again: async () => (rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix')) };
   const temporary = row === 'temporaryPassword';
   const key = `${temporary ? 'temporary:' : ''}${[...claims].sort().join(',')}`;
@@ -138,6 +160,8 @@ describe('authorization matrix', () => {
   });
 
   for (const row of CallerRows) {
+    // Run with its own appliance and data by the suite it names, every cell.
+    if (row.runBy) continue;
     if (row.skip) {
       it.skip(`${row.title}: ${row.skip}`, () => undefined);
       continue;

@@ -14,6 +14,8 @@ export interface CallerRow {
   title: string;
   /** Why the row is not run yet, when it cannot be. */
   skip?: string;
+  /** The suite that runs this row's every cell instead of the matrix test (it needs its own appliance and data). */
+  runBy?: string;
   expected(access: Access): Expected;
 }
 
@@ -45,9 +47,11 @@ export const CallerRows: CallerRow[] = [
     expected: (a) => (allowsVisitor(a) ? 'allowed' : 403),
   },
   {
+    // Every claim, in another account of a cloud appliance, calling with the first account's
+    // real ids: answers what it answers its own account, and never the other's data.
     key: 'otherAccount',
     title: 'user of another account',
-    skip: 'The hosted flavour (several accounts) is not built; a self-hosted appliance has one account.',
+    runBy: 'test/security/other-account.test.ts',
     expected: () => 'allowed',
   },
 ];
@@ -95,7 +99,7 @@ export function claimsFor(row: string, access: Access): readonly Claim[] | 'root
   }
 }
 
-const cellText = (row: CallerRow, a: Access) => (row.skip ? 'not built' : String(row.expected(a)));
+const cellText = (row: CallerRow, a: Access) => (row.skip ? 'not built' : row.runBy ? 'none of its data' : String(row.expected(a)));
 
 /** docs/authorization.md: the declarations and the expected answer of every cell. */
 export function authorizationDoc(catalog: Catalog): string {
@@ -124,7 +128,9 @@ export function authorizationDoc(catalog: Catalog): string {
     'the change-password screen needs answer them; the hub refuses their connection with 403);',
     'the root user of a server with the Standard licence (calls that need Professional answer',
     '403); a LiveShare visitor (the liveshareid cookie of an active link), let through only where',
-    'the call declares "LiveShare visitors too".',
+    'the call declares "LiveShare visitors too"; a user with every claim in another account of a',
+    'cloud appliance, calling with the first account\'s real ids (test/security/other-account.test.ts:',
+    '"none of its data" means no answer carries the other account\'s data and nothing of it changes).',
     '',
     line(header),
     line(header.map(() => '---')),

@@ -25,6 +25,22 @@ export const HubRetryMs = 2500;
 
 type Handler = (...args: never[]) => void;
 
+/**
+ * The cloud flavour's bearer token (spec 3 section 7.5), set at start-up in cloud mode
+ * (web/src/hub/bearerToken.ts): undefined while there is none (not signed in: no connection
+ * is attempted), '' for a LiveShare visitor (its cookie alone). Self-hosted: no source.
+ */
+type BearerSource = () => Promise<string | undefined>;
+let bearer: BearerSource | undefined;
+
+let onAuthRefused: (() => void) | undefined;
+
+/** `forget` runs when the server refuses the token (it is read again on the next try). */
+export function setBearerTokenSource(source: BearerSource | undefined, forget?: () => void): void {
+  bearer = source;
+  onAuthRefused = forget;
+}
+
 let connection: HubConnection | undefined;
 let starting: Promise<HubConnection> | undefined;
 /** False after stopHub (signed out): retries end instead of knocking with a 401 forever. */
@@ -37,7 +53,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function build(): HubConnection {
   const c = new HubConnectionBuilder()
-    .withUrl(HubPath)
+    .withUrl(HubPath, bearer ? { accessTokenFactory: async () => (await bearer!()) ?? '' } : {})
     // Retry every 2.5 s for as long as it takes: a monitoring console should come back by itself.
     .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
     .configureLogging(LogLevel.Warning)
@@ -75,14 +91,19 @@ export function ensureStarted(): Promise<HubConnection> {
     for (;;) {
       if (!wanted || connection !== c) throw new Error('The live connection was stopped.');
       if (c.state === HubConnectionState.Connected) return c;
-      if (c.state === HubConnectionState.Disconnected) {
+      if (c.state === HubConnectionState.Disconnected && bearer && (await bearer()) === undefined) {
+        // Cloud mode without a token (signed out): wait for one instead of knocking with a 401.
+      } else if (c.state === HubConnectionState.Disconnected) {
         try {
           await c.start();
           for (const register of registrations) register().catch(() => undefined);
           return c;
         } catch (e) {
           const status = statusOf(e);
-          if (status === 401 || status === 403) await refreshCurrentUser();
+          if (status === 401 || status === 403) {
+            onAuthRefused?.();
+            await refreshCurrentUser();
+          }
         }
       }
       await sleep(HubRetryMs);
@@ -131,6 +152,7 @@ export function keepRegistered<M extends MainHubRegistration>(
 /** Ends the connection (the user signed out); the next ensureStarted builds a new one. */
 export async function stopHub(): Promise<void> {
   wanted = false;
+  onAuthRefused?.();
   const c = connection;
   connection = undefined;
   starting = undefined;

@@ -14,6 +14,8 @@ import { SettingsPage } from '../settings/SettingsPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
 import { AgentsPage } from '../agents/AgentsPage';
+import { StaffAccountsPage } from '../accounts/StaffAccountsPage';
+import { SubscriptionPage } from '../subscription/SubscriptionPage';
 import { SessionsPage } from '../sessions/SessionsPage';
 import { InvalidLivesharePage } from '../pages/InvalidLivesharePage';
 import { LiveShareLinksPage } from '../liveshare/LiveShareLinksPage';
@@ -56,11 +58,11 @@ export const shellEntries: Entry[] = [
   // The impersonation audit: root reads it (the page says so to anyone else).
   gated(['/user-management/audit'], needsClaim(Claim.UserManagement), <ImpersonationAuditPage />),
   gated(['/settings'], needsClaim(Claim.SettingsManagement), <SettingsPage />),
-  coming(['/subscription'], needsClaim(Claim.UserManagement), 'Subscription'),
+  gated(['/subscription'], needsClaim(Claim.UserManagement), <SubscriptionPage />),
   gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
   gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),
   coming(['/staff/pingserver-management'], needsClaim(Claim.Staff), 'Ping Server Management'),
-  coming(['/staff/accounts'], needsClaim(Claim.Staff), 'Accounts'),
+  gated(['/staff/accounts'], needsClaim(Claim.Staff), <StaffAccountsPage />),
   coming(['/staff/userandevents'], needsClaim(Claim.Staff), 'Users and Events'),
   coming(['/staff/feedback'], needsClaim(Claim.Staff), 'Feedback'),
   coming(['/staff/sessionaudit'], needsClaim(Claim.Staff), 'Session Audit'),

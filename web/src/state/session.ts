@@ -1,5 +1,7 @@
 // Loading and refreshing who is signed in.
-import type { CurrentUser } from '../../../server/contract/account';
+import { DeploymentMode, type CurrentUser } from '../../../server/contract/account';
+import { setBearerTokenSource } from '../hub/connection';
+import { forgetHubBearerToken, hubBearerToken } from '../hub/bearerToken';
 import { getCurrentUser } from '../api/account';
 import { getAppConfig } from '../api/app';
 import { ServerError } from '../api/errors';
@@ -29,6 +31,8 @@ export async function loadSession(): Promise<void> {
     fetchCurrentUser(),
   ]);
   if (config) store.set(appConfigAtom, config);
+  // Cloud mode: the hub connection sends a bearer token and connects only once one is set.
+  if (config?.DeploymentMode === DeploymentMode.Cloud) setBearerTokenSource(hubBearerToken, forgetHubBearerToken);
   store.set(currentUserAtom, user);
   store.set(authLoadingAtom, false);
 }
