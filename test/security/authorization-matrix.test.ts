@@ -12,11 +12,12 @@ import { join, resolve } from 'node:path';
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../server/http/access.js';
-import { TemporaryPasswordText } from '../../server/contract/account.js';
+import { Claim, TemporaryPasswordText } from '../../server/contract/account.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
 import { connectHub, createUser, liveShareVisitor, type WatchedConnection } from './support.js';
+import { seedAccount } from '../support/staff-users.js';
 
 interface Schema {
   type?: string | string[];
@@ -71,6 +72,8 @@ let standard: Appliance;
 let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
+let staffCookie: string;
+const StaffPassword = 'Matrix-staff-pw';
 let standardRoot: string;
 /** The liveshareid cookie of an active link to a summary (the LiveShare visitor row). */
 let visitorCookie: string;
@@ -85,6 +88,12 @@ beforeAll(async () => {
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix' } }),
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1' } }),
   ]);
+  // A staff user (the Staff claim is only ever written into the store): the row "exactly the
+  // needed claim" of the staff calls.
+  await hw.stop();
+  await seedAccount(hw.dataDir, 'Matrix staff', [{ name: 'matrix-staff', email: 'matrix-staff@example.org', password: StaffPassword, roles: ['Staff'] }]);
+  hw = await hw.restart();
+  staffCookie = await signIn(hw.url, 'matrix-staff', StaffPassword);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
   visitorCookie = await liveShareVisitor(hw, rootCookie);
@@ -104,6 +113,9 @@ async function callerFor(row: string, access: Access): Promise<{ server: Applian
   if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
   if (row === 'noLicence') return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
   const claims = claimsFor(row, access);
+  if (claims !== 'root' && claims.includes(Claim.Staff)) {
+    return { server: hw, cookie: staffCookie, again: async () => (staffCookie = await signIn(hw.url, 'matrix-staff', StaffPassword)) };
+  }
   if (claims === 'root') return { server: hw, cookie: rootCookie, again: async () => (rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix')) };
   const temporary = row === 'temporaryPassword';
   const key = `${temporary ? 'temporary:' : ''}${[...claims].sort().join(',')}`;

@@ -5,7 +5,7 @@ import { MaxStaffRows, StaffAccess } from '../access.js';
 import { LookupMatchListSchema } from '../schemas.js';
 import { lookup } from './repository.js';
 
-/** Shorter texts match too much to say anything (a single letter is in every e-mail). */
+/** Shorter texts match too much to say anything (a single letter is in every e-mail); digits are ids. */
 export const LookupMinLength = 2;
 
 export default async function lookupPlugin(app: FastifyInstance) {
@@ -25,7 +25,8 @@ export default async function lookupPlugin(app: FastifyInstance) {
     },
     async (request) => {
       const text = request.query.text.trim();
-      if (text.length < LookupMinLength) throw badRequest(`Type at least ${LookupMinLength} characters to look up.`);
+      // An id (agent, account) may be a single digit.
+      if (text.length < LookupMinLength && !/^\d+$/.test(text)) throw badRequest(`Type at least ${LookupMinLength} characters to look up.`);
       return app.store.read((q) => lookup(q, text, request.query.limit ?? 100));
     },
   );
