@@ -55,12 +55,12 @@ export function impersonating(actor: UserRecord, target: UserRecord): Principal 
   return { ...as, claims: [...as.claims, Claim.IsImpersonating], impersonator: { userId: actor.id, username: actor.name } };
 }
 
-/** Root holds every claim a web user can be given; a temporary password adds its flag. */
+/**
+ * Root holds every claim a web user can be given; a temporary password adds its flag. Staff
+ * is held only by staff users (server/accounts/staff-user.ts), never assignable, never root's.
+ */
 export function principalOf(user: UserRecord): Principal {
-  // Staff is held only by provider personnel: set in the store (never through the users
-  // API, which assigns only AssignableClaims), and not implied by root.
   const claims = user.isRoot ? [...AssignableClaims] : user.roles.filter((r) => (AssignableClaims as string[]).includes(r) || r === Claim.Staff);
-  if (user.isRoot && user.roles.includes(Claim.Staff)) claims.push(Claim.Staff);
   if (user.tempPassword) claims.push(Claim.TempPassword);
   return { userId: user.id, accountId: user.accountId, username: user.name, isRoot: user.isRoot, claims };
 }

@@ -2,7 +2,8 @@
 // the Staff group, revokes a user's sign-in on Session Audit (that user's next call is 401),
 // reads the user's events, answers a support ticket (the account then lists the answer),
 // looks up an account by an agent id and impersonates its user from there, after checking
-// Ping Server Management shows that account's agent. Screenshots go to test-results/ on failure.
+// Ping Server Management shows that account's agent; as that user, Get Help lists the answer.
+// Runs in the hosted flavour. Screenshots go to test-results/ on failure.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -23,7 +24,8 @@ let acme: { accountId: number; userIds: Record<string, number> };
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-e2e-staff', HOPWATCH_ENGINE: 'simulated' } });
+  // The hosted flavour (HOPWATCH_DEPLOYMENT=1), where staff and several accounts belong.
+  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-e2e-staff', HOPWATCH_ENGINE: 'simulated', HOPWATCH_DEPLOYMENT: '1' } });
   await first.stop();
   await seedAccount(first.dataDir, 'Hopwatch Staff', [{ name: 'sam', email: 'sam@staff.example', password: StaffPw, roles: StaffRoles }]);
   acme = await seedAccount(first.dataDir, 'Acme Networks', [{ name: 'ann', email: 'ann@acme.example', password: AnnPw, roles: ['TargetManagement'] }]);
@@ -135,6 +137,15 @@ describe('the staff pages in the console', () => {
       const cookies = await browser.context.cookies(app.url);
       const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
       expect((await annCalls(cookie, '/api/staff/pingservers')).status).toBe(403);
+    });
+
+    await step('account-reads-answer', async () => {
+      // As ann (impersonated): Get Help lists the answer support gave the account.
+      await page.locator('.user-group').getByText('Get Help').click();
+      const answers = page.locator('details.support-answers');
+      await answers.getByText('Answers from support (1)').click();
+      await answers.getByText('We found it: fixed in 1.5.').waitFor();
+      expect(await answers.textContent()).toContain('<script>alert(1)</script> graphs stop');
     });
   }, 180_000);
 });

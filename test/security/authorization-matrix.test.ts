@@ -13,6 +13,7 @@ import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../server/http/access.js';
 import { Claim, TemporaryPasswordText } from '../../server/contract/account.js';
+import { needsClaim } from '../../server/http/access.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
@@ -72,8 +73,6 @@ let standard: Appliance;
 let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
-let staffCookie: string;
-const StaffPassword = 'Matrix-staff-pw';
 let standardRoot: string;
 /** The liveshareid cookie of an active link to a summary (the LiveShare visitor row). */
 let visitorCookie: string;
@@ -88,12 +87,12 @@ beforeAll(async () => {
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix' } }),
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1' } }),
   ]);
-  // A staff user (the Staff claim is only ever written into the store): the row "exactly the
-  // needed claim" of the staff calls.
-  await hw.stop();
-  await seedAccount(hw.dataDir, 'Matrix staff', [{ name: 'matrix-staff', email: 'matrix-staff@example.org', password: StaffPassword, roles: ['Staff'] }]);
-  hw = await hw.restart();
-  staffCookie = await signIn(hw.url, 'matrix-staff', StaffPassword);
+  // Each server gets a staff user, written into the store (the Staff claim is never assignable).
+  [hw, standard] = await Promise.all([hw, standard].map(async (server) => {
+    await server.stop();
+    await seedAccount(server.dataDir, 'Matrix staff', [{ name: staffUser.name, email: 'matrix-staff@example.org', password: staffUser.password, roles: ['Staff'] }]);
+    return server.restart();
+  }));
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
   visitorCookie = await liveShareVisitor(hw, rootCookie);
@@ -107,15 +106,32 @@ afterAll(async () => {
   await Promise.all([hw?.dispose(), standard?.dispose()]);
 });
 
+/**
+ * The Staff claim is held only by staff users (never assignable, not root's): each server has
+ * one, who stands in for root (and for "exactly the needed claim") on the calls that need Staff.
+ */
+const staffUser = { name: 'matrix-staff', password: 'Staff-matrix-pw-1' };
+const staffCookies = new Map<Appliance, string>();
+async function staffCaller(server: Appliance) {
+  const again = async () => {
+    const cookie = await signIn(server.url, staffUser.name, staffUser.password);
+    staffCookies.set(server, cookie);
+    return cookie;
+  };
+  return { server, cookie: staffCookies.get(server) ?? (await again()), again };
+}
+
 /** The appliance and a signed-in cookie for a row and a call. */
 async function callerFor(row: string, access: Access): Promise<{ server: Appliance; cookie?: string; again: () => Promise<string> }> {
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
   if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
-  if (row === 'noLicence') return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
-  const claims = claimsFor(row, access);
-  if (claims !== 'root' && claims.includes(Claim.Staff)) {
-    return { server: hw, cookie: staffCookie, again: async () => (staffCookie = await signIn(hw.url, 'matrix-staff', StaffPassword)) };
+  const staffCall = needsClaim(access) === Claim.Staff;
+  if (row === 'noLicence') {
+    if (staffCall) return staffCaller(standard);
+    return { server: standard, cookie: standardRoot, again: async () => (standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix')) };
   }
+  const claims = claimsFor(row, access);
+  if (staffCall && (claims === 'root' || claims.includes(Claim.Staff))) return staffCaller(hw);
   if (claims === 'root') return { server: hw, cookie: rootCookie, again: async () => (rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix')) };
   const temporary = row === 'temporaryPassword';
   const key = `${temporary ? 'temporary:' : ''}${[...claims].sort().join(',')}`;

@@ -2,7 +2,7 @@
 // derived only from the access each route and hub method declares (server/http/access.ts).
 // The matrix test calls every cell; docs/authorization.md is this same table as text.
 import type { RouteOptions } from 'fastify';
-import { AssignableClaims, Claim, LicenseMode } from '../../server/contract/account.js';
+import { AssignableClaims, LicenseMode, type Claim } from '../../server/contract/account.js';
 import { allowsTemporaryPassword, allowsVisitor, describeAccess, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
 import type { Catalog } from './route-catalog.js';
 
@@ -35,8 +35,7 @@ export const CallerRows: CallerRow[] = [
   {
     key: 'noLicence',
     title: 'every claim, Standard licence',
-    // Run as root, who holds every assignable claim but not Staff (provider personnel only).
-    expected: (a) => ((needsLicence(a) !== undefined && needsLicence(a) !== LicenseMode.Standard) || needsClaim(a) === Claim.Staff ? 403 : 'allowed'),
+    expected: (a) => (needsLicence(a) !== undefined && needsLicence(a) !== LicenseMode.Standard ? 403 : 'allowed'),
   },
   {
     // Signed in by an active link's liveshareid cookie: only the read-only calls that declare
@@ -120,8 +119,7 @@ export function authorizationDoc(catalog: Catalog): string {
     'methods are refused to anonymous callers at connection (401 on negotiate).',
     '',
     'Rows run as: a user with no claims; a user with every claim a web user can hold except the',
-    "one the call needs; a user with exactly that claim (the root user for a root-only call; for",
-    'Staff, a staff user written into the store: the users API never grants Staff); a',
+    "one the call needs; a user with exactly that claim (the root user for a root-only call); a",
     'user with every claim who still has the temporary password an admin set (only the calls',
     'the change-password screen needs answer them; the hub refuses their connection with 403);',
     'the root user of a server with the Standard licence (calls that need Professional answer',
