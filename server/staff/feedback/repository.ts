@@ -35,15 +35,16 @@ const itemsSql = `
 
 /** "session 12, Route Change Test" from an Insights feedback's session and ContextJson. */
 export function contextOf(sessionId: string, contextJson: string): string {
-  let title = '';
+  let detail = '';
   try {
-    const c = JSON.parse(contextJson) as Record<string, unknown>;
-    const t = c.testTitle ?? c.TestTitle ?? c.title ?? c.Title;
-    if (typeof t === 'string') title = t;
+    const c = JSON.parse(contextJson) as Record<string, unknown> | null;
+    const t = c?.testTitle ?? c?.TestTitle ?? c?.title ?? c?.Title;
+    if (typeof t === 'string') detail = t;
   } catch {
-    /* free text: shown as it is below */
+    // Not JSON: the console sent free text; shown as it is.
+    detail = contextJson.slice(0, 200);
   }
-  return [sessionId ? `session ${sessionId}` : '', title || (contextJson && !title ? contextJson.slice(0, 200) : '')].filter(Boolean).join(', ');
+  return [sessionId ? `session ${sessionId}` : '', detail].filter(Boolean).join(', ');
 }
 
 export interface FeedbackFilter {
