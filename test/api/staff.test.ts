@@ -262,6 +262,19 @@ describe('the staff calls', () => {
     const agent = list.find((s) => s.Id === agentId);
     expect(agent).toMatchObject({ UniqueId: AgentUid, Name: 'Branch office', AccountId: acme.accountId, AccountName: 'Acme Networks', Engine: 'agent', Connected: false, Version: '1.4.2', ActiveSessions: 0, SamplesPerMinute: 0 });
     expect(Date.now() - Date.parse(agent!.LastSeen!)).toBeGreaterThanOrEqual(120_000);
+
+    // A trace on the built-in engine (the simulated network's loopback) shows as its load.
+    // Root's account: a seeded account has no display configuration of its own.
+    const started = await call('/cmd/newtarget?target=127.0.0.1&traceInterval=0.1', root);
+    expect(started.status).toBe(200);
+    const { ID } = (await started.json()) as { ID: number };
+    const busy = await waitFor('samples on the built-in engine', async () => {
+      const local = (await json<PingServer[]>('/api/staff/pingservers', staff))[0];
+      return local.ActiveSessions === 1 && local.SamplesPerMinute > 0 && local;
+    });
+    expect(busy).toMatchObject({ Id: -1, ActiveSessions: 1 });
+    expect([200, 204]).toContain((await call(`/cmd/stoptrace?ID=${ID}`, root)).status);
+    expect((await json<PingServer[]>('/api/staff/pingservers', staff))[0].ActiveSessions).toBe(0);
   });
 
   it('staff may impersonate a user of another account; a non-staff user may not', async () => {
