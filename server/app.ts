@@ -56,6 +56,8 @@ import { mailer } from './mail/transport.js';
 import alertsPlugin from './alerts/plugin.js';
 import { AlertService } from './alerts/service.js';
 import metricsPlugin from './metrics/plugin.js';
+import staffPlugin from './staff/plugin.js';
+import { installUserEventLog } from './staff/userandevents/recorder.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,6 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   installAccessCheck(app);
   installImpersonationAudit(app);
+  installUserEventLog(app);
 
   await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
   await app.register(appConfigPlugin, { version: opts.version });
@@ -205,6 +208,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(alertsPlugin, { alerts });
   await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
+  await app.register(staffPlugin, { version: opts.version });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

@@ -41,7 +41,7 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
       const who = { username: String(request.body.Username ?? '').slice(0, 256), remoteAddress: request.ip };
       let signedIn;
       try {
-        signedIn = await login(deps, request.body, request.ip);
+        signedIn = await login(deps, request.body, request.ip, String(request.headers['user-agent'] ?? ''));
       } catch (err) {
         const status = (err as { status?: number }).status;
         if (status === 401 || status === 429) request.log.info({ ...who, status }, 'sign-in refused');

@@ -12,6 +12,9 @@ import { createLoginSession, deleteLoginSession, deleteOtherLoginSessions, hashT
 import type { LoginThrottle } from './login-throttle.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import { passwordProblem } from './password-policy.js';
+import { UserEventKind } from '../contract/staff.js';
+import { insertSignIn } from '../staff/sessionaudit/repository.js';
+import { insertUserEvent } from '../staff/userandevents/repository.js';
 import { currentUserOf, principalOf, type Principal } from './principal.js';
 
 export interface AccountDeps {
@@ -28,6 +31,7 @@ export async function login(
   deps: AccountDeps,
   req: LoginRequest,
   address: string,
+  userAgent = '',
 ): Promise<{ user: CurrentUser; token: string; persistent: boolean }> {
   const username = req.Username.trim();
   if (!username) throw badRequest('Your username cannot be blank');
@@ -40,6 +44,11 @@ export async function login(
   const ok = await verifyPassword(req.Password, user ? user.passwordHash : await decoyHash());
   if (!user || !ok) {
     deps.throttle.recordFailure(username, address);
+    // A known user's failed sign-in is one of their events (staff Users and Events); an
+    // unknown name is not kept: it may be a password typed in the wrong field.
+    if (user) {
+      await deps.store.exclusive((q) => insertUserEvent(q, { accountId: user.accountId, userId: user.id, kind: UserEventKind.SignInFailed, method: 'POST', route: '/api/Account/Login', status: 401, address }));
+    }
     throw new HttpError(401, LoginFailedText);
   }
   deps.throttle.recordSuccess(username, address);
@@ -47,7 +56,13 @@ export async function login(
   // Told only after the right password: a suspended account's users learn why they cannot sign in.
   if ((await deps.store.read((q) => isSuspended(q, user.accountId))).suspended) throw forbidden(SuspendedAccountText);
   const persistent = req.RememberMe === true;
-  const token = await deps.store.exclusive((q) => createLoginSession(q, user.id, persistent));
+  // The sign-in's record (staff Session Audit; the token's hash only) and event come with it.
+  const token = await deps.store.transaction(async (q) => {
+    const t = await createLoginSession(q, user.id, persistent);
+    await insertSignIn(q, { tokenHash: hashToken(t), userId: user.id, accountId: user.accountId, address, userAgent, persistent });
+    await insertUserEvent(q, { accountId: user.accountId, userId: user.id, kind: UserEventKind.SignIn, method: 'POST', route: '/api/Account/Login', status: 200, address });
+    return t;
+  });
   return { user: currentUserOf(principalOf(user), deps.config.licenseMode), token, persistent };
 }
 

@@ -1,5 +1,5 @@
 // Who may impersonate whom (issue 26): impersonation never climbs. The actor needs the
-// ImpersonateUser claim; the user impersonated is of the same account, is not root, is not
+// ImpersonateUser claim; the user impersonated is of the same account (any account for Staff), is not root, is not
 // the actor, and holds no claim the actor lacks. Checked at start and again on every
 // request of the session (resolve.ts), so a later change of either user's rights ends it.
 import { AssignableClaims, Claim } from '../contract/account.js';
@@ -15,7 +15,8 @@ export function claimsBeyond(actor: UserRecord, target: UserRecord): string[] {
 /** Why `actor` may not impersonate `target`, or undefined when they may. */
 export function impersonationProblem(actor: UserRecord, target: UserRecord): string | undefined {
   if (!principalOf(actor).claims.includes(Claim.ImpersonateUser)) return `This needs the ${Claim.ImpersonateUser} permission.`;
-  if (target.accountId !== actor.accountId) return `User ${target.id} not found.`;
+  // Staff (provider personnel) may impersonate a user of any account (issue 23).
+  if (target.accountId !== actor.accountId && !principalOf(actor).claims.includes(Claim.Staff)) return `User ${target.id} not found.`;
   if (target.isRoot) return 'The root user cannot be impersonated.';
   if (target.id === actor.id) return 'You cannot impersonate yourself.';
   const beyond = claimsBeyond(actor, target);

@@ -50,7 +50,8 @@ export async function startImpersonation(deps: ImpersonationDeps, p: Principal, 
   if (!p.loginSession) throw badRequest('Impersonation needs a signed-in session.');
   const actor = await actorOf(deps, p);
   const target = await deps.store.read((q) => findUserById(q, userId));
-  if (!target || target.accountId !== actor.accountId) throw notFound(`User ${userId} not found.`);
+  // Another account's user is unknown to anyone but Staff (issue 23: staff may impersonate any account's users).
+  if (!target || (target.accountId !== actor.accountId && !principalOf(actor).claims.includes(Claim.Staff))) throw notFound(`User ${userId} not found.`);
   const problem = impersonationProblem(actor, target);
   if (problem) throw forbidden(problem);
   const session = p.loginSession;

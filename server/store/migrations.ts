@@ -489,6 +489,56 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 16,
+    name: 'staff area: sign-in sessions, user events, answers to feedback (issue 23)',
+    up: [
+      // Each sign-in (server/staff/sessionaudit/): who, when, from where, with which browser.
+      // token_hash is login_sessions' key (the token's SHA-256; the token is never kept): a
+      // row is active while that login session lives. No key: revoking updates the row.
+      'CREATE SEQUENCE sign_in_session_id_seq START 1',
+      `CREATE TABLE sign_in_sessions (
+         id INTEGER NOT NULL DEFAULT nextval('sign_in_session_id_seq'),
+         token_hash VARCHAR NOT NULL,
+         user_id INTEGER NOT NULL,
+         account_id INTEGER NOT NULL,
+         address VARCHAR NOT NULL,
+         user_agent VARCHAR NOT NULL,
+         persistent BOOLEAN NOT NULL,
+         signed_in_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+         revoked_at TIMESTAMPTZ,
+         revoked_by VARCHAR NOT NULL DEFAULT '')`,
+      // A user's recent events (server/staff/userandevents/): sign-ins, failed sign-ins,
+      // state-changing calls and refused or failed calls. Method and route pattern only,
+      // never a query or a body. Bounded: 30 days and the newest 1,000 rows per user.
+      'CREATE SEQUENCE user_event_id_seq START 1',
+      `CREATE TABLE user_events (
+         id BIGINT NOT NULL DEFAULT nextval('user_event_id_seq'),
+         occurred_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+         account_id INTEGER NOT NULL,
+         user_id INTEGER NOT NULL,
+         kind VARCHAR NOT NULL,
+         method VARCHAR NOT NULL DEFAULT '',
+         route VARCHAR NOT NULL DEFAULT '',
+         status INTEGER NOT NULL DEFAULT 0,
+         address VARCHAR NOT NULL DEFAULT '',
+         detail VARCHAR NOT NULL DEFAULT '')`,
+      // Staff answers to Insights feedback and support tickets (server/staff/feedback/):
+      // mailed to the account and listed for it (GET /api/support/Answers).
+      'CREATE SEQUENCE feedback_answer_id_seq START 1',
+      `CREATE TABLE feedback_answers (
+         id INTEGER NOT NULL DEFAULT nextval('feedback_answer_id_seq'),
+         kind VARCHAR NOT NULL,
+         item_id INTEGER NOT NULL,
+         account_id INTEGER NOT NULL,
+         staff_user_id INTEGER NOT NULL,
+         staff_name VARCHAR NOT NULL,
+         text VARCHAR NOT NULL,
+         mailed BOOLEAN NOT NULL,
+         mail_problem VARCHAR NOT NULL DEFAULT '',
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
     id: 18,
     name: 'samples in day and hop order, time as integer ms (issue 25)',
     // Each session's samples of a UTC day sorted by hop, then time, and time as BIGINT ms:

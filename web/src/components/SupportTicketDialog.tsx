@@ -8,6 +8,7 @@ import { showInfo } from '../state/toasts';
 import { isSelfHostedAtom } from '../state/user';
 import { Field } from './Field';
 import { Modal } from './Modal';
+import { SupportAnswers } from '../support/SupportAnswers';
 import { StoredSupportValuesKey, canSubmitTicket, isValidEmail, readStoredSupportValues } from './supportTicketRules';
 
 export function SupportTicketDialog({ onClose }: { onClose: () => void }) {
@@ -56,6 +57,7 @@ export function SupportTicketDialog({ onClose }: { onClose: () => void }) {
           <textarea id="st-problem" rows={5} value={problem} onChange={(e) => setProblem(e.target.value)} />
         </div>
         <p className="hint">Your recent console error log is attached to help us find the problem.</p>
+        <SupportAnswers />
         {failure && <div className="form-failure" role="alert">{failure}</div>}
         <footer className="modal-actions">
           <button type="button" className="button secondary" onClick={onClose}>Cancel</button>

@@ -24,6 +24,11 @@ import { LoginPage } from '../pages/LoginPage';
 import { ActivationPage } from '../activation/ActivationPage';
 import { LogoutPage } from '../pages/LogoutPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
+import { PingServerManagementPage } from '../staff/pingserver/PingServerManagementPage';
+import { UsersAndEventsPage } from '../staff/userandevents/UsersAndEventsPage';
+import { FeedbackPage } from '../staff/feedback/FeedbackPage';
+import { SessionAuditPage } from '../staff/sessionaudit/SessionAuditPage';
+import { LookupPage } from '../staff/lookup/LookupPage';
 import { authLoadingAtom } from '../state/user';
 import { RouteErrorFallback } from './ErrorFallback';
 import { Frame } from './Frame';
@@ -61,12 +66,12 @@ export const shellEntries: Entry[] = [
   gated(['/subscription'], needsClaim(Claim.UserManagement), <SubscriptionPage />),
   gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
   gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),
-  coming(['/staff/pingserver-management'], needsClaim(Claim.Staff), 'Ping Server Management'),
+  gated(['/staff/pingserver-management'], needsClaim(Claim.Staff), <PingServerManagementPage />),
   gated(['/staff/accounts'], needsClaim(Claim.Staff), <StaffAccountsPage />),
-  coming(['/staff/userandevents'], needsClaim(Claim.Staff), 'Users and Events'),
-  coming(['/staff/feedback'], needsClaim(Claim.Staff), 'Feedback'),
-  coming(['/staff/sessionaudit'], needsClaim(Claim.Staff), 'Session Audit'),
-  coming(['/staff/lookup'], needsClaim(Claim.Staff), 'Lookup'),
+  gated(['/staff/userandevents'], needsClaim(Claim.Staff), <UsersAndEventsPage />),
+  gated(['/staff/feedback'], needsClaim(Claim.Staff), <FeedbackPage />),
+  gated(['/staff/sessionaudit'], needsClaim(Claim.Staff), <SessionAuditPage />),
+  gated(['/staff/lookup'], needsClaim(Claim.Staff), <LookupPage />),
   gated(['/impersonate'], needsClaim(Claim.ImpersonateUser), <ImpersonatePage />),
   gated(['/clearimpersonation'], needsClaim(Claim.IsImpersonating), <ClearImpersonationPage />),
   coming(['/sidekick', '/sktargets/:targetId?'], SignedIn, 'Sidekick'),
