@@ -58,10 +58,16 @@ function ActiveOnboarding({ sampleHost, progress, update }: ActiveProps) {
   const stageAgent = agentOfStage(agents);
 
   if (progress.minimized) {
+    // Closing the minimized window dismisses onboarding for good.
     return (
-      <button type="button" className="onboarding-resume button primary" onClick={() => update(resume)}>
-        Resume onboarding
-      </button>
+      <div className="onboarding-resume" role="group" aria-label="Onboarding">
+        <button type="button" className="button primary" onClick={() => update(resume)}>
+          Resume onboarding
+        </button>
+        <button type="button" className="icon-button" aria-label="Close onboarding" title="Close for good" onClick={() => update(close)}>
+          <Icon name="close" size={14} />
+        </button>
+      </div>
     );
   }
 
