@@ -20,6 +20,7 @@ import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
 import { agentList, cmd, startAgent, waitFor, type AgentProcess } from '../agents/support.js';
+import { createWebUser } from '../support/web-users.js';
 import type { AgentDownloadLink, AgentTarget } from '../../server/contract/agents.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
@@ -190,6 +191,28 @@ describe(`the onboarding window in Chromium (${asRoot ? 'netns agent' : 'simulat
     await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
     expect(await stored()).toEqual({});
     await expect.poll(title, { timeout: 15_000 }).toBe('Welcome');
+
+    // Only for users holding SessionManagement and TargetManagement: the account's progress
+    // shows to one with both, never to one without TargetManagement.
+    await createWebUser(app.url, cookie, { email: 'both@example.org', password: 'Two-claims-pw-1', roles: ['SessionManagement', 'TargetManagement'] });
+    await createWebUser(app.url, cookie, { email: 'sessions@example.org', password: 'One-claim-pw-1', roles: ['SessionManagement'] });
+    const other = await openBrowser({ width: 1200, height: 800 });
+    try {
+      await signInWithForm(other.page, app.url, 'both@example.org', 'Two-claims-pw-1');
+      await expect.poll(() => other.page.locator('#onboarding-title').textContent(), { timeout: 15_000 }).toBe('Welcome');
+      await other.page.goto(`${app.url}/logout`);
+      await other.page.waitForURL((u) => u.pathname === '/login');
+      const progressReads: string[] = [];
+      other.page.on('request', (r) => r.url().includes('OnboardingProgress') && progressReads.push(r.url()));
+      await signInWithForm(other.page, app.url, 'sessions@example.org', 'One-claim-pw-1');
+      await other.page.locator('.user-head').waitFor();
+      await other.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      expect(await other.page.locator('.onboarding-window, .onboarding-resume').count()).toBe(0);
+      // Its console does not even read the progress (the window is not mounted for it).
+      expect(progressReads).toEqual([]);
+    } finally {
+      await other.close();
+    }
 
     // Two closes: minimized, then dismissed.
     await control('Close onboarding').click();
