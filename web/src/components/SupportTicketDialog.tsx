@@ -11,10 +11,7 @@ import { showInfo } from '../state/toasts';
 import { isSelfHostedAtom } from '../state/user';
 import { Field } from './Field';
 import { Modal } from './Modal';
-import { StoredSupportValuesKey, canSubmitTicket, isValidEmail, readStoredSupportValues } from './supportTicketRules';
-
-/** "Successfully requested PingPlotter Cloud support." of spec 1 section 8, in this product's words. */
-export const supportRequestedText = (selfHosted: boolean) => `Successfully requested ${selfHosted ? 'CloudConnect' : 'Hopwatch Cloud'} support.`;
+import { StoredSupportValuesKey, canSubmitTicket, isValidEmail, readStoredSupportValues, supportRequestedText } from './supportTicketRules';
 
 export function SupportTicketDialog({ onClose, help = false, agentId }: { onClose: () => void; help?: boolean; agentId?: number }) {
   const selfHosted = useAtomValue(isSelfHostedAtom);

@@ -11,6 +11,7 @@ import {
   forward,
   isComplete,
   onboardingApplies,
+  onboardingStatusText,
   parseProgress,
   resume,
   serializeProgress,
@@ -121,5 +122,14 @@ describe('onboardingApplies', () => {
     expect(onboardingApplies(true, { ...user, Claims: ['TargetManagement'] })).toBe(false);
     expect(onboardingApplies(true, { ...user, IsLiveshare: true })).toBe(false);
     expect(onboardingApplies(true, { ...user, IsUser: false })).toBe(false);
+  });
+});
+
+describe('onboardingStatusText', () => {
+  it('says where the account is', () => {
+    expect(onboardingStatusText(InitialProgress)).toBe('At stage 1 of 6 (Welcome)');
+    expect(onboardingStatusText(at(2, { minimized: true }))).toBe('Minimized at stage 2 of 6 (Deploy your first Agent)');
+    expect(onboardingStatusText(at(4, { dismissed: true }))).toBe('Dismissed at stage 4 of 6 (Open a Target View)');
+    expect(onboardingStatusText(at(6, { dismissed: true }))).toBe('Complete');
   });
 });

@@ -131,3 +131,11 @@ export function onboardingApplies(
   if (!flavourOn || !user || !user.IsUser || user.IsLiveshare) return false;
   return user.Claims.includes('SessionManagement') && user.Claims.includes('TargetManagement');
 }
+
+/** Settings > General's status line. */
+export function onboardingStatusText(p: OnboardingProgress): string {
+  const at = `stage ${p.stage} of ${FinalStage} (${OnboardingStageTitles[p.stage - 1]})`;
+  if (p.stage === FinalStage && p.dismissed) return 'Complete';
+  if (p.dismissed) return `Dismissed at ${at}`;
+  return p.minimized ? `Minimized at ${at}` : `At ${at}`;
+}

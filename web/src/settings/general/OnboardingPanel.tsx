@@ -5,15 +5,8 @@
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/errors';
 import { readProgress, resetOnboarding } from '../../onboarding/api';
-import { FinalStage, OnboardingStageTitles, parseProgress, type OnboardingProgress } from '../../onboarding/logic/progress';
+import { onboardingStatusText, parseProgress } from '../../onboarding/logic/progress';
 import { reportError } from '../../state/reportError';
-
-export function onboardingStatusText(p: OnboardingProgress): string {
-  const at = `stage ${p.stage} of ${FinalStage} (${OnboardingStageTitles[p.stage - 1]})`;
-  if (p.stage === FinalStage && p.dismissed) return 'Complete';
-  if (p.dismissed) return `Dismissed at ${at}`;
-  return p.minimized ? `Minimized at ${at}` : `At ${at}`;
-}
 
 export function OnboardingPanel() {
   const [status, setStatus] = useState<string>();
