@@ -12,6 +12,7 @@ import { notFound, tooManyRequests } from '../http/errors.js';
 import { SlidingWindowLimit } from '../insights/rate-limit.js';
 import type { Store } from '../store/db.js';
 import { findAgent } from '../agents/repository.js';
+import { agentIdArg } from '../agents/schemas.js';
 import { sendSupportTicket, TicketBodyLimit } from './plugin.js';
 
 /** A person asks for help a few times an hour; more is a loop or a script. */
@@ -58,7 +59,7 @@ export function agentSupportRoute(app: FastifyInstance): void {
           type: 'object',
           required: ['id', 'problemStatement'],
           properties: {
-            id: { type: 'integer', minimum: 1 },
+            id: agentIdArg,
             name: { type: 'string', maxLength: 200 },
             email: { type: 'string', maxLength: 320 },
             problemStatement: { type: 'string', maxLength: 20_000 },

@@ -49,6 +49,7 @@ describe('an agent\'s Get Help', () => {
     const noId = await ask({ problemStatement: 'x' }, '[]');
     expect(noId.status).toBe(400);
     expect(((await noId.json()) as { Error: string }).Error).toMatch(/id/);
+    for (const id of ['99999999999999999999', '1e308', '-1', 'x']) expect((await ask({ id, problemStatement: 'x' }, '[]')).status, id).toBe(400);
     const blank = await ask({ id: agent.ID, problemStatement: '  ' }, '[]');
     expect(blank.status).toBe(400);
     expect(((await blank.json()) as { Error: string }).Error).toBe('Describe the problem.');
