@@ -68,4 +68,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOPWATCH_DEPLOYMENT: '1', HOPWATCH_INSIGHTS: '0' }).insights).toBe(false);
     expect(() => loadConfig({ HOPWATCH_INSIGHTS: 'yes' })).toThrow(/HOPWATCH_INSIGHTS must be 1 or 0/);
   });
+  it('switches the onboarding window on with HOPWATCH_ONBOARDING=1 and reads its sample trace host', () => {
+    expect(loadConfig({})).toMatchObject({ onboarding: false, onboardingTarget: 'google.com' });
+    expect(loadConfig({ HOPWATCH_ONBOARDING: '1', HOPWATCH_ONBOARDING_TARGET: ' 10.251.138.34 ' })).toMatchObject({ onboarding: true, onboardingTarget: '10.251.138.34' });
+    expect(() => loadConfig({ HOPWATCH_ONBOARDING: 'yes' })).toThrow(/HOPWATCH_ONBOARDING must be 1 or 0/);
+    expect(() => loadConfig({ HOPWATCH_ONBOARDING_TARGET: 'http://x y' })).toThrow(/HOPWATCH_ONBOARDING_TARGET must be a host name or address/);
+  });
 });

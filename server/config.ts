@@ -77,6 +77,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
   publicUrl: string;
+  /** The onboarding flavour (HOPWATCH_ONBOARDING=1): the onboarding window for new users (docs/onboarding.md). */
+  onboarding: boolean;
+  /** The host the onboarding's sample trace goes to (HOPWATCH_ONBOARDING_TARGET; default google.com). */
+  onboardingTarget: string;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +151,20 @@ function publicUrlVar(raw: string | undefined): string {
   return raw.replace(/\/+$/, '');
 }
 
+function onboardingVar(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`HOPWATCH_ONBOARDING must be 1 or 0, got "${raw}"`);
+}
+
+/** A host name or address: what newtarget accepts as a target (no scheme, no spaces). */
+function onboardingTargetVar(raw: string | undefined): string {
+  const host = (raw ?? '').trim();
+  if (!host) return 'google.com';
+  if (!/^[A-Za-z0-9.:_-]{1,253}$/.test(host)) throw new ConfigError(`HOPWATCH_ONBOARDING_TARGET must be a host name or address, got "${raw}"`);
+  return host;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault = resolve('dist/web')): Config {
   const port = intVar(env, 'HOPWATCH_PORT', 8080);
   if (port < 0 || port > 65535) throw new ConfigError(`HOPWATCH_PORT must be 0-65535, got ${port}`);
@@ -200,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     alertExportDir: resolve(env.HOPWATCH_ALERT_EXPORT_DIR || join(resolve(env.HOPWATCH_DATA_DIR || './data'), 'alert-exports')),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
+    onboarding: onboardingVar(env.HOPWATCH_ONBOARDING),
+    onboardingTarget: onboardingTargetVar(env.HOPWATCH_ONBOARDING_TARGET),
   };
 }
 

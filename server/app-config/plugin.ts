@@ -9,5 +9,7 @@ export default async function appConfigPlugin(app: FastifyInstance, opts: { vers
     DeploymentMode: app.config.deployment,
     Version: opts.version,
     InsightsEnabled: await insightsEnabled(app.store, app.config),
+    Onboarding: app.config.onboarding,
+    OnboardingTarget: app.config.onboardingTarget,
   }));
 }

@@ -21,6 +21,8 @@ export const AppConfigSchema = object({
   DeploymentMode: { type: 'integer', enum: Object.values(DeploymentMode) },
   Version: str,
   InsightsEnabled: bool,
+  Onboarding: bool,
+  OnboardingTarget: str,
 });
 
 export const CurrentUserSchema = object({

@@ -8,9 +8,10 @@ import { requireUser } from '../account/authenticate.js';
 import { badRequest } from '../http/errors.js';
 import type { Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
+import { agentSupportRoute } from './agent-support.js';
 
 /** The console caps its Error_Log at 1,048,576 characters; allow that plus JSON escaping. */
-const TicketBodyLimit = 4 * 1024 * 1024;
+export const TicketBodyLimit = 4 * 1024 * 1024;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface SupportTicketArgs extends SupportTicket {
@@ -54,4 +55,7 @@ export default async function supportPlugin(app: FastifyInstance) {
       return ticket;
     },
   );
+
+  // The agent's Get Help (onboarding window): server/support/agent-support.ts.
+  agentSupportRoute(app);
 }

@@ -1,7 +1,10 @@
-// The support-ticket dialog (spec 1 sections 2, 5, 8): the local error log goes with it.
+// The support-ticket dialog (spec 1 sections 2, 5, 8): the local error log goes with it. As
+// the hosted Get Help dialog (`help`) it says so and thanks with the product's support
+// wording; with an agent (the onboarding window's Get Help) it sends
+// /cmd/cloudconnect-agent-get-support for that agent instead of a plain ticket.
 import { useAtomValue } from 'jotai';
 import { useRef, useState, type FormEvent } from 'react';
-import { sendSupportTicket } from '../api/support';
+import { requestCloudConnectSupport, sendSupportTicket } from '../api/support';
 import { errorMessage } from '../api/errors';
 import { errorLogJson } from '../state/errorLog';
 import { showInfo } from '../state/toasts';
@@ -9,9 +12,9 @@ import { isSelfHostedAtom } from '../state/user';
 import { Field } from './Field';
 import { Modal } from './Modal';
 import { SupportAnswers } from '../support/SupportAnswers';
-import { StoredSupportValuesKey, canSubmitTicket, isValidEmail, readStoredSupportValues } from './supportTicketRules';
+import { StoredSupportValuesKey, canSubmitTicket, isValidEmail, readStoredSupportValues, supportRequestedText } from './supportTicketRules';
 
-export function SupportTicketDialog({ onClose }: { onClose: () => void }) {
+export function SupportTicketDialog({ onClose, help = false, agentId }: { onClose: () => void; help?: boolean; agentId?: number }) {
   const selfHosted = useAtomValue(isSelfHostedAtom);
   const [stored] = useState(() => readStoredSupportValues(localStorage.getItem(StoredSupportValuesKey)));
   const [name, setName] = useState(stored.name);
@@ -34,8 +37,10 @@ export function SupportTicketDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setFailure(undefined);
     try {
-      await sendSupportTicket({ name, email: selfHosted ? email.trim() : '', problemStatement: problem }, errorLogJson(localStorage));
-      showInfo('Support ticket sent. Thank you.');
+      const ticket = { name, email: selfHosted ? email.trim() : '', problemStatement: problem };
+      if (agentId !== undefined) await requestCloudConnectSupport(agentId, ticket, errorLogJson(localStorage));
+      else await sendSupportTicket(ticket, errorLogJson(localStorage));
+      showInfo(help || agentId !== undefined ? supportRequestedText(selfHosted) : 'Support ticket sent. Thank you.');
       onClose();
     } catch (error) {
       setFailure(`Error sending support ticket: ${errorMessage(error)}`);
@@ -44,7 +49,7 @@ export function SupportTicketDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal title="Submit a Support Ticket" onClose={onClose} width={480}>
+    <Modal title={help || agentId !== undefined ? 'Get Help' : 'Submit a Support Ticket'} onClose={onClose} width={480}>
       <form className="modal-body" onSubmit={submit} noValidate>
         <Field label="Name" id="st-name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
         {selfHosted && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canSubmitTicket, isValidEmail, readStoredSupportValues } from './supportTicketRules';
+import { canSubmitTicket, isValidEmail, readStoredSupportValues, supportRequestedText } from './supportTicketRules';
 
 describe('support ticket rules', () => {
   it('checks the e-mail pattern in self-hosted mode only', () => {
@@ -15,5 +15,10 @@ describe('support ticket rules', () => {
     expect(readStoredSupportValues('{"name":"Ann","email":"a@b.io"}')).toEqual({ name: 'Ann', email: 'a@b.io' });
     expect(readStoredSupportValues('junk')).toEqual({ name: '', email: '' });
     expect(readStoredSupportValues(null)).toEqual({ name: '', email: '' });
+  });
+
+  it('thanks for a support request in the words of the mode (spec 1 section 8)', () => {
+    expect(supportRequestedText(false)).toBe('Successfully requested Hopwatch Cloud support.');
+    expect(supportRequestedText(true)).toBe('Successfully requested CloudConnect support.');
   });
 });

@@ -24,3 +24,6 @@ export function readStoredSupportValues(text: string | null): StoredSupportValue
 
 /** Submit is blocked only by a bad e-mail in self-hosted mode; name and description are free. */
 export const canSubmitTicket = (email: string, selfHosted: boolean) => !selfHosted || isValidEmail(email);
+
+/** "Successfully requested PingPlotter Cloud support." of spec 1 section 8, in this product's words. */
+export const supportRequestedText = (selfHosted: boolean) => `Successfully requested ${selfHosted ? 'CloudConnect' : 'Hopwatch Cloud'} support.`;

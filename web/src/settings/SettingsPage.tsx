@@ -13,6 +13,7 @@ import { ClientList, currentValue, nodeAt, savedOrder, ServerList, valueAt } fro
 import { canClone, canDelete, entryId, moveConfig, neighbourAfterDelete, sameEntry, treeEntries, type EntryKey } from './logic/settingsTree';
 import { isSelfHostedAtom } from '../state/user';
 import { StorageUsePanel } from './general/StorageUsePanel';
+import { OnboardingPanel } from './general/OnboardingPanel';
 import { SettingEditor } from './SettingEditor';
 import { useEngineData } from './useEngineData';
 import { useScreen } from './useScreen';
@@ -162,6 +163,8 @@ export function SettingsPage() {
               />
             ))}
           {screen && selected.kind === 'General' && selfHosted && <StorageUsePanel />}
+          {/* Reset Onboarding only in cloud mode (spec 1 section 6). */}
+          {screen && selected.kind === 'General' && !selfHosted && <OnboardingPanel />}
         </div>
       </div>
       {confirmDelete !== null && (

@@ -5,7 +5,7 @@ import { Outlet, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from '../api/http';
 import { ChangePasswordModal } from '../components/ChangePasswordModal';
 import { SupportTicketDialog } from '../components/SupportTicketDialog';
-import { changePasswordOpenAtom, supportDialogOpenAtom } from '../state/dialogs';
+import { changePasswordOpenAtom, getHelpAtom, supportDialogOpenAtom } from '../state/dialogs';
 import { store } from '../state/store';
 import { storedLiveShareId } from '../state/liveShareCookie';
 import { currentUserAtom, trialExpiredAtom } from '../state/user';
@@ -16,6 +16,7 @@ export function Frame() {
   const navigate = useNavigate();
   const [supportOpen, setSupportOpen] = useAtom(supportDialogOpenAtom);
   const changePasswordOpen = useAtomValue(changePasswordOpenAtom);
+  const [getHelp, setGetHelp] = useAtom(getHelpAtom);
 
   // A lost session anywhere: clear the user and sign in again, then come back here.
   useEffect(() => {
@@ -50,6 +51,7 @@ export function Frame() {
       <Toasts />
       {changePasswordOpen && <ChangePasswordModal />}
       {supportOpen && <SupportTicketDialog onClose={() => setSupportOpen(false)} />}
+      {getHelp && <SupportTicketDialog help agentId={getHelp.agentId} onClose={() => setGetHelp(null)} />}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { mustReplacePassword } from '../components/changePasswordRules';
 import { currentUserAtom } from '../state/user';
 import { TemporaryPasswordPane } from './TemporaryPasswordPane';
 import { HubEventHandlers } from '../hub/HubEventHandlers';
+import { OnboardingWindow } from '../onboarding/OnboardingWindow';
 import { Footer } from './Footer';
 import { Sidebar } from './Sidebar';
 import { useStorageWarning } from './useStorageWarning';
@@ -23,6 +24,7 @@ export function Layout() {
         </main>
         <Footer />
       </div>
+      {!held && <OnboardingWindow />}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Claim } from '../../../server/contract/account';
 import { Icon } from '../components/Icon';
-import { changePasswordOpenAtom, supportDialogOpenAtom } from '../state/dialogs';
+import { changePasswordOpenAtom, getHelpAtom } from '../state/dialogs';
 import { refreshCurrentUser } from '../state/session';
 import { currentUserAtom, isSelfHostedAtom } from '../state/user';
 import { hasClaim } from './gates';
@@ -17,7 +17,7 @@ export function UserGroup() {
   const user = useAtomValue(currentUserAtom);
   const selfHosted = useAtomValue(isSelfHostedAtom);
   const openChangePassword = useSetAtom(changePasswordOpenAtom);
-  const openSupport = useSetAtom(supportDialogOpenAtom);
+  const openGetHelp = useSetAtom(getHelpAtom);
   const [open, setOpen] = useState(true);
   if (!user) return null;
   const impersonating = hasClaim(user, Claim.IsImpersonating);
@@ -50,7 +50,7 @@ export function UserGroup() {
               password (docs/decisions.md, "Accounts and sign-in"). */}
           {/* Not while impersonating: the server refuses to change someone else's password. */}
           {(!user.IsRoot || tempPassword) && !impersonating && <NavItem icon="key" label="Change Password" onClick={() => openChangePassword(true)} />}
-          {!selfHosted && <NavItem icon="help" label="Get Help" onClick={() => openSupport(true)} />}
+          {!selfHosted && <NavItem icon="help" label="Get Help" onClick={() => openGetHelp({})} />}
           {impersonating && <NavItem icon="user" label="Clear Impersonation" to="/clearimpersonation" />}
           <NavItem icon="logout" label="Logout" to="/logout" />
         </div>

@@ -13,6 +13,6 @@ export const authLoadingAtom = atom(true);
 export const trialExpiredAtom = atom(false);
 
 /** Appliance facts; self-hosted until the server says otherwise (spec 1 section 1 default). */
-export const appConfigAtom = atom<AppConfig>({ DeploymentMode: DeploymentMode.SelfHosted, Version: '', InsightsEnabled: false });
+export const appConfigAtom = atom<AppConfig>({ DeploymentMode: DeploymentMode.SelfHosted, Version: '', InsightsEnabled: false, Onboarding: false, OnboardingTarget: '' });
 
 export const isSelfHostedAtom = atom((get) => get(appConfigAtom).DeploymentMode === DeploymentMode.SelfHosted);

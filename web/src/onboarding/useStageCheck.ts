@@ -1,0 +1,60 @@
+// The stage check, 500 ms after every update of the progress or of the agent list (spec 1
+// section 9): at stage 2 it creates "First agent" when the account has no agent, and once an
+// agent is configured moves to stage 3 and starts the sample trace to the appliance's
+// onboarding host on it when no agent has sessions. Each call is made at most once per
+// console (a ref guards against the next check running while the call is under way).
+import { useEffect, useRef, useState } from 'react';
+import { DefaultTraceIntervalMs } from '../../../server/contract/targets';
+import { createAgent } from '../agents/api';
+import type { AgentRowSource } from '../agents/logic/agentRows';
+import { reportError } from '../state/reportError';
+import { showInfo } from '../state/toasts';
+import { newTarget } from '../target/api';
+import { checkAgentStage, FirstAgentName, ProgressCheckDelayMs, type OnboardingProgress } from './logic/progress';
+
+export function useStageCheck(
+  progress: OnboardingProgress | null,
+  update: (rule: (p: OnboardingProgress) => OnboardingProgress) => void,
+  agents: AgentRowSource[] | null,
+  reloadAgents: () => Promise<void>,
+  sampleHost: string,
+) {
+  const creating = useRef(false);
+  const tracing = useRef(false);
+  /** The sample trace's target id, for the stage 3 link. */
+  const [sampleTargetId, setSampleTargetId] = useState<number>();
+
+  useEffect(() => {
+    if (!progress) return;
+    const timer = setTimeout(() => {
+      const action = checkAgentStage(progress, agents);
+      if (action.kind === 'createFirstAgent' && !creating.current) {
+        creating.current = true;
+        createAgent(FirstAgentName).then(
+          (a) => {
+            if (a) showInfo(`Successfully created agent: ${a.Name}`);
+            return reloadAgents();
+          },
+          (e: unknown) => {
+            creating.current = false;
+            reportError(e, { prefix: 'Error creating agent: ' });
+          },
+        );
+      } else if (action.kind === 'agentReady' && !tracing.current) {
+        update(() => action.next);
+        if (action.sampleTraceAgentId === undefined || !sampleHost) return;
+        tracing.current = true;
+        newTarget({ target: sampleHost, traceIntervalMs: DefaultTraceIntervalMs, agentId: action.sampleTraceAgentId }).then(
+          (r) => {
+            if (r) setSampleTargetId(Number(r.ID));
+            return reloadAgents();
+          },
+          (e: unknown) => reportError(e),
+        );
+      }
+    }, ProgressCheckDelayMs);
+    return () => clearTimeout(timer);
+  }, [progress, agents, update, reloadAgents, sampleHost]);
+
+  return { sampleTargetId };
+}
