@@ -54,6 +54,7 @@ import { mailer } from './mail/transport.js';
 import alertsPlugin from './alerts/plugin.js';
 import { AlertService } from './alerts/service.js';
 import metricsPlugin from './metrics/plugin.js';
+import sidekickPlugin from './sidekick/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -197,6 +198,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(alertsPlugin, { alerts });
   await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
+  await app.register(sidekickPlugin, { targets: targetDeps, data });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
