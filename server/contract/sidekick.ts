@@ -21,6 +21,9 @@ export const ExternalSourceKinds: readonly SidekickSourceKind[] = ['External1', 
 export interface SidekickExportDetails {
   /** Why a source has no trace ("No default route in the routing table"), or ''. */
   NotFoundReason: string;
+  /** The target's DNS name ('' for an address without one) and address, as its trace resolved them. */
+  DNSName: string;
+  IP: string;
 }
 
 /** Spec 3 section 3.2 "Sidekick target" (+ Kind, so the console knows local from external). */

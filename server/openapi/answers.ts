@@ -135,7 +135,7 @@ export const SidekickTargetSchema = object({
   Label: str,
   Description: str,
   ContentLink: str,
-  ExportDetails: object({ NotFoundReason: str }),
+  ExportDetails: object({ NotFoundReason: str, DNSName: str, IP: str }),
   Kind: { type: 'string', enum: ['DefaultGateway', 'DnsResolver', 'ProviderEdge', 'External1', 'External2'] },
 });
 export const SidekickStateSchema = object({

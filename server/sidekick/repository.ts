@@ -20,6 +20,9 @@ export interface SidekickTargetRecord {
   notFoundReason: string;
 }
 
+/** A target with what its trace resolved (sessions.target_name, target_ip). */
+export type SidekickTargetRow = SidekickTargetRecord & { dnsName: string; ip: string };
+
 export async function findSidekick(q: Queryable, accountId: number): Promise<SidekickRecord | undefined> {
   const row = await q.one<SidekickRecord>(
     `SELECT account_id AS "accountId", stage, summary_id AS "summaryId", agent_id AS "agentId", started_at AS "startedAt"
@@ -53,11 +56,12 @@ export async function putTarget(q: Queryable, accountId: number, t: SidekickTarg
   ]);
 }
 
-export async function targetsOf(q: Queryable, accountId: number): Promise<SidekickTargetRecord[]> {
-  const rows = await q.all<SidekickTargetRecord>(
-    `SELECT position, kind, original_target AS "originalTarget", session_id AS "sessionId", label, description,
-       not_found_reason AS "notFoundReason"
-     FROM sidekick_targets WHERE account_id = $1 ORDER BY position`,
+export async function targetsOf(q: Queryable, accountId: number): Promise<SidekickTargetRow[]> {
+  const rows = await q.all<SidekickTargetRow>(
+    `SELECT k.position, k.kind, k.original_target AS "originalTarget", k.session_id AS "sessionId", k.label, k.description,
+       k.not_found_reason AS "notFoundReason", coalesce(s.target_name, '') AS "dnsName", coalesce(s.target_ip, '') AS "ip"
+     FROM sidekick_targets k LEFT JOIN sessions s ON s.id = k.session_id
+     WHERE k.account_id = $1 ORDER BY k.position`,
     [accountId],
   );
   return rows.map((r) => ({ ...r, position: Number(r.position), sessionId: r.sessionId === null ? null : Number(r.sessionId) }));

@@ -57,7 +57,7 @@ export function sidekickAvailable(config: Config): boolean {
  */
 const asSidekick = (p: Principal): Principal => ({ ...p, claims: [...new Set([...p.claims, Claim.TargetManagement])] });
 
-function toTarget(t: repo.SidekickTargetRecord): SidekickTarget {
+function toTarget(t: repo.SidekickTargetRow): SidekickTarget {
   const id = t.sessionId === null ? '' : String(t.sessionId);
   return {
     OriginalTarget: t.originalTarget,
@@ -65,7 +65,7 @@ function toTarget(t: repo.SidekickTargetRecord): SidekickTarget {
     Label: t.label,
     Description: t.description,
     ContentLink: id ? `/sktargets/${id}` : '',
-    ExportDetails: { NotFoundReason: t.notFoundReason },
+    ExportDetails: { NotFoundReason: t.notFoundReason, DNSName: t.dnsName, IP: t.ip || t.originalTarget },
     Kind: t.kind,
   };
 }
