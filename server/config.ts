@@ -61,9 +61,11 @@ export interface Config {
   /**
    * Sidekick discovery (docs/sidekick.md): the machine's view (HOPWATCH_SIDEKICK_ROUTE_TABLE,
    * HOPWATCH_SIDEKICK_RESOLV_CONF), the ranges counted as private (HOPWATCH_SIDEKICK_PRIVATE_RANGES)
-   * and how long discovery waits for the provider edge (HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS).
+   * how long discovery waits for the provider edge (HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS) and the
+   * appliance's default external sources (HOPWATCH_SIDEKICK_EXTERNAL_SOURCES, two, comma-separated;
+   * Settings > General overrides them per account).
    */
-  sidekick: { routeTablePath: string; resolvConfPath: string; privateRanges: string[] | undefined; edgeWaitMs: number };
+  sidekick: { routeTablePath: string; resolvConfPath: string; privateRanges: string[] | undefined; edgeWaitMs: number; externalSources: string[] | undefined };
   /** Alerts: samples older than this (backfill) notify no start (HOPWATCH_ALERT_MAX_STALE_SECONDS, 300). */
   alertMaxStaleSeconds: number;
   /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
@@ -208,7 +210,17 @@ function sidekickVars(env: NodeJS.ProcessEnv): Config['sidekick'] {
     resolvConfPath: env.HOPWATCH_SIDEKICK_RESOLV_CONF || '/etc/resolv.conf',
     privateRanges,
     edgeWaitMs: positiveVar(env, 'HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS', 60) * 1000,
+    externalSources: externalSourcesVar(env.HOPWATCH_SIDEKICK_EXTERNAL_SOURCES),
   };
+}
+
+function externalSourcesVar(raw: string | undefined): string[] | undefined {
+  if (!raw?.trim()) return undefined;
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.length !== 2 || list.some((s) => !/^[A-Za-z0-9.:_-]{1,253}$/.test(s))) {
+    throw new ConfigError(`HOPWATCH_SIDEKICK_EXTERNAL_SOURCES must be two addresses or DNS names, comma-separated, got "${raw}"`);
+  }
+  return list;
 }
 
 function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {

@@ -7,6 +7,7 @@ import { Claim, LicenseMode } from '../contract/account.js';
 import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
 import {
   DefaultSidekickExternalSources,
+  SidekickExternalSettingNames,
   SidekickStage,
   type SidekickShareUrl,
   type SidekickState,
@@ -19,7 +20,8 @@ import { conflict } from '../http/errors.js';
 import type { DataService } from '../data/service.js';
 import type { Store } from '../store/db.js';
 import { closeTarget, newTarget, type TargetDeps } from '../targets/service.js';
-import { getSettings, generalSettings } from '../settings/service.js';
+import { getSettings } from '../settings/service.js';
+import { accountSettings } from '../settings/repository.js';
 import * as summaries from '../summaries/repository.js';
 import * as links from '../liveshare/repository.js';
 import { toLink, type CallContext } from '../liveshare/service.js';
@@ -89,6 +91,16 @@ export async function sidekickState(deps: SidekickDeps, p: Principal): Promise<S
   return { ...base, SidekickSummaryID: sk.summaryId, Stage: stage, Targets: targets.map(toTarget), StartTime: new Date(sk.startedAt).toISOString() };
 }
 
+/** Settings > General, else the appliance's HOPWATCH_SIDEKICK_EXTERNAL_SOURCES, else the defaults. */
+export function externalSources(config: Config, general: Record<string, unknown>): readonly [string, string] {
+  const fallback = config.sidekick.externalSources ?? DefaultSidekickExternalSources;
+  const pick = (i: 0 | 1) => {
+    const v = general[SidekickExternalSettingNames[i]];
+    return typeof v === 'string' && v.trim() ? v.trim() : fallback[i];
+  };
+  return [pick(0), pick(1)];
+}
+
 /** Closes the previous Sidekick's traces and summary (Clear All and Restart). */
 async function clear(deps: SidekickDeps, p: Principal): Promise<void> {
   const previous = running.get(p.accountId);
@@ -113,10 +125,7 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   await clear(deps, p);
   // A new appliance has no configuration until Settings is opened once: the traces need one.
   await getSettings({ store: deps.store, events: deps.events, config: deps.config }, p);
-  const externals = await deps.store.read(async (q) => {
-    const g = await generalSettings(q, p.accountId);
-    return [String(g.SidekickExternalSource1 ?? DefaultSidekickExternalSources[0]), String(g.SidekickExternalSource2 ?? DefaultSidekickExternalSources[1])] as const;
-  });
+  const externals = await deps.store.read(async (q) => externalSources(deps.config, (await accountSettings(q, p.accountId)).general));
   const startedAt = Date.now();
   const summaryId = await deps.store.transaction(async (q) => {
     await summaries.ensureAllTargets(q, p.accountId);

@@ -52,6 +52,13 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
       HOPWATCH_PORT: String(port),
       HOPWATCH_HOST: '127.0.0.1',
       HOPWATCH_DATA_DIR: dataDir,
+      // Sidekick's discovery (a suite calling every route starts it) stays on the machine: no
+      // routing table or resolv.conf of the host, loopback as the external sources. Suites of
+      // Sidekick point these at their own test network (docs/sidekick.md).
+      HOPWATCH_SIDEKICK_ROUTE_TABLE: '/nonexistent/hopwatch-test-route-table',
+      HOPWATCH_SIDEKICK_RESOLV_CONF: '/nonexistent/hopwatch-test-resolv.conf',
+      HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '127.0.0.1,::1',
+      HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '5',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -50,7 +50,7 @@ export function SidekickCard({ target, warnMs, badMs, onTroubleshoot }: Sidekick
               Troubleshoot ▾
             </button>
           </div>
-          <SidekickTimeGraph points={points} label={target.Label} />
+          <SidekickTimeGraph points={points} label={target.Label} endMs={loadedAt} />
         </>
       )}
       {menu && (

@@ -7,11 +7,14 @@ import type { DataPoint } from '../../../server/contract/data';
 import { SidekickGraphHeight } from '../../../server/contract/sidekick';
 import { LatencyLine, LossColour } from '../target/colours';
 import { isMeasuredLatency, lossPercent } from '../target/logic/hopStatus';
-import { RecentBucketSeconds } from './useRecentBuckets';
+import { RecentBucketSeconds, RecentWindowMs } from './useRecentBuckets';
 
-export function SidekickTimeGraph({ points, label }: { points: DataPoint[]; label: string }) {
+/** `endMs`: when the points were loaded; the graph shows the 10 minutes up to it. */
+export function SidekickTimeGraph({ points, label, endMs }: { points: DataPoint[]; label: string; endMs: number }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot>();
+  const end = useRef(endMs);
+  end.current = endMs;
   const data = useMemo(() => {
     const xs: number[] = [];
     const avg: (number | null)[] = [];
@@ -32,7 +35,7 @@ export function SidekickTimeGraph({ points, label }: { points: DataPoint[]; labe
       height: SidekickGraphHeight,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { ms: { range: (_u, _min, max) => [0, Math.max(1, (max ?? 1) * 1.1)] }, pct: { range: [0, 100] } },
+      scales: { x: { time: true, range: () => [(end.current - RecentWindowMs) / 1000, end.current / 1000] }, ms: { range: (_u, _min, max) => [0, Math.max(1, (max ?? 1) * 1.1)] }, pct: { range: [0, 100] } },
       axes: [{}, { scale: 'ms', label: 'Latency (ms)', size: 50 }, { scale: 'pct', side: 1, show: false }],
       series: [
         {},
