@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { SidekickShareUrl } from '../../../server/contract/sidekick';
 import { reportError } from '../state/reportError';
 import { shareUrlsForSidekickTargets } from './api';
+import { DiscoveryErrorPrefix } from './logic/statusError';
 
 export function SidekickExport({ onBack }: { onBack: () => void }) {
   const [urls, setUrls] = useState<SidekickShareUrl[] | null>(null);
@@ -13,7 +14,7 @@ export function SidekickExport({ onBack }: { onBack: () => void }) {
       (list) => alive && setUrls(list ?? []),
       (e) => {
         if (alive) setUrls([]);
-        reportError(e, { prefix: 'Error initializing discovery Sidekick status: ' });
+        reportError(e, { prefix: DiscoveryErrorPrefix });
       },
     );
     return () => {

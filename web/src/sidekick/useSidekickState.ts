@@ -4,9 +4,9 @@
 // not for a 4xx answer (spec 3 section 8).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SidekickStage, SidekickStatusReloadMs, type SidekickState } from '../../../server/contract/sidekick';
-import { ServerError } from '../api/errors';
 import { reportError } from '../state/reportError';
 import { sidekickState, startDiscovery } from './api';
+import { DiscoveryErrorPrefix, reportsStatusError, StatusErrorPrefix } from './logic/statusError';
 
 export const StatusErrorDelayMs = 1000;
 const DiscoveringPollMs = 2000;
@@ -35,8 +35,7 @@ export function useSidekickState(): SidekickStateHook {
     sidekickState().then(
       (s) => alive.current && setState(s),
       (e) => {
-        if (e instanceof ServerError && e.status >= 400 && e.status < 500) return;
-        later(() => reportError(e, { prefix: 'Error loading Sidekick status: ' }), StatusErrorDelayMs);
+        if (reportsStatusError(e)) later(() => reportError(e, { prefix: StatusErrorPrefix }), StatusErrorDelayMs);
       },
     );
   }, []);
@@ -47,7 +46,7 @@ export function useSidekickState(): SidekickStateHook {
       () => later(() => (setStarting(false), reload()), SidekickStatusReloadMs),
       (e) => {
         setStarting(false);
-        reportError(e, { prefix: 'Error initializing discovery Sidekick status: ' });
+        reportError(e, { prefix: DiscoveryErrorPrefix });
       },
     );
   }, [reload]);
