@@ -16,7 +16,9 @@ import {
 import type { Principal } from '../account/principal.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
-import { conflict } from '../http/errors.js';
+import { badRequest, conflict } from '../http/errors.js';
+import { checkAgentForTrace } from '../agents/service.js';
+import { agentSettings } from '../agents/settings.js';
 import type { DataService } from '../data/service.js';
 import type { Store } from '../store/db.js';
 import { closeTarget, newTarget, type TargetDeps } from '../targets/service.js';
@@ -122,6 +124,10 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   // 409, not 403: the console treats 403 as a lost session; the state says Disabled.
   if (!sidekickAvailable(deps.config)) throw conflict(SidekickUnavailable);
   const agentId = args.agentId ?? LocalMachineAgentId;
+  // A query number can still be Infinity; an agent that is not one of the account's is 404
+  // before anything of the previous Sidekick is cleared.
+  if (!Number.isSafeInteger(agentId)) throw badRequest(`"${agentId}" is not an agent id.`);
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, asSidekick(p), agentId);
   await clear(deps, p);
   // A new appliance has no configuration until Settings is opened once: the traces need one.
   await getSettings({ store: deps.store, events: deps.events, config: deps.config }, p);

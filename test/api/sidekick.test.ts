@@ -89,6 +89,8 @@ describe('Sidekick calls', () => {
   it('refuses StartDiscovery sent by another site, and bad input', async () => {
     expect((await call(hw, '/api/Sidekick/StartDiscovery', plain, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' })).status).toBe(403);
     expect((await call(hw, '/api/Sidekick/StartDiscovery?agentId=abc', plain)).status).toBe(400);
+    expect((await call(hw, '/api/Sidekick/StartDiscovery?agentId=Infinity', plain)).status).toBe(400);
+    expect((await call(hw, '/api/Sidekick/StartDiscovery?agentId=999', plain)).status).toBe(404);
     expect((await state(hw, plain)).Stage).toBe(1);
   });
 
