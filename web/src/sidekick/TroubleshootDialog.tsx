@@ -1,12 +1,21 @@
 // The verdicts of a Troubleshoot run: per target, the Insights it found (Potential Issues)
 // and what was ruled out, or why the analysis did not run.
-import { isPotentialIssue, isRuledOut } from '../../../server/contract/insights';
+import { InsufficientDataTests, isPotentialIssue, isRuledOut } from '../../../server/contract/insights';
 import { Modal } from '../components/Modal';
 import type { Verdict } from './useTroubleshoot';
 
 function VerdictView({ v }: { v: Verdict }) {
   if (v.error) return <p className="sidekick-verdict-error">Insights did not run: {v.error}</p>;
   if (!v.result) return <p className="sidekick-verdict-pending">Testing...</p>;
+  // Too little data: the analysis did not run; its reasons, not issues (spec 3 section 8).
+  const reasons = v.result.Results.filter((r) => InsufficientDataTests.includes(r.TestID) && isPotentialIssue(r.ResultEnum));
+  if (reasons.length)
+    return (
+      <div className="sidekick-not-run">
+        <p>Insights did not run yet:</p>
+        <ul>{reasons.map((r) => <li key={r.TestID}>{r.Description.join(' ') || r.Title}</li>)}</ul>
+      </div>
+    );
   const issues = v.result.Results.filter((r) => isPotentialIssue(r.ResultEnum));
   const ruledOut = v.result.Results.filter((r) => isRuledOut(r.ResultEnum));
   const other = v.result.Results.filter((r) => !isPotentialIssue(r.ResultEnum) && !isRuledOut(r.ResultEnum));
