@@ -87,6 +87,7 @@ describe('Sidekick in Chromium', () => {
       await page.getByRole('heading', { name: 'Welcome to Sidekick' }).waitFor({ timeout: 15_000 });
       await page.getByRole('button', { name: 'Get Started' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
+      await expect.poll(() => page.locator('nav.nav').innerText()).toMatch(/^\s*Sidekick\b/);
     }, 'home'));
 
   it('Get Started discovers the five targets and shows their cards', () =>

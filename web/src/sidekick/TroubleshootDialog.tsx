@@ -6,16 +6,19 @@ import type { Verdict } from './useTroubleshoot';
 
 function VerdictView({ v }: { v: Verdict }) {
   if (v.error) return <p className="sidekick-verdict-error">Insights did not run: {v.error}</p>;
-  if (!v.result) return <p className="sidekick-verdict-pending">Testing...</p>;
   // Too little data: the analysis did not run; its reasons, not issues (spec 3 section 8).
-  const reasons = v.result.Results.filter((r) => InsufficientDataTests.includes(r.TestID) && isPotentialIssue(r.ResultEnum));
+  const reasons =
+    v.notRun ??
+    v.result?.Results.filter((r) => InsufficientDataTests.includes(r.TestID) && isPotentialIssue(r.ResultEnum)).map((r) => r.Description.join(' ') || r.Title) ??
+    [];
   if (reasons.length)
     return (
       <div className="sidekick-not-run">
         <p>Insights did not run yet:</p>
-        <ul>{reasons.map((r) => <li key={r.TestID}>{r.Description.join(' ') || r.Title}</li>)}</ul>
+        <ul>{reasons.map((r) => <li key={r}>{r}</li>)}</ul>
       </div>
     );
+  if (!v.result) return <p className="sidekick-verdict-pending">Testing...</p>;
   const issues = v.result.Results.filter((r) => isPotentialIssue(r.ResultEnum));
   const ruledOut = v.result.Results.filter((r) => isRuledOut(r.ResultEnum));
   const other = v.result.Results.filter((r) => !isPotentialIssue(r.ResultEnum) && !isRuledOut(r.ResultEnum));

@@ -1,7 +1,7 @@
 // Troubleshoot (spec 3 section 2.5: This Target / All Targets): runs Insights on the chosen
 // targets over their data so far (up to the 12-hour auto-run window) and keeps each verdict.
 import { useCallback, useRef, useState } from 'react';
-import { WisdomAutoRunMinutes, type WisdomResult } from '../../../server/contract/insights';
+import { WisdomAutoRunMinutes, WisdomMinimumDataMs, type WisdomResult } from '../../../server/contract/insights';
 import type { SidekickTarget } from '../../../server/contract/sidekick';
 import { errorMessage } from '../api/errors';
 import { getWisdomDefaultTimeRange, runTargetWisdomTests } from '../insights/api';
@@ -10,6 +10,8 @@ export interface Verdict {
   target: SidekickTarget;
   result?: WisdomResult;
   error?: string;
+  /** Why Insights did not run yet (too little data). */
+  notRun?: string[];
 }
 
 export interface Troubleshoot {
@@ -23,7 +25,10 @@ export interface Troubleshoot {
 async function verdictOf(target: SidekickTarget): Promise<Verdict> {
   try {
     const range = await getWisdomDefaultTimeRange(target.WebTargetID, WisdomAutoRunMinutes);
-    if (!range) return { target, error: 'No data yet.' };
+    // A trace with a single round has no range to analyse yet.
+    if (!range || Date.parse(range.End) <= Date.parse(range.Start)) {
+      return { target, notRun: [`${target.Label} has too little data so far: Insights need at least ${WisdomMinimumDataMs / 60_000} minutes.`] };
+    }
     const result = await runTargetWisdomTests(target.WebTargetID, range.Start, range.End, false);
     return { target, result: result ?? undefined };
   } catch (e) {
