@@ -123,7 +123,9 @@ async function clear(deps: SidekickDeps, p: Principal): Promise<void> {
 export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { agentId?: number } = {}): Promise<void> {
   // 409, not 403: the console treats 403 as a lost session; the state says Disabled.
   if (!sidekickAvailable(deps.config)) throw conflict(SidekickUnavailable);
-  const agentId = args.agentId ?? LocalMachineAgentId;
+  // Clear All and Restart (no agent named) keeps the agent the previous discovery used.
+  const previous = await deps.store.read((q) => repo.findSidekick(q, p.accountId));
+  const agentId = args.agentId ?? previous?.agentId ?? LocalMachineAgentId;
   // A query number can still be Infinity; an agent that is not one of the account's is 404
   // before anything of the previous Sidekick is cleared.
   if (!Number.isSafeInteger(agentId)) throw badRequest(`"${agentId}" is not an agent id.`);

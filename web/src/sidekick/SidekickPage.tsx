@@ -24,13 +24,13 @@ export function SidekickPage() {
     body = (
       <section className="sidekick-done">
         <p>Sidekick's traces are no longer running.</p>
-        <button type="button" className="button" onClick={start} disabled={starting}>
+        <button type="button" className="button" onClick={() => start()} disabled={starting}>
           Clear All and Restart
         </button>
       </section>
     );
   else if (exporting) body = <SidekickExport onBack={() => setExporting(false)} />;
-  else body = <SidekickSummary state={state} onRestart={start} onExport={() => setExporting(true)} />;
+  else body = <SidekickSummary state={state} onRestart={() => start()} onExport={() => setExporting(true)} />;
   return (
     <div className="sidekick-page">
       <h1>Sidekick</h1>

@@ -1,5 +1,9 @@
 // The Sidekick page's views that hold no state of their own: purchase (Sidekick unavailable)
 // and welcome (Stage Uninitialized), spec 3 section 2.5.
+import { useState } from 'react';
+import { LocalMachineAgentId } from '../../../server/contract/sessions';
+import { AgentPicker } from '../target/AgentPicker';
+import { useAgentList } from '../target/useAgentList';
 export const BuySidekickUrl = 'https://github.com/hopwatch/hopwatch#licence';
 
 export function PurchaseView() {
@@ -17,7 +21,12 @@ export function PurchaseView() {
   );
 }
 
-export function WelcomeView({ onStart, starting }: { onStart: () => void; starting: boolean }) {
+export function WelcomeView({ onStart, starting }: { onStart: (agentId?: number) => void; starting: boolean }) {
+  // The agent the five traces run on: the Local Machine, unless the user picks another
+  // (offered only when there is another, like the target window's picker).
+  const agents = useAgentList();
+  const [agentId, setAgentId] = useState<number>(LocalMachineAgentId);
+  const chosen = agents.find((a) => a.ID === agentId) ?? null;
   return (
     <section className="sidekick-welcome" aria-label="Sidekick welcome">
       <h2>Welcome to Sidekick</h2>
@@ -25,7 +34,8 @@ export function WelcomeView({ onStart, starting }: { onStart: () => void; starti
         Not sure what to trace? Sidekick looks at this machine's network: its default gateway, its DNS resolver and the edge of your internet provider,
         plus two well-known places on the internet. It traces all five and shows at a glance which part of the path is in trouble.
       </p>
-      <button type="button" className="button" onClick={onStart} disabled={starting}>
+      {agents.length > 1 && <AgentPicker agents={agents} chosen={chosen} onChoose={setAgentId} disabled={starting} title="The agent Sidekick's traces run on" />}
+      <button type="button" className="button" onClick={() => onStart(agentId === LocalMachineAgentId ? undefined : agentId)} disabled={starting}>
         {starting ? 'Starting...' : 'Get Started'}
       </button>
     </section>

@@ -17,7 +17,7 @@ export interface SidekickStateHook {
   state: SidekickState | null | undefined;
   reload: () => void;
   /** Get Started, and Clear All and Restart: starts discovery, reloads 500 ms later. */
-  start: () => void;
+  start: (agentId?: number) => void;
   starting: boolean;
 }
 
@@ -40,9 +40,9 @@ export function useSidekickState(): SidekickStateHook {
     );
   }, []);
 
-  const start = useCallback(() => {
+  const start = useCallback((agentId?: number) => {
     setStarting(true);
-    startDiscovery().then(
+    startDiscovery(agentId).then(
       () => later(() => (setStarting(false), reload()), SidekickStatusReloadMs),
       (e) => {
         setStarting(false);
