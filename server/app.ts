@@ -58,6 +58,7 @@ import { AlertService } from './alerts/service.js';
 import metricsPlugin from './metrics/plugin.js';
 import staffPlugin from './staff/plugin.js';
 import { installUserEventLog } from './staff/userandevents/recorder.js';
+import sidekickPlugin from './sidekick/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -209,6 +210,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(alertsPlugin, { alerts });
   await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
   await app.register(staffPlugin, { version: opts.version });
+  await app.register(sidekickPlugin, { targets: targetDeps, data });
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 

@@ -65,6 +65,14 @@ export interface Config {
    * HOPWATCH_TLS_KEY, both or neither); undefined: plain HTTP (or TLS at a reverse proxy).
    */
   tls: { certFile: string; keyFile: string } | undefined;
+  /**
+   * Sidekick discovery (docs/sidekick.md): the machine's view (HOPWATCH_SIDEKICK_ROUTE_TABLE,
+   * HOPWATCH_SIDEKICK_RESOLV_CONF), the ranges counted as private (HOPWATCH_SIDEKICK_PRIVATE_RANGES)
+   * how long discovery waits for the provider edge (HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS) and the
+   * appliance's default external sources (HOPWATCH_SIDEKICK_EXTERNAL_SOURCES, two, comma-separated;
+   * Settings > General overrides them per account).
+   */
+  sidekick: { routeTablePath: string; resolvConfPath: string; privateRanges: string[] | undefined; edgeWaitMs: number; externalSources: string[] | undefined };
   /** Alerts: samples older than this (backfill) notify no start (HOPWATCH_ALERT_MAX_STALE_SECONDS, 300). */
   alertMaxStaleSeconds: number;
   /** Alerts: a notification is retried for this long before it fails (HOPWATCH_ALERT_RETRY_MINUTES, 60). */
@@ -220,7 +228,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
     onboarding: onboardingVar(env.HOPWATCH_ONBOARDING),
     onboardingTarget: onboardingTargetVar(env.HOPWATCH_ONBOARDING_TARGET),
+    sidekick: sidekickVars(env),
   };
+}
+
+function sidekickVars(env: NodeJS.ProcessEnv): Config['sidekick'] {
+  const ranges = env.HOPWATCH_SIDEKICK_PRIVATE_RANGES?.trim();
+  const privateRanges = ranges ? ranges.split(',').map((r) => r.trim()).filter(Boolean) : undefined;
+  for (const r of privateRanges ?? []) {
+    const [net, bits] = r.split('/');
+    if (!isIP(net) || !/^\d+$/.test(bits ?? '')) throw new ConfigError(`HOPWATCH_SIDEKICK_PRIVATE_RANGES: "${r}" is not a CIDR range (e.g. 10.0.0.0/8)`);
+  }
+  return {
+    routeTablePath: env.HOPWATCH_SIDEKICK_ROUTE_TABLE || '/proc/net/route',
+    resolvConfPath: env.HOPWATCH_SIDEKICK_RESOLV_CONF || '/etc/resolv.conf',
+    privateRanges,
+    edgeWaitMs: positiveVar(env, 'HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS', 60) * 1000,
+    externalSources: externalSourcesVar(env.HOPWATCH_SIDEKICK_EXTERNAL_SOURCES),
+  };
+}
+
+function externalSourcesVar(raw: string | undefined): string[] | undefined {
+  if (!raw?.trim()) return undefined;
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.length !== 2 || list.some((s) => !/^[A-Za-z0-9.:_-]{1,253}$/.test(s))) {
+    throw new ConfigError(`HOPWATCH_SIDEKICK_EXTERNAL_SOURCES must be two addresses or DNS names, comma-separated, got "${raw}"`);
+  }
+  return list;
 }
 
 function tlsFiles(env: NodeJS.ProcessEnv): Config['tls'] {

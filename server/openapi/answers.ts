@@ -129,3 +129,23 @@ export const ImpersonationAuditSchema = {
     Address: str,
   }),
 };
+
+/** Sidekick (issue 24, server/contract/sidekick.ts). */
+export const SidekickTargetSchema = object({
+  OriginalTarget: str,
+  WebTargetID: str,
+  Label: str,
+  Description: str,
+  ContentLink: str,
+  ExportDetails: object({ NotFoundReason: str, DNSName: str, IP: str }),
+  Kind: { type: 'string', enum: ['DefaultGateway', 'DnsResolver', 'ProviderEdge', 'External1', 'External2'] },
+});
+export const SidekickStateSchema = object({
+  LicenseMode: { type: 'integer', enum: Object.values(LicenseMode) },
+  SidekickAvailable: bool,
+  SidekickSummaryID: int,
+  Stage: { type: 'integer', enum: [0, 1, 2, 3, 4] },
+  Targets: { type: 'array', items: SidekickTargetSchema },
+  StartTime: { type: ['string', 'null'] },
+});
+export const SidekickShareUrlListSchema = { type: 'array', items: object({ TargetDefinition: SidekickTargetSchema, ShareUrl: str }) };

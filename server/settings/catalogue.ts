@@ -6,6 +6,7 @@ import { minimumPacketSize } from '../../engine/index.js';
 import { NodeValueType, SettingsScreenName, type SettingValue, type TraitItem } from '../contract/settings.js';
 import { parseRemoteAddress } from '../remote-server/client.js';
 import { PasswordMask, RemoteKeys, RemoteServerPacketType } from '../remote-server/settings.js';
+import { DefaultSidekickExternalSources } from '../contract/sidekick.js';
 
 /** Where a setting lives: Settings > General, or one configuration in either parallel list. */
 export type SettingGroup = 'General' | 'ClientConfiguration' | 'ServerConfiguration';
@@ -81,6 +82,10 @@ export const GraphScaleItems: TraitItem[] = [
   { Value: 250, Label: 'Custom' },
 ];
 
+/** An address or a DNS name (Sidekick's external sources). */
+const hostText = (v: SettingValue) =>
+  typeof v === 'string' && /^[A-Za-z0-9.:_-]{1,253}$/.test(v.trim()) ? undefined : 'must be an address or a DNS name';
+
 export const SettingDefs: readonly SettingDef[] = [
   // Settings > General (per account).
   {
@@ -102,6 +107,12 @@ export const SettingDefs: readonly SettingDef[] = [
     group: 'General', name: 'HideAgentNameOnTimegraph', type: NodeValueType.Bool, screen: 'General',
     label: 'Timegraphs: always hide the agent name', hint: 'The time graph header leaves out the agent name.', validation: 'true or false', check: bool,
   },
+  // Sidekick's two external sources (server/sidekick/, docs/sidekick.md): any address or DNS name.
+  ...[1, 2].map((n): SettingDef => ({
+    group: 'General', name: `SidekickExternalSource${n}`, type: NodeValueType.String, screen: 'General',
+    label: `Sidekick external source ${n}`, hint: 'An address or DNS name on the internet Sidekick traces to (used at its next Clear All and Restart).',
+    validation: 'an address or DNS name (1-253 characters)', maxChars: 40, check: hostText,
+  })),
   // Settings > General, appliance-wide (server/settings/appliance.ts: stored in storage_settings,
   // an environment variable overrides; not offered in the cloud flavour, where the operator sets them).
   {
@@ -224,6 +235,8 @@ export const GeneralDefaults: Record<string, SettingValue> = {
   CreateCommentOnRouteChange: false,
   HideSettingNameOnTimegraph: false,
   HideAgentNameOnTimegraph: false,
+  SidekickExternalSource1: DefaultSidekickExternalSources[0],
+  SidekickExternalSource2: DefaultSidekickExternalSources[1],
 };
 
 /** Where each engine setting is kept in configurations.engine_json (the engine's option names). */

@@ -539,6 +539,30 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 17,
+    name: 'sidekick: its stage per account and its five discovered targets (issue 24)',
+    up: [
+      // server/sidekick/: one row per account once discovery started; Clear All and Restart
+      // replaces both. session_id is NULL for a source that was not found.
+      `CREATE TABLE sidekick (
+         account_id INTEGER PRIMARY KEY,
+         stage SMALLINT NOT NULL,
+         summary_id INTEGER NOT NULL,
+         agent_id INTEGER NOT NULL,
+         started_at BIGINT NOT NULL)`,
+      `CREATE TABLE sidekick_targets (
+         account_id INTEGER NOT NULL,
+         position SMALLINT NOT NULL,
+         kind VARCHAR NOT NULL,
+         original_target VARCHAR NOT NULL,
+         session_id INTEGER,
+         label VARCHAR NOT NULL,
+         description VARCHAR NOT NULL,
+         not_found_reason VARCHAR NOT NULL DEFAULT '',
+         PRIMARY KEY (account_id, position))`,
+    ],
+  },
+  {
     id: 18,
     name: 'samples in day and hop order, time as integer ms (issue 25)',
     // Each session's samples of a UTC day sorted by hop, then time, and time as BIGINT ms:

@@ -28,6 +28,10 @@ export interface StartOptions {
   port?: number;
   /** The server speaks TLS (HOPWATCH_TLS_* in env): its url is https, readiness is checked with this CA (PEM). */
   tlsCa?: string;
+  /** Runs the server inside this network namespace (`ip netns exec`, root only), listening on `host`. */
+  netns?: string;
+  /** The address the server listens on and the suite calls (default 127.0.0.1). */
+  host?: string;
 }
 
 const mainJs = resolve(import.meta.dirname, '../../dist/server/main.js');
@@ -46,12 +50,21 @@ export async function freePort(): Promise<number> {
 export async function startAppliance(opts: StartOptions = {}): Promise<Appliance> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hopwatch-test-'));
   const port = opts.port ?? (await freePort());
-  const child: ChildProcess = spawn(process.execPath, [mainJs], {
+  const host = opts.host ?? '127.0.0.1';
+  const [command, args] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, process.execPath, mainJs]] : [process.execPath, [mainJs]];
+  const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
       HOPWATCH_PORT: String(port),
-      HOPWATCH_HOST: '127.0.0.1',
+      HOPWATCH_HOST: host,
       HOPWATCH_DATA_DIR: dataDir,
+      // Sidekick's discovery (a suite calling every route starts it) stays on the machine: no
+      // routing table or resolv.conf of the host, loopback as the external sources. Suites of
+      // Sidekick point these at their own test network (docs/sidekick.md).
+      HOPWATCH_SIDEKICK_ROUTE_TABLE: '/nonexistent/hopwatch-test-route-table',
+      HOPWATCH_SIDEKICK_RESOLV_CONF: '/nonexistent/hopwatch-test-resolv.conf',
+      HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '127.0.0.1,::1',
+      HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '5',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,7 +74,7 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
 
-  const url = `${opts.tlsCa ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const url = `${opts.tlsCa ? 'https' : 'http'}://${host}:${port}`;
   const deadline = Date.now() + 60_000;
   // A start that fails leaves nothing behind: the data directory goes too when this call made it.
   const failed = (message: string) => {

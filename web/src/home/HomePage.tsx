@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { LicenseMode } from '../../../server/contract/account';
 import { errorMessage } from '../api/errors';
 import { getSummaries } from '../api/summaries';
-import { ComingPage } from '../pages/ComingPage';
+import { SidekickPage } from '../sidekick/SidekickPage';
 import { LoadingPane } from '../shell/LoadingPane';
 import { useDocumentTitle } from '../shell/documentTitle';
 import { currentUserAtom } from '../state/user';
@@ -36,7 +36,7 @@ export function HomePage() {
   const summaries = user?.LicenseMode === LicenseMode.Professional && !user.IsLiveshare;
   const id = sidekick || summaries ? undefined : openTarget();
   useDocumentTitle(sidekick ? null : summaries ? 'All Targets' : id ? `Target ${id}` : 'New target');
-  if (sidekick) return <ComingPage screen="Sidekick" />;
+  if (sidekick) return <SidekickPage />;
   if (summaries) return <AllTargetsHome />;
   return <TargetWindow key={id ?? 'new'} targetId={id} />;
 }

@@ -54,8 +54,11 @@ function SidebarContent() {
   return (
     <>
       <nav className="nav">
-        <NavItem icon="targets" label="All Targets" to="/" end />
+        {/* Under the Sidekick licence "/" is the Sidekick screen (spec 1 section 2). */}
+        <NavItem icon="targets" label={user.LicenseMode === LicenseMode.Sidekick ? 'Sidekick' : 'All Targets'} to="/" end />
         {!held && user.LicenseMode === LicenseMode.Professional && <SummariesGroup />}
+        {/* Sidekick (spec 3 section 2.1: /sidekick for a licensed user; under its own licence it is "/"). */}
+        {user.LicenseMode === LicenseMode.Professional && <NavItem label="Sidekick" to="/sidekick" />}
         {!held && can(Claim.CloudConnectManagement) && <AgentsGroup selfHosted={selfHosted} />}
         {can(Claim.SessionManagement) && <NavItem icon="sessions" label="Sessions" to="/sessions" />}
         {can(Claim.UserManagement) && <NavItem icon="users" label="Manage Users" to="/user-management" />}

@@ -13,6 +13,8 @@ import { ImpersonationAuditPage } from '../impersonation/ImpersonationAuditPage'
 import { SettingsPage } from '../settings/SettingsPage';
 import { HomePage } from '../home/HomePage';
 import { SummaryPage } from '../summary/SummaryPage';
+import { SidekickPage } from '../sidekick/SidekickPage';
+import { SidekickTargetPage } from '../sidekick/SidekickTargetPage';
 import { AgentsPage } from '../agents/AgentsPage';
 import { StaffAccountsPage } from '../accounts/StaffAccountsPage';
 import { SubscriptionPage } from '../subscription/SubscriptionPage';
@@ -38,6 +40,7 @@ import { Layout } from './Layout';
 import { LoadingPane } from './LoadingPane';
 
 const SummaryGate: Gate = { signedIn: true, professional: true, notLiveShare: true };
+const SidekickGate: Gate = { signedIn: true, notLiveShare: true };
 const LiveShareLinksGate: Gate = { signedIn: true, professional: true, claims: [Claim.SummaryManagement] };
 // A visitor whose link the server does not accept has no current user: the link is invalid.
 const LiveShareViewerGate: Gate = { signedIn: true, professional: true, signedOutTo: '/InvalidLiveshare' };
@@ -74,7 +77,9 @@ export const shellEntries: Entry[] = [
   gated(['/staff/lookup'], needsClaim(Claim.Staff), <LookupPage />),
   gated(['/impersonate'], needsClaim(Claim.ImpersonateUser), <ImpersonatePage />),
   gated(['/clearimpersonation'], needsClaim(Claim.IsImpersonating), <ClearImpersonationPage />),
-  coming(['/sidekick', '/sktargets/:targetId?'], SignedIn, 'Sidekick'),
+  // The page itself shows the purchase view without a non-trial licence (server state).
+  gated(['/sidekick'], SidekickGate, <SidekickPage />),
+  gated(['/sktargets/:targetId'], SidekickGate, <SidekickTargetPage />),
   gated(['/InvalidLiveshare'], Open, <InvalidLivesharePage />),
 ];
 

@@ -1,0 +1,8 @@
+// The Sidekick calls of spec 3 section 7.2 through the console's fetch wrapper (204 gives null).
+import type { SidekickShareUrl, SidekickState } from '../../../server/contract/sidekick';
+import { get, withQuery } from '../api/http';
+
+export const sidekickState = () => get<SidekickState>('/api/Sidekick/SidekickState');
+/** Without an agent: the Local Machine. */
+export const startDiscovery = (agentId?: number) => get<null>(withQuery('/api/Sidekick/StartDiscovery', { agentId }));
+export const shareUrlsForSidekickTargets = () => get<SidekickShareUrl[]>('/api/Sidekick/GetShareUrlsForSidekickTargets');
