@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeploymentMode } from '../contract/account.js';
+import { DeploymentMode, LicenseMode } from '../contract/account.js';
 import { Store } from '../store/db.js';
 import { insightsEnabled, storeInsightsSetting } from './edition.js';
 
@@ -21,15 +21,19 @@ describe('Insights switch', () => {
   });
 
   it('follows the edition, then the stored setting, and the variable above both', async () => {
-    const self = { insights: undefined, deployment: DeploymentMode.SelfHosted };
-    const cloud = { insights: undefined, deployment: DeploymentMode.Cloud };
+    const self = { insights: undefined, deployment: DeploymentMode.SelfHosted, licenseMode: LicenseMode.Professional };
+    const cloud = { insights: undefined, deployment: DeploymentMode.Cloud, licenseMode: LicenseMode.Professional };
+    const sidekick = { ...self, licenseMode: LicenseMode.Sidekick };
     expect(await insightsEnabled(store, self)).toBe(false);
     expect(await insightsEnabled(store, cloud)).toBe(true);
+    // Sidekick's Troubleshoot runs Insights: on by default under its licence.
+    expect(await insightsEnabled(store, sidekick)).toBe(true);
     await storeInsightsSetting(store, true);
     expect(await insightsEnabled(store, self)).toBe(true);
     expect(await insightsEnabled(store, { ...self, insights: false })).toBe(false);
     await storeInsightsSetting(store, false);
     expect(await insightsEnabled(store, cloud)).toBe(false);
+    expect(await insightsEnabled(store, sidekick)).toBe(false);
     expect(await insightsEnabled(store, { ...cloud, insights: true })).toBe(true);
   });
 });

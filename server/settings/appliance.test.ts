@@ -1,7 +1,7 @@
 // The appliance settings of Settings > General in the pure parts: offered only self-hosted,
 // kept out of the account's General values, refused by a cloud save, and the override notes.
 import { describe, expect, it } from 'vitest';
-import { DeploymentMode } from '../contract/account.js';
+import { DeploymentMode, LicenseMode } from '../contract/account.js';
 import type { SettingsNode, TraitNode } from '../contract/settings.js';
 import { applianceOverrides } from './appliance.js';
 import { buildTree, generalValues, readChanges } from './tree.js';
@@ -43,7 +43,7 @@ describe('appliance settings', () => {
   });
 
   it('override notes name the variable and its value, only where one is set and only self-hosted', () => {
-    const selfHosted = { deployment: DeploymentMode.SelfHosted, insights: true, retentionRawDays: undefined, retentionMinuteDays: 12 };
+    const selfHosted = { deployment: DeploymentMode.SelfHosted, licenseMode: LicenseMode.Professional, insights: true, retentionRawDays: undefined, retentionMinuteDays: 12 };
     const notes = applianceOverrides(selfHosted);
     expect(Object.keys(notes).sort()).toEqual(['Insights', 'RetentionMinuteDays']);
     expect(notes.Insights).toMatch(/^HOPWATCH_INSIGHTS=true is set on this server and overrides this setting/);

@@ -12,17 +12,17 @@ import { insightsEnabled, storeInsightsSetting } from '../insights/edition.js';
 import type { Queryable } from '../store/db.js';
 import { retentionDays, storeRetentionDays } from '../store/retention-settings.js';
 
-export type ApplianceConfig = Pick<Config, 'deployment' | 'insights' | 'retentionRawDays' | 'retentionMinuteDays'>;
+export type ApplianceConfig = Pick<Config, 'deployment' | 'licenseMode' | 'insights' | 'retentionRawDays' | 'retentionMinuteDays'>;
 
 /** The General settings stored for the whole appliance. */
 export const ApplianceSettings = ['Insights', 'RetentionRawDays', 'RetentionMinuteDays'] as const;
 export const isApplianceSetting = (name: string) => (ApplianceSettings as readonly string[]).includes(name);
 
 /** The stored values (the defaults where none is stored), ignoring the environment: what the editor edits. */
-export async function applianceValues(q: Queryable, config: Pick<Config, 'deployment'>): Promise<Record<string, SettingValue>> {
+export async function applianceValues(q: Queryable, config: Pick<Config, 'deployment' | 'licenseMode'>): Promise<Record<string, SettingValue>> {
   const days = await retentionDays(q, { retentionRawDays: undefined, retentionMinuteDays: undefined });
   return {
-    Insights: await insightsEnabled(q, { insights: undefined, deployment: config.deployment }),
+    Insights: await insightsEnabled(q, { insights: undefined, deployment: config.deployment, licenseMode: config.licenseMode }),
     RetentionRawDays: days.rawDays,
     RetentionMinuteDays: days.minuteDays,
   };
