@@ -59,10 +59,7 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
 
   const end = grid.start + grid.bucketCount * grid.period;
-  // The hop whose statistics the points carry in full (see toPoints); known unless the call
-  // is for the header row of a target that never answered.
-  const detailHop = requestedHop || s.targetHop || undefined;
-  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, { ...grid, detailHop }, source?.recent(s.id));
+  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id));
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });

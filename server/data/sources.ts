@@ -5,8 +5,8 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
-import { leanRowsFromColumns, partsInTimeOrder, rowsFromColumns, type RollupRows } from '../rollups/rows.js';
-import { RollupLeanColumns, RollupSelectColumns, rollupReduceColumns } from '../rollups/sql.js';
+import { partsInTimeOrder, rowsFromColumns, type RollupRows } from '../rollups/rows.js';
+import { RollupSelectColumns, rollupReduceColumns } from '../rollups/sql.js';
 import { RollupTable } from '../rollups/columns.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
@@ -18,13 +18,6 @@ export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number
 export interface Grid {
   start: number;
   period: number;
-  /**
-   * The one hop whose full statistics the caller reads (a timeline graph's hop). Other hops
-   * then need only count, lost, sum and flags (the route arrays and markers), so unreduced
-   * store rows of them come with those columns alone: about a third of the DuckDB work for
-   * a day of 1-minute rows. Their min, max, first, last and jitter are then not valid.
-   */
-  detailHop?: number;
 }
 
 export async function closedMarks(q: Queryable, sessionId: number): Promise<number[]> {
@@ -63,19 +56,15 @@ const plainSql = `SELECT ${RollupSelectColumns} FROM ${RollupTable} WHERE resolu
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
   const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
   if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
-  // Chunk by chunk: no copy of a day of rows into whole columns (see numericColumnChunks).
-  const params = [resolution, sessionId, from, to];
-  if (grid.detailHop === undefined) return partsInTimeOrder((await q.numberChunks(plainSql, params)).map(rowsFromColumns)).map(rows);
-  // The hop's rows and the others' are each in time order per hop, which is all the kernel needs.
-  const hop = grid.detailHop;
-  const detailRead = () => q.numberChunks(`${plainSql} AND hop = $5`, [...params, hop]);
-  const othersRead = () => q.numberChunks(leanSql, [...params, hop]);
-  const [detail, others] = q.concurrent ? await Promise.all([detailRead(), othersRead()]) : [await detailRead(), await othersRead()];
-  return [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRowsFromColumns))].map(rows);
+  // One scan, every column of every hop, chunk by chunk (no copy of a day of rows into whole
+  // columns, see numericColumnChunks). Before 2026-11-27 a timeline graph's read was two
+  // queries run at once, all columns of its hop and the lean columns of the others: each
+  // scanned the same row groups, and on this 2-core machine, shared with the ingest or other
+  // work, one scan that also decodes the detail columns of every hop cost less than two
+  // (docs/store.md "Queries"). The answer is the same: the points carry the detail columns of
+  // one hop only (store-read.test.ts compares the two reads).
+  return partsInTimeOrder((await q.numberChunks(plainSql, [resolution, sessionId, from, to])).map(rowsFromColumns)).map(rows);
 }
-
-// The columns the route arrays and markers need (columns.ts `lean`); the others read as fillers.
-const leanSql = `SELECT ${RollupLeanColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */
 export interface RecentSource {

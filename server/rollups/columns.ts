@@ -30,8 +30,10 @@ export interface RollupColumn {
   /** How a statistic merges (not for the place). */
   merge?: RollupMerge;
   /**
-   * Read for every hop of a timeline graph, not only its detail hop: the route arrays and
-   * markers need these (sources.ts Grid.detailHop). The others then read as "no value" or 0.
+   * What a timeline graph needs of every hop, not only of its own (the route arrays and
+   * markers). Before 2026-11-27 the store read of an old range read only these for the other
+   * hops; it now reads every column in one scan (docs/store.md "Queries"), and only
+   * server/data/store-read.test.ts reads lean, to compare the old read with the new one.
    */
   lean?: true;
   /**

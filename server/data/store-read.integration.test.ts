@@ -1,0 +1,147 @@
+// DataPointBuckets of a range read from the store's 1-minute rollup rows (sources.ts
+// readRows) answers exactly what the read before 2026-11-27 answered: two queries, every
+// column of the graph's hop and the lean columns of the others (kept below as it was). On
+// rows with Timeouts, NotParticipating, start/stop markers, minutes where a hop only timed
+// out (NULL statistics) and minutes where a hop has no row at all. Through dist/ (the WASM
+// kernels are built there): npm run build first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
+const { Store } = await import(dist('server/store/db.js'));
+const { dataPointBuckets, bucketGrid, toPoints, maxHopOf } = await import(dist('server/data/buckets.js'));
+const { queryKernels } = await import(dist('server/data/kernels.js'));
+const { appendRollups } = await import(dist('server/rollups/append.js'));
+const { rollupRowsFromBuckets, leanRowsFromColumns, rowsFromColumns, partsInTimeOrder } = await import(dist('server/rollups/rows.js'));
+const { RollupLeanColumns, RollupSelectColumns } = await import(dist('server/rollups/sql.js'));
+const { toStoredPrecision } = await import(dist('server/store/latency-micros.js'));
+const { loadKernels } = await import(dist('wasm/loader.js'));
+const { LatencyCode } = await import(dist('engine/latency-codes.js'));
+
+const HOPS = 8;
+const TARGET_HOP = 6; // hops 7 and 8 only come from rounds that lost the probe at the target's TTL
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+const MINUTES = 180;
+const END = T0 + MINUTES * 60_000;
+
+let seed = 7;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+
+/** Rounds every 2 s with the special codes a store holds, and gaps. */
+function history() {
+  const time: number[] = [];
+  const hop: number[] = [];
+  const latency: number[] = [];
+  for (let t = T0; t < END; t += 2000) {
+    const minute = Math.floor((t - T0) / 60_000);
+    const stopStart = minute === 40 && t % 60_000 === 0; // a trace stopped and started again
+    for (let h = 1; h <= HOPS; h++) {
+      if (h === 3 && minute >= 50 && minute < 53) continue; // no row at all for hop 3 in these minutes
+      if (h > TARGET_HOP && rnd() > 0.1) continue;
+      const x = rnd();
+      let v: number;
+      if (stopStart) v = LatencyCode.StopStart;
+      else if (h === 4 && minute >= 20 && minute < 26) v = LatencyCode.Timeout; // only timeouts: NULL min, max, first
+      else if (x < 0.06) v = LatencyCode.Timeout;
+      else if (x < 0.09) v = LatencyCode.NotParticipating;
+      else v = toStoredPrecision(1 + h * 1.3 + rnd() * 12.345678);
+      time.push(t + h);
+      hop.push(h);
+      latency.push(v);
+    }
+  }
+  return { time: Float64Array.from(time), hop: Int32Array.from(hop), latency: Float64Array.from(latency) };
+}
+
+let dir: string;
+let store: InstanceType<typeof Store>;
+let sid: number;
+let principal: { userId: number; accountId: number; username: string; isRoot: boolean; claims: string[] };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hopwatch-store-read-'));
+  store = await Store.open(dir);
+  const account = await store.one(`INSERT INTO accounts (name) VALUES ('store-read') RETURNING id`);
+  principal = { userId: 0, accountId: account.id, username: 'store-read', isRoot: true, claims: [] };
+  const row = await store.one(
+    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+     VALUES ($1, 'store-read', '', '10.0.0.6', 2, 0, 2000, $2) RETURNING id`,
+    [account.id, T0],
+  );
+  sid = row.id;
+  for (let h = 1; h <= TARGET_HOP; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
+  // The 1-minute rows as the ingest worker makes them (the bucket kernel over the samples).
+  const minutes = rollupRowsFromBuckets(loadKernels().bucketSamples(history(), { start: T0, period: 60_000, bucketCount: MINUTES, hopCount: HOPS }));
+  await store.transaction(async (q: { run: (sql: string, p: unknown[]) => Promise<void> }, conn: unknown) => {
+    await appendRollups(conn, [{ resolution: 60_000, sessionId: sid, rows: minutes }]);
+    await q.run('INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES (60000, $1, $2)', [sid, END]);
+  });
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+const leanSql = `SELECT ${RollupLeanColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
+
+/** The points as the read before 2026-11-27 made them: the graph's hop in full, the others lean. */
+async function before(targetId: string, from: number, to: number, periodSeconds: number, includeJitter: boolean) {
+  const requestedHop = Number(targetId.split('_h_')[1]);
+  const grid = bucketGrid(from, to, periodSeconds * 1000);
+  const end = grid.start + grid.bucketCount * grid.period;
+  expect(grid.resolution).toBe(60_000);
+  expect(end).toBeLessThanOrEqual(END); // one segment of 1-minute rows, nothing else
+  const detailHop = requestedHop || TARGET_HOP;
+  const params = [60_000, sid, grid.start, end];
+  type Chunks = ArrayLike<number>[][];
+  const [detail, others]: [Chunks, Chunks] = await store.read((q: { numberChunks: (sql: string, p: unknown[]) => Promise<Chunks> }) =>
+    Promise.all([q.numberChunks(`${plainSql} AND hop = $5`, [...params, detailHop]), q.numberChunks(leanSql, [...params, detailHop])]),
+  );
+  const rows: unknown[] = [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRowsFromColumns))];
+  const hopCount: number = Math.max(1, requestedHop, ...rows.map((r) => maxHopOf({ kind: 'rows', rows: r })));
+  const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
+  for (const r of rows) acc.addRollups(r);
+  return toPoints(acc.finishBuckets(), requestedHop || undefined, includeJitter, TARGET_HOP);
+}
+
+describe('DataPointBuckets from the stored 1-minute rows', () => {
+  const cases: Array<[string, number, number, number]> = [
+    ['whole range, 60 s', T0, END, 60],
+    ['whole range, 120 s', T0, END, 120],
+    ['whole range, 180 s', T0, END, 180],
+    ['whole range, 240 s', T0, END, 240],
+    ['unaligned start, 180 s', T0 + 7 * 60_000 + 1234, T0 + 127 * 60_000, 180],
+  ];
+  for (const [label, from, to, periodSeconds] of cases) {
+    it(`answers as the two-query read did: ${label}`, async () => {
+      let compared = 0;
+      for (const hop of [0, 1, 3, 4, TARGET_HOP, 8]) {
+        for (const includeJitter of [true, false]) {
+          const targetId = `${sid}_h_${hop}`;
+          const now = await dataPointBuckets(store, principal, { targetId, startTime: from, endTime: to, periodSeconds, includeJitter });
+          const old = await before(targetId, from, to, periodSeconds, includeJitter);
+          expect(now.Points.length).toBeGreaterThan(0);
+          expect(now.Points).toEqual(old);
+          compared += now.Points.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(0);
+    });
+  }
+
+  it('the data hold what the comparison is about', async () => {
+    const args = { targetId: `${sid}_h_4`, startTime: T0, endTime: END, periodSeconds: 180, includeJitter: true };
+    const points = (await dataPointBuckets(store, principal, args)).Points;
+    // Only timeouts at hop 4 in minutes 20 to 25: no minimum, every probe lost.
+    const timedOut = points.find((p: { UnitNumber: number }) => p.UnitNumber === 7);
+    expect(timedOut.LatencyMinimum).toBeNull();
+    expect(timedOut.LostPacketCount).toBe(timedOut.LatencyCount);
+    expect(points.some((p: { IsStartTrace: boolean }) => p.IsStartTrace)).toBe(true);
+    expect(points.some((p: { HasNotParticipating: boolean }) => p.HasNotParticipating)).toBe(true);
+    expect(points.some((p: { Jitter: number | null }) => p.Jitter !== null && p.Jitter > 0)).toBe(true);
+  });
+});
