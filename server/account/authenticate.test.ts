@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/db.js';
 import { insertUser } from '../users/repository.js';
 import { createLoginSession } from './login-sessions.js';
-import { principalFromToken } from './authenticate.js';
+import { licenceCovers, principalFromToken } from './authenticate.js';
+import { LicenseMode } from '../contract/account.js';
+import type { LiveShareScope } from './principal.js';
 
 describe('principalFromToken', () => {
   let dir: string;
@@ -57,5 +59,25 @@ describe('principalFromToken', () => {
       release();
       await held;
     }
+  });
+});
+
+describe('licenceCovers', () => {
+  const scope = (sidekick: boolean) => ({ liveShare: { sidekick } as LiveShareScope });
+  const on = (licenseMode: LicenseMode) => ({ licenseMode });
+
+  it('is the server licence, for users and visitors', () => {
+    expect(licenceCovers(on(LicenseMode.Professional), LicenseMode.Professional)).toBe(true);
+    expect(licenceCovers(on(LicenseMode.Professional), LicenseMode.Professional, scope(false))).toBe(true);
+    expect(licenceCovers(on(LicenseMode.Standard), LicenseMode.Professional, scope(true))).toBe(false);
+    expect(licenceCovers(on(LicenseMode.Sidekick), LicenseMode.Professional)).toBe(false);
+    expect(licenceCovers(on(LicenseMode.Sidekick), LicenseMode.Professional, {})).toBe(false);
+  });
+
+  it('lets a Sidekick export visitor have the Professional viewer on a Sidekick server, nothing more', () => {
+    expect(licenceCovers(on(LicenseMode.Sidekick), LicenseMode.Professional, scope(true))).toBe(true);
+    expect(licenceCovers(on(LicenseMode.Sidekick), LicenseMode.Professional, scope(false))).toBe(false);
+    expect(licenceCovers(on(LicenseMode.Free), LicenseMode.Professional, scope(true))).toBe(false);
+    expect(licenceCovers(on(LicenseMode.Sidekick), LicenseMode.Standard, scope(true))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // Request authentication shared by REST routes and hub connections.
 import type { FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
-import { ExpiredTrialHeader, LicenseModeName, type LicenseMode } from '../contract/account.js';
+import { ExpiredTrialHeader, LicenseMode, LicenseModeName } from '../contract/account.js';
 import type { Config } from '../config.js';
 import { forbidden, unauthorized, type HttpError } from '../http/errors.js';
 import type { Store } from '../store/db.js';
@@ -68,8 +68,20 @@ export function requireClaim(p: Principal, claim: string): void {
   if (!p.claims.includes(claim)) throw forbidden(`This needs the ${claim} permission.`);
 }
 
-export function requireLicense(config: Config, mode: LicenseMode): void {
-  if (config.licenseMode !== mode) throw forbidden(`This needs the ${LicenseModeName[mode]} licence.`);
+/**
+ * Whether the server's licence covers a call that needs `mode`, for this caller. It is the
+ * server's licence, with one exception decided here only (docs/sidekick.md, "Export links"):
+ * on a Sidekick-licence server, a LiveShare visitor whose link shares the Sidekick summary
+ * (the Sidekick's own export links) has the Professional licence's LiveShare viewer. Which
+ * calls a visitor may make at all is still the declaration's `visitor` flag.
+ */
+export function licenceCovers(config: Pick<Config, 'licenseMode'>, mode: LicenseMode, p?: Pick<Principal, 'liveShare'>): boolean {
+  if (config.licenseMode === mode) return true;
+  return mode === LicenseMode.Professional && config.licenseMode === LicenseMode.Sidekick && p?.liveShare?.sidekick === true;
+}
+
+export function requireLicense(config: Pick<Config, 'licenseMode'>, mode: LicenseMode, p?: Pick<Principal, 'liveShare'>): void {
+  if (!licenceCovers(config, mode, p)) throw forbidden(`This needs the ${LicenseModeName[mode]} licence.`);
 }
 
 declare module 'fastify' {

@@ -40,6 +40,11 @@ export interface LiveShareScope {
   expiresAt: number | null;
   /** Session (target) ids the link shows now. */
   sessionIds: ReadonlySet<number>;
+  /**
+   * The link shares the account's Sidekick summary (the links GetShareUrlsForSidekickTargets
+   * makes): on a Sidekick-licence server only these let a visitor in (licenceCovers).
+   */
+  sidekick: boolean;
 }
 
 /**

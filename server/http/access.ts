@@ -66,7 +66,7 @@ export function refusalFor(access: Access, p: Principal, config: Config): HttpEr
     if (!allowsTemporaryPassword(access) && mustReplacePassword(p)) return temporaryPasswordRefusal();
     if (needsRoot(access) && !p.isRoot) return forbidden('Only the root user can make this call.');
     const licence = needsLicence(access);
-    if (licence !== undefined) requireLicense(config, licence);
+    if (licence !== undefined) requireLicense(config, licence, p);
     const claim = needsClaim(access);
     if (claim) requireClaim(p, claim);
     return undefined;

@@ -1,11 +1,13 @@
 // LiveShare visitors (IsLiveshare): a browser that opened /LiveShare/{shareId}/{password}
 // keeps "{shareId}/{password}" in the liveshareid cookie (spec 1 section 2), and every
 // request and hub connection without a user's session is signed in from it. A link counts
-// while it is active, not expired, and on a Professional server; what it shows (its
-// targets) is read again at most every few seconds and at once after any link, summary or
+// while it is active, not expired, and its visitor's licence check passes (licenceCovers: a
+// Professional server, or a Sidekick server for the Sidekick's own export links); what it
+// shows (its targets) is read again at most every few seconds and at once after any link, summary or
 // session change. Wrong credentials are counted per address and refused for a while after
 // too many (the password of a link is never logged: the cookie is redacted from logs).
 import { LicenseMode } from '../contract/account.js';
+import { licenceCovers } from '../account/authenticate.js';
 import { LinkHistoryAction } from '../contract/liveshare.js';
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
@@ -17,6 +19,7 @@ import { decodeLeniently } from '../http/log-redaction.js';
 import { passwordMatches } from './secrets.js';
 import * as repo from './repository.js';
 import { sharedTargets } from './shared.js';
+import { findSidekick } from '../sidekick/repository.js';
 
 export const LiveShareCookie = 'liveshareid';
 /** The visitor's name (CurrentUser.Username). */
@@ -84,7 +87,7 @@ export class LiveShareVisitors {
   /** The visitor signed in by a request's cookies, a refusal (429), or undefined (no valid link). */
   async fromCookie(cookieHeader: string | undefined, address: string): Promise<VisitorAnswer> {
     const creds = linkCredentialsFrom(cookieHeader);
-    if (!creds || this.config.licenseMode !== LicenseMode.Professional) return undefined;
+    if (!creds) return undefined;
     const wait = this.throttle.retryAfter('', address);
     if (wait > 0) return { refusal: tooManyRequests(`Too many wrong LiveShare links from this address; try again in ${wait} seconds.`, wait) };
     const found = await this.lookUp(creds.shareId);
@@ -94,16 +97,27 @@ export class LiveShareVisitors {
       return undefined;
     }
     if (!this.usable(found)) return undefined;
+    const principal = this.principalOf(found);
+    if (!this.licensed(principal)) return undefined;
     this.noteVisit(found.link, address);
-    return { principal: this.principalOf(found) };
+    return { principal };
   }
 
   /** The visitor as its link is now (hub invocations), or null when the link no longer lets it in. */
   async current(p: Principal): Promise<Principal | null> {
-    if (!p.liveShare || this.config.licenseMode !== LicenseMode.Professional) return null;
+    if (!p.liveShare) return null;
     const found = await this.lookUp(p.liveShare.shareId);
     if (!found || found.link.id !== p.liveShare.linkId || !this.usable(found)) return null;
-    return this.principalOf(found);
+    const principal = this.principalOf(found);
+    return this.licensed(principal) ? principal : null;
+  }
+
+  /**
+   * The LiveShare viewer is the Professional licence's; on a Sidekick server only the
+   * Sidekick's export links count (licenceCovers). Any other link there is no sign-in.
+   */
+  private licensed(visitor: Principal): boolean {
+    return licenceCovers(this.config, LicenseMode.Professional, visitor);
   }
 
   /** Active, not expired, and what it shares still exists. */
@@ -124,13 +138,14 @@ export class LiveShareVisitors {
       const link = await repo.findLink(q, shareId);
       if (!link) return undefined;
       const shared = await sharedTargets(q, link.accountId, link.summaryRef);
-      return { link, shared };
+      const sidekick = shared?.kind === 'Summary' && (await findSidekick(q, link.accountId))?.summaryId === shared.summaryId;
+      return { link, shared, sidekick };
     });
     if (!found) {
       this.links.delete(shareId);
       return undefined;
     }
-    const { link, shared } = found;
+    const { link, shared, sidekick } = found;
     const scope: LiveShareScope = {
       linkId: link.id,
       shareId: link.shareId,
@@ -140,6 +155,7 @@ export class LiveShareVisitors {
       agentId: shared?.agentId,
       expiresAt: link.expiresAt,
       sessionIds: new Set(shared?.sessionIds ?? []),
+      sidekick,
     };
     const entry = { link, shares: shared !== undefined, scope, until: t + ScopeMaxAgeMs };
     if (generation === this.generation) {

@@ -36,9 +36,9 @@ function toSummary(p: Principal, s: repo.SummaryRecord): Summary {
   };
 }
 
-/** Summaries are a feature of the Professional licence. */
-function gate(deps: SummaryDeps): void {
-  requireLicense(deps.config, LicenseMode.Professional);
+/** Summaries are a feature of the Professional licence (a Sidekick export visitor's too: licenceCovers). */
+function gate(deps: SummaryDeps, p: Principal): void {
+  requireLicense(deps.config, LicenseMode.Professional, p);
 }
 
 function checkName(name: string | undefined): string {
@@ -86,7 +86,7 @@ async function sharedSummary(deps: SummaryDeps, p: Principal, scope: LiveShareSc
 
 /** GET /cmd/getsummaries: the all-targets summary first, then named summaries. */
 export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Summary[]> {
-  gate(deps);
+  gate(deps, p);
   if (p.liveShare) return [await sharedSummary(deps, p, p.liveShare)];
   const rows = await deps.store.transaction(async (q) => {
     await repo.ensureAllTargets(q, p.accountId);
@@ -97,7 +97,7 @@ export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Sum
 
 /** One summary of the caller's account (for the summary screen and the hub). */
 export async function getSummary(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<Summary> {
-  gate(deps);
+  gate(deps, p);
   if (p.liveShare) {
     if (summaryOutsideLiveShare(p, args.summaryId)) throw notFound(`Summary ${args.summaryId} not found.`);
     return sharedSummary(deps, p, p.liveShare);
@@ -107,13 +107,13 @@ export async function getSummary(deps: SummaryDeps, p: Principal, args: { summar
 
 /** Session ids (target ids) a summary shows: its open members, or every open target for All Targets. */
 export async function summaryTargetIds(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<number[]> {
-  gate(deps);
+  gate(deps, p);
   return deps.store.read(async (q) => repo.memberSessionIds(q, await requireSummary(q, p.accountId, args.summaryId)));
 }
 
 /** GET /cmd/newsummary?name&addhost: creates a summary, optionally with a first target. */
 export async function newSummary(deps: SummaryDeps, p: Principal, args: { name: string; addhost?: string }): Promise<Summary> {
-  gate(deps);
+  gate(deps, p);
   requireClaim(p, Claim.SummaryManagement);
   const addhost = args.addhost?.trim() || undefined;
   if (addhost) requireClaim(p, Claim.TargetManagement);
@@ -137,7 +137,7 @@ export function createSummary(deps: SummaryDeps, p: Principal, args: { name: str
 
 /** GET /cmd/addhost?host&ID: adds a target to a named summary; adding it again changes nothing. */
 export async function addHost(deps: SummaryDeps, p: Principal, args: { host: string; summaryId: number }): Promise<Summary> {
-  gate(deps);
+  gate(deps, p);
   requireClaim(p, Claim.TargetManagement);
   const updated = await deps.store.transaction(async (q) => {
     const s = await requireNamed(q, p.accountId, args.summaryId, AllTargetsFixed);
@@ -151,7 +151,7 @@ export async function addHost(deps: SummaryDeps, p: Principal, args: { host: str
 
 /** GET /cmd/removefromsummary?host&ID: removing a target that is not a member changes nothing. */
 export async function removeFromSummary(deps: SummaryDeps, p: Principal, args: { host: string; summaryId: number }): Promise<Summary> {
-  gate(deps);
+  gate(deps, p);
   requireClaim(p, Claim.TargetManagement);
   const updated = await deps.store.transaction(async (q) => {
     const s = await requireNamed(q, p.accountId, args.summaryId, AllTargetsFixed);
@@ -166,7 +166,7 @@ export async function removeFromSummary(deps: SummaryDeps, p: Principal, args: {
 
 /** GET /cmd/renamesummary?name&ID. */
 export async function renameSummary(deps: SummaryDeps, p: Principal, args: { name: string; summaryId: number }): Promise<Summary> {
-  gate(deps);
+  gate(deps, p);
   requireClaim(p, Claim.SummaryManagement);
   const name = checkName(args.name);
   const updated = await deps.store.transaction(async (q) => {
@@ -184,7 +184,7 @@ export async function renameSummary(deps: SummaryDeps, p: Principal, args: { nam
 
 /** GET /cmd/closesummary?ID: deletes the summary (its targets keep running). */
 export async function closeSummary(deps: SummaryDeps, p: Principal, args: { summaryId: number }): Promise<void> {
-  gate(deps);
+  gate(deps, p);
   requireClaim(p, Claim.SummaryManagement);
   await deps.store.transaction(async (q) => {
     const s = await requireNamed(q, p.accountId, args.summaryId, 'All Targets cannot be deleted.');

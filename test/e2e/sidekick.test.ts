@@ -2,7 +2,8 @@
 // gateway, a resolver, a provider edge and two external sources in 10.251.131.0/24, of which
 // 10.251.131.0/26 counts as private). The machine's view is the suite's own: a routing table
 // and a resolv.conf in a temporary directory. Through the stages: purchase view (Standard
-// licence), Sidekick as home (licence 112), then on a Professional server /sidekick: welcome,
+// licence), Sidekick as home (licence 112) and its export link opened by a signed-out browser
+// there, then on a Professional server /sidekick: welcome,
 // Get Started, the five cards, Details and back, Troubleshoot, Export Data, the export link
 // opened by a signed-out browser, and Clear All and Restart. Screenshots: test-results/sidekick-*.png.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,6 +90,26 @@ describe('Sidekick in Chromium', () => {
       expect(new URL(page.url()).pathname).toBe('/');
       await expect.poll(() => page.locator('nav.nav').innerText()).toMatch(/^\s*Sidekick\b/);
     }, 'home'));
+
+  it('under the Sidekick licence an export link opens for a signed-out visitor', () =>
+    failing(
+      async () => {
+        await signInWithForm(page, sidekickLicence.url, 'admin', password);
+        await page.getByRole('button', { name: 'Get Started' }).click();
+        await expect.poll(() => page.locator('article.sidekick-card .sidekick-ip').allInnerTexts(), { timeout: 40_000 }).toEqual(Object.values(expectedIps));
+        await page.getByRole('button', { name: 'Export Data' }).click();
+        const view = page.getByRole('region', { name: 'Sidekick export' });
+        await expect.poll(() => view.locator('ul.sidekick-share-links a').count(), { timeout: 15_000 }).toBe(5);
+        const links = await view.locator('ul.sidekick-share-links a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+        await visitor.page.goto(links[2]);
+        await expect.poll(() => visitor.page.getByTestId('summary-heading').textContent(), { timeout: 15_000 }).toBe('Sidekick');
+        await expect.poll(async () => Number(await visitor.page.getByTestId('trace-grid').getAttribute('data-row-count')), { timeout: 15_000 }).toBe(5);
+        expect(new URL(visitor.page.url()).pathname).not.toBe('/InvalidLiveshare');
+        await shot(visitor.page, 'visitor-112');
+      },
+      'visitor-112',
+      () => visitor.page,
+    ));
 
   it('Get Started discovers the five targets and shows their cards', () =>
     failing(async () => {

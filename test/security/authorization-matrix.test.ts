@@ -17,7 +17,7 @@ import { needsClaim } from '../../server/http/access.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
-import { connectHub, createUser, liveShareVisitor, type WatchedConnection } from './support.js';
+import { connectHub, createUser, liveShareVisitor, sidekickExportVisitor, type WatchedConnection } from './support.js';
 
 interface Schema {
   type?: string | string[];
@@ -69,12 +69,16 @@ function requestOf(call: Call): { path: string; init: RequestInit } {
 const results = resolve(import.meta.dirname, '../../test-results');
 let hw: Appliance;
 let standard: Appliance;
+/** A Sidekick-licence (112) server on the simulated engine: the Sidekick export visitor row. */
+let sidekick: Appliance;
 let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
 let standardRoot: string;
 /** The liveshareid cookie of an active link to a summary (the LiveShare visitor row). */
 let visitorCookie: string;
+/** The liveshareid cookie of a Sidekick export link on the Sidekick server. */
+let sidekickVisitorCookie: string;
 /** Signed-in users by their claim set ("" = none), created as needed. */
 const users = new Map<string, { email: string; password: string; cookie: string }>();
 let userCount = 0;
@@ -82,13 +86,16 @@ let userCount = 0;
 beforeAll(async () => {
   catalog = await readCatalog();
   calls = callsOf(catalog);
-  [hw, standard] = await Promise.all([
+  [hw, standard, sidekick] = await Promise.all([
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', ...staffEnv } }),
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1', ...staffEnv } }),
+    // Its discovery traces the loopback external sources of test appliances on the simulated engine.
+    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '112', HOPWATCH_ENGINE: 'simulated' } }),
   ]);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
   visitorCookie = await liveShareVisitor(hw, rootCookie);
+  sidekickVisitorCookie = await sidekickExportVisitor(sidekick, await signIn(sidekick.url, 'admin', 'root-pw-matrix'));
 }, 180_000);
 
 afterAll(async () => {
@@ -96,7 +103,8 @@ afterAll(async () => {
   mkdirSync(results, { recursive: true });
   if (hw) writeFileSync(join(results, 'authz-server.log'), hw.output());
   if (standard) writeFileSync(join(results, 'authz-standard-server.log'), standard.output());
-  await Promise.all([hw?.dispose(), standard?.dispose()]);
+  if (sidekick) writeFileSync(join(results, 'authz-sidekick-server.log'), sidekick.output());
+  await Promise.all([hw?.dispose(), standard?.dispose(), sidekick?.dispose()]);
 });
 
 /**
@@ -119,6 +127,7 @@ async function staffCaller(server: Appliance) {
 async function callerFor(row: string, access: Access): Promise<{ server: Appliance; cookie?: string; again: () => Promise<string> }> {
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
   if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
+  if (row === 'sidekickVisitor') return { server: sidekick, cookie: sidekickVisitorCookie, again: async () => sidekickVisitorCookie };
   const staffCall = needsClaim(access) === Claim.Staff;
   if (row === 'noLicence') {
     if (staffCall) return staffCaller(standard);

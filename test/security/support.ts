@@ -67,3 +67,26 @@ export async function liveShareVisitor(hw: Appliance, admin: string, summaryName
   const link = (await r.json()) as { ShareId: string; SecurePW: string };
   return `liveshareid=${q(`${link.ShareId}/${link.SecurePW}`)}`;
 }
+
+/**
+ * The visitor of a Sidekick export link: discovers the Sidekick (as `admin`, on a server with
+ * Sidekick) and opens the first link GetShareUrlsForSidekickTargets makes.
+ */
+export async function sidekickExportVisitor(hw: Appliance, admin: string): Promise<string> {
+  const call = caller(hw);
+  const start = await call('/api/Sidekick/StartDiscovery', admin);
+  expect(start.status, await start.text()).toBe(204);
+  // Running (3): expect.poll is for tests, and this runs in beforeAll.
+  for (const until = Date.now() + 60_000; ; ) {
+    const state = (await (await call('/api/Sidekick/SidekickState', admin)).json()) as { Stage: number };
+    if (state.Stage === 3) break;
+    if (Date.now() > until) throw new Error(`Sidekick discovery did not finish: ${JSON.stringify(state)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const r = await call('/api/Sidekick/GetShareUrlsForSidekickTargets', admin);
+  expect(r.status, await r.clone().text()).toBe(200);
+  const urls = (await r.json()) as { ShareUrl: string }[];
+  expect(urls.length).toBeGreaterThan(0);
+  // /LiveShare/{shareId}/{password}, kept as the console keeps it.
+  return `liveshareid=${q(new URL(urls[0].ShareUrl).pathname.split('/').slice(2).join('/'))}`;
+}

@@ -22,6 +22,12 @@ export interface CallerRow {
 /** The server the matrix runs against has the Professional licence (the default). */
 const licensed = (a: Access) => needsLicence(a) === undefined || needsLicence(a) === LicenseMode.Professional;
 
+/** A Sidekick server lets its export links' visitors through the licences of the LiveShare viewer. */
+const sidekickServerViewer = (a: Access) => {
+  const l = needsLicence(a);
+  return l === undefined || l === LicenseMode.Professional || l === LicenseMode.Sidekick;
+};
+
 export const CallerRows: CallerRow[] = [
   { key: 'anonymous', title: 'anonymous', expected: (a) => (needsSignIn(a) ? 401 : 'allowed') },
   { key: 'noClaims', title: 'signed in, no claims', expected: (a) => (needsClaim(a) || needsRoot(a) ? 403 : 'allowed') },
@@ -45,6 +51,15 @@ export const CallerRows: CallerRow[] = [
     key: 'liveShare',
     title: 'LiveShare visitor',
     expected: (a) => (allowsVisitor(a) ? 'allowed' : 403),
+  },
+  {
+    // On a Sidekick-licence server (112), signed in by one of the Sidekick's export links
+    // (GetShareUrlsForSidekickTargets): the calls a LiveShare visitor may make, those that
+    // need Professional too (the LiveShare viewer is part of the Sidekick product for its
+    // own links, licenceCovers in server/account/authenticate.ts); everything else is 403.
+    key: 'sidekickVisitor',
+    title: 'Sidekick export visitor, Sidekick licence',
+    expected: (a) => (allowsVisitor(a) && sidekickServerViewer(a) ? 'allowed' : 403),
   },
   {
     // Every claim, in another account of a cloud appliance, calling with the first account's
@@ -128,7 +143,10 @@ export function authorizationDoc(catalog: Catalog): string {
     'the change-password screen needs answer them; the hub refuses their connection with 403);',
     'the root user of a server with the Standard licence (calls that need Professional answer',
     '403); a LiveShare visitor (the liveshareid cookie of an active link), let through only where',
-    'the call declares "LiveShare visitors too"; a user with every claim in another account of a',
+    'the call declares "LiveShare visitors too"; the visitor of a Sidekick export link on a server',
+    'with the Sidekick licence (112), let through where a LiveShare visitor is, the calls that need',
+    'Professional included (docs/sidekick.md: the viewer is part of the Sidekick product for its own',
+    'links; any other link signs no visitor in there); a user with every claim in another account of a',
     'cloud appliance, calling with the first account\'s real ids (test/security/other-account.test.ts:',
     '"none of its data" means no answer carries the other account\'s data and nothing of it changes).',
     '',

@@ -32,7 +32,8 @@ function AllTargetsHome() {
 
 export function HomePage() {
   const user = useAtomValue(currentUserAtom);
-  const sidekick = user?.LicenseMode === LicenseMode.Sidekick;
+  // A visitor (of a Sidekick export link) has no Sidekick screen: it sees its link's targets.
+  const sidekick = user?.LicenseMode === LicenseMode.Sidekick && !user.IsLiveshare;
   const summaries = user?.LicenseMode === LicenseMode.Professional && !user.IsLiveshare;
   const id = sidekick || summaries ? undefined : openTarget();
   useDocumentTitle(sidekick ? null : summaries ? 'All Targets' : id ? `Target ${id}` : 'New target');

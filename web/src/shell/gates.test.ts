@@ -57,6 +57,16 @@ describe('route gates', () => {
     expect(decideGate(gate, signedIn(user({ Claims: [Claim.SummaryManagement], LicenseMode: LicenseMode.Sidekick })))).toBe('deny');
   });
 
+  it('lets a LiveShare visitor through the viewer gate on a Sidekick server (the server let its link in)', () => {
+    const viewer: Gate = { signedIn: true, professional: true, signedOutTo: '/InvalidLiveshare' };
+    const sidekickVisitor = user({ IsLiveshare: true, IsUser: false, LicenseMode: LicenseMode.Sidekick });
+    expect(decideGate(viewer, signedIn(sidekickVisitor))).toBe('allow');
+    // Users of a Sidekick server still have no viewer, summaries or link management.
+    expect(decideGate(viewer, signedIn(user({ LicenseMode: LicenseMode.Sidekick })))).toBe('deny');
+    expect(decideGate(SummaryGate, signedIn(sidekickVisitor))).toBe('deny');
+    expect(decideGate({ signedIn: true, professional: true, claims: [Claim.SummaryManagement] }, signedIn(sidekickVisitor))).toBe('deny');
+  });
+
   it('takes the LiveShare id from paths of more than two segments starting with liveshare', () => {
     expect(liveShareIdFromPath('/LiveShare/abc/pw1')).toBe('abc/pw1');
     expect(liveShareIdFromPath('/liveshare/abc/pw1/extra')).toBe('abc/pw1/extra');

@@ -6,7 +6,10 @@ export interface Gate {
   signedIn?: boolean;
   /** Needs every one of these claims. */
   claims?: Claim[];
-  /** Needs LicenseMode Professional. */
+  /**
+   * Needs LicenseMode Professional. A LiveShare visitor passes: the server signs one in only
+   * where its licence lets the link in (a Sidekick server lets in its Sidekick export links).
+   */
   professional?: boolean;
   /** Closed to LiveShare visitors. */
   notLiveShare?: boolean;
@@ -30,7 +33,7 @@ export function decideGate(gate: Gate, auth: { loading: boolean; user: CurrentUs
   if (auth.loading) return 'wait';
   const user = auth.user;
   if (!user) return 'login';
-  if (gate.professional && user.LicenseMode !== LicenseMode.Professional) return 'deny';
+  if (gate.professional && user.LicenseMode !== LicenseMode.Professional && !user.IsLiveshare) return 'deny';
   if (gate.notLiveShare && user.IsLiveshare) return 'deny';
   if (gate.claims?.some((claim) => !hasClaim(user, claim))) return 'deny';
   return 'allow';
