@@ -116,7 +116,7 @@ try {
   const i = s(t);
   const iCpu = cpuOf(c0);
   const ph = (ms) => fmt(ms / 1000);
-  await store.run('CREATE TABLE copy_peer (time_ms DOUBLE, hop SMALLINT, latency_ms DOUBLE)');
+  await store.run('CREATE TABLE copy_peer (time_ms BIGINT, hop SMALLINT, latency_us INTEGER)');
   c0 = process.cpuUsage();
   t = performance.now();
   await store.run(`COPY copy_peer FROM '${ourFile}' (FORMAT parquet)`);
