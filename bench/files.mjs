@@ -1,5 +1,6 @@
 // npm run bench:files: a generated history of 7 days x 30 hops at 2.5 s (~7.3 M hop samples)
-// ingested through the real pipeline (as bench:store seeds it), then
+// ingested through the real pipeline (as bench:store seeds it), its closed days packed as the
+// server's hourly run does (sample-order.ts: stored by hop, then time), then
 //   export: DownloadPP2File's writer (server/datafiles/export.ts) against DuckDB's own
 //           COPY ... TO (FORMAT parquet) of the same rows, in the same run;
 //   import: ImportPP2File's bulk reader and writer (checks, samples, rollups in one transaction) against
@@ -24,6 +25,7 @@ const { writeDataFile } = await import(dist('server/datafiles/export.js'));
 const { importDataFile } = await import(dist('server/datafiles/import.js'));
 const { deleteForGood } = await import(dist('server/sessions/service.js'));
 const { loadConfig } = await import(dist('server/config.js'));
+const { packSamples } = await import(dist('server/store/sample-order.js'));
 
 const DAY = 86_400_000;
 const HOPS = 30;
@@ -72,6 +74,9 @@ try {
     await ingest.addBatch({ length: perBatch, session: new Int32Array(perBatch).fill(sid), time: time.subarray(a, a + perBatch), hop: hop.subarray(a, a + perBatch), latency: latency.subarray(a, a + perBatch) });
   }
   await ingest.finishSession(sid);
+  // The closed days as a server holds them: packed by its hourly run.
+  const packed = await packSamples(store);
+  console.log(`packed: ${packed.days} closed days (${packed.rows.toLocaleString()} hop samples) stored by hop, then time`);
   await store.run('CHECKPOINT');
   const principal = { userId: 1, accountId: account.id, username: 'bench', isRoot: true, claims: ['TargetManagement', 'SessionManagement'] };
 
@@ -116,7 +121,7 @@ try {
   const i = s(t);
   const iCpu = cpuOf(c0);
   const ph = (ms) => fmt(ms / 1000);
-  await store.run('CREATE TABLE copy_peer (time_ms DOUBLE, hop SMALLINT, latency_ms DOUBLE)');
+  await store.run('CREATE TABLE copy_peer (time_ms BIGINT, hop SMALLINT, latency_us INTEGER)');
   c0 = process.cpuUsage();
   t = performance.now();
   await store.run(`COPY copy_peer FROM '${ourFile}' (FORMAT parquet)`);

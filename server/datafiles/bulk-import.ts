@@ -20,9 +20,8 @@ import type { NumericColumn } from '../store/numeric-columns.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { emptyRollupRows } from '../rollups/rows.js';
-import { latencyMicrosSql } from '../store/latency-micros.js';
 import { prepareFlush, type FlushResult, type SessionCarry } from '../ingest/worker.js';
-import { FileLatencyCodes, type FileMetadata } from './format.js';
+import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged } from './read-file.js';
 import { sqlPath } from './temp-files.js';
 
@@ -57,10 +56,13 @@ export interface BulkWritten {
   phases: { insert: number; read: number; rollup: number; append: number };
 }
 
-function sliceSql(path: string, from: number, total: number): string {
+/** The file's samples as the ingest worker takes them (time and latency in ms or a code), whatever its version. */
+function sliceSql(path: string, version: number, from: number, total: number): string {
   const file = sqlPath(path);
-  if (total <= SliceSamples) return `SELECT time_ms, hop, latency_ms FROM read_parquet(${file})`;
-  return `SELECT time_ms, hop, latency_ms FROM read_parquet(${file}, file_row_number = true)
+  const l = SampleLayouts[version];
+  const columns = `${l.timeMs} AS time_ms, hop, ${l.latencyMs} AS latency_ms`;
+  if (total <= SliceSamples) return `SELECT ${columns} FROM read_parquet(${file})`;
+  return `SELECT ${columns} FROM read_parquet(${file}, file_row_number = true)
           WHERE file_row_number >= ${from} AND file_row_number < ${from + SliceSamples} ORDER BY file_row_number`;
 }
 
@@ -166,20 +168,19 @@ export async function writeSamplesAndRollups(
 
   // The samples, in the file's order: the rows prepare() keeps (a time after 0 and a valid
   // value; a file with any other is refused below, the transaction then writing nothing).
-  const valid = `time_ms > 0 AND time_ms <= 8.64e15 AND hop BETWEEN 0 AND 255 AND isfinite(latency_ms)
-    AND (latency_ms >= 0 OR list_contains([${FileLatencyCodes.join(',')}]::DOUBLE[], latency_ms))`;
+  const layout = SampleLayouts[meta.version];
   const t0 = performance.now();
   const insert = q
     .run(
       `INSERT INTO samples (session_id, time, hop, latency)
-       SELECT ${Number(sessionId)}, time_ms, hop, ${latencyMicrosSql('latency_ms')} FROM read_parquet(${sqlPath(path)}) WHERE ${valid}`,
+       SELECT ${Number(sessionId)}, time_ms, hop, ${layout.latencyMicros} FROM read_parquet(${sqlPath(path)}) WHERE time_ms > 0 AND ${layout.valid}`,
     )
     .finally(() => (phases.insert = since(t0)));
 
   const rollUp = async () => {
     for (let from = 0; from < total && !invalid; from += SliceSamples) {
       const t = performance.now();
-      const chunks = await files.numberChunks(sliceSql(path, from, total));
+      const chunks = await files.numberChunks(sliceSql(path, meta.version, from, total));
       phases.read += since(t);
       let n = 0;
       for (const batch of batchesOf(chunks, sessionId, seen)) {

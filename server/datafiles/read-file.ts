@@ -5,15 +5,7 @@
 import { open } from 'node:fs/promises';
 import { badRequest, HttpError } from '../http/errors.js';
 import type { Queryable } from '../store/db.js';
-import {
-  DataFileFormat,
-  DataFileVersion,
-  FileLatencyCodes,
-  MaxImportSamples,
-  MetaKey,
-  SampleColumns,
-  type FileMetadata,
-} from './format.js';
+import { DataFileFormat, DataFileVersion, MaxImportSamples, MetaKey, SampleLayouts, type FileMetadata } from './format.js';
 import { validators } from './metadata-schema.js';
 import { sqlPath } from './temp-files.js';
 
@@ -84,10 +76,11 @@ export async function readMetadata(q: Queryable, path: string, name: string): Pr
   const version = Number(kv.get(MetaKey.Version));
   if (!Number.isInteger(version) || version < 1) throw badRequest(`${shownName(name)} has no valid ${MetaKey.Version}.`);
   if (version > DataFileVersion) {
-    throw badRequest(`${shownName(name)} was written by a newer Hopwatch (data file format version ${version}); this server reads version ${DataFileVersion}. Update Hopwatch to import it.`);
+    throw badRequest(`${shownName(name)} was written by a newer Hopwatch (data file format version ${version}); this server reads versions 1 to ${DataFileVersion}. Update Hopwatch to import it.`);
   }
   const get = (key: string) => parseJson(name, key, kv.get(key));
   return {
+    version,
     target: checked(name, MetaKey.Target, get(MetaKey.Target), validators.target),
     range: checked(name, MetaKey.Range, get(MetaKey.Range), validators.range),
     configuration: checked(name, MetaKey.Configuration, get(MetaKey.Configuration), validators.configuration),
@@ -112,8 +105,10 @@ export async function checkLayout(q: Queryable, path: string, name: string, meta
   }
   const columns = await reading(name, () => q.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_parquet(${file})`));
   const layout = columns.map((c) => `${c.column_name} ${c.column_type}`).join(', ');
-  if (layout !== SampleColumns.map(([n, t]) => `${n} ${t}`).join(', ')) {
-    throw badRequest(`${shownName(name)} does not have the sample columns of a Hopwatch data file (${SampleColumns.map(([n, t]) => `${n} ${t}`).join(', ')}).`);
+  // Each version its own columns (format.ts SampleLayouts): a file of version 1 has version 1's.
+  const expected = SampleLayouts[meta.version].columns.map(([n, t]) => `${n} ${t}`).join(', ');
+  if (layout !== expected) {
+    throw badRequest(`${shownName(name)} does not have the sample columns of a Hopwatch data file of format version ${meta.version} (${expected}).`);
   }
 }
 
@@ -121,12 +116,11 @@ export async function checkLayout(q: Queryable, path: string, name: string, meta
 export async function checkSamples(q: Queryable, path: string, name: string, meta: FileMetadata): Promise<void> {
   await checkLayout(q, path, name, meta);
   const file = sqlPath(path);
-  const codes = `[${FileLatencyCodes.join(',')}]`;
+  const layout = SampleLayouts[meta.version];
   const scan = await reading(name, () =>
     q.one<{ n: number; bad: number; first: number | null; last: number | null }>(
-      `SELECT count(*)::BIGINT AS n, min(time_ms) AS first, max(time_ms) AS last,
-         count(*) FILTER (WHERE time_ms IS NULL OR NOT isfinite(time_ms) OR time_ms < 0 OR time_ms > 8.64e15 OR hop IS NULL OR hop < 0 OR hop > 255
-           OR latency_ms IS NULL OR NOT isfinite(latency_ms) OR (latency_ms < 0 AND NOT list_contains(${codes}::DOUBLE[], latency_ms)))::BIGINT AS bad
+      `SELECT count(*)::BIGINT AS n, min(${layout.timeMs}) AS first, max(${layout.timeMs}) AS last,
+         count(*) FILTER (WHERE NOT coalesce(${layout.valid}, false))::BIGINT AS bad
        FROM read_parquet(${file})`,
     ),
   );

@@ -2,7 +2,8 @@
 // samples report need a statement, not typed arrays). When the store's sample layout
 // changes, this is the statement to follow. Arguments are checked numbers, written inline
 // because COPY takes no parameters. Latencies are stored as microseconds (docs/store.md,
-// "Compact samples"); files keep them as DOUBLE ms, the format's own layout.
+// "Compact samples"); the reports read them as DOUBLE ms, a data file (version 2) keeps the
+// stored integers as they are.
 import { latencyMsSql } from '../store/latency-micros.js';
 
 export interface SampleSelection {
@@ -12,7 +13,7 @@ export interface SampleSelection {
   to: number;
   /** Keep only the newest this many (then in time order again). */
   limit?: number;
-  /** Sorted by time and hop (the reports); else in the order stored. */
+  /** Sorted by time and hop (the reports, a data file); else in the order stored. */
   ordered?: boolean;
 }
 
@@ -21,13 +22,30 @@ function num(x: number): string {
   return String(x);
 }
 
-export function sessionSamplesSql(s: SampleSelection): string {
+/** Time and latency in ms (a latency code as in engine/latency-codes.ts). */
+const msColumns = `time::DOUBLE AS time_ms, hop::SMALLINT AS hop, ${latencyMsSql('latency')} AS latency_ms`;
+/** The data file's columns (format.ts SampleLayouts[2]): the stored integers, ms and microseconds. */
+const fileColumns = `time::BIGINT AS time_ms, hop::SMALLINT AS hop, latency::INTEGER AS latency_us`;
+
+export function sessionSamplesSql(s: SampleSelection, columns = msColumns): string {
   const where = `session_id = ${num(s.sessionId)} AND time >= ${num(s.from)} AND time <= ${num(s.to)}`;
-  const all = `SELECT time::DOUBLE AS time_ms, hop::SMALLINT AS hop, ${latencyMsSql('latency')} AS latency_ms FROM samples WHERE ${where}`;
-  // In the order stored (time order, but for rounds that came late): sorting 7 M rows more
-  // than doubled an export's time; the import sorts what it reads anyway.
+  const all = `SELECT ${columns} FROM samples WHERE ${where}`;
+  // Unordered: in the order stored, which is not time order (docs/store.md "Sample order":
+  // a packed day is stored by hop, then time, after the days that followed it). Fine for
+  // counts and aggregates; whoever reads rows in sequence asks for `ordered`.
   if (s.limit === undefined) return s.ordered ? `${all} ORDER BY time_ms, hop` : all;
   return `SELECT * FROM (${all} ORDER BY time_ms DESC, hop DESC LIMIT ${num(s.limit)}) ORDER BY time_ms, hop`;
+}
+
+/**
+ * A selection in the data file's columns (time_ms BIGINT, hop, latency_us INTEGER), always
+ * in time, then hop order: the import rolls a file up in its order, a million samples a step,
+ * and treats a sample older than the periods it has closed as late (raw only), so the store's
+ * order (packed days by hop, and after the days that followed them) lost most of a packed
+ * day's rollups (test: packed-round-trip.integration.test.ts).
+ */
+export function fileSamplesSql(s: SampleSelection): string {
+  return sessionSamplesSql({ ...s, ordered: true }, fileColumns);
 }
 
 /** Count and first and last time of a selection. */

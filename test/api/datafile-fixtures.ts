@@ -18,18 +18,46 @@ export async function readKv(path: string): Promise<Record<string, string>> {
   }
 }
 
-/** A copy of `src` with some metadata values replaced (and optionally other rows). */
-export async function rewrite(src: string, dst: string, kv: Record<string, string>, select = '*'): Promise<void> {
+/** A copy of `src` with some metadata values replaced (and optionally other rows, or other COPY options). */
+export async function rewrite(src: string, dst: string, kv: Record<string, string>, select = '*', options = ''): Promise<void> {
   const all = { ...(await readKv(src)), ...kv };
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   try {
     const meta = Object.entries(all).map(([k, v]) => `${lit(k)}: ${lit(v)}`).join(', ');
-    await c.run(`COPY (SELECT ${select} FROM read_parquet(${lit(src)})) TO ${lit(dst)} (FORMAT parquet, KV_METADATA {${meta}})`);
+    await c.run(`COPY (SELECT ${select} FROM read_parquet(${lit(src)})) TO ${lit(dst)} (FORMAT parquet, ${options ? `${options}, ` : ''}KV_METADATA {${meta}})`);
   } finally {
     c.closeSync();
     db.closeSync();
   }
+}
+
+/** Rows of a query over the file by plain DuckDB (no Hopwatch code): `file` in the SQL is the file. */
+export async function query(path: string, sql: string): Promise<Record<string, unknown>[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    const r = await c.runAndReadAll(sql.replaceAll('file', `read_parquet(${lit(path)})`));
+    return r.getRowObjectsJS();
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
+
+/**
+ * The previous release's data file (format version 1) of the same samples as `src` (a
+ * version 2 file): its writer's columns (DOUBLE ms, a latency code as the spec-2 number) and
+ * COPY options, from samples-sql.ts and export.ts of that release.
+ */
+export async function asVersion1(src: string, dst: string): Promise<void> {
+  await rewrite(
+    src,
+    dst,
+    { 'hopwatch.version': '1' },
+    `time_ms::DOUBLE AS time_ms, hop::SMALLINT AS hop, CASE WHEN latency_us < 0 THEN latency_us + (-4194304) ELSE latency_us::DOUBLE / 1000 END AS latency_ms`,
+    'PARQUET_VERSION V2, COMPRESSION zstd, ROW_GROUP_SIZE 122880',
+  );
 }
 
 /** The first `fraction` of the file's bytes. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { expectAlive } from '../security/support.js';
-import { corrupt, readKv, rewrite, truncate } from './datafile-fixtures.js';
+import { asVersion1, corrupt, query, readKv, rewrite, truncate } from './datafile-fixtures.js';
 import { seedHistories } from './seed-history.js';
 
 const H = 3_600_000;
@@ -84,20 +84,15 @@ describe('export and import', () => {
     expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
     const kv = await readKv(join(files, 'whole.pp2'));
     expect(kv['hopwatch.format']).toBe('hopwatch-data-file');
-    expect(kv['hopwatch.version']).toBe('1');
+    expect(kv['hopwatch.version']).toBe('2');
+    expect(JSON.parse(kv['hopwatch.columns']).latency_us).toMatch(/microseconds.*latency_us \/ 1000.*-1 timeout/);
     expect(JSON.parse(kv['hopwatch.range'])).toMatchObject({ Samples: 2 * 1440 * HOPS, Cut: false });
     expect(JSON.parse(kv['hopwatch.hosts'])).toHaveLength(HOPS);
     expect(JSON.parse(kv['hopwatch.comments'])[1].Text).toContain('ünïcødé 😀');
   });
 
-  it('ImportPP2File makes a new target whose rows, buckets and comments equal the original', async () => {
-    const before = await sessionCount();
-    const r = await upload(readFileSync(join(files, 'whole.pp2')), 'whole.pp2');
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    imported = r.body!.ID!;
-    expect(imported).not.toBe(original);
-    expect(await sessionCount()).toBe(before + 1);
-
+  /** The imported target's TraceGraphRows, DataPointBuckets and comments equal the original's. */
+  async function expectSameAsOriginal(imported: number) {
     const rows = async (id: number, start: number, end: number) => {
       const body = await json(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests[0].ID=${id}&requests[0].Start=${start}&requests[0].End=${end}`);
       // The target's own id is the only difference allowed.
@@ -118,6 +113,40 @@ describe('export and import', () => {
     const theirs = await comments(original);
     expect(theirs).toHaveLength(2);
     expect(await comments(imported)).toEqual(theirs);
+  }
+
+  it('ImportPP2File makes a new target whose rows, buckets and comments equal the original', async () => {
+    const before = await sessionCount();
+    const r = await upload(readFileSync(join(files, 'whole.pp2')), 'whole.pp2');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    imported = r.body!.ID!;
+    expect(imported).not.toBe(original);
+    expect(await sessionCount()).toBe(before + 1);
+    await expectSameAsOriginal(imported);
+  });
+
+  it('a file of format version 1 (the previous release\'s writer) still imports, equal to the original', async () => {
+    await asVersion1(join(files, 'whole.pp2'), join(files, 'v1.pp2'));
+    const columns = await query(join(files, 'v1.pp2'), 'DESCRIBE SELECT * FROM file');
+    expect(columns.map((c) => `${c.column_name} ${c.column_type}`)).toEqual(['time_ms DOUBLE', 'hop SMALLINT', 'latency_ms DOUBLE']);
+    const r = await upload(readFileSync(join(files, 'v1.pp2')), 'v1.pp2');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await expectSameAsOriginal(r.body!.ID!);
+  });
+
+  it('plain DuckDB reads the file: integer columns, milliseconds by the expression docs/data-file.md gives', async () => {
+    const file = join(files, 'whole.pp2');
+    const columns = await query(file, 'DESCRIBE SELECT * FROM file');
+    expect(columns.map((c) => `${c.column_name} ${c.column_type}`)).toEqual(['time_ms BIGINT', 'hop SMALLINT', 'latency_us INTEGER']);
+    // docs/data-file.md: latency_us / 1000 is the latency in ms where latency_us >= 0; -1 is a timeout.
+    const mine = await query(
+      file,
+      `SELECT time_ms::DOUBLE AS t, hop::INTEGER AS hop, CASE WHEN latency_us >= 0 THEN latency_us / 1000 END AS ms, latency_us = -1 AS timeout
+       FROM file WHERE time_ms BETWEEN ${T0} AND ${T0 + 60_000} ORDER BY time_ms, hop`,
+    );
+    const report = (await json(`/api/data/SamplesReport?ID=${original}&BeginTime=${T0}&EndTime=${T0 + 60_000}`)) as { Samples: { Time: string; Hop: number; LatencyMs: number | null; Status: string }[] };
+    expect(mine).toEqual(report.Samples.map((x) => ({ t: Date.parse(x.Time), hop: x.Hop, ms: x.LatencyMs, timeout: x.Status === 'timeout' })));
+    expect(mine.some((x) => x.timeout)).toBe(true);
   });
 
   it('the imported target is open and paused, with the original target and hosts', async () => {
@@ -213,7 +242,7 @@ describe('bad files never hurt', () => {
     await refused(await made('other.pp2', { 'hopwatch.format': 'something-else' }), 'other.pp2', 400, /not a Hopwatch data file/);
   });
   it('a newer format version', async () => {
-    await refused(await made('v2.pp2', { 'hopwatch.version': '2' }), 'v2.pp2', 400, /written by a newer Hopwatch \(data file format version 2\); this server reads version 1/);
+    await refused(await made('v3.pp2', { 'hopwatch.version': '3' }), 'v3.pp2', 400, /written by a newer Hopwatch \(data file format version 3\); this server reads versions 1 to 2/);
   });
   it('a file claiming 10^12 samples', async () => {
     const range = JSON.parse((await readKv(good()))['hopwatch.range']);
@@ -224,8 +253,12 @@ describe('bad files never hurt', () => {
     await refused(await made('less.pp2', { 'hopwatch.range': JSON.stringify({ ...range, Samples: range.Samples + 1 }) }), 'less.pp2', 400, /inconsistent/);
   });
   it('samples with invalid values', async () => {
-    await refused(await made('neg.pp2', {}, 'time_ms, hop, -5.0::DOUBLE AS latency_ms'), 'neg.pp2', 400, /samples with an invalid time, hop or latency/);
-    await refused(await made('cols.pp2', {}, 'time_ms, hop::INTEGER AS hop, latency_ms'), 'cols.pp2', 400, /does not have the sample columns/);
+    // -3 is Pending, a code no file holds; in version 1, -5 ms is no code at all.
+    await refused(await made('neg.pp2', {}, 'time_ms, hop, (-3)::INTEGER AS latency_us'), 'neg.pp2', 400, /samples with an invalid time, hop or latency/);
+    await refused(await made('neg1.pp2', { 'hopwatch.version': '1' }, 'time_ms::DOUBLE AS time_ms, hop, -5.0::DOUBLE AS latency_ms'), 'neg1.pp2', 400, /samples with an invalid time, hop or latency/);
+    await refused(await made('cols.pp2', {}, 'time_ms, hop::INTEGER AS hop, latency_us'), 'cols.pp2', 400, /does not have the sample columns/);
+    // Each version its own columns: version 1's DOUBLEs in a file that says version 2.
+    await refused(await made('mixed.pp2', {}, 'time_ms::DOUBLE AS time_ms, hop, latency_us::DOUBLE / 1000 AS latency_ms'), 'mixed.pp2', 400, /does not have the sample columns of a Hopwatch data file of format version 2/);
   });
   it('hostile strings in the metadata', async () => {
     const target = JSON.parse((await readKv(good()))['hopwatch.target']);
