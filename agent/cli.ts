@@ -1,10 +1,11 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // hopwatch-agent: the remote collector (docs/agents.md).
 //   hopwatch-agent setup '<hopwatch://setup?...>'  enrol with the server, then run (Mode APP)
 //   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)
 //   hopwatch-agent setup --ca FILE '<link>'        trust FILE's CA for an https server (docs/deploy.md)
 //   hopwatch-agent run [--service]                 run with the stored credentials
 // State lives in HOPWATCH_AGENT_DIR (default /var/lib/hopwatch-agent). Keys are never printed.
+// The #! line caps V8's young generation as the bundle's launcher does (docs/agents.md, "Memory").
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

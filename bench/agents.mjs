@@ -1,6 +1,8 @@
 // npm run bench:agents (issue 17): AGENTS remote agents over loopback, each its own agent link
 // connection through the real agent program code (dist/agent/program.js; probes on the
-// simulated engine, 30 hops), TARGETS traces each at 1 s, against the built appliance:
+// simulated engine, 30 hops), TARGETS traces each at 1 s, against the built appliance. The
+// agents run in child processes (bench/agents-child.mjs, AGENTS_PER_PROCESS each), so that the
+// bench's own event loop is not what is measured; the console client stays in this process.
 //   - server CPU share and memory while they stream;
 //   - delay from a round's end (sample time + the round's longest rtt) on the agent to the
 //     receipt of HostUpdated in a console client registered for some of the targets (p50, p99);
@@ -8,10 +10,11 @@
 //     1 s (60 min: 36,000 rounds, 1.08 M hop samples): time from connect to the last
 //     acknowledgement (every batch committed).
 // Loopback only; the probes are simulated (no packets).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { createSimulatedEngine } from '../dist/engine/index.js';
@@ -23,6 +26,10 @@ const AGENTS = Number(process.env.BENCH_AGENTS ?? 200);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SPOOL_MINUTES = Number(process.env.BENCH_SPOOL_MINUTES ?? 60);
+const PER_PROCESS = Math.max(1, Number(process.env.BENCH_AGENTS_PER_PROCESS ?? 25));
+// BENCH_PHASES: which parts run (default all): stream, backfill, process.
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'stream,backfill,process').split(',').map((s) => s.trim()));
+const metricsToken = randomBytes(16).toString('hex');
 const port = 19000 + Math.floor(Math.random() * 1000);
 const url = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'hopwatch-bench-agents-'));
@@ -31,7 +38,9 @@ const hops = Array.from({ length: 29 }, (_, i) => ({ v4: `10.251.60.${i + 1}`, r
 const target = '10.251.60.200';
 const scenario = { name: 'bench-30-hops', seed: 1, hops, target: { v4: target, rttMs: 15 } };
 
-const server = spawn(process.execPath, ['dist/server/main.js'], {
+// BENCH_SERVER_NODE_FLAGS: node flags for the server (diagnosis, e.g. '--cpu-prof --cpu-prof-dir=DIR').
+const serverFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const server = spawn(process.execPath, [...serverFlags, 'dist/server/main.js'], {
   env: {
     ...process.env,
     HOPWATCH_PORT: String(port),
@@ -43,10 +52,13 @@ const server = spawn(process.execPath, ['dist/server/main.js'], {
     HOPWATCH_SLOW_REQUEST_MS: process.env.BENCH_SERVER_LOG ? '0' : '1000',
     HOPWATCH_ENGINE: 'simulated',
     HOPWATCH_ENTITLED_TRACES: String(AGENTS * TARGETS + 100),
+    // /metrics: the server's own event-loop delay (prom-client resets it at every scrape).
+    HOPWATCH_METRICS_TOKEN: metricsToken,
   },
   stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit'],
 });
 const programs = [];
+const children = [];
 let hub;
 const quiet = () => undefined;
 
@@ -74,14 +86,46 @@ const cpuOf = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 };
+/** The host's load: this machine may be shared, and every figure depends on it. */
+const load = () => {
+  let pressure = '';
+  try {
+    pressure = `, CPU pressure ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]} %`;
+  } catch {}
+  return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${pressure}`;
+};
+/** The server's event-loop delay since the previous scrape (prom-client's histogram). */
+async function serverLoop() {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+  const v = (name) => Number(new RegExp(`^hopwatch_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  const committed = Number(/^hopwatch_ingest_samples_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+  return { p50: v('p50'), p99: v('p99'), max: v('max'), committed };
+}
+/** Asks an IPC child for its counts (bench/agent-count.mjs, bench/local-runtime.mjs). */
+const askCount = (child) =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send('count');
+  });
+const mb = (n) => (n / 1024 / 1024).toFixed(1);
+const memText = (m) => {
+  const sp = (n) => (m.spaces?.[n] ? `${mb(m.spaces[n][0])}` : '?');
+  return `heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)} MB (new space ${sp('new_space')}, old ${sp('old_space')}, code ${sp('code_space')}), external ${mb(m.external)} MB (array buffers ${mb(m.arrayBuffers)} MB), RSS ${mb(m.rss)} MB`;
+};
 const RSS_TARGETS = Number(process.env.BENCH_RSS_TARGETS ?? 50);
 const PROCESS_SECONDS = Number(process.env.BENCH_PROCESS_SECONDS ?? 30);
+// Node flags of the agent process and of the runtime alone: by default those the agent's
+// launchers give (agent/bundle/hopwatch-agent, container/entrypoint.sh, agent/cli.ts's #! line);
+// BENCH_AGENT_NODE_FLAGS='' runs both without.
+const AGENT_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
 
 /**
  * The agent program as it runs on a machine (dist/agent/cli.js run, its own process, the
  * simulated engine) with RSS_TARGETS targets at 1 s: its RSS, and its CPU per 1,000 probes
  * against the Local Machine's share of the same work (bench/local-runtime.mjs: the same
- * runtime and engine in a process of its own, no link, no spool).
+ * runtime and engine in a process of its own, no link, no spool). Probes are counted where
+ * they are made in both processes (the agent: bench/agent-count-preload.mjs, which only counts
+ * the rounds its program receives), at the same moments as the CPU times.
  */
 async function agentProcess(cookie) {
   const scenarioFile = join(work, 'scenario.json');
@@ -94,40 +138,45 @@ async function agentProcess(cookie) {
   mkdirSync(dir, { recursive: true });
   new AgentState(dir).writeCredentials(creds);
   const env = { ...process.env, HOPWATCH_AGENT_DIR: dir, HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: scenarioFile };
-  const agent = spawn(process.execPath, ['dist/agent/cli.js', 'run'], { env, stdio: ['ignore', process.env.BENCH_AGENT_LOG ? 'inherit' : 'ignore', 'inherit'] });
-  const local = spawn(process.execPath, ['bench/local-runtime.mjs', scenarioFile, String(RSS_TARGETS), target], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let localProbes = 0;
-  local.stdout.on('data', (d) => {
-    const m = /probes (\d+)\s*$/.exec(d.toString());
-    if (m) localProbes = Number(m[1]);
+  const agent = spawn(process.execPath, [...AGENT_FLAGS, '--import', new URL('./agent-count-preload.mjs', import.meta.url).href, 'dist/agent/cli.js', 'run'], {
+    env,
+    stdio: ['ignore', process.env.BENCH_AGENT_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
-  const stored = async () => {
-    let n = 0;
-    for (const id of ids) n += await hub.invoke('GetSampleCountForSession', id);
-    return n;
-  };
+  const local = spawn(process.execPath, [...AGENT_FLAGS, 'bench/local-runtime.mjs', scenarioFile, String(RSS_TARGETS), target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     await sleep(10_000); // both warm: traces started, the agent connected and assigned
+    const load0 = load();
+    const [ac0, lc0] = await Promise.all([askCount(agent), askCount(local)]);
     const a0 = cpuOf(agent.pid);
     const l0 = cpuOf(local.pid);
-    const s0 = await stored();
-    const lp0 = localProbes;
     let rss = 0;
+    let localRss = 0;
     for (let s = 0; s < PROCESS_SECONDS; s++) {
       await sleep(1000);
       rss = Math.max(rss, rssMb(agent.pid));
+      localRss = Math.max(localRss, rssMb(local.pid));
     }
+    const [ac1, lc1] = await Promise.all([askCount(agent), askCount(local)]);
     const agentCpu = cpuOf(agent.pid) - a0;
+    if (process.env.BENCH_HEAP_SNAPSHOT) {
+      const written = await new Promise((resolve) => {
+        agent.once('message', resolve);
+        agent.send({ t: 'heapSnapshot', file: process.env.BENCH_HEAP_SNAPSHOT });
+      });
+      console.log(`agent heap snapshot: ${written.file}`);
+    }
     const localCpu = cpuOf(local.pid) - l0;
-    await sleep(1500); // the last batches committed
-    const agentProbes = (await stored()) - s0;
-    const localDone = localProbes - lp0;
+    const agentProbes = ac1.probes - ac0.probes;
+    const localDone = lc1.probes - lc0.probes;
     const per = (cpuS, n) => (n > 0 ? (cpuS * 1000 * 1000) / n : NaN);
     const agentPer = per(agentCpu, agentProbes);
     const localPer = per(localCpu, localDone);
-    console.log(`agent process, ${RSS_TARGETS} targets x 30 hops at 1 s: RSS ${rss.toFixed(0)} MB peak over ${PROCESS_SECONDS} s (goal <= 80 MB)`);
+    console.log(`agent process phase${AGENT_FLAGS.length ? ` (node flags ${AGENT_FLAGS.join(' ')})` : ''}: ${load0} at start, ${load()} at end`);
+    console.log(`agent process, ${RSS_TARGETS} targets x 30 hops at 1 s: RSS ${rss.toFixed(0)} MB peak over ${PROCESS_SECONDS} s (goal <= 80 MB); Local Machine runtime alone: ${localRss.toFixed(0)} MB`);
+    console.log(`  agent at the end: ${memText(ac1.memory)}`);
+    console.log(`  runtime alone at the end: ${memText(lc1.memory)}`);
     console.log(
-      `CPU per 1,000 probes: agent ${agentPer.toFixed(1)} ms (${agentProbes.toLocaleString('en')} stored probes, ${agentCpu.toFixed(2)} s CPU), ` +
+      `CPU per 1,000 probes: agent ${agentPer.toFixed(1)} ms (${agentProbes.toLocaleString('en')} probes made on the agent, ${agentCpu.toFixed(2)} s CPU), ` +
         `Local Machine runtime alone ${localPer.toFixed(1)} ms (${localDone.toLocaleString('en')} probes, ${localCpu.toFixed(2)} s CPU): ${(agentPer / localPer).toFixed(2)}x (goal <= 1.2x)`,
     );
   } finally {
@@ -137,22 +186,23 @@ async function agentProcess(cookie) {
   }
 }
 
-try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error('server did not start');
-    await sleep(100);
-  }
-  const login = await fetch(`${url}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Username: 'admin', Password: 'bench', RememberMe: false }),
+/** Forks a bench child running these agents; resolves once all have started (connecting). */
+function agentChild(creds) {
+  const child = fork(new URL('./agents-child.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => (m.t === 'started' ? resolve(child) : reject(new Error(`child: ${JSON.stringify(m)}`))));
+    child.once('exit', (code) => reject(new Error(`bench child exited (${code}) before its agents started`)));
+    child.send({ t: 'start', creds, work, scenario });
   });
-  const cookie = login.headers.getSetCookie()[0].split(';')[0];
-  const engine = createSimulatedEngine({ scenarios: [scenario], clock: 'real' });
+}
+const childReport = (child) =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send({ t: 'report' });
+  });
 
+async function stream(cookie) {
   // ---- live streaming ----
   const t0 = Date.now();
   const sessions = [];
@@ -180,27 +230,29 @@ try {
   }
   // The console client connects before the agents stream: with 200 agents on a starved host its
   // negotiated connection expired before the WebSocket arrived.
-  hub = new HubConnectionBuilder().withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } }).configureLogging(LogLevel.None).build();
   hub.on('HostUpdated', (_id, time) => {
     if (measuring) delays.push(Date.now() - (Date.parse(time) + lastRtt));
   });
-  hub.onclose((err) => console.log(`console client closed: ${err?.message ?? 'no error'}`));
-  await hub.start();
-  for (const [i, creds] of allCreds.entries()) {
-    const p = new AgentProgram(creds, { state: new AgentState(join(work, `agent-${i}`)), engine, mode: 2, log: quiet });
-    programs.push(p);
-    await timed('start', () => p.start());
-  }
-  console.log(`start phases: enrol ${(phase.enrol / 1000).toFixed(1)} s, program start ${(phase.start / 1000).toFixed(1)} s, newtarget ${(phase.newtarget / 1000).toFixed(1)} s (${(phase.newtarget / (AGENTS * TARGETS)).toFixed(0)} ms each)`);
-  console.log(`bench:agents ${new Date().toISOString()}: ${AGENTS} agents x ${TARGETS} targets (30 hops, 1 s) started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-
+  // Registered before the agents stream: under a backlog of commits, hub calls waited minutes.
   for (const id of sessions.filter((_, i) => i % Math.max(1, Math.floor(sessions.length / 50)) === 0)) await hub.invoke('RegisterForNewSamples', id);
+  const s0 = performance.now();
+  const procs = [];
+  for (let i = 0; i < allCreds.length; i += PER_PROCESS) procs.push(allCreds.slice(i, i + PER_PROCESS));
+  const forked = await Promise.all(procs.map((c) => agentChild(c)));
+  phase.start = performance.now() - s0;
+  console.log(`start phases: enrol ${(phase.enrol / 1000).toFixed(1)} s, newtarget ${(phase.newtarget / 1000).toFixed(1)} s (${(phase.newtarget / (AGENTS * TARGETS)).toFixed(0)} ms each), ${forked.length} agent processes (up to ${PER_PROCESS} agents each) forked and started ${(phase.start / 1000).toFixed(1)} s`);
+  console.log(`bench:agents ${new Date().toISOString()}: ${AGENTS} agents x ${TARGETS} targets (30 hops, 1 s) started in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${load()}`);
+
   await sleep(3000);
-  // This process runs every agent (their simulated probes, spools and links) and the console
-  // client on one event loop: its delay says whether the figures are the server's or its own.
-  const loop = monitorEventLoopDelay({ resolution: 20 });
+  // The console client's event loop (this process) and the agent processes' loops: their delay
+  // says whether the figures are the server's or the harness's own.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  for (const c of forked) c.send({ t: 'measure' });
+  const committed0 = (await serverLoop()).committed; // also resets the server's histogram
+  const load0 = load();
   const cpu0 = cpu();
+  const childCpu0 = forked.map((c) => cpuOf(c.pid));
   const w0 = Date.now();
   measuring = true;
   let peak = 0;
@@ -209,18 +261,41 @@ try {
     peak = Math.max(peak, rssMb());
   }
   measuring = false;
-  const cpuShare = (cpu() - cpu0) / ((Date.now() - w0) / 1000);
+  const window = (Date.now() - w0) / 1000;
+  const cpuShare = (cpu() - cpu0) / window;
+  const childCpu = forked.reduce((sum, c, i) => sum + cpuOf(c.pid) - childCpu0[i], 0) / window;
+  const reports = await Promise.all(forked.map(childReport));
+  const srvLoop = await serverLoop();
+  loop.disable();
   delays.sort((a, b) => a - b);
   const q = (p) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))];
-  console.log(`server CPU: ${(cpuShare * 100).toFixed(1)}% of one core; memory ${rssMb().toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB)`);
-  console.log(`round end on the agent -> HostUpdated in a console client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms (${delays.length} events; goal p99 <= 300 ms)`);
-  loop.disable();
-  console.log(`bench process event loop delay while measuring: p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
+  const rounds = reports.reduce((s, r) => s + r.rounds, 0);
+  const probes = reports.reduce((s, r) => s + r.probes, 0);
+  const worst = (k) => Math.max(...reports.map((r) => r.loop[k]));
+  const median = (k) => {
+    const v = reports.map((r) => r.loop[k]).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)];
+  };
+  console.log(`measured over ${window.toFixed(1)} s: ${load0} at start, ${load()} at end`);
+  console.log(`agents received ${rounds.toLocaleString('en')} rounds (${probes.toLocaleString('en')} probes) from their engines in the window (the schedule: ${(AGENTS * TARGETS * window).toFixed(0)} rounds); the server committed ${(srvLoop.committed - committed0).toLocaleString('en')} hop samples in it`);
+  console.log(`server CPU: ${(cpuShare * 100).toFixed(1)}% of one core; memory ${rssMb().toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB); server event loop delay p50 ${srvLoop.p50.toFixed(0)} ms, p99 ${srvLoop.p99.toFixed(0)} ms, max ${srvLoop.max.toFixed(0)} ms`);
+  console.log(`agent processes (${forked.length}) CPU: ${(childCpu * 100).toFixed(1)}% of one core together`);
+  if (delays.length) console.log(`round end on the agent -> HostUpdated in a console client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms (${delays.length} events; goal p99 <= 300 ms)`);
+  else console.log(`round end on the agent -> HostUpdated in a console client: (0 events in ${SECONDS} s)`);
+  console.log(`agent processes' event loop delay while measuring: p50 ${median('p50').toFixed(0)} ms (median process; worst ${worst('p50').toFixed(0)} ms), p99 worst ${worst('p99').toFixed(0)} ms, max ${worst('max').toFixed(0)} ms`);
+  console.log(`console client (bench parent) event loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
   console.log('(agents gather rounds for 200 ms before writing a batch to the spool and sending it; that wait is included)');
-  await Promise.all(programs.map((p) => p.stop().catch(() => undefined)));
-  programs.length = 0;
+  await Promise.all(
+    forked.map((c) => {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.send({ t: 'stop' });
+      return exited;
+    }),
+  );
+  children.length = 0;
+}
 
-  // ---- backfill ----
+async function backfill(cookie, engine) {
   const creds = await newAgent(cookie, 'bench backfill');
   const ids = [];
   for (let t = 0; t < 10; t++) {
@@ -249,6 +324,7 @@ try {
   const files = spool.size;
   const p = new AgentProgram(creds, { state, engine, mode: 2, log: quiet });
   programs.push(p);
+  const load0 = load();
   const b0 = Date.now();
   await p.start();
   // The program's own spool count (a second Spool over the directory would not see deletions).
@@ -256,11 +332,34 @@ try {
   const backfillS = (Date.now() - b0) / 1000;
   let stored = 0;
   for (const id of ids) stored += await hub.invoke('GetSampleCountForSession', id);
-  console.log(`backfill: ${total.toLocaleString('en')} hop samples (${SPOOL_MINUTES} min x 10 targets x 30 hops at 1 s, ${files} batches) committed ${backfillS.toFixed(1)} s after connecting; stored ${stored.toLocaleString('en')} (goal <= 10 s)`);
+  console.log(`backfill: ${total.toLocaleString('en')} hop samples (${SPOOL_MINUTES} min x 10 targets x 30 hops at 1 s, ${files} batches) committed ${backfillS.toFixed(1)} s after connecting; stored ${stored.toLocaleString('en')} (goal <= 10 s); ${load0} at start, ${load()} at end`);
   await p.stop();
   programs.length = 0;
-  await agentProcess(cookie);
+}
+
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error('server did not start');
+    await sleep(100);
+  }
+  const login = await fetch(`${url}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Username: 'admin', Password: 'bench', RememberMe: false }),
+  });
+  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  console.log(`bench:agents ${new Date().toISOString()}: ${load()}`);
+  hub = new HubConnectionBuilder().withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } }).configureLogging(LogLevel.None).build();
+  hub.onclose((err) => console.log(`console client closed: ${err?.message ?? 'no error'}`));
+  await hub.start();
+  if (PHASES.has('stream') && AGENTS > 0) await stream(cookie);
+  if (PHASES.has('backfill')) await backfill(cookie, createSimulatedEngine({ scenarios: [scenario], clock: 'real' }));
+  if (PHASES.has('process')) await agentProcess(cookie);
 } finally {
+  for (const c of children) c.kill('SIGTERM');
   await Promise.allSettled(programs.map((p) => p.stop()));
   await hub?.stop().catch(() => undefined);
   server.kill('SIGTERM');

