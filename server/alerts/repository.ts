@@ -289,5 +289,17 @@ export async function recentNotifications(q: Queryable, alertId: number, limit =
 
 /** Whether an enabled alert watches the target (HasAlert). */
 export async function isWatched(q: Queryable, sessionId: number): Promise<boolean> {
-  return !!(await q.one('SELECT 1 AS x FROM alert_targets t JOIN alerts a ON a.id = t.alert_id WHERE t.session_id = $1 AND a.enabled LIMIT 1', [sessionId]));
+  return (await watchedSessions(q, [sessionId])).has(sessionId);
+}
+
+/** Which of the sessions an enabled alert watches, in one statement. */
+export async function watchedSessions(q: Queryable, sessionIds: number[]): Promise<Set<number>> {
+  const safe = sessionIds.filter((id) => Number.isSafeInteger(id));
+  if (!safe.length) return new Set();
+  const rows = await q.all<{ id: number }>(
+    `SELECT DISTINCT t.session_id AS id FROM alert_targets t JOIN alerts a ON a.id = t.alert_id
+     WHERE t.session_id IN (SELECT unnest($1::INTEGER[])) AND a.enabled`,
+    [`[${safe.join(',')}]`],
+  );
+  return new Set(rows.map((r) => Number(r.id)));
 }

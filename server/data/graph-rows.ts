@@ -11,15 +11,16 @@ import { badRequest, notFound } from '../http/errors.js';
 import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import { parseOptionalTime } from '../http/time.js';
 import type { Queryable, Store } from '../store/db.js';
-import { findSession, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
+import { findSessions, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
-import { isWatched } from '../alerts/repository.js';
+import { isWatched, watchedSessions } from '../alerts/repository.js';
+import { configurationDisplays } from '../settings/repository.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
 import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
-import { hopDetailsOf, type OpenHopHosts } from '../hop-details/service.js';
+import { hopDetailsOf, hopDetailsOfMany, type OpenHopHosts } from '../hop-details/service.js';
 
 /** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
 export type RowsSource = RecentSource & Partial<OpenHopHosts>;
@@ -40,7 +41,7 @@ const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null :
 const num = (v: number) => (Number.isNaN(v) ? null : v);
 
 async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number, source?: RecentSource): Promise<RowStatsResult> {
-  const pieces = await coverPieces((fn) => fn(q), s.id, from, to, Infinity, { start: from, period: to - from }, source?.recent(s.id));
+  const pieces = await coverPieces((fn) => fn(q), s.id, from, to, Infinity, { start: from, period: to - from }, source?.recent(s.id), s.firstSample);
   const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf)));
   for (const piece of pieces) {
     if (piece.kind === 'rows') acc.addRollups(piece.rows);
@@ -126,10 +127,12 @@ function hopRow(
   };
 }
 
-async function display(q: Queryable, s: SessionRecord): Promise<Display> {
-  const c = await q.one<Omit<Display, 'agent'>>('SELECT warn, bad, scale, name FROM configurations WHERE id = $1', [s.configurationId]);
-  const agent = (await agentNames(q, [s.sentinelId])).get(s.sentinelId)!;
-  return { ...(c ?? { warn: 100, bad: 250, scale: 100, name: 'Default' }), agent };
+const DefaultDisplay = { warn: 100, bad: 250, scale: 100, name: 'Default' };
+
+/** The display values of each session (by id): its configuration's and its agent's name, two statements for all. */
+async function displays(q: Queryable, sessions: SessionRecord[]): Promise<Map<number, Display>> {
+  const [configs, agents] = await Promise.all([configurationDisplays(q, sessions.map((s) => s.configurationId)), agentNames(q, sessions.map((s) => s.sentinelId))]);
+  return new Map(sessions.map((s) => [s.id, { ...(configs.get(s.configurationId) ?? DefaultDisplay), agent: agents.get(s.sentinelId)! }]));
 }
 
 /** The first hop at which the target's own address answered, if it ever did. */
@@ -144,9 +147,11 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
   return Math.max(1, ...hosts.map((x) => x.hop));
 }
 
+const openHopHostsOf = (source?: RowsSource): OpenHopHosts | undefined =>
+  source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
+
 async function detailsFor(q: Queryable, sessionId: number, range: { from: number; to: number }, source?: RowsSource) {
-  const open = source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
-  return hopDetailsOf(q, sessionId, range.from, range.to, open);
+  return hopDetailsOf(q, sessionId, range.from, range.to, openHopHostsOf(source));
 }
 
 /**
@@ -176,7 +181,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const hosts = await hostsOf(q, [s.id]);
     const hopCount = Math.max(0, ...hosts.map((h) => h.hop));
     const st = await statsFor(q, s, range.from, range.to, hopCount, source);
-    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
+    const d = { ...(await displays(q, [s])).get(s.id)!, hasAlert: await isWatched(q, s.id) };
     const details = await detailsFor(q, s.id, range, source);
     const byHop = new Map(hosts.map((h) => [h.hop, h]));
     const rows: TargetRow[] = [];
@@ -222,23 +227,44 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
   });
 }
 
-/** One row per target (its final hop), as the summary grid and an agent's target list show them. */
+/**
+ * One row per target (its final hop), as the summary grid and an agent's target list show them.
+ * A constant number of statements for any number of targets: the sessions, their hosts, the
+ * display values, the watched flags and the final hops' details in one statement each, the
+ * statistics of open sessions from the ingest's memory (the store only for what it lacks).
+ * Per target, as before 2026-11-27, 100 targets took 6 to 15 s behind the ingest (docs/summary-screen.md).
+ */
 async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRowsArgs, editable: boolean, source?: RowsSource) {
+  const sessions = await findSessions(q, sessionIds);
+  const ids = sessions.map((s) => s.id);
+  const [hosts, shown, watched] = await Promise.all([hostsOf(q, ids), displays(q, sessions), watchedSessions(q, ids)]);
+  const hostsBySession = new Map<number, HostRecord[]>();
+  for (const h of hosts) {
+    const list = hostsBySession.get(h.sessionId) ?? [];
+    list.push(h);
+    hostsBySession.set(h.sessionId, list);
+  }
+  const parts: { s: SessionRecord; range: { from: number; to: number }; hosts: HostRecord[]; st: RowStatsResult; last: number }[] = [];
+  for (const s of sessions) {
+    const req = args.requests.find((r) => Number(r.ID) === s.id) ?? args.requests[0];
+    const range = rangeFor(s, req);
+    const own = hostsBySession.get(s.id) ?? [];
+    const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...own.map((h) => h.hop)), source);
+    parts.push({ s, range, hosts: own, st, last: targetHop(s, own) ?? finalHop(st, own) });
+  }
+  const details = await hopDetailsOfMany(
+    q,
+    parts.map((x) => ({ sessionId: x.s.id, from: x.range.from, to: x.range.to, hop: x.last })),
+    openHopHostsOf(source),
+  );
   const rows: TargetRow[] = [];
   let warn = 100;
   let bad = 250;
-  for (const id of sessionIds) {
-    const s = (await findSession(q, id))!;
-    const req = args.requests.find((r) => Number(r.ID) === id) ?? args.requests[0];
-    const range = rangeFor(s, req);
-    const hosts = await hostsOf(q, [id]);
-    const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...hosts.map((h) => h.hop)), source);
-    const d = { ...(await display(q, s)), hasAlert: await isWatched(q, s.id) };
+  for (const { s, hosts: own, st, last } of parts) {
+    const d = { ...shown.get(s.id)!, hasAlert: watched.has(s.id) };
     warn = d.warn;
     bad = d.bad;
-    const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const details = await detailsFor(q, s.id, range, source);
-    const row = hopRow(s, last, hosts.find((h) => h.hop === last), st, last - 1, editable, d, details.get(last) ?? null);
+    const row = hopRow(s, last, own.find((h) => h.hop === last), st, last - 1, editable, d, details.get(s.id)?.get(last) ?? null);
     row.DNSName = s.targetName || row.DNSName;
     row.IP = s.targetIp;
     row.Columns.DNSName = row.DNSName;

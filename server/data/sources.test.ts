@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCover } from './sources.js';
+import { beforeFirstSample, planCover } from './sources.js';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -52,5 +52,19 @@ describe('planCover', () => {
       }
       expect(at).toBe(to);
     }
+  });
+});
+
+describe('beforeFirstSample', () => {
+  it('leaves out store parts that end before the first sample: raw at the sample, rollup rows at its bucket', () => {
+    const first = 10 * H + 90_000; // 10:01:30
+    expect(beforeFirstSample({ level: -1, from: 9 * H, to: first, memory: false }, first)).toBe(true);
+    expect(beforeFirstSample({ level: -1, from: 9 * H, to: first + 1, memory: false }, first)).toBe(false);
+    // The 1-minute row of 10:01 holds the first sample: a part ending after 10:01 is kept.
+    expect(beforeFirstSample({ level: 0, from: 9 * H, to: 10 * H + MIN, memory: false }, first)).toBe(true);
+    expect(beforeFirstSample({ level: 0, from: 9 * H, to: 10 * H + 2 * MIN, memory: false }, first)).toBe(false);
+    // No sample yet: nothing stored; not known: kept.
+    expect(beforeFirstSample({ level: -1, from: 9 * H, to: 11 * H, memory: false }, null)).toBe(true);
+    expect(beforeFirstSample({ level: -1, from: 9 * H, to: 9 * H + 1, memory: false }, undefined)).toBe(false);
   });
 });

@@ -127,9 +127,12 @@ export async function coverPieces(
   maxResolution: number,
   grid: Grid,
   recent?: RecentView,
+  firstSample?: number | null,
 ): Promise<Piece[]> {
   if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid));
-  const segments = planCover(from, to, maxResolution, recent.marks, recent);
+  // Store parts that end before the session's first sample hold nothing: left out, so that a
+  // young session (a 10-minute range reaches before its start) needs no statement at all.
+  const segments = planCover(from, to, maxResolution, recent.marks, recent).filter((g) => g.memory || !beforeFirstSample(g, firstSample));
   // Views first, in this same tick: they are what was committed when the marks were read.
   const fromMemory = segments.map((g) => (g.memory ? memoryPiece(recent, g) : undefined));
   const stored = segments.filter((g) => !g.memory);
@@ -143,6 +146,17 @@ export async function coverPieces(
     : [];
   let k = 0;
   return segments.flatMap((g, i) => fromMemory[i] ?? fromStore[k++]);
+}
+
+/**
+ * Whether a store segment ends before any data of a session whose first sample is at
+ * `firstSample` (undefined: not known; null: no sample yet): raw samples start there, the
+ * rollup rows of a level at its bucket.
+ */
+export function beforeFirstSample(g: Segment, firstSample: number | null | undefined): boolean {
+  if (firstSample === undefined) return false;
+  if (firstSample === null) return true;
+  return g.to <= (g.level < 0 ? firstSample : floorTo(firstSample, RollupResolutionsMs[g.level]));
 }
 
 function memoryPiece(recent: RecentView, g: Segment): Piece {

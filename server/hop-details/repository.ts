@@ -43,3 +43,47 @@ export async function hopHostsIn(q: Queryable, sessionId: number, from: number, 
     [sessionId, first, to],
   );
 }
+
+/** One session's part of a batched read: its range and, with `hop` (not 0), that hop only. */
+export interface HopHostsQuery {
+  sessionId: number;
+  from: number;
+  to: number;
+  hop?: number;
+}
+
+/**
+ * As hopHostsIn, for many sessions (each with its own range, and optionally one hop) in one
+ * statement: a summary's rows need the final hop of every target (docs/summary-screen.md).
+ * The sessions must be distinct.
+ */
+export async function hopHostsOfMany(q: Queryable, queries: HopHostsQuery[]): Promise<Map<number, StoredHopHost[]>> {
+  const out = new Map<number, StoredHopHost[]>();
+  if (!queries.length) return out;
+  const list = (xs: number[]) => `[${xs.join(',')}]`;
+  const rows = await q.all<StoredHopHost & { sessionId: number }>(
+    `WITH r AS (
+       SELECT unnest($1::INTEGER[]) AS sid, unnest($2::DOUBLE[]) AS lo, unnest($3::DOUBLE[]) AS hi, unnest($4::INTEGER[]) AS only_hop),
+     counted AS (
+       SELECT h.session_id, h.hop, h.address, sum(h.answers)::INTEGER AS answers FROM hop_hosts h JOIN r ON h.session_id = r.sid
+       WHERE h.minute >= r.lo AND h.minute < r.hi AND (r.only_hop = 0 OR h.hop = r.only_hop) GROUP BY h.session_id, h.hop, h.address),
+     latest AS (
+       SELECT h.session_id, h.hop, h.address, arg_max(h.details, h.minute) AS details FROM hop_hosts h JOIN r ON h.session_id = r.sid
+       WHERE h.minute < r.hi AND h.details IS NOT NULL AND (r.only_hop = 0 OR h.hop = r.only_hop) GROUP BY h.session_id, h.hop, h.address)
+     SELECT c.session_id AS "sessionId", c.hop, c.address, c.answers, l.details FROM counted c LEFT JOIN latest l USING (session_id, hop, address)
+     ORDER BY c.session_id, c.hop, c.answers DESC, c.address`,
+    [
+      list(queries.map((x) => x.sessionId)),
+      list(queries.map((x) => Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs)),
+      list(queries.map((x) => x.to)),
+      list(queries.map((x) => x.hop ?? 0)),
+    ],
+  );
+  for (const { sessionId, ...row } of rows) {
+    const id = Number(sessionId);
+    const held = out.get(id) ?? [];
+    held.push({ ...row, hop: Number(row.hop) });
+    out.set(id, held);
+  }
+  return out;
+}

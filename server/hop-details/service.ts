@@ -3,7 +3,7 @@
 import type { HopDetails, HopHostDetails } from '../contract/hop-details.js';
 import type { Queryable } from '../store/db.js';
 import { detailsFromText } from './details-json.js';
-import { hopHostsIn, type StoredHopHost } from './repository.js';
+import { hopHostsIn, hopHostsOfMany, type HopHostsQuery, type StoredHopHost } from './repository.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 
 /** Where the open minute comes from (the ingest pipeline). */
@@ -17,6 +17,21 @@ export async function hopDetailsOf(q: Queryable, sessionId: number, from: number
   const first = Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs;
   const live = (open?.openHopHosts(sessionId) ?? []).filter((r) => r.minute >= first && r.minute < to);
   return mergeHopHosts(stored, live);
+}
+
+/**
+ * HopDetails per hop of many sessions (each with its range, and with `hop` that hop only),
+ * the stored minutes in one statement: per session, what hopDetailsOf answers (for `hop`).
+ */
+export async function hopDetailsOfMany(q: Queryable, queries: HopHostsQuery[], open?: OpenHopHosts): Promise<Map<number, Map<number, HopDetails>>> {
+  const stored = await hopHostsOfMany(q, queries);
+  const out = new Map<number, Map<number, HopDetails>>();
+  for (const x of queries) {
+    const first = Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs;
+    const live = (open?.openHopHosts(x.sessionId) ?? []).filter((r) => r.minute >= first && r.minute < x.to && (!x.hop || r.hop === x.hop));
+    out.set(x.sessionId, mergeHopHosts(stored.get(x.sessionId) ?? [], live));
+  }
+  return out;
 }
 
 /** Pure: stored rows plus the open minute's rows, as HopDetails per hop (most answers first). */

@@ -51,6 +51,22 @@ export async function configurationsOf(q: Queryable, accountId: number): Promise
   return rows.map(toRecord);
 }
 
+/** What rows show of a configuration: its thresholds, graph scale and name. */
+export interface ConfigurationDisplay {
+  warn: number;
+  bad: number;
+  scale: number;
+  name: string;
+}
+
+/** The display values of the configurations of `ids`, in one statement (absent ones are left out). */
+export async function configurationDisplays(q: Queryable, ids: Iterable<number>): Promise<Map<number, ConfigurationDisplay>> {
+  const safe = [...new Set(ids)].filter((id) => Number.isSafeInteger(id));
+  if (!safe.length) return new Map();
+  const rows = await q.all<{ id: number } & ConfigurationDisplay>('SELECT id, warn, bad, scale, name FROM configurations WHERE id IN (SELECT unnest($1::INTEGER[]))', [`[${safe.join(',')}]`]);
+  return new Map(rows.map((r) => [Number(r.id), { warn: r.warn, bad: r.bad, scale: r.scale, name: r.name }]));
+}
+
 export async function insertConfiguration(q: Queryable, accountId: number, c: Omit<ConfigurationRecord, 'id'>): Promise<number> {
   const row = await q.one<{ id: number }>(
     `INSERT INTO configurations (account_id, name, description, warn, bad, scale, engine_json, position)

@@ -65,6 +65,19 @@ export async function findSession(q: Queryable, id: number): Promise<SessionReco
   return q.one<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE id = $1`, [id]);
 }
 
+/**
+ * The sessions of `ids` in one statement, in the order of `ids` (absent ones are left out).
+ * A summary of 100 targets read them one findSession at a time: 100 statements, each
+ * waiting behind the ingest on a 2-core machine (docs/summary-screen.md).
+ */
+export async function findSessions(q: Queryable, ids: number[]): Promise<SessionRecord[]> {
+  const safe = ids.filter((id) => Number.isSafeInteger(id));
+  if (!safe.length) return [];
+  const rows = await q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))`, [`[${safe.join(',')}]`]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return safe.map((id) => byId.get(id)).filter((r): r is SessionRecord => r !== undefined);
+}
+
 export async function sessionsInStates(q: Queryable, states: number[]): Promise<SessionRecord[]> {
   return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE list_contains($1::INTEGER[], state) ORDER BY id`, [
     `[${states.join(',')}]`,
