@@ -19,11 +19,16 @@ import type {
   MainHubResult,
 } from '../../../server/contract/mainhub';
 import { refreshCurrentUser } from '../state/session';
+import { inFlightLimit } from './inFlight';
 
 export const HubPath = '/mainHub';
 export const HubRetryMs = 2500;
 
 type Handler = (...args: never[]) => void;
+
+/** Invocations in flight on the connection at once: well under the server's 64 (see inFlight.ts). */
+export const MaxInvocationsInFlight = 32;
+const limited = inFlightLimit(MaxInvocationsInFlight);
 
 /**
  * The cloud flavour's bearer token (spec 3 section 7.5), set at start-up in cloud mode
@@ -115,7 +120,7 @@ export function ensureStarted(): Promise<HubConnection> {
 /** Calls a hub method once the connection is up. */
 export async function invoke<M extends MainHubMethodName>(method: M, ...args: MainHubArgs<M>): Promise<MainHubResult<M>> {
   const c = await ensureStarted();
-  return c.invoke<MainHubResult<M>>(method, ...args);
+  return limited(() => c.invoke<MainHubResult<M>>(method, ...args));
 }
 
 /** Subscribes to a hub event; returns the unsubscribe function. */
@@ -145,7 +150,8 @@ export function keepRegistered<M extends MainHubRegistration>(
   register().catch(() => undefined);
   return () => {
     registrations.delete(register);
-    if (connection?.state === HubConnectionState.Connected) connection.invoke(unregisterMethod, ...args).catch(() => undefined);
+    const c = connection;
+    if (c?.state === HubConnectionState.Connected) limited(() => c.invoke(unregisterMethod, ...args)).catch(() => undefined);
   };
 }
 
