@@ -2,6 +2,7 @@
 import type { Queryable } from '../store/db.js';
 import type { OutboxNotification } from './outbox.js';
 import type { ActionConfig, ActionKind, AlertEvent, AlertInput, Condition } from '../contract/alerts.js';
+import { listParam, safeIds } from '../store/id-list.js';
 
 export interface AlertRecord {
   id: number;
@@ -294,12 +295,12 @@ export async function isWatched(q: Queryable, sessionId: number): Promise<boolea
 
 /** Which of the sessions an enabled alert watches, in one statement. */
 export async function watchedSessions(q: Queryable, sessionIds: number[]): Promise<Set<number>> {
-  const safe = sessionIds.filter((id) => Number.isSafeInteger(id));
+  const safe = safeIds(sessionIds);
   if (!safe.length) return new Set();
   const rows = await q.all<{ id: number }>(
     `SELECT DISTINCT t.session_id AS id FROM alert_targets t JOIN alerts a ON a.id = t.alert_id
      WHERE t.session_id IN (SELECT unnest($1::INTEGER[])) AND a.enabled`,
-    [`[${safe.join(',')}]`],
+    [listParam(safe)],
   );
   return new Set(rows.map((r) => Number(r.id)));
 }

@@ -2,6 +2,7 @@
 // details text when it changed.
 import type { Queryable } from '../store/db.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
+import { listParam } from '../store/id-list.js';
 
 const Width = 6;
 const RowsPerStatement = 500;
@@ -25,25 +26,6 @@ export interface StoredHopHost {
   details: string | null;
 }
 
-/**
- * Every address that answered at a hop of the session in [from, to) (whole minutes: the
- * minutes the range touches), with its answers and its latest details up to `to`.
- */
-export async function hopHostsIn(q: Queryable, sessionId: number, from: number, to: number): Promise<StoredHopHost[]> {
-  const first = Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs;
-  return q.all<StoredHopHost>(
-    `WITH counted AS (
-       SELECT hop, address, sum(answers)::INTEGER AS answers FROM hop_hosts
-       WHERE session_id = $1 AND minute >= $2 AND minute < $3 GROUP BY hop, address),
-     latest AS (
-       SELECT hop, address, arg_max(details, minute) AS details FROM hop_hosts
-       WHERE session_id = $1 AND minute < $3 AND details IS NOT NULL GROUP BY hop, address)
-     SELECT c.hop, c.address, c.answers, l.details FROM counted c LEFT JOIN latest l USING (hop, address)
-     ORDER BY c.hop, c.answers DESC, c.address`,
-    [sessionId, first, to],
-  );
-}
-
 /** One session's part of a batched read: its range and, with `hop` (not 0), that hop only. */
 export interface HopHostsQuery {
   sessionId: number;
@@ -53,14 +35,14 @@ export interface HopHostsQuery {
 }
 
 /**
- * As hopHostsIn, for many sessions (each with its own range, and optionally one hop) in one
- * statement: a summary's rows need the final hop of every target (docs/summary-screen.md).
- * The sessions must be distinct.
+ * Every address that answered at a hop of each session in its [from, to) (whole minutes: the
+ * minutes the range touches), with its answers and its latest details up to `to`; with `hop`,
+ * that hop only. One statement for any number of sessions: a summary's rows need the final hop
+ * of every target (docs/summary-screen.md). The sessions must be distinct.
  */
 export async function hopHostsOfMany(q: Queryable, queries: HopHostsQuery[]): Promise<Map<number, StoredHopHost[]>> {
   const out = new Map<number, StoredHopHost[]>();
   if (!queries.length) return out;
-  const list = (xs: number[]) => `[${xs.join(',')}]`;
   const rows = await q.all<StoredHopHost & { sessionId: number }>(
     `WITH r AS (
        SELECT unnest($1::INTEGER[]) AS sid, unnest($2::DOUBLE[]) AS lo, unnest($3::DOUBLE[]) AS hi, unnest($4::INTEGER[]) AS only_hop),
@@ -73,10 +55,10 @@ export async function hopHostsOfMany(q: Queryable, queries: HopHostsQuery[]): Pr
      SELECT c.session_id AS "sessionId", c.hop, c.address, c.answers, l.details FROM counted c LEFT JOIN latest l USING (session_id, hop, address)
      ORDER BY c.session_id, c.hop, c.answers DESC, c.address`,
     [
-      list(queries.map((x) => x.sessionId)),
-      list(queries.map((x) => Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs)),
-      list(queries.map((x) => x.to)),
-      list(queries.map((x) => x.hop ?? 0)),
+      listParam(queries.map((x) => x.sessionId)),
+      listParam(queries.map((x) => Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs)),
+      listParam(queries.map((x) => x.to)),
+      listParam(queries.map((x) => x.hop ?? 0)),
     ],
   );
   for (const { sessionId, ...row } of rows) {

@@ -3,7 +3,7 @@
 import type { HopDetails, HopHostDetails } from '../contract/hop-details.js';
 import type { Queryable } from '../store/db.js';
 import { detailsFromText } from './details-json.js';
-import { hopHostsIn, hopHostsOfMany, type HopHostsQuery, type StoredHopHost } from './repository.js';
+import { hopHostsOfMany, type HopHostsQuery, type StoredHopHost } from './repository.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 
 /** Where the open minute comes from (the ingest pipeline). */
@@ -13,10 +13,7 @@ export interface OpenHopHosts {
 
 /** HopDetails per hop of a session over [from, to). */
 export async function hopDetailsOf(q: Queryable, sessionId: number, from: number, to: number, open?: OpenHopHosts): Promise<Map<number, HopDetails>> {
-  const stored = await hopHostsIn(q, sessionId, from, to);
-  const first = Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs;
-  const live = (open?.openHopHosts(sessionId) ?? []).filter((r) => r.minute >= first && r.minute < to);
-  return mergeHopHosts(stored, live);
+  return (await hopDetailsOfMany(q, [{ sessionId, from, to }], open)).get(sessionId)!;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Queryable } from '../store/db.js';
 import { forgetSessions } from '../summaries/forget-sessions.js';
 import { SessionState } from '../contract/sessions.js';
 import type { SessionRecord } from '../targets/repository.js';
+import { listParam, safeIds } from '../store/id-list.js';
 
 /**
  * Every row of the sessions: samples, rollups and their marks, tallies not folded yet,
@@ -81,11 +82,11 @@ export type CommandedSession = Pick<SessionRecord, 'id' | 'accountId' | 'state' 
  * One lookup per id through sessions_counted took minutes for 1,000 ids of 10,000 sessions.
  */
 export async function sessionsByIds(q: Queryable, ids: number[]): Promise<Map<number, CommandedSession>> {
-  const safe = ids.filter((id) => Number.isSafeInteger(id));
+  const safe = safeIds(ids);
   if (!safe.length) return new Map();
   const rows = await q.all<CommandedSession>(
     `SELECT id, account_id AS "accountId", state, end_time AS "endTime" FROM sessions WHERE id IN (SELECT unnest($1::INTEGER[]))`,
-    [`[${safe.join(',')}]`],
+    [listParam(safe)],
   );
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), accountId: Number(r.accountId), state: Number(r.state), endTime: r.endTime === null ? null : Number(r.endTime) }]));
 }

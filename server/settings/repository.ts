@@ -1,6 +1,7 @@
 // SQL of the settings editor: an account's configurations (table configurations) and its
 // General settings and settings version (table account_settings, migration 8).
 import type { Queryable } from '../store/db.js';
+import { listParam, safeIds } from '../store/id-list.js';
 
 export interface ConfigurationRecord {
   id: number;
@@ -61,9 +62,9 @@ export interface ConfigurationDisplay {
 
 /** The display values of the configurations of `ids`, in one statement (absent ones are left out). */
 export async function configurationDisplays(q: Queryable, ids: Iterable<number>): Promise<Map<number, ConfigurationDisplay>> {
-  const safe = [...new Set(ids)].filter((id) => Number.isSafeInteger(id));
+  const safe = safeIds(new Set(ids));
   if (!safe.length) return new Map();
-  const rows = await q.all<{ id: number } & ConfigurationDisplay>('SELECT id, warn, bad, scale, name FROM configurations WHERE id IN (SELECT unnest($1::INTEGER[]))', [`[${safe.join(',')}]`]);
+  const rows = await q.all<{ id: number } & ConfigurationDisplay>('SELECT id, warn, bad, scale, name FROM configurations WHERE id IN (SELECT unnest($1::INTEGER[]))', [listParam(safe)]);
   return new Map(rows.map((r) => [Number(r.id), { warn: r.warn, bad: r.bad, scale: r.scale, name: r.name }]));
 }
 

@@ -1,5 +1,6 @@
 // Queries on sessions (targets) and their hosts (hops).
 import type { Queryable } from '../store/db.js';
+import { listParam, safeIds } from '../store/id-list.js';
 
 export interface SessionRecord {
   id: number;
@@ -71,9 +72,9 @@ export async function findSession(q: Queryable, id: number): Promise<SessionReco
  * waiting behind the ingest on a 2-core machine (docs/summary-screen.md).
  */
 export async function findSessions(q: Queryable, ids: number[]): Promise<SessionRecord[]> {
-  const safe = ids.filter((id) => Number.isSafeInteger(id));
+  const safe = safeIds(ids);
   if (!safe.length) return [];
-  const rows = await q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))`, [`[${safe.join(',')}]`]);
+  const rows = await q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))`, [listParam(safe)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return safe.map((id) => byId.get(id)).filter((r): r is SessionRecord => r !== undefined);
 }
