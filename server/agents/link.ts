@@ -19,6 +19,7 @@ import { rowId } from '../contract/targets.js';
 import { setSessionTargetIp } from '../targets/repository.js';
 import { keyMatches } from './keys.js';
 import * as repo from './repository.js';
+import { listParam } from '../store/id-list.js';
 
 interface Connection {
   agentId: number;
@@ -31,8 +32,6 @@ interface Connection {
   /** Newest batch committed (and acknowledged); newest batch added to ingest. */
   lastSeq: number;
   lastAdded: number;
-  /** Newest committed seq not yet written to the agents row (written at most once a second). */
-  seqTimer: NodeJS.Timeout | undefined;
   helloSeen: boolean;
   /** The network interfaces the agent reported in its hello (newer agents). */
   interfaces?: { ID: string; Name: string }[];
@@ -63,6 +62,9 @@ export class AgentLinks {
   private readonly assigned = new Map<number, Assignment>();
   /** Per session: the newest round time committed (rounds at or before it are duplicates). */
   private readonly committedUntil = new Map<number, number>();
+  /** Per agent: the newest committed batch and when, not yet in its agents row (all written together, at most once a second). */
+  private readonly progress = new Map<number, { seq: number; at: number }>();
+  private progressTimer: NodeJS.Timeout | undefined;
   private readonly validate: ValidateFunction<AgentMessage>;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MaxFrameBytes, perMessageDeflate: false });
   private nextReq = 1;
@@ -87,6 +89,7 @@ export class AgentLinks {
       this.closing = true;
       for (const c of this.conns.values()) c.ws.close(1001, 'The server is shutting down.');
       await Promise.all([...this.conns.values()].map((c) => c.queue.then(() => c.acks)));
+      await this.writeProgress();
     });
     app.addHook('onClose', async () => {
       unroute();
@@ -221,7 +224,6 @@ export class AgentLinks {
       acks: Promise.resolve(),
       lastSeq: agent.lastSeq,
       lastAdded: agent.lastSeq,
-      seqTimer: undefined,
       helloSeen: false,
     };
     this.conns.set(agent.id, c);
@@ -233,7 +235,7 @@ export class AgentLinks {
       });
     });
     ws.on('close', () => {
-      void c.acks.then(() => this.writeSeq(c));
+      void c.acks.then(() => this.writeProgress());
       if (this.conns.get(agent.id) === c) {
         this.conns.delete(agent.id);
         this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
@@ -310,14 +312,24 @@ export class AgentLinks {
     return (row?.n ?? 0) > 0;
   }
 
-  private async watermark(sessionId: number): Promise<number> {
-    const known = this.committedUntil.get(sessionId);
-    if (known !== undefined) return known;
-    const row = await this.deps.store.read((q) => q.one<{ t: number | null }>('SELECT latest_sample AS t FROM sessions_counted WHERE id = $1', [sessionId]));
-    // latest_sample is whole milliseconds: a round within the same millisecond is the same round.
-    const t = row?.t === null || row?.t === undefined ? -Infinity : Number(row.t) + 0.999;
-    this.committedUntil.set(sessionId, t);
-    return t;
+  /**
+   * The newest committed round time of each session (rounds at or before it are duplicates),
+   * read from the store in one statement for the sessions this run has not seen yet.
+   */
+  private async watermarks(sessionIds: number[]): Promise<Map<number, number>> {
+    const unknown = sessionIds.filter((id) => !this.committedUntil.has(id));
+    if (unknown.length) {
+      const rows = await this.deps.store.read((q) =>
+        q.all<{ id: number; t: number | null }>('SELECT id, latest_sample AS t FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))', [listParam(unknown)]),
+      );
+      const stored = new Map(rows.map((r) => [Number(r.id), r.t]));
+      for (const id of unknown) {
+        const t = stored.get(id);
+        // latest_sample is whole milliseconds: a round within the same millisecond is the same round.
+        if (!this.committedUntil.has(id)) this.committedUntil.set(id, t === null || t === undefined ? -Infinity : Number(t) + 0.999);
+      }
+    }
+    return new Map(sessionIds.map((id) => [id, this.committedUntil.get(id)!]));
   }
 
   /**
@@ -342,12 +354,8 @@ export class AgentLinks {
       }
     }
     let added = 0;
-    const newest = new Map<number, number>();
-    for (const id of ids) {
-      // Rounds of a session that is no longer running (closed while the agent was away) are dropped.
-      if (!this.assigned.has(id)) continue;
-      newest.set(id, await this.watermark(id));
-    }
+    // Rounds of a session that is no longer running (closed while the agent was away) are dropped.
+    const newest = await this.watermarks(ids.filter((id) => this.assigned.has(id)));
     for (const r of rounds) {
       const mark = newest.get(r.traceId);
       if (mark === undefined || r.time <= mark) continue;
@@ -369,7 +377,8 @@ export class AgentLinks {
           () => {
             c.lastSeq = seq;
             this.sendOn(c, { t: 'ack', seq });
-            c.seqTimer ??= setTimeout(() => void this.writeSeq(c), 1000);
+            this.progress.set(c.agentId, { seq, at: Date.now() });
+            this.progressTimer ??= setTimeout(() => void this.writeProgress(), 1000);
           },
           (err: unknown) => {
             // Not committed: forget the watermarks (read again from the store) and let the agent resend.
@@ -382,12 +391,15 @@ export class AgentLinks {
     );
   }
 
-  private async writeSeq(c: Connection): Promise<void> {
-    if (c.seqTimer) clearTimeout(c.seqTimer);
-    c.seqTimer = undefined;
-    const seq = c.lastSeq;
+  /** Writes every agent's newest committed batch number and last-message time that waits. */
+  private async writeProgress(): Promise<void> {
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    const rows = [...this.progress].map(([id, p]) => ({ id, ...p }));
+    this.progress.clear();
+    if (!rows.length) return;
     await this.deps.store
-      .exclusive((q) => repo.setLastSeq(q, c.agentId, seq).then(() => repo.touchAgent(q, c.agentId, Date.now())), { background: true })
+      .exclusive((q) => repo.recordProgress(q, rows), { background: true })
       .catch(() => undefined); // the store is closing; the watermark covers a lagging number
   }
 }

@@ -1,5 +1,6 @@
 // The agents table (migration 7): one row per remote agent of an account.
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
+import { listParam } from '../store/id-list.js';
 import type { Queryable } from '../store/db.js';
 
 export interface AgentRecord {
@@ -69,12 +70,18 @@ export async function recordHello(
   );
 }
 
-export async function touchAgent(q: Queryable, id: number, at: number): Promise<void> {
-  await q.run('UPDATE agents SET last_message = $2 WHERE id = $1', [id, at]);
-}
-
-export async function setLastSeq(q: Queryable, id: number, seq: number): Promise<void> {
-  await q.run('UPDATE agents SET last_seq = greatest(last_seq, $2) WHERE id = $1', [id, seq]);
+/**
+ * Agents' newest committed batch numbers and last-message times, many agents in one statement
+ * (a statement per agent and second was a fifth of the write lane's statements at 200 agents).
+ */
+export async function recordProgress(q: Queryable, rows: readonly { id: number; seq: number; at: number }[]): Promise<void> {
+  if (!rows.length) return;
+  await q.run(
+    `UPDATE agents SET last_seq = greatest(agents.last_seq, v.seq), last_message = v.at
+     FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::BIGINT[]) AS seq, unnest($3::BIGINT[]) AS at) v
+     WHERE agents.id = v.id`,
+    [listParam(rows.map((r) => r.id)), listParam(rows.map((r) => r.seq)), listParam(rows.map((r) => Math.round(r.at)))],
+  );
 }
 
 export async function deleteAgentRow(q: Queryable, id: number): Promise<void> {

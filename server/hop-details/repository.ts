@@ -1,20 +1,32 @@
 // SQL of hop_hosts (migration 14): answers per session, hop, address and minute, with the
 // details text when it changed.
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Queryable } from '../store/db.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 import { listParam } from '../store/id-list.js';
 
-const Width = 6;
-const RowsPerStatement = 500;
-
-export async function insertHopHosts(q: Queryable, rows: HopHostRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += RowsPerStatement) {
-    const part = rows.slice(i, i + RowsPerStatement);
-    const values = part.map((_, r) => `(${Array.from({ length: Width }, (_, k) => `$${r * Width + k + 1}`).join(', ')})`).join(', ');
-    await q.run(
-      `INSERT INTO hop_hosts (session_id, hop, address, minute, answers, details) VALUES ${values}`,
-      part.flatMap((r) => [r.sessionId, r.hop, r.address, r.minute, r.answers, r.details]),
-    );
+/**
+ * Appends closed minutes' rows inside the caller's transaction, through the table's appender:
+ * a live server closes a row per hop and minute of every trace (30,000 a minute for 1,000
+ * traces of 30 hops), and INSERT statements of 500 rows cost about 65 ms each to bind.
+ */
+export async function appendHopHosts(conn: DuckDBConnection, rows: readonly HopHostRow[]): Promise<void> {
+  if (!rows.length) return;
+  const a = await conn.createAppender('hop_hosts');
+  try {
+    for (const r of rows) {
+      a.appendInteger(r.sessionId);
+      a.appendSmallInt(r.hop);
+      a.appendVarchar(r.address);
+      a.appendDouble(r.minute);
+      a.appendInteger(r.answers);
+      if (r.details === null) a.appendNull();
+      else a.appendVarchar(r.details);
+      a.endRow();
+    }
+    a.flushSync();
+  } finally {
+    a.closeSync();
   }
 }
 

@@ -182,6 +182,8 @@ export async function resetTrace(deps: TargetDeps, p: Principal, id: string): Pr
      SELECT summary_id, $2, added_at FROM summary_members WHERE session_id = $1 ON CONFLICT DO NOTHING`,
     [s.id, next.ID],
   );
+  // The new session's summaries changed after newTarget said so: whoever caches them reads again.
+  deps.events.emit('SessionsChanged', p.accountId);
   return next;
 }
 
