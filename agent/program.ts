@@ -14,6 +14,13 @@ import type { AgentState, Credentials } from './state.js';
 export const AgentVersion = '0.1.0.0';
 export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
 
+/**
+ * How long rounds are gathered into one batch by default (ms): each batch is a spool file
+ * written with fsync and a frame, so rounds that end together share them; every round waits
+ * this long before it leaves, which is part of the delay the console sees (bench:agents).
+ */
+export const DefaultBatchMs = 50;
+
 export interface AgentProgramOptions {
   state: AgentState;
   engine: TraceEngine;
@@ -96,7 +103,7 @@ export class AgentProgram {
       hops: round.hops.map(wireHop),
     });
     if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
-    else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? 200);
+    else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? DefaultBatchMs);
   }
 
   private flushGathered(): void {

@@ -220,6 +220,8 @@ async function stream(cookie) {
   // store behind the ingest commits of the agents already streaming; on a CPU-starved host those
   // took seconds each, so a 5-agent start took minutes. See docs/benchmarks.md.)
   const delays = [];
+  /** [receipt time, delay] of each event, for the delay by part of the window (a start-up backlog shows in the first). */
+  const delaysAt = [];
   let measuring = false;
   const lastRtt = 15; // the round ends with the target's answer
   const allCreds = [];
@@ -232,6 +234,7 @@ async function stream(cookie) {
   // negotiated connection expired before the WebSocket arrived.
   hub.on('HostUpdated', (_id, time) => {
     if (measuring) delays.push(Date.now() - (Date.parse(time) + lastRtt));
+    if (measuring) delaysAt.push([Date.now(), Date.now() - (Date.parse(time) + lastRtt)]);
   });
   // Registered before the agents stream: under a backlog of commits, hub calls waited minutes.
   for (const id of sessions.filter((_, i) => i % Math.max(1, Math.floor(sessions.length / 50)) === 0)) await hub.invoke('RegisterForNewSamples', id);
@@ -282,9 +285,13 @@ async function stream(cookie) {
   console.log(`agent processes (${forked.length}) CPU: ${(childCpu * 100).toFixed(1)}% of one core together`);
   if (delays.length) console.log(`round end on the agent -> HostUpdated in a console client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms (${delays.length} events; goal p99 <= 300 ms)`);
   else console.log(`round end on the agent -> HostUpdated in a console client: (0 events in ${SECONDS} s)`);
+  const thirds = [0, 1, 2].map((k) => delaysAt.filter(([at]) => Math.floor((3 * (at - w0)) / (window * 1000)) === k).map(([, d]) => d).sort((a, b) => a - b));
+  if (delays.length) {
+    console.log(`  by third of the window: ${thirds.map((d, k) => (d.length ? `${k + 1}: p50 ${d[Math.floor(d.length / 2)]} ms, p99 ${d[Math.min(d.length - 1, Math.floor(0.99 * d.length))]} ms (${d.length})` : `${k + 1}: no events`)).join('; ')}`);
+  }
   console.log(`agent processes' event loop delay while measuring: p50 ${median('p50').toFixed(0)} ms (median process; worst ${worst('p50').toFixed(0)} ms), p99 worst ${worst('p99').toFixed(0)} ms, max ${worst('max').toFixed(0)} ms`);
   console.log(`console client (bench parent) event loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
-  console.log('(agents gather rounds for 200 ms before writing a batch to the spool and sending it; that wait is included)');
+  console.log('(agents gather rounds for 50 ms (DefaultBatchMs, agent/program.ts) before writing a batch to the spool and sending it; that wait is included)');
   await Promise.all(
     forked.map((c) => {
       const exited = new Promise((r) => c.once('exit', r));
