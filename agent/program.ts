@@ -21,6 +21,9 @@ export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
  */
 export const DefaultBatchMs = 50;
 
+/** Spooled bytes sent and not yet acknowledged while a backlog is resent (at least one batch). */
+export const ResendWindowBytes = 8 * 1024 * 1024;
+
 export interface AgentProgramOptions {
   state: AgentState;
   engine: TraceEngine;
@@ -54,6 +57,12 @@ export class AgentProgram {
   private readonly log: (msg: string) => void;
   /** Sequence numbers sent on the current connection (each sent once per connection). */
   private sent = new Set<number>();
+  /**
+   * Spooled batches still to send after a reconnect, oldest first, read from disk a few at a
+   * time (ResendWindowBytes): a spool of days would not fit in memory, nor in the socket's
+   * buffer. New batches queue behind them, since the server takes batches in order only.
+   */
+  private resend: number[] = [];
 
   constructor(
     private readonly creds: Credentials,
@@ -112,7 +121,24 @@ export class AgentProgram {
     if (!this.gathered.length) return;
     const batch = this.spool.append(this.gathered);
     this.gathered = [];
-    if (this.ready) this.sendBatch(batch.seq, batch.rounds);
+    if (!this.ready) return;
+    if (this.resend.length) this.resend.push(batch.seq);
+    else this.sendBatch(batch.seq, batch.rounds);
+  }
+
+  /** Sends spooled batches in order while those sent and not acknowledged stay within the window. */
+  private pumpResend(): void {
+    if (!this.ready) return;
+    let inFlight = 0;
+    for (const seq of this.sent) inFlight += this.spool.bytesOf(seq);
+    while (this.resend.length && (inFlight < ResendWindowBytes || this.sent.size === 0)) {
+      const seq = this.resend.shift()!;
+      if (this.sent.has(seq)) continue;
+      const b = this.spool.read(seq);
+      if (!b) continue; // acknowledged or dropped meanwhile
+      this.sendBatch(seq, b.rounds);
+      inFlight += this.spool.bytesOf(seq);
+    }
   }
 
   private sendBatch(seq: number, rounds: WireRound[]): void {
@@ -179,8 +205,9 @@ export class AgentProgram {
         this.spool.acknowledge(m.lastSeq);
         await this.assign(m.traces);
         this.ready = true;
-        for (const b of this.spool.pending()) this.sendBatch(b.seq, b.rounds);
+        this.resend = this.spool.pendingSeqs();
         this.flushGathered();
+        this.pumpResend();
         return;
       case 'start':
         return this.startTrace(m.trace);
@@ -207,11 +234,14 @@ export class AgentProgram {
       }
       case 'ack':
         this.spool.acknowledge(m.seq);
-        this.sent.delete(m.seq);
+        for (const seq of this.sent) if (seq <= m.seq) this.sent.delete(seq);
+        this.pumpResend();
         return;
       case 'refused':
         this.log(`server refused batch ${m.seq}: ${m.Error}`);
         this.spool.remove(m.seq);
+        this.sent.delete(m.seq);
+        this.pumpResend();
         return;
       case 'uninstall':
         this.log('the server deleted this agent and asked to uninstall: stopping traces and removing credentials');

@@ -84,18 +84,31 @@ export class Spool {
     return { seq, rounds };
   }
 
-  /** The batches not yet acknowledged, oldest first. */
-  pending(): SpooledBatch[] {
-    const out: SpooledBatch[] = [];
-    for (const seq of [...this.files.keys()].sort((a, b) => a - b)) {
-      try {
-        out.push(JSON.parse(readFileSync(join(this.dir, name(seq)), 'utf8')) as SpooledBatch);
-      } catch {
-        this.log(`spool: batch ${seq} is unreadable and was dropped`);
-        this.remove(seq);
-      }
+  /** The sequence numbers of the batches not yet acknowledged, oldest first. */
+  pendingSeqs(): number[] {
+    return [...this.files.keys()].sort((a, b) => a - b);
+  }
+
+  /** Bytes of a batch on disk (0 when it is gone). */
+  bytesOf(seq: number): number {
+    return this.files.get(seq)?.bytes ?? 0;
+  }
+
+  /** Reads one batch back; an unreadable one is dropped with a log line (undefined). */
+  read(seq: number): SpooledBatch | undefined {
+    if (!this.files.has(seq)) return undefined;
+    try {
+      return JSON.parse(readFileSync(join(this.dir, name(seq)), 'utf8')) as SpooledBatch;
+    } catch {
+      this.log(`spool: batch ${seq} is unreadable and was dropped`);
+      this.remove(seq);
+      return undefined;
     }
-    return out;
+  }
+
+  /** Every batch not yet acknowledged, oldest first (all in memory: for tests and small spools). */
+  pending(): SpooledBatch[] {
+    return this.pendingSeqs().flatMap((seq) => this.read(seq) ?? []);
   }
 
   has(seq: number): boolean {
