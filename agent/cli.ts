@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --optimize-for-size
 // hopwatch-agent: the remote collector (docs/agents.md).
 //   hopwatch-agent setup '<hopwatch://setup?...>'  enrol with the server, then run (Mode APP)
 //   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)

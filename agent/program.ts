@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
 import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireHop, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
-import { Spool, type SpoolLimits } from './spool.js';
+import { Spool, type SpoolLimits, type SpooledText } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
 
 export const AgentVersion = '0.1.0.0';
@@ -123,7 +123,7 @@ export class AgentProgram {
     this.gathered = [];
     if (!this.ready) return;
     if (this.resend.length) this.resend.push(batch.seq);
-    else this.sendBatch(batch.seq, batch.rounds);
+    else this.sendBatch(batch);
   }
 
   /** Sends spooled batches in order while those sent and not acknowledged stay within the window. */
@@ -134,17 +134,21 @@ export class AgentProgram {
     while (this.resend.length && (inFlight < ResendWindowBytes || this.sent.size === 0)) {
       const seq = this.resend.shift()!;
       if (this.sent.has(seq)) continue;
-      const b = this.spool.read(seq);
+      const b = this.spool.readText(seq);
       if (!b) continue; // acknowledged or dropped meanwhile
-      this.sendBatch(seq, b.rounds);
+      this.sendBatch(b);
       inFlight += this.spool.bytesOf(seq);
     }
   }
 
-  private sendBatch(seq: number, rounds: WireRound[]): void {
-    if (this.sent.has(seq)) return;
-    this.sent.add(seq);
-    this.sendNow({ t: 'batch', seq, rounds });
+  /**
+   * Sends a spooled batch as the frame `{"t":"batch","seq":N,"rounds":[...]}` made from the
+   * spool file's text (`{"seq":N,"rounds":[...]}`): the rounds are serialised once, for both.
+   */
+  private sendBatch(b: SpooledText): void {
+    if (this.sent.has(b.seq)) return;
+    this.sent.add(b.seq);
+    if (this.ready && this.ws?.readyState === WebSocket.OPEN) this.ws.send(`{"t":"batch",${b.text.slice(1)}`);
   }
 
   private sendNow(msg: AgentMessage): void {

@@ -19,6 +19,12 @@ export interface SpooledBatch {
   rounds: WireRound[];
 }
 
+/** A batch as the spool file holds it: `{"seq":N,"rounds":[...]}` (the link's frame adds its type). */
+export interface SpooledText {
+  seq: number;
+  text: string;
+}
+
 const SeqBlock = 1000;
 
 const name = (seq: number) => `${String(seq).padStart(16, '0')}.json`;
@@ -60,7 +66,7 @@ export class Spool {
   }
 
   /** Writes a batch under the next sequence number (durable before this returns). */
-  append(rounds: WireRound[]): SpooledBatch {
+  append(rounds: WireRound[]): SpooledText {
     const seq = this.nextSeq++;
     // Numbers are reserved in blocks (one fsync per block): after a restart numbering goes on
     // past the block, so a number is never used twice, even with an empty spool.
@@ -68,7 +74,7 @@ export class Spool {
       this.reserved = seq + SeqBlock;
       writeFileAtomic(join(this.dir, 'seq'), String(this.reserved));
     }
-    const text = JSON.stringify({ seq, rounds });
+    const text = JSON.stringify({ seq, rounds } satisfies SpooledBatch);
     const path = join(this.dir, name(seq));
     const fd = openSync(path, 'w', 0o600);
     try {
@@ -81,7 +87,7 @@ export class Spool {
     this.files.set(seq, { bytes, at: Date.now() });
     this.bytes += bytes;
     this.enforceLimits();
-    return { seq, rounds };
+    return { seq, text };
   }
 
   /** The sequence numbers of the batches not yet acknowledged, oldest first. */
@@ -94,11 +100,19 @@ export class Spool {
     return this.files.get(seq)?.bytes ?? 0;
   }
 
-  /** Reads one batch back; an unreadable one is dropped with a log line (undefined). */
+  /** Reads one batch back; an unreadable one (torn by a crash) is dropped with a log line (undefined). */
   read(seq: number): SpooledBatch | undefined {
+    const t = this.readText(seq);
+    return t === undefined ? undefined : (JSON.parse(t.text) as SpooledBatch);
+  }
+
+  /** One batch's file text, checked to parse; an unreadable one is dropped with a log line (undefined). */
+  readText(seq: number): SpooledText | undefined {
     if (!this.files.has(seq)) return undefined;
     try {
-      return JSON.parse(readFileSync(join(this.dir, name(seq)), 'utf8')) as SpooledBatch;
+      const text = readFileSync(join(this.dir, name(seq)), 'utf8');
+      JSON.parse(text);
+      return { seq, text };
     } catch {
       this.log(`spool: batch ${seq} is unreadable and was dropped`);
       this.remove(seq);

@@ -117,7 +117,7 @@ const PROCESS_SECONDS = Number(process.env.BENCH_PROCESS_SECONDS ?? 30);
 // Node flags of the agent process and of the runtime alone: by default those the agent's
 // launchers give (agent/bundle/hopwatch-agent, container/entrypoint.sh, agent/cli.ts's #! line);
 // BENCH_AGENT_NODE_FLAGS='' runs both without.
-const AGENT_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
+const AGENT_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '--max-semi-space-size=2 --optimize-for-size').split(' ').filter(Boolean);
 
 /**
  * The agent program as it runs on a machine (dist/agent/cli.js run, its own process, the

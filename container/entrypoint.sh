@@ -26,7 +26,7 @@ case "${1:-server}" in
     [ -n "$link" ] || { echo "usage: agent '<Auto Setup link>' (copy it from the console's agent detail: Auto Setup)" >&2; exit 2; }
     export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
     # The young generation capped as in agent/bundle/hopwatch-agent (docs/agents.md, "Memory").
-    exec node --max-semi-space-size=2 dist/agent/cli.js setup --reuse "$link"
+    exec node --max-semi-space-size=2 --optimize-for-size dist/agent/cli.js setup --reuse "$link"
     ;;
   *)
     exec "$@"

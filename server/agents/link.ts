@@ -16,7 +16,7 @@ import type { Store } from '../store/db.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { DomainEventBus } from '../events.js';
 import { rowId } from '../contract/targets.js';
-import { setSessionTargetIp } from '../targets/repository.js';
+import { TargetIpWrites } from '../targets/target-ip-writes.js';
 import { keyMatches } from './keys.js';
 import * as repo from './repository.js';
 import { listParam } from '../store/id-list.js';
@@ -72,8 +72,10 @@ export class AgentLinks {
   private closing = false;
   /** The last error an agent reported per session. */
   readonly traceErrors = new Map<number, string>();
+  private readonly targetIps: TargetIpWrites;
 
   constructor(private readonly deps: AgentLinkDeps) {
+    this.targetIps = new TargetIpWrites(deps.store, deps.log);
     const ajv = new Ajv({ strict: false, allErrors: false });
     this.validate = ajv.compile<AgentMessage>(AgentMessageSchema);
   }
@@ -90,6 +92,7 @@ export class AgentLinks {
       for (const c of this.conns.values()) c.ws.close(1001, 'The server is shutting down.');
       await Promise.all([...this.conns.values()].map((c) => c.queue.then(() => c.acks)));
       await this.writeProgress();
+      await this.targetIps.flush();
     });
     app.addHook('onClose', async () => {
       unroute();
@@ -279,7 +282,7 @@ export class AgentLinks {
         if (m.req !== undefined) this.resolving.get(m.req)?.(m.address);
         if (m.req !== undefined) this.resolving.delete(m.req);
         if (!(await this.owns(c, m.traceId))) return;
-        await this.deps.store.exclusive((q) => setSessionTargetIp(q, m.traceId, m.address));
+        this.targetIps.set(m.traceId, m.address);
         return;
       }
       case 'traceError':

@@ -7,7 +7,8 @@ import { rowId } from '../contract/targets.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
-import { setSessionTargetIp, type SessionRecord } from './repository.js';
+import { type SessionRecord } from './repository.js';
+import { TargetIpWrites } from './target-ip-writes.js';
 import { engineOptionsOf } from './engine-settings.js';
 import { insertComment } from '../comments/repository.js';
 import { generalSettings } from '../settings/service.js';
@@ -24,6 +25,8 @@ export class TraceRunner {
   private readonly accountOf = new Map<number, number>();
   /** Last engine error per session, shown to users who ask for the target. */
   readonly errors = new Map<number, string>();
+  /** Resolved target addresses, written to the sessions rows in groups. */
+  readonly targetIps: TargetIpWrites;
 
   constructor(
     private readonly store: Store,
@@ -34,10 +37,11 @@ export class TraceRunner {
     /** Where remote-server passwords' key is (server/remote-server/settings.ts); without it those traces cannot start. */
     private readonly dataDir?: string,
   ) {
+    this.targetIps = new TargetIpWrites(store, log);
     const sink: AgentSink = {
       round: (id, round) => this.onRound(id, round),
       routeChange: (id, change) => void this.onRouteChange(id, change),
-      targetResolved: (id, address) => void this.store.exclusive((q) => setSessionTargetIp(q, id, address)),
+      targetResolved: (id, address) => this.targetIps.set(id, address),
       traceError: (id, err) => {
         this.errors.set(id, err.message);
         this.log.error({ sessionId: id, code: err instanceof EngineError ? err.code : undefined, msg: err.message }, 'trace error');
@@ -120,5 +124,6 @@ export class TraceRunner {
 
   async close(): Promise<void> {
     await this.agent.stopAll();
+    await this.targetIps.flush();
   }
 }

@@ -8,7 +8,7 @@ import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 
 const cliJs = resolve(import.meta.dirname, '../../dist/agent/cli.js');
 /** Node flags the agent's launchers give (agent/bundle/hopwatch-agent, container/entrypoint.sh, cli.ts's #! line). */
-export const agentNodeFlags = ['--max-semi-space-size=2'];
+export const agentNodeFlags = ['--max-semi-space-size=2', '--optimize-for-size'];
 
 export async function cmd<T>(url: string, cookie: string, path: string): Promise<T> {
   const r = await fetch(url + path, { headers: { cookie } });

@@ -1,0 +1,46 @@
+// The addresses the engines resolve targets to, written to the sessions rows in groups: every
+// trace resolves its target when it starts, so 200 agents connecting start 1,000 traces at once,
+// and an UPDATE each in the store's single write lane held the ingest commits behind them for
+// seconds (bench:agents). Gathered for a short time and written in one statement; a row that
+// already holds the address is not touched. A resolution in the last GatherMs before a stop may
+// be lost: the trace resolves again when it starts next.
+import type { FastifyBaseLogger } from 'fastify';
+import { listValue } from '@duckdb/node-api';
+import type { Store } from '../store/db.js';
+
+const GatherMs = 100;
+
+export class TargetIpWrites {
+  private pending = new Map<number, string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: Pick<FastifyBaseLogger, 'error'>,
+  ) {}
+
+  /** The session's target now resolves to `ip` (written within GatherMs). */
+  set(sessionId: number, ip: string): void {
+    this.pending.set(sessionId, ip);
+    this.timer ??= setTimeout(() => void this.flush(), GatherMs).unref();
+  }
+
+  /** Writes what waits now. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.pending.size) return;
+    const rows = [...this.pending];
+    this.pending = new Map();
+    await this.store
+      .exclusive((q) =>
+        q.run(
+          `UPDATE sessions SET target_ip = v.ip
+           FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::VARCHAR[]) AS ip) v
+           WHERE sessions.id = v.id AND sessions.target_ip IS DISTINCT FROM v.ip`,
+          [listValue(rows.map(([id]) => id)), listValue(rows.map(([, ip]) => ip))],
+        ),
+      )
+      .catch((err: unknown) => this.log.error({ err, sessions: rows.length }, 'target addresses not written'));
+  }
+}
