@@ -167,8 +167,8 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
     expect(byJs.time.length).toBeGreaterThan(MINUTES * TARGET_HOP - 3); // hop 3 has no row in minutes 50 to 52
     for (const k of Object.keys(bySql)) expect([k, Array.from(byJs[k])]).toEqual([k, Array.from(bySql[k])]);
     // The columns hold what the conversion is about: codes in `last`, NULL minimums.
-    expect(Array.from(byJs.last).some((v) => v < -4194304)).toBe(true);
-    expect(Array.from(byJs.min).some((v) => Number.isNaN(v))).toBe(true);
+    expect(Array.from(byJs.last).some((v) => (v as number) < -4194304)).toBe(true);
+    expect(Array.from(byJs.min).some((v) => Number.isNaN(v as number))).toBe(true);
   });
 
   it('answers as the bucket kernel over the raw samples does', async () => {
