@@ -7,6 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { MaxEpochMs } from '../http/time.js';
 import { expiredHorizons } from '../store/retention.js';
 import type { Store } from '../store/db.js';
+import { closedReads } from '../store/closed-reads.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { sessionTimes } from './session-times.js';
 import type { BucketResult } from '../../wasm/kernel-types.js';
@@ -59,7 +60,9 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   if (grid.bucketCount > MaxBuckets) throw badRequest(`That is ${grid.bucketCount} buckets; ask for at most ${MaxBuckets} (a longer period).`);
 
   const end = grid.start + grid.bucketCount * grid.period;
-  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id));
+  // Closed rows read from the store are kept for the next call of the same range (an old
+  // range's graphs of several hops, a reload): server/store/closed-reads.ts.
+  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store));
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });

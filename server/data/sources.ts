@@ -5,12 +5,13 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
-import { partsInTimeOrder, rowsFromColumns, type RollupRows } from '../rollups/rows.js';
-import { RollupSelectColumns, rollupReduceColumns } from '../rollups/sql.js';
+import { partsInTimeOrder, rowsFromColumns, rowsFromStoredColumns, type RollupRows } from '../rollups/rows.js';
+import { RollupStoredColumns, rollupReduceColumns } from '../rollups/sql.js';
 import { RollupTable } from '../rollups/columns.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../rollups/recent-data.js';
+import type { ClosedReads } from '../store/closed-reads.js';
 
 export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number } } | { kind: 'rows'; rows: RollupRows };
 
@@ -48,14 +49,17 @@ const reduceSql = `
  * reduces them onto the grid first so that few rows cross into JS.
  */
 export const PlainRowsPerBucket = 4;
+const reduces = (grid: Grid, resolution: number) => grid.period / resolution > PlainRowsPerBucket;
 
 // Without ORDER BY: DuckDB keeps insertion order (preserve_insertion_order), which is time
 // order for one session and level; partsInTimeOrder checks it and sorts if it ever is not.
-const plainSql = `SELECT ${RollupSelectColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+// The columns as stored: rowsFromStoredColumns converts microseconds to ms in JS, which cost
+// less than the same conversion in DuckDB's projection (sql.ts RollupStoredColumns).
+const plainSql = `SELECT ${RollupStoredColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
 
 async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
   const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
-  if (grid.period / resolution > PlainRowsPerBucket) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
+  if (reduces(grid, resolution)) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
   // One scan, every column of every hop, chunk by chunk (no copy of a day of rows into whole
   // columns, see numericColumnChunks). Before 2026-11-27 a timeline graph's read was two
   // queries run at once, all columns of its hop and the lean columns of the others: each
@@ -63,7 +67,7 @@ async function readRows(q: Queryable, sessionId: number, resolution: number, fro
   // work, one scan that also decodes the detail columns of every hop cost less than two
   // (docs/store.md "Queries"). The answer is the same: the points carry the detail columns of
   // one hop only (store-read.test.ts compares the two reads).
-  return partsInTimeOrder((await q.numberChunks(plainSql, [resolution, sessionId, from, to])).map(rowsFromColumns)).map(rows);
+  return partsInTimeOrder((await q.numberChunks(plainSql, [resolution, sessionId, from, to])).map(rowsFromStoredColumns)).map(rows);
 }
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */
@@ -128,8 +132,9 @@ export async function coverPieces(
   grid: Grid,
   recent?: RecentView,
   firstSample?: number | null,
+  cache?: ClosedReads,
 ): Promise<Piece[]> {
-  if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid));
+  if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid, cache));
   // Store parts that end before the session's first sample hold nothing: left out, so that a
   // young session (a 10-minute range reaches before its start) needs no statement at all.
   const segments = planCover(from, to, maxResolution, recent.marks, recent).filter((g) => g.memory || !beforeFirstSample(g, firstSample));
@@ -138,9 +143,9 @@ export async function coverPieces(
   const stored = segments.filter((g) => !g.memory);
   const fromStore = stored.length
     ? await withStore(async (q) => {
-        if (q.concurrent) return Promise.all(stored.map((g) => storePieces(q, sessionId, g, grid)));
+        if (q.concurrent) return Promise.all(stored.map((g) => storePieces(q, sessionId, g, grid, cache)));
         const out: Piece[][] = [];
-        for (const g of stored) out.push(await storePieces(q, sessionId, g, grid));
+        for (const g of stored) out.push(await storePieces(q, sessionId, g, grid, cache));
         return out;
       })
     : [];
@@ -167,9 +172,28 @@ function memoryPiece(recent: RecentView, g: Segment): Piece {
   return { kind: 'rows', rows: recent.rows(g.level, g.from, g.to) };
 }
 
-async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid): Promise<Piece[]> {
-  return g.level < 0 ? [await readSamples(q, sessionId, g.from, g.to)] : readRows(q, sessionId, RollupResolutionsMs[g.level], g.from, g.to, grid);
+/**
+ * A store segment's pieces. Rollup segments of the store are closed (they end at the marks, or
+ * before the memory's coverage, which starts at or before them): their rows never change, so
+ * with `cache` a read of the same segment (and grid, where SQL reduces onto it) is answered
+ * from what the last one returned (server/store/closed-reads.ts). Raw samples are not cached:
+ * samples that arrive late are still appended to closed minutes.
+ */
+async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid, cache?: ClosedReads): Promise<Piece[]> {
+  if (g.level < 0) return [await readSamples(q, sessionId, g.from, g.to)];
+  const resolution = RollupResolutionsMs[g.level];
+  if (!cache) return readRows(q, sessionId, resolution, g.from, g.to, grid);
+  const key = `${resolution}:${g.from}:${g.to}${reduces(grid, resolution) ? `:${grid.start}:${grid.period}` : ''}`;
+  const hit = cache.get<Piece[]>(sessionId, key);
+  if (hit) return hit;
+  const generation = cache.generation;
+  const pieces = await readRows(q, sessionId, resolution, g.from, g.to, grid);
+  cache.set(sessionId, key, pieces, piecesBytes(pieces), generation);
+  return pieces;
 }
+
+const piecesBytes = (pieces: Piece[]) =>
+  pieces.reduce((n, p) => n + Object.values(p.kind === 'rows' ? p.rows : p.samples).reduce((m: number, c) => m + ((c as ArrayBufferView).byteLength ?? 0), 0), 0);
 
 /**
  * Covers [from, to) with rollups of at most `maxResolution` where they are closed, and raw
@@ -183,8 +207,9 @@ export async function cover(
   maxResolution: number,
   marks: number[],
   grid: Grid,
+  cache?: ClosedReads,
 ): Promise<Piece[]> {
   const out: Piece[] = [];
-  for (const g of planCover(from, to, maxResolution, marks)) out.push(...(await storePieces(q, sessionId, g, grid)));
+  for (const g of planCover(from, to, maxResolution, marks)) out.push(...(await storePieces(q, sessionId, g, grid, cache)));
   return out;
 }

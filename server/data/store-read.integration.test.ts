@@ -1,6 +1,8 @@
 // DataPointBuckets of a range read from the store's 1-minute rollup rows (sources.ts
 // readRows) answers exactly what the read before 2026-11-27 answered: two queries, every
-// column of the graph's hop and the lean columns of the others (kept below as it was). On
+// column of the graph's hop and the lean columns of the others, micros converted to ms in
+// SQL (kept below as it was); also when it answers from the cache of closed rows
+// (server/store/closed-reads.ts), and as the bucket kernel over the raw samples does. On
 // rows with Timeouts, NotParticipating, start/stop markers, minutes where a hop only timed
 // out (NULL statistics) and minutes where a hop has no row at all. Through dist/ (the WASM
 // kernels are built there): npm run build first.
@@ -14,8 +16,11 @@ const { Store } = await import(dist('server/store/db.js'));
 const { dataPointBuckets, bucketGrid, toPoints, maxHopOf } = await import(dist('server/data/buckets.js'));
 const { queryKernels } = await import(dist('server/data/kernels.js'));
 const { appendRollups } = await import(dist('server/rollups/append.js'));
-const { rollupRowsFromBuckets, leanRowsFromColumns, rowsFromColumns, partsInTimeOrder } = await import(dist('server/rollups/rows.js'));
-const { RollupLeanColumns, RollupSelectColumns } = await import(dist('server/rollups/sql.js'));
+const { rollupRowsFromBuckets, leanRowsFromColumns, rowsFromColumns, rowsFromStoredColumns, partsInTimeOrder, concatRollupRows } = await import(dist('server/rollups/rows.js'));
+const { RollupLeanColumns, RollupSelectColumns, RollupStoredColumns } = await import(dist('server/rollups/sql.js'));
+const { coverPieces } = await import(dist('server/data/sources.js'));
+const { closedReads, ClosedReads } = await import(dist('server/store/closed-reads.js'));
+const { deleteForGood } = await import(dist('server/sessions/service.js'));
 const { toStoredPrecision } = await import(dist('server/store/latency-micros.js'));
 const { loadKernels } = await import(dist('wasm/loader.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
@@ -59,25 +64,33 @@ let dir: string;
 let store: InstanceType<typeof Store>;
 let sid: number;
 let principal: { userId: number; accountId: number; username: string; isRoot: boolean; claims: string[] };
+let samples: ReturnType<typeof history>;
+
+/** A session with the 1-minute rows of `samples`, closed up to END. */
+async function sessionWithRows(accountId: number): Promise<number> {
+  const row = await store.one(
+    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
+     VALUES ($1, 'store-read', '', '10.0.0.6', 2, 0, 2000, $2) RETURNING id`,
+    [accountId, T0],
+  );
+  const id: number = row.id;
+  for (let h = 1; h <= TARGET_HOP; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [id, h, `10.0.0.${h}`]);
+  // The 1-minute rows as the ingest worker makes them (the bucket kernel over the samples).
+  const minutes = rollupRowsFromBuckets(loadKernels().bucketSamples(samples, { start: T0, period: 60_000, bucketCount: MINUTES, hopCount: HOPS }));
+  await store.transaction(async (q: { run: (sql: string, p: unknown[]) => Promise<void> }, conn: unknown) => {
+    await appendRollups(conn, [{ resolution: 60_000, sessionId: id, rows: minutes }]);
+    await q.run('INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES (60000, $1, $2)', [id, END]);
+  });
+  return id;
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-store-read-'));
   store = await Store.open(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('store-read') RETURNING id`);
   principal = { userId: 0, accountId: account.id, username: 'store-read', isRoot: true, claims: [] };
-  const row = await store.one(
-    `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
-     VALUES ($1, 'store-read', '', '10.0.0.6', 2, 0, 2000, $2) RETURNING id`,
-    [account.id, T0],
-  );
-  sid = row.id;
-  for (let h = 1; h <= TARGET_HOP; h++) await store.run(`INSERT INTO hosts (session_id, hop, address, updated_at) VALUES ($1, $2, $3, 0)`, [sid, h, `10.0.0.${h}`]);
-  // The 1-minute rows as the ingest worker makes them (the bucket kernel over the samples).
-  const minutes = rollupRowsFromBuckets(loadKernels().bucketSamples(history(), { start: T0, period: 60_000, bucketCount: MINUTES, hopCount: HOPS }));
-  await store.transaction(async (q: { run: (sql: string, p: unknown[]) => Promise<void> }, conn: unknown) => {
-    await appendRollups(conn, [{ resolution: 60_000, sessionId: sid, rows: minutes }]);
-    await q.run('INSERT INTO rollup_marks (resolution, session_id, closed_until) VALUES (60000, $1, $2)', [sid, END]);
-  });
+  samples = history();
+  sid = await sessionWithRows(account.id);
 });
 
 afterAll(async () => {
@@ -118,6 +131,8 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
   ];
   for (const [label, from, to, periodSeconds] of cases) {
     it(`answers as the two-query read did: ${label}`, async () => {
+      // The first call reads the store, the later ones find its rows in the cache.
+      closedReads(store).clear();
       let compared = 0;
       for (const hop of [0, 1, 3, 4, TARGET_HOP, 8]) {
         for (const includeJitter of [true, false]) {
@@ -143,5 +158,74 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
     expect(points.some((p: { IsStartTrace: boolean }) => p.IsStartTrace)).toBe(true);
     expect(points.some((p: { HasNotParticipating: boolean }) => p.HasNotParticipating)).toBe(true);
     expect(points.some((p: { Jitter: number | null }) => p.Jitter !== null && p.Jitter > 0)).toBe(true);
+  });
+
+  it('converts the stored columns to ms in JS exactly as SQL did (every row, column and hop)', async () => {
+    const where = 'FROM rollups WHERE resolution = 60000 AND session_id = $1';
+    const bySql = concatRollupRows(partsInTimeOrder((await store.numberChunks(`SELECT ${RollupSelectColumns} ${where}`, [sid])).map(rowsFromColumns)));
+    const byJs = concatRollupRows(partsInTimeOrder((await store.numberChunks(`SELECT ${RollupStoredColumns} ${where}`, [sid])).map(rowsFromStoredColumns)));
+    expect(byJs.time.length).toBeGreaterThan(MINUTES * TARGET_HOP - 3); // hop 3 has no row in minutes 50 to 52
+    for (const k of Object.keys(bySql)) expect([k, Array.from(byJs[k])]).toEqual([k, Array.from(bySql[k])]);
+    // The columns hold what the conversion is about: codes in `last`, NULL minimums.
+    expect(Array.from(byJs.last).some((v) => (v as number) < -4194304)).toBe(true);
+    expect(Array.from(byJs.min).some((v) => Number.isNaN(v as number))).toBe(true);
+  });
+
+  it('answers as the bucket kernel over the raw samples does', async () => {
+    closedReads(store).clear();
+    for (const [from, to, periodSeconds] of [
+      [T0, END, 180],
+      [T0 + 7 * 60_000 + 1234, T0 + 127 * 60_000, 120],
+    ]) {
+      const grid = bucketGrid(from, to, periodSeconds * 1000);
+      for (const hop of [1, 4, TARGET_HOP]) {
+        const stored = (await dataPointBuckets(store, principal, { targetId: `${sid}_h_${hop}`, startTime: from, endTime: to, periodSeconds, includeJitter: true })).Points;
+        const raw = toPoints(loadKernels().bucketSamples(samples, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS }), hop, true, TARGET_HOP);
+        expect(stored.length).toBe(raw.length);
+        expect(stored.length).toBeGreaterThan(0);
+        // Sums of other bucketings of the same values: the last bits of a float may differ.
+        const close = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
+        const latencyKeys = ['AverageLatency', 'Jitter', 'FirstLatency', 'LatencyMinimum', 'LatencyMaximum'];
+        stored.forEach((p: Record<string, unknown>, i: number) => {
+          const r = raw[i] as Record<string, unknown>;
+          for (const k of Object.keys(r)) {
+            if (latencyKeys.includes(k)) expect([k, close(p[k] as number | null, r[k] as number | null)]).toEqual([k, true]);
+            else if (k === 'RouteHostLatencies') (p[k] as (number | null)[]).forEach((v, h) => expect(close(v, (r[k] as (number | null)[])[h])).toBe(true));
+            else expect([k, p[k]]).toEqual([k, r[k]]);
+          }
+        });
+      }
+    }
+  });
+
+  it('reads the rows of a closed range from the store once; the next read gets the same rows from the cache', async () => {
+    const cache = new ClosedReads();
+    const statements: string[] = [];
+    const counting = <T>(fn: (q: unknown) => Promise<T>) =>
+      store.read((q: Record<string, (sql: string, p: unknown[]) => Promise<unknown>>) =>
+        fn(new Proxy(q, { get: (t, k) => (typeof t[k as string] === 'function' ? (sql: string, p: unknown[]) => (statements.push(sql), t[k as string](sql, p)) : t[k as string]) })),
+      );
+    const grid = bucketGrid(T0, END, 180_000);
+    const first = await coverPieces(counting, sid, grid.start, END, grid.resolution, grid, undefined, undefined, cache);
+    const rowReads = () => statements.filter((q) => q.includes('FROM rollups')).length;
+    expect(rowReads()).toBe(1);
+    const second = await coverPieces(counting, sid, grid.start, END, grid.resolution, grid, undefined, undefined, cache);
+    expect(rowReads()).toBe(1); // only the marks were read again
+    expect(second).toEqual(first);
+    expect(cache.size).toBe(1);
+    // Another range is another read.
+    await coverPieces(counting, sid, grid.start + 60_000, END, grid.resolution, grid, undefined, undefined, cache);
+    expect(rowReads()).toBe(2);
+  });
+
+  it('forgets the cached rows of a deleted session', async () => {
+    const other = await sessionWithRows(principal.accountId);
+    const cache = closedReads(store);
+    cache.clear();
+    await dataPointBuckets(store, principal, { targetId: `${other}_h_1`, startTime: T0, endTime: END, periodSeconds: 180, includeJitter: false });
+    expect(cache.size).toBe(1);
+    await deleteForGood({ store }, [other]);
+    expect(cache.size).toBe(0);
+    expect(await store.one('SELECT count(*)::DOUBLE AS n FROM rollups WHERE session_id = $1', [other])).toEqual({ n: 0 });
   });
 });

@@ -2,7 +2,8 @@
 // cut, concatenate and move them between the main thread, the worker and DuckDB. Which
 // columns there are, and which are floats, comes from the declaration (columns.ts).
 import type { RollupRows } from '../../wasm/rollup-rows.js';
-import { RollupRowColumns, RollupRowKeys, type RollupColumnType } from './columns.js';
+import { RollupRowColumns, RollupRowKeys, type RollupColumn, type RollupColumnType } from './columns.js';
+import { SpecialLatencyBase } from '../../engine/latency-codes.js';
 
 export type { RollupRows };
 /**
@@ -56,6 +57,40 @@ export function rowsFromColumns(c: ArrayLike<number>[]): RollupRows {
   const out: Record<string, Column> = {};
   RollupRowColumns.forEach((col, i) => (out[col.key] = isFloat(col.type) ? asFloat64(c[i]) : asInt32(c[i])));
   return out as unknown as RollupRows;
+}
+
+/**
+ * Rollup rows from result columns in RollupStoredColumns order (sql.ts): micros columns are
+ * converted to ms here, exactly as latencyMsSql and the division by 1000 do it in SQL (the
+ * same IEEE division of the same integer). The columns are the caller's own (a query's
+ * copy): a Float64Array is converted in place.
+ */
+export function rowsFromStoredColumns(c: ArrayLike<number>[]): RollupRows {
+  const out: Record<string, Column> = {};
+  RollupRowColumns.forEach((col: RollupColumn, i) => {
+    if (!('micros' in col)) out[col.key] = isFloat(col.type) ? asFloat64(c[i]) : asInt32(c[i]);
+    else out[col.key] = col.micros === 'latency' ? latencyMs(c[i]) : microsToMs(c[i]);
+  });
+  return out as unknown as RollupRows;
+}
+
+const target = (v: ArrayLike<number>): Float64Array => (v instanceof Float64Array ? v : new Float64Array(v.length));
+
+/** us -> ms (NaN, a NULL, stays NaN). */
+function microsToMs(v: ArrayLike<number>): Float64Array {
+  const out = target(v);
+  for (let j = 0; j < v.length; j++) out[j] = v[j] / 1000;
+  return out;
+}
+
+/** A stored latency -> ms, or the special code it stands for (server/store/latency-micros.ts). */
+function latencyMs(v: ArrayLike<number>): Float64Array {
+  const out = target(v);
+  for (let j = 0; j < v.length; j++) {
+    const x = v[j];
+    out[j] = x < 0 ? x + SpecialLatencyBase : x / 1000;
+  }
+  return out;
 }
 
 /** The column as it is when it already has the type, else a converted copy. */

@@ -17,6 +17,7 @@ import type { Store } from '../store/db.js';
 import * as targets from '../targets/repository.js';
 import { sessionDto } from './dto.js';
 import { agentNames } from '../agents/repository.js';
+import { closedReads } from '../store/closed-reads.js';
 import { closedBefore, deleteSessionRows, leftoverImports, listedSessions, sessionsByIds, type CommandedSession } from './repository.js';
 
 export interface SessionDeps {
@@ -106,6 +107,8 @@ async function deleteSessions(deps: SessionDeps, accountId: number, sessions: Co
 export async function deleteForGood(deps: Pick<SessionDeps, 'store'>, ids: number[]): Promise<void> {
   if (!ids.length) return;
   await deps.store.transaction((q) => deleteSessionRows(q, ids));
+  // Their closed rollup rows read before must not answer again (server/store/closed-reads.ts).
+  closedReads(deps.store).forget(ids);
   // A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later.
   await deps.store.run('CHECKPOINT').catch(() => undefined);
 }

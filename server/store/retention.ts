@@ -5,6 +5,7 @@
 // whose rows are all deleted at the next checkpoint and reuses them for new rows, so under
 // steady load the file stops growing once the oldest data expires at the rate new data comes.
 import type { Queryable, Store } from './db.js';
+import { closedReads } from './closed-reads.js';
 
 const Day = 86_400_000;
 const Hour = 3_600_000;
@@ -86,6 +87,10 @@ export async function expireOnce(store: Store, now: number, days: RetentionDays)
   };
   report.samples = await expire('samples', 'TRUE', h.raw, SampleSliceMs);
   report.minuteRows = await expire('rollups', `resolution = ${MinuteResolution}`, h.minute, MinuteSliceMs);
+  // Reads cached before those rows went must not answer again (closed-reads.ts). Reads of
+  // ranges before the new horizon already use the coarser rows (buckets.ts); this also
+  // covers a read that was under way while the rows went.
+  if (report.minuteRows > 0) closedReads(store).clear();
   took.sort((a, b) => a - b);
   report.transactions = took.length;
   report.longestMs = took.at(-1) ?? 0;
