@@ -20,6 +20,7 @@ import { TargetIpWrites } from '../targets/target-ip-writes.js';
 import { keyMatches } from './keys.js';
 import * as repo from './repository.js';
 import { listParam } from '../store/id-list.js';
+import { BatchedLookup } from '../store/batched-lookup.js';
 
 interface Connection {
   agentId: number;
@@ -73,6 +74,13 @@ export class AgentLinks {
   /** The last error an agent reported per session. */
   readonly traceErrors = new Map<number, string>();
   private readonly targetIps: TargetIpWrites;
+  private readonly storedWatermarks = new BatchedLookup<number>(async (ids) => {
+    const rows = await this.deps.store.read((q) =>
+      q.all<{ id: number; t: number | null }>('SELECT id, latest_sample AS t FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))', [listParam(ids)]),
+    );
+    // latest_sample is whole milliseconds: a round within the same millisecond is the same round.
+    return new Map(rows.map((r) => [Number(r.id), r.t === null ? -Infinity : Number(r.t) + 0.999]));
+  }, () => -Infinity);
 
   constructor(private readonly deps: AgentLinkDeps) {
     this.targetIps = new TargetIpWrites(deps.store, deps.log);
@@ -317,21 +325,18 @@ export class AgentLinks {
 
   /**
    * The newest committed round time of each session (rounds at or before it are duplicates),
-   * read from the store in one statement for the sessions this run has not seen yet.
+   * read from the store for the sessions this run has not seen yet: the first batches of all
+   * agents (after a restart, all at once) share one statement per turn of the event loop.
    */
   private async watermarks(sessionIds: number[]): Promise<Map<number, number>> {
-    const unknown = sessionIds.filter((id) => !this.committedUntil.has(id));
-    if (unknown.length) {
-      const rows = await this.deps.store.read((q) =>
-        q.all<{ id: number; t: number | null }>('SELECT id, latest_sample AS t FROM sessions_counted WHERE id IN (SELECT unnest($1::INTEGER[]))', [listParam(unknown)]),
-      );
-      const stored = new Map(rows.map((r) => [Number(r.id), r.t]));
-      for (const id of unknown) {
-        const t = stored.get(id);
-        // latest_sample is whole milliseconds: a round within the same millisecond is the same round.
-        if (!this.committedUntil.has(id)) this.committedUntil.set(id, t === null || t === undefined ? -Infinity : Number(t) + 0.999);
-      }
-    }
+    await Promise.all(
+      sessionIds
+        .filter((id) => !this.committedUntil.has(id))
+        .map(async (id) => {
+          const t = await this.storedWatermarks.get(id);
+          if (!this.committedUntil.has(id)) this.committedUntil.set(id, t);
+        }),
+    );
     return new Map(sessionIds.map((id) => [id, this.committedUntil.get(id)!]));
   }
 

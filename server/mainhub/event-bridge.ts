@@ -6,10 +6,17 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus, DomainEvents } from '../events.js';
 import type { Store } from '../store/db.js';
 import { listParam, safeIds } from '../store/id-list.js';
+import { BatchedLookup } from '../store/batched-lookup.js';
 import type { MainHubEvents } from './methods.js';
 import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+interface Membership {
+  at: number;
+  ids: number[];
+  agentId: number | null;
+}
 
 /**
  * Summaries a session shows in (named ones and its account's all-targets summary) and its
@@ -20,64 +27,49 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 class SummaryMembership {
   private static readonly MaxAgeMs = 60_000;
-  private cache = new Map<number, { at: number; ids: number[]; agentId: number | null }>();
-  private waiting = new Map<number, ((m: { ids: number[]; agentId: number | null }) => void)[]>();
-  private failing: ((err: unknown) => void)[] = [];
+  private cache = new Map<number, Membership>();
   /** Bumped by invalidate(): a lookup that started before it does not fill the cache. */
   private generation = 0;
-  constructor(private readonly store: Store) {}
+  private readonly lookup: BatchedLookup<Membership>;
+
+  constructor(private readonly store: Store) {
+    this.lookup = new BatchedLookup((ids) => this.read(ids), () => ({ at: Date.now(), ids: [], agentId: null }));
+  }
 
   invalidate(): void {
     this.cache.clear();
     this.generation++;
   }
 
-  of(sessionId: number): Promise<{ ids: number[]; agentId: number | null }> {
+  async of(sessionId: number): Promise<Membership> {
     const hit = this.cache.get(sessionId);
-    if (hit && Date.now() - hit.at < SummaryMembership.MaxAgeMs) return Promise.resolve(hit);
-    return new Promise((resolve, reject) => {
-      if (this.waiting.size === 0) setImmediate(() => void this.lookUp());
-      const list = this.waiting.get(sessionId);
-      if (list) list.push(resolve);
-      else this.waiting.set(sessionId, [resolve]);
-      this.failing.push(reject);
-    });
+    if (hit && Date.now() - hit.at < SummaryMembership.MaxAgeMs) return hit;
+    const generation = this.generation;
+    const m = await this.lookup.get(sessionId);
+    if (generation === this.generation) this.cache.set(sessionId, m);
+    return m;
   }
 
-  /** Every session asked for since the last look-up, in one pair of statements. */
-  private async lookUp(): Promise<void> {
-    const waiting = this.waiting;
-    const failing = this.failing;
-    this.waiting = new Map();
-    this.failing = [];
-    const generation = this.generation;
-    const ids = listParam(safeIds(waiting.keys()));
-    try {
-      const [members, agents] = await this.store.read(async (q) => [
-        await q.all<{ sessionId: number; id: number }>(
-          `SELECT session_id AS "sessionId", summary_id AS id FROM summary_members WHERE session_id IN (SELECT unnest($1::INTEGER[]))
-           UNION SELECT x.id, s.id FROM summaries s JOIN sessions x ON x.account_id = s.account_id
-           WHERE s.is_all_targets AND x.id IN (SELECT unnest($1::INTEGER[]))`,
-          [ids],
-        ),
-        await q.all<{ sessionId: number; agentId: number | null }>('SELECT id AS "sessionId", sentinel_id AS "agentId" FROM sessions WHERE id IN (SELECT unnest($1::INTEGER[]))', [ids]),
-      ] as const);
-      const at = Date.now();
-      const found = new Map<number, { at: number; ids: number[]; agentId: number | null }>();
-      for (const sessionId of waiting.keys()) found.set(sessionId, { at, ids: [], agentId: null });
-      for (const m of members) found.get(Number(m.sessionId))?.ids.push(Number(m.id));
-      // The agent too: LiveShare visitors of an agent link watch its targets as one pseudo-summary.
-      for (const a of agents) {
-        const entry = found.get(Number(a.sessionId));
-        if (entry) entry.agentId = a.agentId === null ? null : Number(a.agentId);
-      }
-      for (const [sessionId, entry] of found) {
-        if (generation === this.generation) this.cache.set(sessionId, entry);
-        for (const resolve of waiting.get(sessionId) ?? []) resolve(entry);
-      }
-    } catch (err) {
-      for (const reject of failing) reject(err);
+  private async read(sessionIds: number[]): Promise<Map<number, Membership>> {
+    const ids = listParam(safeIds(sessionIds));
+    const [members, agents] = await this.store.read(async (q) => [
+      await q.all<{ sessionId: number; id: number }>(
+        `SELECT session_id AS "sessionId", summary_id AS id FROM summary_members WHERE session_id IN (SELECT unnest($1::INTEGER[]))
+         UNION SELECT x.id, s.id FROM summaries s JOIN sessions x ON x.account_id = s.account_id
+         WHERE s.is_all_targets AND x.id IN (SELECT unnest($1::INTEGER[]))`,
+        [ids],
+      ),
+      await q.all<{ sessionId: number; agentId: number | null }>('SELECT id AS "sessionId", sentinel_id AS "agentId" FROM sessions WHERE id IN (SELECT unnest($1::INTEGER[]))', [ids]),
+    ] as const);
+    const at = Date.now();
+    const found = new Map<number, Membership>(sessionIds.map((id) => [id, { at, ids: [], agentId: null }]));
+    for (const m of members) found.get(Number(m.sessionId))?.ids.push(Number(m.id));
+    // The agent too: LiveShare visitors of an agent link watch its targets as one pseudo-summary.
+    for (const a of agents) {
+      const entry = found.get(Number(a.sessionId));
+      if (entry) entry.agentId = a.agentId === null ? null : Number(a.agentId);
     }
+    return found;
   }
 }
 
