@@ -23,15 +23,19 @@ const selectSummaries = `
     END AS "targetCount"
   FROM summaries s`;
 
-/** The account's all-targets summary, created the first time anyone needs it. */
-export async function ensureAllTargets(q: Queryable, accountId: number): Promise<number> {
+/**
+ * The account's all-targets summary, created the first time anyone needs it. `created` tells
+ * the caller to announce it (SummaryListChanged): the hub's cached summary memberships of the
+ * account's targets do not know it yet.
+ */
+export async function ensureAllTargets(q: Queryable, accountId: number): Promise<{ id: number; created: boolean }> {
   const found = await q.one<{ id: number }>('SELECT id FROM summaries WHERE account_id = $1 AND is_all_targets', [accountId]);
-  if (found) return found.id;
+  if (found) return { id: found.id, created: false };
   const row = await q.one<{ id: number }>(
     'INSERT INTO summaries (account_id, name, is_all_targets, created_at) VALUES ($1, $2, true, $3) RETURNING id',
     [accountId, AllTargetsSummaryName, Date.now()],
   );
-  return row!.id;
+  return { id: row!.id, created: true };
 }
 
 /** All-targets first, then named summaries in creation order. */

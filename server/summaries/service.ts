@@ -88,10 +88,13 @@ async function sharedSummary(deps: SummaryDeps, p: Principal, scope: LiveShareSc
 export async function getSummaries(deps: SummaryDeps, p: Principal): Promise<Summary[]> {
   gate(deps, p);
   if (p.liveShare) return [await sharedSummary(deps, p, p.liveShare)];
-  const rows = await deps.store.transaction(async (q) => {
-    await repo.ensureAllTargets(q, p.accountId);
-    return repo.listSummaries(q, p.accountId);
+  const { rows, created } = await deps.store.transaction(async (q) => {
+    const all = await repo.ensureAllTargets(q, p.accountId);
+    return { rows: await repo.listSummaries(q, p.accountId), created: all.created };
   });
+  // A new All Targets: the hub's summary memberships of the account's targets (event-bridge.ts)
+  // are looked up again, else its live rows stayed silent for up to a minute.
+  if (created) deps.events.emit('SummaryListChanged', p.accountId);
   return rows.map((s) => toSummary(p, s));
 }
 

@@ -1,7 +1,8 @@
 // SummaryHostUpdated over /mainHub: a target's HostUpdated reaches the connections registered
 // for every summary the target shows in (All Targets and named ones), and a target added to a
 // summary after its membership was looked up is heard there from then on (the server caches
-// memberships until a summary or session event).
+// memberships until a summary or session event, and All Targets, created by the account's first
+// summary list, is such an event).
 import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
@@ -39,19 +40,27 @@ afterAll(async () => {
 
 describe('SummaryHostUpdated', () => {
   it('reaches All Targets and the named summaries of the target, and follows a membership change', async () => {
-    const all = (await call<{ UniqueID: string; IsAllTargets: boolean }[]>('/cmd/getsummaries')).find((s) => s.IsAllTargets)!;
-    const named = await call<{ UniqueID: string }>(`/cmd/createsummary?name=${encodeURIComponent('Branch links')}`);
-    await call(`/cmd/addhost?host=${targetA.id}&ID=${named.UniqueID}`);
     const hub = await connectHub(hw, admin, HttpTransportType.WebSockets);
     try {
+      // An update before anyone listed the summaries: the server looks up (and caches) A's
+      // memberships while the account has no All Targets yet; the first list creates it.
+      await hub.connection.invoke('UpdateHostValue', `${targetA.id}_h_1`, 'Name', 'before the list');
+      await new Promise((r) => setTimeout(r, 300));
+      const all = (await call<{ UniqueID: string; IsAllTargets: boolean }[]>('/cmd/getsummaries')).find((s) => s.IsAllTargets)!;
       const heard: string[][] = [];
       hub.connection.on('SummaryHostUpdated', (summary: string, row: string) => heard.push([summary, row]));
-      await hub.connection.invoke('RegisterForChangesToSummary', all.UniqueID);
-      await hub.connection.invoke('RegisterForChangesToSummary', named.UniqueID);
       const waitFor = async (want: string[][]) => {
         for (let i = 0; i < 100 && !want.every((w) => heard.some((h) => h[0] === w[0] && h[1] === w[1])); i++) await new Promise((r) => setTimeout(r, 50));
         return heard.splice(0);
       };
+      await hub.connection.invoke('RegisterForChangesToSummary', all.UniqueID);
+      // Heard on the new All Targets at once (no other summary or session event came between).
+      await hub.connection.invoke('UpdateHostValue', `${targetA.id}_h_1`, 'Name', 'first');
+      expect(await waitFor([[all.UniqueID, `${targetA.id}_h_1`]])).toContainEqual([all.UniqueID, `${targetA.id}_h_1`]);
+
+      const named = await call<{ UniqueID: string }>(`/cmd/createsummary?name=${encodeURIComponent('Branch links')}`);
+      await call(`/cmd/addhost?host=${targetA.id}&ID=${named.UniqueID}`);
+      await hub.connection.invoke('RegisterForChangesToSummary', named.UniqueID);
 
       await hub.connection.invoke('UpdateHostValue', `${targetA.id}_h_1`, 'Name', 'gateway');
       const a = await waitFor([[all.UniqueID, `${targetA.id}_h_1`], [named.UniqueID, `${targetA.id}_h_1`]]);

@@ -146,6 +146,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const focusText = time.focusMode === FocusMode.AllSamples ? 'All' : time.focusMode === FocusMode.Viewport ? 'Auto' : formatDurationShort(time.statsPeriodMs);
   const graphed = useMemo(() => new Set(rowIds), [rowIds]);
   const { gridHeight, graphsHeight, graphHeight } = splitter;
+  const [graphsPane, setGraphsPane] = useState<HTMLDivElement | null>(null);
   const name = summary?.Name ?? heading;
   const alertsOpen = alertsShown && claims.includes(Claim.AlertsManagement);
 
@@ -257,7 +258,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
             </div>
           )}
           <div className="splitter" role="separator" aria-orientation="horizontal" title="Drag to resize" onMouseDown={splitter.startDrag} style={{ height: SplitterPx }} />
-          <div className="graphs-pane" style={{ height: graphsHeight }}>
+          <div className="graphs-pane" ref={setGraphsPane} style={{ height: graphsHeight }}>
             {rows.map((row) => (
               <SummaryGraph
                 key={row.UniqueID}
@@ -269,6 +270,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
                 fixedScaleMs={fixedScaleMs}
                 height={graphHeight}
                 canComment={canManage}
+                pane={graphsPane}
               />
             ))}
           </div>

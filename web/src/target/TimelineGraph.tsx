@@ -43,6 +43,11 @@ export interface TimelineGraphProps {
   onDrawnWithData?: (rowId: string) => void;
   /** Summary mode: the link to the target's own window (/targets/{id}). */
   targetLink?: string;
+  /**
+   * Summary mode: the newest sample of this graph's target, which live data top-ups wait for
+   * (the shared time state's newest is that of any target). Default: the state's.
+   */
+  newestSampleMs?: number | null;
 }
 
 const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
@@ -54,7 +59,7 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const [width, setWidth] = useState(800);
   const [menu, setMenu] = useState<{ x: number; y: number; atMs: number; comment?: Comment } | null>(null);
   const plotHeight = Math.max(40, p.height - CommentStripPx);
-  const series = useBuckets(p.rowId, p.state, Math.max(100, width - 110), p.reloadToken);
+  const series = useBuckets(p.rowId, p.state, Math.max(100, width - 110), p.reloadToken, p.newestSampleMs === undefined ? p.state.newestSampleMs : p.newestSampleMs);
   const view = viewportRange(p.state);
   const latest = useRef({ ...p, periodMs: series.periodMs });
   latest.current = { ...p, periodMs: series.periodMs };

@@ -1,7 +1,9 @@
 // Timeline data of one hop (spec 2 sections 4 and 9): DataPointBuckets loaded at twice the
 // viewport span, reloaded when the viewport leaves it or its period changes, and topped up
 // with a 500 ms overlap as live samples arrive. Loads are debounced 100 ms after the last
-// viewport change and throttled to one per 125 ms.
+// viewport change and throttled to one per 125 ms. Live top-ups follow `newestSampleMs`: the
+// time state's newest sample, or on the summary this graph's own target's (the shared state's
+// newest moves with every target's samples, and 100 graphs asked for data at every batch).
 import { useEffect, useRef, useState } from 'react';
 import type { DataPoint } from '../../../server/contract/data';
 import { dataPointBuckets } from './api';
@@ -18,7 +20,13 @@ export interface BucketSeries {
   version: number;
 }
 
-export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: number, reloadToken: number): BucketSeries {
+export function useBuckets(
+  rowId: string,
+  state: GraphTimeState,
+  plotWidthPx: number,
+  reloadToken: number,
+  newestSampleMs: number | null = state.newestSampleMs,
+): BucketSeries {
   const [series, setSeries] = useState<BucketSeries>({ periodMs: 1000, points: [], loaded: null, version: 0 });
   const byTime = useRef(new Map<number, DataPoint>());
   const loaded = useRef<TimeRange | null>(null);
@@ -26,8 +34,8 @@ export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: nu
   const periodMs = useRef(0);
   const lastLoadAt = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout>>();
-  const latest = useRef({ state, plotWidthPx });
-  latest.current = { state, plotWidthPx };
+  const latest = useRef({ state, plotWidthPx, newestSampleMs });
+  latest.current = { state, plotWidthPx, newestSampleMs };
   const abort = useRef<AbortController>();
 
   // A new target/hop or an explicit reload starts from nothing.
@@ -42,7 +50,7 @@ export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: nu
     const run = async () => {
       timer.current = undefined;
       lastLoadAt.current = Date.now();
-      const { state: s, plotWidthPx: width } = latest.current;
+      const { state: s, plotWidthPx: width, newestSampleMs: newestMs } = latest.current;
       const period = bucketPeriodSeconds(s.viewportPeriodMs, width) * 1000;
       const full = needsDataReload(loaded.current, s) || period !== periodMs.current;
       let range: TimeRange;
@@ -51,8 +59,8 @@ export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: nu
         // Buckets on a grid of their own period, so live top-ups land on the same buckets.
         range = { startMs: Math.floor(r.startMs / period) * period, endMs: r.endMs };
       } else {
-        if (s.newestSampleMs === null || s.newestSampleMs <= fetchedEnd.current) return;
-        const r = liveFetchRange(fetchedEnd.current, s.newestSampleMs + 1);
+        if (newestMs === null || newestMs <= fetchedEnd.current) return;
+        const r = liveFetchRange(fetchedEnd.current, newestMs + 1);
         range = { startMs: Math.floor(r.startMs / period) * period, endMs: r.endMs };
       }
       abort.current?.abort();
@@ -79,7 +87,7 @@ export function useBuckets(rowId: string, state: GraphTimeState, plotWidthPx: nu
     if (timer.current) return;
     const wait = Math.max(ViewportUpdateDebounceMs, DataLoadThrottleMs - (Date.now() - lastLoadAt.current));
     timer.current = setTimeout(() => void run(), wait);
-  }, [rowId, reloadToken, state.viewportEndMs, state.viewportPeriodMs, state.newestSampleMs, plotWidthPx]);
+  }, [rowId, reloadToken, state.viewportEndMs, state.viewportPeriodMs, newestSampleMs, plotWidthPx]);
 
   useEffect(() => () => {
     clearTimeout(timer.current);

@@ -1,13 +1,20 @@
 // The grid rows of a live list (a target's hops, a summary's targets): read over the statistics
-// focus (debounced 100 ms), read again when the hub reports new samples (batched every 150 ms)
-// or a change, and only the newest request's answer is shown (answers may overtake each other).
+// focus, read again when the hub reports new samples (batched every 150 ms) or a change, and
+// after the focus or the settings changed (debounced 100 ms); a source may ask for batches
+// further apart (the summary: logic/liveBatch). One read at a time
+// (logic/coalescedRuns): asks while a read is out are answered by one more read after it, over
+// the focus as it is then. A batch asks at once: a debounce restarted by every batch never
+// ran while samples kept coming faster than a read and a render took (All Targets with 100
+// live targets read its rows once in seconds, or not at all).
 // Each screen says how to read its rows and which hub events and group make them live.
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type DependencyList } from 'react';
 import { settingsVersionAtom } from '../hub/hubEvents';
 import type { GraphRowsResult } from '../../../server/contract/targets';
 import { ServerError, errorMessage } from '../api/errors';
+import { coalescedRuns, type CoalescedRuns } from './logic/coalescedRuns';
 import { RowRefreshBatchMs, ViewportUpdateDebounceMs } from './logic/constants';
+import { liveBatchDelayMs } from './logic/liveBatch';
 import type { TimeRange } from './logic/graphTimeState';
 
 export type RowsState =
@@ -24,6 +31,8 @@ export interface LiveRowsSource {
    * for anything else. Returns the unsubscribe (and group leave) function.
    */
   live(id: string, on: { sample: (isoTime: string) => void; changed: () => void }): () => void;
+  /** Least time between two batches (logic/liveBatch); none by default. */
+  minBatchGapMs?: number;
 }
 
 export function useLiveRows(
@@ -36,29 +45,47 @@ export function useLiveRows(
 ): { rows: RowsState; refresh: () => void } {
   const [rows, setRows] = useState<RowsState>({ status: 'loading' });
   const [tick, setTick] = useState(0);
-  const seq = useRef(0);
   const latestRange = useRef(range);
   latestRange.current = range;
   const onNew = useRef(onNewSamples);
   onNew.current = onNewSamples;
   const src = useRef(source);
   src.current = source;
+  const reads = useRef<{ id: string; runs: CoalescedRuns; asked: boolean }>();
 
   // SettingsChanged: Warn, Bad and Scale of the rows' configuration may have changed.
   const settingsVersion = useAtomValue(settingsVersionAtom);
 
   useEffect(() => setRows({ status: 'loading' }), [id]);
 
+  // The reader of this id and what makes it read again live.
   useEffect(() => {
     if (!id) return;
+    let stopped = false;
+    const runs = coalescedRuns(async () => {
+      try {
+        const result = await src.current.read(id, latestRange.current);
+        if (!stopped && result) setRows({ status: 'ready', result });
+      } catch (e) {
+        if (stopped) return;
+        if (e instanceof ServerError && (e.status === 404 || e.status === 400)) setRows({ status: 'notFound' });
+        else setRows((prev) => (prev.status === 'ready' ? prev : { status: 'failed', message: errorMessage(e) }));
+      }
+    });
+    reads.current = { id, runs, asked: false };
     let newest = 0;
+    let lastBatch = -Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // A batch moves the live focus (onNewSamples) and bumps the tick: the read is asked for
+    // after that render, so it covers the focus the batch moved to.
     const flush = () => {
       timer = undefined;
+      lastBatch = performance.now();
       if (newest) onNew.current(newest);
       setTick((t) => t + 1);
     };
-    const schedule = () => (timer ??= setTimeout(flush, RowRefreshBatchMs));
+    const schedule = () =>
+      (timer ??= setTimeout(flush, liveBatchDelayMs(performance.now(), lastBatch, RowRefreshBatchMs, src.current.minBatchGapMs ?? 0)));
     const off = src.current.live(id, {
       sample: (time) => {
         const t = Date.parse(time);
@@ -68,24 +95,26 @@ export function useLiveRows(
       changed: schedule,
     });
     return () => {
+      stopped = true;
+      runs.stop();
       clearTimeout(timer);
       off();
     };
   }, [id]);
 
+  // The first read and every batch or refresh ask at once; a focus or settings change alone
+  // waits for 100 ms without another.
+  const askedTick = useRef(tick);
   useEffect(() => {
-    if (!id) return;
-    const timer = setTimeout(async () => {
-      const mine = ++seq.current;
-      try {
-        const result = await src.current.read(id, latestRange.current);
-        if (mine === seq.current && result) setRows({ status: 'ready', result });
-      } catch (e) {
-        if (mine !== seq.current) return;
-        if (e instanceof ServerError && (e.status === 404 || e.status === 400)) setRows({ status: 'notFound' });
-        else setRows((prev) => (prev.status === 'ready' ? prev : { status: 'failed', message: errorMessage(e) }));
-      }
-    }, ViewportUpdateDebounceMs);
+    const r = reads.current;
+    if (!id || r?.id !== id) return;
+    if (!r.asked || tick !== askedTick.current) {
+      r.asked = true;
+      askedTick.current = tick;
+      r.runs.request();
+      return;
+    }
+    const timer = setTimeout(() => r.runs.request(), ViewportUpdateDebounceMs);
     return () => clearTimeout(timer);
   }, [id, range.startMs, range.endMs, tick, settingsVersion, ...extraDeps]);
 

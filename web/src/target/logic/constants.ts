@@ -114,6 +114,11 @@ export const DataLoadThrottleMs = 125;
 export const LiveDataOverlapMarginMs = 500;
 export const ViewportUpdateDebounceMs = 100;
 export const RowRefreshBatchMs = 150;
+/**
+ * Decision: a summary's live batches come at least this far apart (a single target's come a
+ * round apart anyway). See docs/target-window-logic.md "Live refresh".
+ */
+export const SummaryRowRefreshGapMs = 1000;
 export const TooltipShowDelayMs = 1000;
 export const TooltipHideAfterMs = 10_000;
 
