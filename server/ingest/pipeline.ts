@@ -183,6 +183,15 @@ export class IngestPipeline {
     return this.states.get(sessionId)?.recent;
   }
 
+  /**
+   * The newest committed sample time of a session ingest holds open (-Infinity: none yet; the
+   * time of one loaded at start is the store's, in whole ms), or undefined when it holds no
+   * state for it: then ask the store.
+   */
+  committedUntil(sessionId: number): number | undefined {
+    return this.states.get(sessionId)?.maxTime;
+  }
+
   /** Changes whenever a flush commits samples of the session (cached session times are stale then). */
   commits(sessionId: number): number {
     return this.commitCount.get(sessionId) ?? 0;

@@ -13,6 +13,7 @@ import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGr
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Membership {
+  /** Cached until then (ms). */
   at: number;
   ids: number[];
   agentId: number | null;
@@ -20,13 +21,15 @@ interface Membership {
 
 /**
  * Summaries a session shows in (named ones and its account's all-targets summary) and its
- * agent, kept until a summary or session event says they may have changed (and for a minute
+ * agent, kept until a summary or session event says they may have changed (and for about a minute
  * at most). Looked up for many sessions in one pair of statements: every HostUpdated of every
  * live trace asks, and two statements per session and expiry were most of the server's
  * statements with 1,000 remote traces (bench:agents).
  */
 class SummaryMembership {
-  private static readonly MaxAgeMs = 60_000;
+  /** Kept 45 to 75 s at most: spread, so that 1,000 sessions looked up at once do not expire at once. */
+  private static readonly MaxAgeMs = 45_000;
+  private static readonly AgeSpreadMs = 30_000;
   private cache = new Map<number, Membership>();
   /** Bumped by invalidate(): a lookup that started before it does not fill the cache. */
   private generation = 0;
@@ -43,10 +46,10 @@ class SummaryMembership {
 
   async of(sessionId: number): Promise<Membership> {
     const hit = this.cache.get(sessionId);
-    if (hit && Date.now() - hit.at < SummaryMembership.MaxAgeMs) return hit;
+    if (hit && Date.now() < hit.at) return hit;
     const generation = this.generation;
     const m = await this.lookup.get(sessionId);
-    if (generation === this.generation) this.cache.set(sessionId, m);
+    if (generation === this.generation) this.cache.set(sessionId, { ...m, at: Date.now() + SummaryMembership.MaxAgeMs + Math.random() * SummaryMembership.AgeSpreadMs });
     return m;
   }
 

@@ -7,40 +7,31 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/db.js';
+import { GroupedWrites } from '../store/grouped-writes.js';
 
 const GatherMs = 100;
 
 export class TargetIpWrites {
-  private pending = new Map<number, string>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly writes: GroupedWrites<string>;
 
-  constructor(
-    private readonly store: Store,
-    private readonly log: Pick<FastifyBaseLogger, 'error'>,
-  ) {}
+  constructor(store: Store, private readonly log: Pick<FastifyBaseLogger, 'error'>) {
+    this.writes = new GroupedWrites(store, GatherMs, (q, rows) =>
+      q.run(
+        `UPDATE sessions SET target_ip = v.ip
+         FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::VARCHAR[]) AS ip) v
+         WHERE sessions.id = v.id AND sessions.target_ip IS DISTINCT FROM v.ip`,
+        [listValue(rows.map(([id]) => id)), listValue(rows.map(([, ip]) => ip))],
+      ),
+    );
+  }
 
   /** The session's target now resolves to `ip` (written within GatherMs). */
   set(sessionId: number, ip: string): void {
-    this.pending.set(sessionId, ip);
-    this.timer ??= setTimeout(() => void this.flush(), GatherMs).unref();
+    this.writes.set(sessionId, ip).catch((err: unknown) => this.log.error({ err, sessionId }, 'target address not written'));
   }
 
   /** Writes what waits now. */
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.pending.size) return;
-    const rows = [...this.pending];
-    this.pending = new Map();
-    await this.store
-      .exclusive((q) =>
-        q.run(
-          `UPDATE sessions SET target_ip = v.ip
-           FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::VARCHAR[]) AS ip) v
-           WHERE sessions.id = v.id AND sessions.target_ip IS DISTINCT FROM v.ip`,
-          [listValue(rows.map(([id]) => id)), listValue(rows.map(([, ip]) => ip))],
-        ),
-      )
-      .catch((err: unknown) => this.log.error({ err, sessions: rows.length }, 'target addresses not written'));
+  flush(): Promise<void> {
+    return this.writes.flush().catch(() => undefined); // logged by set's caller
   }
 }
