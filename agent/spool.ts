@@ -100,12 +100,6 @@ export class Spool {
     return this.files.get(seq)?.bytes ?? 0;
   }
 
-  /** Reads one batch back; an unreadable one (torn by a crash) is dropped with a log line (undefined). */
-  read(seq: number): SpooledBatch | undefined {
-    const t = this.readText(seq);
-    return t === undefined ? undefined : (JSON.parse(t.text) as SpooledBatch);
-  }
-
   /** One batch's file text, checked to parse; an unreadable one is dropped with a log line (undefined). */
   readText(seq: number): SpooledText | undefined {
     if (!this.files.has(seq)) return undefined;
@@ -118,11 +112,6 @@ export class Spool {
       this.remove(seq);
       return undefined;
     }
-  }
-
-  /** Every batch not yet acknowledged, oldest first (all in memory: for tests and small spools). */
-  pending(): SpooledBatch[] {
-    return this.pendingSeqs().flatMap((seq) => this.read(seq) ?? []);
   }
 
   has(seq: number): boolean {

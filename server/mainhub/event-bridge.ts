@@ -13,8 +13,6 @@ import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGr
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Membership {
-  /** Cached until then (ms). */
-  at: number;
   ids: number[];
   agentId: number | null;
 }
@@ -30,13 +28,14 @@ class SummaryMembership {
   /** Kept 45 to 75 s at most: spread, so that 1,000 sessions looked up at once do not expire at once. */
   private static readonly MaxAgeMs = 45_000;
   private static readonly AgeSpreadMs = 30_000;
-  private cache = new Map<number, Membership>();
+  /** Per session: its membership and until when it is kept (ms). */
+  private cache = new Map<number, Membership & { until: number }>();
   /** Bumped by invalidate(): a lookup that started before it does not fill the cache. */
   private generation = 0;
   private readonly lookup: BatchedLookup<Membership>;
 
   constructor(private readonly store: Store) {
-    this.lookup = new BatchedLookup((ids) => this.read(ids), () => ({ at: Date.now(), ids: [], agentId: null }));
+    this.lookup = new BatchedLookup((ids) => this.read(ids), () => ({ ids: [], agentId: null }));
   }
 
   invalidate(): void {
@@ -46,10 +45,10 @@ class SummaryMembership {
 
   async of(sessionId: number): Promise<Membership> {
     const hit = this.cache.get(sessionId);
-    if (hit && Date.now() < hit.at) return hit;
+    if (hit && Date.now() < hit.until) return hit;
     const generation = this.generation;
     const m = await this.lookup.get(sessionId);
-    if (generation === this.generation) this.cache.set(sessionId, { ...m, at: Date.now() + SummaryMembership.MaxAgeMs + Math.random() * SummaryMembership.AgeSpreadMs });
+    if (generation === this.generation) this.cache.set(sessionId, { ...m, until: Date.now() + SummaryMembership.MaxAgeMs + Math.random() * SummaryMembership.AgeSpreadMs });
     return m;
   }
 
@@ -64,8 +63,7 @@ class SummaryMembership {
       ),
       await q.all<{ sessionId: number; agentId: number | null }>('SELECT id AS "sessionId", sentinel_id AS "agentId" FROM sessions WHERE id IN (SELECT unnest($1::INTEGER[]))', [ids]),
     ] as const);
-    const at = Date.now();
-    const found = new Map<number, Membership>(sessionIds.map((id) => [id, { at, ids: [], agentId: null }]));
+    const found = new Map<number, Membership>(sessionIds.map((id) => [id, { ids: [], agentId: null }]));
     for (const m of members) found.get(Number(m.sessionId))?.ids.push(Number(m.id));
     // The agent too: LiveShare visitors of an agent link watch its targets as one pseudo-summary.
     for (const a of agents) {

@@ -3,7 +3,7 @@
 // columns there are, and which are floats, comes from the declaration (columns.ts).
 import type { RollupRows } from '../../wasm/rollup-rows.js';
 import { RollupRowColumns, RollupRowKeys, type RollupColumn, type RollupColumnType } from './columns.js';
-import { SpecialLatencyBase } from '../../engine/latency-codes.js';
+import { latencyFromMicros } from '../store/latency-micros.js';
 
 export type { RollupRows };
 /**
@@ -86,10 +86,7 @@ function microsToMs(v: ArrayLike<number>): Float64Array {
 /** A stored latency -> ms, or the special code it stands for (server/store/latency-micros.ts). */
 function latencyMs(v: ArrayLike<number>): Float64Array {
   const out = target(v);
-  for (let j = 0; j < v.length; j++) {
-    const x = v[j];
-    out[j] = x < 0 ? x + SpecialLatencyBase : x / 1000;
-  }
+  for (let j = 0; j < v.length; j++) out[j] = latencyFromMicros(v[j]);
   return out;
 }
 

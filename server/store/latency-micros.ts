@@ -25,6 +25,11 @@ export function sumMicros(ms: number): number {
   return Math.round(ms * 1000);
 }
 
+/** A stored latency (integer microseconds, or a negative code) back as ms or the code it stands for: latencyMsSql in JS. */
+export function latencyFromMicros(stored: number): number {
+  return stored < 0 ? stored + SpecialLatencyBase : stored / 1000;
+}
+
 /** The SQL that reads a stored latency (an INTEGER or BIGINT expression) back as DOUBLE ms or a code. */
 export function latencyMsSql(expr: string): string {
   return `CASE WHEN ${expr} < 0 THEN ${expr} + (${SpecialLatencyBase}) ELSE ${expr}::DOUBLE / 1000 END`;

@@ -5,7 +5,6 @@
 // the hub; elsewhere it is a frame of the same size with the title and the link. Its data
 // tops up as its own target's newest sample (the row's End) moves.
 import { useRef, useState, type Dispatch } from 'react';
-import { Link } from 'react-router-dom';
 import { LocalMachineAgentName } from '../../../server/contract/sessions';
 import type { Comment } from '../../../server/contract/summaries';
 import type { TargetRow } from '../../../server/contract/targets';
@@ -15,7 +14,7 @@ import { CommentDialog } from '../target/CommentDialog';
 import { hostLabel } from '../target/hostLabel';
 import type { GraphTimeAction, GraphTimeState } from '../target/logic/graphTimeState';
 import { sessionIdOf } from '../target/logic/rowId';
-import { TimelineGraph, type CommentAction } from '../target/TimelineGraph';
+import { TimelineGraph, TimelineTitle, type CommentAction } from '../target/TimelineGraph';
 import { useComments } from '../target/useComments';
 import { useTimegraphOptions } from '../settings/useTimegraphOptions';
 import { timegraphSubtitle } from '../settings/logic/timegraphSubtitle';
@@ -55,11 +54,7 @@ export function SummaryGraph({ row, time, dispatch, warnMs, badMs, fixedScaleMs,
       <div ref={slot}>
         <section className="timeline-graph" data-row-id={row.UniqueID} style={{ height: height + 26 }}>
           <header className="timeline-head">
-            <span className="timeline-title">{title}</span>
-            <span className="timeline-sub">{subtitle}</span>
-            <Link className="timeline-link" to={link}>
-              Open target
-            </Link>
+            <TimelineTitle title={title} subtitle={subtitle} targetLink={link} />
           </header>
         </section>
       </div>

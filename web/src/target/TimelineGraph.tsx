@@ -52,6 +52,21 @@ export interface TimelineGraphProps {
 
 const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
 
+/** A graph's title, subtitle and, on a summary, the link to its target (also the summary's frame of a graph out of view). */
+export function TimelineTitle({ title, subtitle, targetLink }: { title: ReactNode; subtitle: ReactNode; targetLink?: string }) {
+  return (
+    <>
+      <span className="timeline-title">{title}</span>
+      <span className="timeline-sub">{subtitle}</span>
+      {targetLink && (
+        <Link className="timeline-link" to={targetLink}>
+          Open target
+        </Link>
+      )}
+    </>
+  );
+}
+
 export function TimelineGraph(p: TimelineGraphProps) {
   const host = useRef<HTMLDivElement>(null);
   const readout = useRef<HTMLSpanElement>(null);
@@ -332,13 +347,7 @@ export function TimelineGraph(p: TimelineGraphProps) {
   return (
     <section className="timeline-graph" data-row-id={p.rowId} style={{ height: p.height + 26 }}>
       <header className="timeline-head">
-        <span className="timeline-title">{p.title}</span>
-        <span className="timeline-sub">{p.subtitle}</span>
-        {p.targetLink && (
-          <Link className="timeline-link" to={p.targetLink}>
-            Open target
-          </Link>
-        )}
+        <TimelineTitle title={p.title} subtitle={p.subtitle} targetLink={p.targetLink} />
         <span className="timeline-readout" ref={readout} />
         <select
           aria-label="Time span"
