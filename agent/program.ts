@@ -50,6 +50,11 @@ export class AgentProgram {
   private gathered: WireRound[] = [];
   private gatherTimer: NodeJS.Timeout | undefined;
   private ws: WebSocket | undefined;
+  /**
+   * The server's messages, handled one after another across connections too: an assignment
+   * from a new connection waits for the old connection's, which may still be stopping traces.
+   */
+  private messages: Promise<void> = Promise.resolve();
   private ready = false;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -268,7 +273,6 @@ export class AgentProgram {
       ...(this.opts.ca ? { ca: this.opts.ca } : {}),
     });
     this.ws = ws;
-    let queue = Promise.resolve();
     ws.on('open', () => {
       this.retryMs = 1000;
       this.sent = new Set();
@@ -293,7 +297,7 @@ export class AgentProgram {
       } catch {
         return;
       }
-      queue = queue.then(() => this.onMessage(m)).catch((err: Error) => this.log(`message ${m.t} failed: ${err.message}`));
+      this.messages = this.messages.then(() => this.onMessage(m)).catch((err: Error) => this.log(`message ${m.t} failed: ${err.message}`));
     });
     ws.on('unexpected-response', (_req, res) => {
       let body = '';

@@ -28,6 +28,8 @@ export type StartTrace = (options: TraceOptions) => TraceHandle;
 
 export class AgentRuntime {
   private readonly traces = new Map<number, TraceHandle>();
+  /** Per trace id, the end of the starts and stops asked for so far (see run). */
+  private readonly turns = new Map<number, Promise<void>>();
 
   constructor(
     private readonly sink: AgentSink,
@@ -42,9 +44,20 @@ export class AgentRuntime {
     return this.traces.size;
   }
 
-  /** Starts a trace; a trace with the same id is stopped first. */
-  async run(spec: AgentTraceSpec): Promise<TraceHandle> {
-    await this.stop(spec.traceId);
+  /**
+   * Starts a trace; a trace with the same id is stopped first. Starts and stops of one id run one
+   * after another: two starts that overlapped (an assignment on a new connection while the old
+   * one's was still stopping a trace) both found no trace, both started one, and the first kept
+   * sending rounds for the session unstopped, twice the samples.
+   */
+  run(spec: AgentTraceSpec): Promise<TraceHandle> {
+    return this.inTurn(spec.traceId, async () => {
+      await this.stopNow(spec.traceId);
+      return this.startNow(spec);
+    });
+  }
+
+  private startNow(spec: AgentTraceSpec): TraceHandle {
     const handle = this.start({
       ...spec.engine,
       target: spec.target,
@@ -92,7 +105,25 @@ export class AgentRuntime {
     return this.traces.get(traceId)?.reResolve();
   }
 
-  async stop(traceId: number): Promise<void> {
+  stop(traceId: number): Promise<void> {
+    return this.inTurn(traceId, () => this.stopNow(traceId));
+  }
+
+  /** Runs `op` after the operations on this trace id already asked for. */
+  private inTurn<T>(traceId: number, op: () => Promise<T>): Promise<T> {
+    const result = (this.turns.get(traceId) ?? Promise.resolve()).then(op);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(traceId, settled);
+    void settled.then(() => {
+      if (this.turns.get(traceId) === settled) this.turns.delete(traceId);
+    });
+    return result;
+  }
+
+  private async stopNow(traceId: number): Promise<void> {
     const handle = this.traces.get(traceId);
     if (!handle) return;
     this.traces.delete(traceId);

@@ -188,7 +188,8 @@ async function agentProcess(cookie) {
 
 /** Forks a bench child running these agents; resolves once all have started (connecting). */
 function agentChild(creds) {
-  const child = fork(new URL('./agents-child.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = (process.env.BENCH_CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = fork(new URL('./agents-child.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => (m.t === 'started' ? resolve(child) : reject(new Error(`child: ${JSON.stringify(m)}`))));
@@ -288,6 +289,16 @@ async function stream(cookie) {
   const thirds = [0, 1, 2].map((k) => delaysAt.filter(([at]) => Math.floor((3 * (at - w0)) / (window * 1000)) === k).map(([, d]) => d).sort((a, b) => a - b));
   if (delays.length) {
     console.log(`  by third of the window: ${thirds.map((d, k) => (d.length ? `${k + 1}: p50 ${d[Math.floor(d.length / 2)]} ms, p99 ${d[Math.min(d.length - 1, Math.floor(0.99 * d.length))]} ms (${d.length})` : `${k + 1}: no events`)).join('; ')}`);
+  }
+  const slice = Number(process.env.BENCH_SLICE_SECONDS ?? 0);
+  if (slice > 0 && delays.length) {
+    // Finer than thirds, for where a start-up backlog ends (diagnosis).
+    const parts = [];
+    for (let from = 0; from < window; from += slice) {
+      const d = delaysAt.filter(([at]) => at - w0 >= from * 1000 && at - w0 < (from + slice) * 1000).map(([, v]) => v).sort((a, b) => a - b);
+      parts.push(d.length ? `${from}-${from + slice} s: p99 ${d[Math.min(d.length - 1, Math.floor(0.99 * d.length))]} max ${d[d.length - 1]} (${d.length})` : `${from}-${from + slice} s: none`);
+    }
+    console.log(`  by ${slice} s: ${parts.join('; ')}`);
   }
   console.log(`agent processes' event loop delay while measuring: p50 ${median('p50').toFixed(0)} ms (median process; worst ${worst('p50').toFixed(0)} ms), p99 worst ${worst('p99').toFixed(0)} ms, max ${worst('max').toFixed(0)} ms`);
   console.log(`console client (bench parent) event loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
