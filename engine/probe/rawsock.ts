@@ -3,6 +3,31 @@ import { createRequire } from 'node:module';
 
 export type RawSocketHandle = { readonly __rawSocket: unique symbol };
 export type TickerHandle = { readonly __ticker: unique symbol };
+export type FlowHandle = { readonly __flow: unique symbol };
+
+/**
+ * A native round as the addon reports it (see "Native rounds" in rawsock.c): reported once when
+ * it started (done false) and once when it ended (done true, with probes and replies).
+ */
+export interface NativeRoundRecord {
+  /** Per flow, counts the rounds started. */
+  serial: number;
+  /** Wall ms of the round's start. */
+  time: number;
+  /** The flowConfigure id the round's probes were written with. */
+  conf: number;
+  count: number;
+  done: boolean;
+  /** Per probe: ttl, state (0 not sent, 1 pending / timed out, 2 send error, 3 answered), rtt ms, receive socket protocol. */
+  probes?: Float64Array;
+  /** Ended rounds: per answered probe, the sender's 16 address bytes followed by the reply datagram. */
+  replies?: (Buffer | undefined)[];
+}
+
+export interface NativeFlowReport {
+  id: number;
+  rounds: NativeRoundRecord[];
+}
 
 export interface RawSockAddon {
   /** Throws an Error with code 'EPERM' without CAP_NET_RAW. */
@@ -43,6 +68,31 @@ export interface RawSockAddon {
   tickerStart(t: TickerHandle, delayMs: number, repeatMs: number): void;
   tickerStop(t: TickerHandle): void;
   tickerClose(t: TickerHandle): void;
+  /** Where the reports of every native flow go: one call per delivery window. */
+  nativeRounds(cb: (reports: NativeFlowReport[]) => void): void;
+  /** A stopped native flow; `id` names it in reports; flowId must not be in use by another. */
+  flowOpen(id: number, flowId: number, windowMs: number): FlowHandle;
+  /**
+   * The probes of the rounds that start from now on. params: family, protocol (1 icmp, 2 udp,
+   * 3 tcp), destination port, timeout ms, transport offset, IPv4 header sum, transport sum,
+   * wanted ICMP checksum, TCP data bytes.
+   */
+  flowConfigure(f: FlowHandle, confId: number, sender: RawSocketHandle, template: Buffer, params: Float64Array, destination: string): void;
+  flowTtls(f: FlowHandle, ttls: Uint8Array): void;
+  /** A round now, then one every repeatMs on a grid; windowMs: its rounds' delivery window. */
+  flowRun(f: FlowHandle, repeatMs: number, windowMs: number): void;
+  flowStop(f: FlowHandle): void;
+  /** The flow's report now (rounds started or ended since the last one; live: every round in flight with its probes). */
+  flowTake(f: FlowHandle, live: boolean): NativeFlowReport | undefined;
+  flowLastStart(f: FlowHandle): number;
+  flowClose(f: FlowHandle): void;
+  /** The C reading of a reply (tests). */
+  matchKey(family: 4 | 6, socketProtocol: number, datagram: Buffer, from: Buffer): {
+    protocol: number; flowId: number; probeSeq: number; destinationPort: number; kind: number;
+    destination: Buffer; responder: Buffer; tcpResetAcked?: number;
+  } | null;
+  /** The C template writer (tests). */
+  writeProbe(template: Buffer, params: Float64Array, ttl: number, probeSeq: number): Buffer;
 }
 
 /** Datagrams per receive batch and the bytes each gets (BATCH and SLOT in rawsock.c). */

@@ -7,8 +7,15 @@ import type { ProbeReply } from '../codec/reply.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from '../codec/reply.js';
 import { formatIPv6 } from '../codec/address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
-import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type RawSocketHandle } from './rawsock.js';
-import { SendError, type ProbeNetwork, type ProbeNetworkFactory, type ReplyListener, type SendSocket } from './network.js';
+import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeRoundRecord, type RawSocketHandle } from './rawsock.js';
+import {
+  SendError, type NativeFlow, type NativeRound, type NativeRounds, type ProbeNetwork, type ProbeNetworkFactory,
+  type ReplyListener, type SendSocket,
+} from './network.js';
+import { ProbeTemplate, minimumPacketSize } from '../codec/probe-packet.js';
+import { parseAddress } from '../codec/address.js';
+import { fillOutcome } from './outcome.js';
+import type { ProbeOutcome, TraceSpec } from './protocol.js';
 import { outgoingMtu } from './path-mtu.js';
 import { rawClock } from './raw-clock.js';
 
@@ -26,8 +33,15 @@ export { SendError };
 /** The raw-socket network (the seam's production side): receive times are the kernel's stamps. */
 export const rawNetwork: ProbeNetworkFactory = (onReply, onBatchEnd) => new ProbeSockets(onReply, onBatchEnd);
 
+/**
+ * Native rounds (the addon runs a trace's rounds, no JavaScript per round): on unless
+ * HOPWATCH_NATIVE_ROUNDS=0 (a diagnostic switch, for A/B measurements).
+ */
+const NATIVE_ROUNDS = process.env.HOPWATCH_NATIVE_ROUNDS !== '0';
+
 export class ProbeSockets implements ProbeNetwork {
   readonly clock = rawClock;
+  readonly native: NativeRounds | null = NATIVE_ROUNDS ? new RawNativeRounds(this) : null;
 
   private readonly senders = new Map<string, RawSocketHandle>();
   private readonly receivers = new Map<string, RawSocketHandle>();
@@ -146,4 +160,166 @@ function open(family: 4 | 6, protocol: number): RawSocketHandle {
     if (code === 'EPERM' || code === 'EACCES') throw new EngineError('NoRawSocketPermission', NO_RAW_SOCKET_PERMISSION);
     throw new EngineError('SocketError', `Cannot open a raw socket: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+const PROTOCOL_NUMBER = { icmp: 1, udp: 2, tcp: 3 } as const;
+
+function parserFor(family: 4 | 6, socketProtocol: number): Parser {
+  if (socketProtocol === IPPROTO_TCP) return family === 4 ? (b, n) => parseIPv4TcpReply(b, n) : parseIPv6TcpReply;
+  return family === 4 ? (b, n) => parseIPv4IcmpReply(b, n) : parseIPv6IcmpReply;
+}
+
+const STATE_KIND: ProbeOutcome['kind'][] = ['notSent', 'timeout', 'sendError'];
+
+/** Native rounds on the raw sockets: the addon's flows (rawsock.c, "Native rounds"). */
+class RawNativeRounds implements NativeRounds {
+  private listener: ((reports: { id: number; rounds: NativeRound[] }[]) => void) | null = null;
+  private readonly flows = new Map<number, RawNativeFlow>();
+  private registered = false;
+
+  constructor(private readonly sockets: ProbeSockets) {}
+
+  supports(spec: Readonly<TraceSpec>): boolean {
+    // Whole probes (never fragmented: dontFragment) sent back to back (no inter-hop delay).
+    return spec.dontFragment && spec.interHopDelayMs === 0 && spec.maxTtl - spec.firstTtl < 256;
+  }
+
+  open(id: number, spec: Readonly<TraceSpec>): NativeFlow {
+    const addon = rawsock();
+    this.sockets.open();
+    if (!this.registered) {
+      addon.nativeRounds((reports) => {
+        const out: { id: number; rounds: NativeRound[] }[] = [];
+        for (const r of reports) {
+          const flow = this.flows.get(r.id);
+          if (flow) out.push({ id: r.id, rounds: flow.convert(r.rounds, false) });
+        }
+        this.listener?.(out);
+      });
+      this.registered = true;
+    }
+    const flow = new RawNativeFlow(this.sockets, addon.flowOpen(id, spec.flowId, 20), () => this.flows.delete(id));
+    this.flows.set(id, flow);
+    try {
+      flow.configure(spec);
+    } catch (err) {
+      flow.close();
+      throw err;
+    }
+    return flow;
+  }
+
+  onReports(cb: (reports: { id: number; rounds: NativeRound[] }[]) => void): void {
+    this.listener = cb;
+  }
+}
+
+class RawNativeFlow implements NativeFlow {
+  /** Per configuration id: the settings its rounds were sent with. */
+  private readonly confs = new Map<number, Readonly<TraceSpec>>();
+  private nextConf = 1;
+  private closed = false;
+
+  constructor(private readonly sockets: ProbeSockets, private readonly handle: FlowHandle, private readonly onClose: () => void) {}
+
+  configure(spec: Readonly<TraceSpec>): void {
+    const source = parseAddress(spec.source);
+    const destination = parseAddress(spec.destination);
+    if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
+    this.sockets.listen(spec.family, spec.protocol);
+    const template = new ProbeTemplate({
+      family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
+      destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
+      dscp: spec.dscp ?? 0,
+    });
+    const parts = template.nativeParts();
+    const tcpData = spec.protocol === 'tcp' ? Math.max(spec.packetSize, minimumPacketSize('tcp')) - minimumPacketSize('tcp') : 0;
+    const params = Float64Array.of(
+      spec.family, PROTOCOL_NUMBER[spec.protocol], spec.destinationPort, spec.timeoutMs, parts.transport,
+      parts.ipSum, parts.transportSum, parts.wanted, tcpData,
+    );
+    const id = this.nextConf++;
+    const sender = this.sockets.sender(spec.family, spec.sourceInterface) as RawSocketHandle;
+    rawsock().flowConfigure(this.handle, id, sender, Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, template.length), params, spec.destination);
+    // Rounds in flight keep theirs; older ones than the previous are done with.
+    for (const k of this.confs.keys()) if (k < id - 1) this.confs.delete(k);
+    this.confs.set(id, spec);
+  }
+
+  ttls(ttls: readonly number[]): void {
+    rawsock().flowTtls(this.handle, Uint8Array.from(ttls));
+  }
+
+  run(intervalMs: number, windowMs: number): void {
+    rawsock().flowRun(this.handle, intervalMs, windowMs);
+  }
+
+  stop(): void {
+    rawsock().flowStop(this.handle);
+  }
+
+  take(live: boolean): NativeRound[] {
+    // Undefined only while the worker is being terminated.
+    return this.convert(rawsock().flowTake(this.handle, live)?.rounds ?? [], live);
+  }
+
+  lastStart(): number {
+    return rawsock().flowLastStart(this.handle);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    rawsock().flowClose(this.handle);
+    this.onClose();
+  }
+
+  /** The addon's records as rounds: an ended round's replies parsed by the codecs. */
+  convert(records: NativeRoundRecord[], live: boolean): NativeRound[] {
+    const out: NativeRound[] = [];
+    for (const rec of records) {
+      const spec = this.confs.get(rec.conf);
+      if (!spec) continue;
+      const round: NativeRound = { serial: rec.serial, time: rec.time, target: spec.destination, outcomes: null };
+      if (rec.done && rec.probes) round.outcomes = outcomesOf(rec, spec);
+      else if (live && rec.probes) round.live = liveOf(rec.probes);
+      out.push(round);
+    }
+    return out;
+  }
+}
+
+function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOutcome[] {
+  const p = rec.probes!;
+  const outcomes: ProbeOutcome[] = [];
+  for (let i = 0; i < rec.count; i++) {
+    const state = p[4 * i + 1];
+    const outcome: ProbeOutcome = { ttl: p[4 * i], kind: STATE_KIND[state] ?? 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
+    const bytes = state === 3 ? rec.replies?.[i] : undefined;
+    if (bytes) {
+      let reply: ProbeReply | null = null;
+      try {
+        const datagram = bytes.subarray(16);
+        reply = parserFor(spec.family, p[4 * i + 3])(datagram, datagram.length, spec.family === 6 ? formatIPv6(bytes, 0) : '');
+      } catch {
+        reply = null;
+      }
+      // The addon matched it by the same rules (engine/native/rawsock.test.ts): a reply the
+      // codecs cannot read would count as no answer.
+      if (reply) fillOutcome(outcome, reply, p[4 * i + 2], spec);
+      else outcome.kind = 'timeout';
+    }
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+/** A round in flight: which probes are still waiting (the Pending code), kinds only. */
+function liveOf(p: Float64Array): ProbeOutcome[] {
+  const outcomes: ProbeOutcome[] = [];
+  for (let i = 0; i < p.length / 4; i++) {
+    const state = p[4 * i + 1];
+    outcomes.push({ ttl: p[4 * i], kind: state === 3 ? 'timeExceeded' : STATE_KIND[state], responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
+  }
+  return outcomes;
 }
