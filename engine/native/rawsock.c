@@ -94,6 +94,9 @@ typedef struct Instance {
   unsigned char *sendbuf;  // a round's probes, back to back
   size_t sendbuf_len;
   int defer;               // >0: a caller reports after it is done with the rounds it holds
+  // Thread CPU (ns) in native ticks (send, read, match) and in report calls (JavaScript), and
+  // their counts: nativeStats(), for measurements.
+  double tick_ns, report_ns, ticks, reports;
 } Instance;
 
 static int native_match(Instance *inst, RawSock *s, const unsigned char *buf, int len, const unsigned char *from, double at);
@@ -643,6 +646,7 @@ static napi_value TickerClose(napi_env env, napi_callback_info info) {
 // ---------------------------------------------------------------------------------------------
 
 #define MAX_TTLS 256
+#define PROBE_FIELDS 7
 #define DELIVERY_GRACE_MS 10
 #define MAX_PROBES_IN_FLIGHT 0x7fff
 
@@ -660,6 +664,7 @@ typedef struct Conf {
   unsigned char dest[16];
   int dest_port;
   int tcp_data;
+  int dscp;
   double timeout_ms;
   unsigned char *tmpl;
   int len;
@@ -671,6 +676,9 @@ typedef struct NProbe {
   uint8_t ttl;
   uint8_t state;
   uint8_t sock_protocol; // the receive socket's protocol (ICMP/ICMPv6 or TCP): which parser reads it
+  uint8_t kind;          // simple replies (no bytes kept): K_*, ICMP type and code, sender
+  uint8_t icmp_type, icmp_code;
+  unsigned char responder[16];
   double sent_ns;
   double rtt_ms;
   unsigned char *reply; // 16 bytes sender address, then the datagram
@@ -715,6 +723,12 @@ typedef struct NFlow {
   NRound *head, *tail;
   struct NFlow *next;
 } NFlow;
+
+static double thread_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
 
 static double wall_ms(void) {
   struct timespec ts;
@@ -778,6 +792,10 @@ typedef struct Key {
   int dest_port;
   int kind;
   unsigned char responder[16];
+  int icmp_type, icmp_code;
+  // What only the codecs read (see simple_reply): an RFC 4884 extension may follow the quote
+  // (MPLS), the quoted DSCP (-1: no quote), a UDP checksum that is not the probe number (NAT).
+  int extension, quoted_dscp, nat;
 } Key;
 
 // The quoted probe's transport header at q (ICMP errors). 1 when it is one of our probe kinds.
@@ -835,6 +853,7 @@ static int reply_key(int family, int sock_protocol, const unsigned char *b, int 
     if (b[9] != 1 || len - hl < 8) return 0;
     const unsigned char *icmp = b + hl;
     int type = icmp[0];
+    k->icmp_type = type; k->icmp_code = icmp[1]; k->quoted_dscp = -1;
     if (type == 0) {
       k->protocol = 1; k->kind = K_ECHO; k->flow_id = rd16(icmp + 4); k->seq = rd16(icmp + 6);
       memcpy(k->dest, k->responder, 4);
@@ -852,13 +871,20 @@ static int reply_key(int family, int sock_protocol, const unsigned char *b, int 
     memcpy(k->dest, b + qo + 16, 4);
     if (!quoted_key(k, b[qo + 9], 8, b + qt)) return 0;
     // UDP: matched by the quoted identification (the probe number too; NAT rewrites the checksum).
-    if (k->protocol == 2) k->seq = rd16(b + qo + 4);
+    if (k->protocol == 2) {
+      k->nat = rd16(b + qt + 6) != rd16(b + qo + 4);
+      k->seq = rd16(b + qo + 4);
+    }
+    k->quoted_dscp = b[qo + 1] >> 2;
+    k->extension = icmp[5] != 0 || len - qo > 128;
     return 1;
   }
   memcpy(k->responder, from, 16);
+  k->quoted_dscp = -1;
   if (sock_protocol == 6) return tcp_key(k, b, 0, len);
   if (len < 8) return 0;
   int type = b[0];
+  k->icmp_type = type; k->icmp_code = b[1];
   if (type == 129) {
     k->protocol = 1; k->kind = K_ECHO; k->flow_id = rd16(b + 4); k->seq = rd16(b + 6);
     memcpy(k->dest, from, 16);
@@ -877,7 +903,21 @@ static int reply_key(int family, int sock_protocol, const unsigned char *b, int 
   if (len - qt < 8) return 0;
   k->kind = type == 3 ? K_TIME_EXCEEDED : K_UNREACHABLE;
   memcpy(k->dest, b + 8 + 24, 16);
+  k->quoted_dscp = (((b[8] & 0x0f) << 4) | (b[9] >> 4)) >> 2;
+  k->extension = b[4] != 0 || len - 8 > 128;
   return quoted_key(k, next, 128, b + qt);
+}
+
+/**
+ * A reply whose outcome the codecs would fill from the key alone: no possible extension, no
+ * NAT mark, and a quoted DSCP that fillOutcome leaves out (the trace sets none and the quote
+ * says 0). Its kind, ICMP type and code and sender go to JavaScript as numbers and bytes; any
+ * other reply goes as its bytes, for the codecs to read.
+ */
+static int simple_reply(const Key *k, int dscp) {
+  if (k->extension || k->nat) return 0;
+  if (k->quoted_dscp >= 0 && (dscp != 0 || k->quoted_dscp != dscp)) return 0;
+  return 1;
 }
 
 static void touch(Instance *inst, NRound *r) {
@@ -918,10 +958,17 @@ static int native_match(Instance *inst, RawSock *s, const unsigned char *buf, in
     p->state = P_ANSWERED;
     p->rtt_ms = rtt;
     p->sock_protocol = s->protocol;
-    p->reply = malloc((size_t)len + 16);
-    memcpy(p->reply, from, 16);
-    memcpy(p->reply + 16, buf, len);
-    p->reply_len = len;
+    p->kind = k.kind;
+    p->icmp_type = k.icmp_type;
+    p->icmp_code = k.icmp_code;
+    memcpy(p->responder, k.responder, 16);
+    if (!simple_reply(&k, c->dscp)) {
+      // The datagram, then its sender's 16 address bytes (IPv6 sockets deliver no IP header).
+      p->reply = malloc((size_t)len + 16);
+      memcpy(p->reply, buf, len);
+      memcpy(p->reply + len, from, 16);
+      p->reply_len = len;
+    }
     int ended = k.kind == K_UNREACHABLE || memcmp(k.responder, c->dest, c->family == 4 ? 4 : 16) == 0;
     if (ended && p->ttl < r->end_ttl) r->end_ttl = p->ttl;
     touch(inst, r);
@@ -1095,6 +1142,8 @@ static void flow_round(NFlow *f) {
 static void on_flow_tick(uv_timer_t *h) {
   NFlow *f = h->data;
   if (!f || f->closed) return;
+  Instance *inst = f->inst;
+  double t0 = thread_ns();
   if (f->repeat > 0) {
     uint64_t now = uv_now(h->loop);
     f->due += f->repeat;
@@ -1102,7 +1151,9 @@ static void on_flow_tick(uv_timer_t *h) {
     uv_timer_start(&f->timer, on_flow_tick, f->due > now ? f->due - now : 0, 0);
   }
   flow_round(f);
-  if (!f->closed) maybe_deliver(f->inst, 0);
+  inst->tick_ns += thread_ns() - t0;
+  inst->ticks++;
+  if (!f->closed) maybe_deliver(inst, 0);
 }
 
 static napi_value set_num(napi_env env, napi_value obj, const char *name, double v) {
@@ -1142,29 +1193,41 @@ static napi_value flow_report(napi_env env, NFlow *f, int live) {
       napi_get_boolean(env, r->finished, &done);
       napi_set_named_property(env, o, "done", done);
       if (r->finished || live) {
-        // Per probe: ttl, state (0 not sent, 1 pending/timed out, 2 send error, 3 answered),
-        // rtt ms, the receive socket's protocol.
+        // Per probe (PROBE_FIELDS numbers): ttl, state (0 not sent, 1 pending/timed out,
+        // 2 send error, 3 answered), rtt ms, the receive socket's protocol, and for a simple
+        // reply (see simple_reply) its kind (K_*), ICMP type and code; its sender's 16 bytes
+        // are in addresses. Other answered probes have their bytes in replies.
         napi_value ab, arr;
         void *data;
-        OK(napi_create_arraybuffer(env, sizeof(double) * 4 * (size_t)r->count, &data, &ab));
-        OK(napi_create_typedarray(env, napi_float64_array, 4 * (size_t)r->count, ab, 0, &arr));
+        OK(napi_create_arraybuffer(env, sizeof(double) * PROBE_FIELDS * (size_t)r->count, &data, &ab));
+        OK(napi_create_typedarray(env, napi_float64_array, PROBE_FIELDS * (size_t)r->count, ab, 0, &arr));
         double *d = data;
-        napi_value replies;
-        OK(napi_create_array_with_length(env, r->count, &replies));
+        void *adata;
+        napi_value addrs;
+        OK(napi_create_buffer(env, 16 * (size_t)r->count, &adata, &addrs));
+        unsigned char *a = adata;
+        napi_value replies = NULL;
         for (int i = 0; i < r->count; i++) {
           NProbe *p = &r->probes[i];
-          d[4 * i] = p->ttl;
-          d[4 * i + 1] = p->state;
-          d[4 * i + 2] = p->rtt_ms;
-          d[4 * i + 3] = p->sock_protocol;
+          double *q = d + PROBE_FIELDS * i;
+          q[0] = p->ttl;
+          q[1] = p->state;
+          q[2] = p->rtt_ms;
+          q[3] = p->sock_protocol;
+          q[4] = p->reply ? 0 : p->kind;
+          q[5] = p->icmp_type;
+          q[6] = p->icmp_code;
+          memcpy(a + 16 * i, p->responder, 16);
           if (r->finished && p->reply) {
+            if (!replies) OK(napi_create_array_with_length(env, r->count, &replies));
             napi_value b;
             OK(napi_create_buffer_copy(env, (size_t)p->reply_len + 16, p->reply, NULL, &b));
             napi_set_element(env, replies, i, b);
           }
         }
         napi_set_named_property(env, o, "probes", arr);
-        if (r->finished) napi_set_named_property(env, o, "replies", replies);
+        napi_set_named_property(env, o, "addresses", addrs);
+        if (replies) napi_set_named_property(env, o, "replies", replies);
       }
       napi_set_element(env, rounds, k++, o);
       r->reported_start = 1;
@@ -1206,7 +1269,10 @@ static void deliver_all(Instance *inst) {
     napi_get_reference_value(env, inst->report_cb, &cb);
     napi_get_global(env, &global);
     inst->in_js++;
+    double t0 = thread_ns();
     napi_status st = napi_make_callback(env, inst->report_ctx, global, cb, 1, &reports, &result);
+    inst->report_ns += thread_ns() - t0;
+    inst->reports++;
     inst->in_js--;
     if (st != napi_ok) {
       napi_value err;
@@ -1332,6 +1398,7 @@ static napi_value FlowConfigure(napi_env env, napi_callback_info info) {
   c->transport_sum = (uint32_t)p[6];
   c->wanted = (uint32_t)p[7];
   c->tcp_data = (int)p[8];
+  c->dscp = plen > 9 ? (int)p[9] : 0;
   c->sender = sender;
   c->len = (int)tlen;
   c->tmpl = malloc(tlen);
@@ -1472,11 +1539,23 @@ static napi_value FlowClose(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-// matchKey(family, socketProtocol, datagram, from: Buffer(16)) -> key or null: the C reading
-// of a reply (tests compare it with engine/codec/reply.ts on the same bytes).
+// nativeStats() -> [tick ns, report ns, ticks, reports]: thread CPU in native ticks and in
+// report calls since the addon loaded on this thread (for measurements).
+static napi_value NativeStats(napi_env env, napi_callback_info info) {
+  Instance *inst = instance(env);
+  napi_value out, v;
+  napi_create_array_with_length(env, 4, &out);
+  double vals[4] = { inst->tick_ns, inst->report_ns, inst->ticks, inst->reports };
+  for (uint32_t i = 0; i < 4; i++) { napi_create_double(env, vals[i], &v); napi_set_element(env, out, i, v); }
+  return out;
+}
+
+// matchKey(family, socketProtocol, datagram, from: Buffer(16), dscp) -> key or null: the C
+// reading of a reply, and whether it is simple for a trace sending `dscp` (tests compare it
+// with engine/codec/reply.ts on the same bytes).
 static napi_value MatchKey(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t family = 0, proto = 0;
   napi_get_value_int32(env, argv[0], &family);
@@ -1505,6 +1584,13 @@ static napi_value MatchKey(napi_env env, napi_callback_info info) {
   napi_create_buffer_copy(env, family == 4 ? 4 : 16, k.responder, NULL, &b);
   napi_set_named_property(env, out, "responder", b);
   if (k.rst) set_num(env, out, "tcpResetAcked", k.acked);
+  set_num(env, out, "icmpType", k.icmp_type);
+  set_num(env, out, "icmpCode", k.icmp_code);
+  int32_t dscp = 0;
+  if (argc > 4) napi_get_value_int32(env, argv[4], &dscp);
+  napi_value simple;
+  napi_get_boolean(env, simple_reply(&k, dscp), &simple);
+  napi_set_named_property(env, out, "simple", simple);
   return out;
 }
 
@@ -1592,6 +1678,7 @@ NAPI_MODULE_INIT() {
     {"flowLastStart", NULL, FlowLastStart, NULL, NULL, NULL, napi_default, NULL},
     {"flowClose", NULL, FlowClose, NULL, NULL, NULL, napi_default, NULL},
     {"matchKey", NULL, MatchKey, NULL, NULL, NULL, napi_default, NULL},
+    {"nativeStats", NULL, NativeStats, NULL, NULL, NULL, napi_default, NULL},
     {"writeProbe", NULL, WriteProbeNative, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

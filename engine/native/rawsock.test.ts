@@ -12,6 +12,8 @@ import { formatIPv4, formatIPv6, parseAddress } from '../codec/address.js';
 import { ProbeTemplate, type ProbeProtocol } from '../codec/probe-packet.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply, type ProbeReply } from '../codec/reply.js';
 import type { RawSockAddon } from '../probe/rawsock.js';
+import { fillOutcome } from '../probe/outcome.js';
+import type { ProbeOutcome, TraceSpec } from '../probe/protocol.js';
 import {
   echoReply, readProbe, rewriteDscp, tcpReply, timeExceeded, translateSource, unreachable, type SimReply,
 } from '../sim/sim-packets.js';
@@ -47,11 +49,19 @@ function jsParse(r: SimReply): ProbeReply | null {
   return r.socket === 'tcp' ? parseIPv6TcpReply(b, b.length, r.from) : parseIPv6IcmpReply(b, b.length, r.from);
 }
 
-function cKey(r: SimReply) {
+function cKey(r: SimReply, dscp = 0) {
   const from = Buffer.alloc(16);
   if (r.family === 6) from.set(parseAddress(r.from)!);
   const socketProtocol = r.socket === 'tcp' ? 6 : r.family === 4 ? 1 : 58;
-  return addon!.matchKey(r.family, socketProtocol, Buffer.from(r.bytes), from);
+  return addon!.matchKey(r.family, socketProtocol, Buffer.from(r.bytes), from, dscp);
+}
+
+/** What fillOutcome (engine/probe/outcome.ts) takes from a reply beyond its kind, type, code and sender. */
+function extras(js: ProbeReply, dscp: number): object {
+  const outcome: ProbeOutcome = { ttl: 1, kind: 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
+  fillOutcome(outcome, js, 1, { dscp } as TraceSpec);
+  const { mpls, natDetected, quotedDscp } = outcome;
+  return { mpls, natDetected, quotedDscp };
 }
 
 /** What the prober matches on, as the JS codecs read it and as C reads it: equal, or both null. */
@@ -65,11 +75,18 @@ function expectSameKey(r: SimReply): void {
   const format = r.family === 4 ? formatIPv4 : formatIPv6;
   expect({
     protocol: c.protocol, flowId: c.flowId, destination: format(c.destination, 0), destinationPort: c.destinationPort,
-    kind: c.kind, responder: format(c.responder, 0), ...(c.tcpResetAcked !== undefined ? { tcpResetAcked: c.tcpResetAcked } : { probeSeq: c.probeSeq }),
+    kind: c.kind, responder: format(c.responder, 0), icmpType: c.icmpType, icmpCode: c.icmpCode,
+    ...(c.tcpResetAcked !== undefined ? { tcpResetAcked: c.tcpResetAcked } : { probeSeq: c.probeSeq }),
   }).toEqual({
     protocol: PROTOCOL_NUMBER[js.protocol], flowId: js.flowId, destination: js.destination, destinationPort: js.destinationPort,
-    kind: KIND_NUMBER[js.kind], responder: js.responder, ...(js.tcpResetAcked !== undefined ? { tcpResetAcked: js.tcpResetAcked } : { probeSeq: js.probeSeq }),
+    kind: KIND_NUMBER[js.kind], responder: js.responder, icmpType: js.icmpType, icmpCode: js.icmpCode,
+    ...(js.tcpResetAcked !== undefined ? { tcpResetAcked: js.tcpResetAcked } : { probeSeq: js.probeSeq }),
   });
+  // A reply the addon calls simple goes to JavaScript without its bytes: the codecs must have
+  // nothing more to say about it (no MPLS, no NAT mark, no quoted DSCP to report).
+  for (const dscp of [0, 46]) {
+    if (cKey(r, dscp)!.simple) expect(extras(js, dscp)).toEqual({ mpls: undefined, natDetected: undefined, quotedDscp: undefined });
+  }
 }
 
 /** Every reply our probes can get (as the simulated network writes them). */
@@ -126,6 +143,14 @@ describe.skipIf(!built)('native rounds: C against the JavaScript codecs', () => 
           expectSameKey(r);
           checked++;
         }
+        // The common replies take the simple way (kind, type, code and sender from C).
+        const p = readProbe(probe, probe.length)!;
+        // A quote longer than 128 bytes may carry an RFC 4884 extension: the codecs look.
+        expect(cKey(timeExceeded(p, HOSTS[family].router))!.simple).toBe(probe.length <= 128);
+        if (protocol === 'icmp') expect(cKey(echoReply(p))!.simple).toBe(true);
+        if (protocol === 'tcp') expect(cKey(tcpReply(p, 'rst'))!.simple).toBe(true);
+        // A trace that sets a DSCP reads the quote: never simple then.
+        expect(cKey(timeExceeded(p, HOSTS[family].router), 46)!.simple).toBe(false);
       }
     }
     expect(checked).toBeGreaterThan(300);

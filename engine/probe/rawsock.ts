@@ -18,9 +18,17 @@ export interface NativeRoundRecord {
   conf: number;
   count: number;
   done: boolean;
-  /** Per probe: ttl, state (0 not sent, 1 pending / timed out, 2 send error, 3 answered), rtt ms, receive socket protocol. */
+  /**
+   * NATIVE_PROBE_FIELDS numbers per probe: ttl, state (0 not sent, 1 pending / timed out,
+   * 2 send error, 3 answered), rtt ms, receive socket protocol, and for a simple reply (one the
+   * codecs would read nothing more from: no possible ICMP extension, no NAT mark, no quoted
+   * DSCP to report) its kind (1 echo reply, 2 time exceeded, 3 unreachable, 4 TCP), ICMP type
+   * and code; 0 as kind: its bytes are in replies.
+   */
   probes?: Float64Array;
-  /** Ended rounds: per answered probe, the sender's 16 address bytes followed by the reply datagram. */
+  /** 16 bytes per probe: the sender of its reply (IPv4: the first 4). */
+  addresses?: Buffer;
+  /** Ended rounds: per answered probe that is not simple, the reply datagram followed by its sender's 16 address bytes. */
   replies?: (Buffer | undefined)[];
 }
 
@@ -87,13 +95,18 @@ export interface RawSockAddon {
   flowLastStart(f: FlowHandle): number;
   flowClose(f: FlowHandle): void;
   /** The C reading of a reply (tests). */
-  matchKey(family: 4 | 6, socketProtocol: number, datagram: Buffer, from: Buffer): {
+  matchKey(family: 4 | 6, socketProtocol: number, datagram: Buffer, from: Buffer, dscp: number): {
     protocol: number; flowId: number; probeSeq: number; destinationPort: number; kind: number;
-    destination: Buffer; responder: Buffer; tcpResetAcked?: number;
+    destination: Buffer; responder: Buffer; tcpResetAcked?: number; icmpType: number; icmpCode: number;
+    /** The codecs would read nothing more from it for a trace sending this DSCP. */
+    simple: boolean;
   } | null;
   /** The C template writer (tests). */
   writeProbe(template: Buffer, params: Float64Array, ttl: number, probeSeq: number): Buffer;
 }
+
+/** Numbers per probe in a native round's record (PROBE_FIELDS in rawsock.c). */
+export const NATIVE_PROBE_FIELDS = 7;
 
 /** Datagrams per receive batch and the bytes each gets (BATCH and SLOT in rawsock.c). */
 export const RECEIVE_BATCH = 32;

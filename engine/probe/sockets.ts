@@ -5,9 +5,11 @@
 import { EngineError, NO_RAW_SOCKET_PERMISSION } from '../errors.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from '../codec/reply.js';
-import { formatIPv6 } from '../codec/address.js';
+import { formatIPv4, formatIPv6 } from '../codec/address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
-import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeRoundRecord, type RawSocketHandle } from './rawsock.js';
+import {
+  NATIVE_PROBE_FIELDS, RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeRoundRecord, type RawSocketHandle,
+} from './rawsock.js';
 import {
   SendError, type NativeFlow, type NativeRound, type NativeRounds, type ProbeNetwork, type ProbeNetworkFactory,
   type ReplyListener, type SendSocket,
@@ -236,7 +238,7 @@ class RawNativeFlow implements NativeFlow {
     const tcpData = spec.protocol === 'tcp' ? Math.max(spec.packetSize, minimumPacketSize('tcp')) - minimumPacketSize('tcp') : 0;
     const params = Float64Array.of(
       spec.family, PROTOCOL_NUMBER[spec.protocol], spec.destinationPort, spec.timeoutMs, parts.transport,
-      parts.ipSum, parts.transportSum, parts.wanted, tcpData,
+      parts.ipSum, parts.transportSum, parts.wanted, tcpData, spec.dscp ?? 0,
     );
     const id = this.nextConf++;
     const sender = this.sockets.sender(spec.family, spec.sourceInterface) as RawSocketHandle;
@@ -289,25 +291,41 @@ class RawNativeFlow implements NativeFlow {
   }
 }
 
+const KIND: ProbeOutcome['kind'][] = ['timeout', 'echoReply', 'timeExceeded', 'unreachable', 'tcpReply'];
+
 function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOutcome[] {
   const p = rec.probes!;
+  const addresses = rec.addresses!;
   const outcomes: ProbeOutcome[] = [];
   for (let i = 0; i < rec.count; i++) {
-    const state = p[4 * i + 1];
-    const outcome: ProbeOutcome = { ttl: p[4 * i], kind: STATE_KIND[state] ?? 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
-    const bytes = state === 3 ? rec.replies?.[i] : undefined;
-    if (bytes) {
-      let reply: ProbeReply | null = null;
-      try {
-        const datagram = bytes.subarray(16);
-        reply = parserFor(spec.family, p[4 * i + 3])(datagram, datagram.length, spec.family === 6 ? formatIPv6(bytes, 0) : '');
-      } catch {
-        reply = null;
+    const at = NATIVE_PROBE_FIELDS * i;
+    const state = p[at + 1];
+    const outcome: ProbeOutcome = { ttl: p[at], kind: STATE_KIND[state] ?? 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
+    if (state === 3) {
+      const kind = p[at + 4];
+      if (kind !== 0) {
+        // A simple reply (rawsock.c, simple_reply): what the codecs would have made of it.
+        outcome.kind = KIND[kind];
+        outcome.responder = spec.family === 4 ? formatIPv4(addresses, 16 * i) : formatIPv6(addresses, 16 * i);
+        outcome.rttMs = p[at + 2];
+        outcome.icmpType = p[at + 5];
+        outcome.icmpCode = p[at + 6];
+      } else {
+        const bytes = rec.replies?.[i];
+        let reply: ProbeReply | null = null;
+        if (bytes) {
+          try {
+            const length = bytes.length - 16;
+            reply = parserFor(spec.family, p[at + 3])(bytes, length, spec.family === 6 ? formatIPv6(bytes, length) : '');
+          } catch {
+            reply = null;
+          }
+        }
+        // The addon matched it by the same rules (engine/native/rawsock.test.ts): a reply the
+        // codecs cannot read would count as no answer.
+        if (reply) fillOutcome(outcome, reply, p[at + 2], spec);
+        else outcome.kind = 'timeout';
       }
-      // The addon matched it by the same rules (engine/native/rawsock.test.ts): a reply the
-      // codecs cannot read would count as no answer.
-      if (reply) fillOutcome(outcome, reply, p[4 * i + 2], spec);
-      else outcome.kind = 'timeout';
     }
     outcomes.push(outcome);
   }
@@ -317,9 +335,9 @@ function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOut
 /** A round in flight: which probes are still waiting (the Pending code), kinds only. */
 function liveOf(p: Float64Array): ProbeOutcome[] {
   const outcomes: ProbeOutcome[] = [];
-  for (let i = 0; i < p.length / 4; i++) {
-    const state = p[4 * i + 1];
-    outcomes.push({ ttl: p[4 * i], kind: state === 3 ? 'timeExceeded' : STATE_KIND[state], responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
+  for (let at = 0; at < p.length; at += NATIVE_PROBE_FIELDS) {
+    const state = p[at + 1];
+    outcomes.push({ ttl: p[at], kind: state === 3 ? 'timeExceeded' : STATE_KIND[state], responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
   }
   return outcomes;
 }
