@@ -9,6 +9,9 @@
 // process.hrtime): right before sendto(), and for receives the kernel's own timestamp
 // (SO_TIMESTAMPNS, taken when the packet arrived, as ping does) carried over to CLOCK_MONOTONIC,
 // so the time the thread took to wake up is not part of an RTT.
+// Native rounds (second half of the file): a trace's whole rounds run here (tick, probes,
+// sends, matching, stamps, timeouts) and JavaScript hears of them once per delivery window.
+// Rounds are matched and stamped here; what a reply means is still read by engine/codec.
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>

@@ -172,6 +172,7 @@ function parserFor(family: 4 | 6, socketProtocol: number): Parser {
 }
 
 const STATE_KIND: ProbeOutcome['kind'][] = ['notSent', 'timeout', 'sendError'];
+const CONFIGURATIONS_KEPT = 64;
 
 /** Native rounds on the raw sockets: the addon's flows (rawsock.c, "Native rounds"). */
 class RawNativeRounds implements NativeRounds {
@@ -243,8 +244,10 @@ class RawNativeFlow implements NativeFlow {
     const id = this.nextConf++;
     const sender = this.sockets.sender(spec.family, spec.sourceInterface) as RawSocketHandle;
     rawsock().flowConfigure(this.handle, id, sender, Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, template.length), params, spec.destination);
-    // Rounds in flight keep theirs; older ones than the previous are done with.
-    for (const k of this.confs.keys()) if (k < id - 1) this.confs.delete(k);
+    // Rounds in flight keep theirs (a round's report names its configuration). Configurations
+    // change only when the target's address does (retarget), far less often than a round
+    // lives; the newest CONFIGURATIONS_KEPT are kept.
+    for (const k of this.confs.keys()) if (k <= id - CONFIGURATIONS_KEPT) this.confs.delete(k);
     this.confs.set(id, spec);
   }
 

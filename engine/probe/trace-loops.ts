@@ -141,8 +141,9 @@ export class TraceLoops {
           return this.fail(loop, err);
         }
         if (cmd.destination !== loop.spec.destination) loop.path.reset();
+        const probesChange = cmd.family !== loop.spec.family || cmd.destination !== loop.spec.destination || cmd.source !== loop.spec.source;
         loop.spec = spec;
-        if (loop.native) {
+        if (loop.native && probesChange) {
           try {
             loop.native.configure(spec);
           } catch (err) {
