@@ -179,6 +179,15 @@ export class ProbeTemplate {
     this.wanted = icmpFlowChecksum(p.flowId);
   }
 
+  /**
+   * What the native round runner (engine/native/rawsock.c, write_probe) needs to write the
+   * same bytes: the template with TTL and probe number at 0, the transport header's offset
+   * and the sums of the fixed parts.
+   */
+  nativeParts(): { bytes: Uint8Array; transport: number; ipSum: number; transportSum: number; wanted: number } {
+    return { bytes: this.bytes, transport: this.transport, ipSum: this.ipSum, transportSum: this.transportSum, wanted: this.wanted };
+  }
+
   /** Writes probe (ttl, probeSeq) into buf; returns its length. */
   write(buf: Uint8Array, ttl: number, probeSeq: number): number {
     buf.set(this.bytes);

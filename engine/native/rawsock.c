@@ -9,6 +9,9 @@
 // process.hrtime): right before sendto(), and for receives the kernel's own timestamp
 // (SO_TIMESTAMPNS, taken when the packet arrived, as ping does) carried over to CLOCK_MONOTONIC,
 // so the time the thread took to wake up is not part of an RTT.
+// Native rounds (second half of the file): a trace's whole rounds run here (tick, probes,
+// sends, matching, stamps, timeouts) and JavaScript hears of them once per delivery window.
+// Rounds are matched and stamped here; what a reply means is still read by engine/codec.
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -32,9 +35,13 @@
 #define BATCH 32
 #define SLOT 2048
 
+struct Instance;
+
 typedef struct RawSock {
   int fd;
   int family;
+  int protocol;
+  struct Instance *inst;
   uv_poll_t *poll;
   int polling;
   int closed;
@@ -69,7 +76,35 @@ typedef struct Ticker {
   struct Ticker *next;
 } Ticker;
 
-typedef struct { RawSock *head; Ticker *tickers; } Instance;
+struct NFlow;
+struct NRound;
+
+typedef struct Instance {
+  RawSock *head;
+  Ticker *tickers;
+  // Native rounds (see "Native rounds" below).
+  struct NFlow *flows;
+  struct NFlow **by_flow_id; // 65536 entries, made on the first flow
+  napi_ref report_cb;
+  napi_async_context report_ctx;
+  napi_env env;
+  uv_timer_t *deliver_timer;
+  uint64_t last_call;      // loop ms of the last call of report_cb
+  int held_window;         // smallest window among flows holding finished rounds (0: none held)
+  struct NRound **touched; // rounds answered during the current read
+  int ntouched, touched_cap;
+  int in_js;               // >0 while JavaScript runs from inside the addon's own calls
+  unsigned char *sendbuf;  // a round's probes, back to back
+  size_t sendbuf_len;
+  int defer;               // >0: a caller reports after it is done with the rounds it holds
+  // Thread CPU (ns) in native ticks (send, read, match) and in report calls (JavaScript), and
+  // their counts: nativeStats(), for measurements.
+  double tick_ns, report_ns, ticks, reports;
+} Instance;
+
+static int native_match(Instance *inst, RawSock *s, const unsigned char *buf, int len, const unsigned char *from, double at);
+static void native_after_read(Instance *inst, int from_js);
+
 
 static double now_ns(void) {
   struct timespec ts;
@@ -130,8 +165,9 @@ static void close_sock(RawSock *s, Instance *inst, int tearing_down) {
 
 // Reads every queued datagram (up to MAX_DRAIN), BATCH at a time with recvmmsg(), and calls
 // back once per batch with its count. Frees the socket when it was closed from inside a callback.
-static void drain(RawSock *s) {
+static void drain(RawSock *s, int from_js) {
   napi_env env = s->env;
+  Instance *inst = s->inst;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
   napi_value cb, global;
@@ -162,6 +198,7 @@ static void drain(RawSock *s) {
     struct timespec real_now;
     clock_gettime(CLOCK_REALTIME, &real_now);
     double mono_now = now_ns();
+    int taken = 0;
     for (int i = 0; i < n; i++) {
       double at = mono_now;
       struct msghdr *m = &msgs[i].msg_hdr;
@@ -180,20 +217,33 @@ static void drain(RawSock *s) {
       memset(a, 0, 16);
       if (from[i].ss_family == AF_INET6) memcpy(a, &((struct sockaddr_in6 *)&from[i])->sin6_addr, 16);
       else memcpy(a, &((struct sockaddr_in *)&from[i])->sin_addr, 4);
+      // A reply to a probe of a native round is taken here (C matching, see native_match):
+      // JavaScript sees it as an empty datagram, and is not called at all when every
+      // datagram of the batch was taken.
+      if (inst && inst->by_flow_id && native_match(inst, s, (unsigned char *)s->buf + (size_t)i * SLOT, (int)s->meta[2 * i], a, at)) {
+        s->meta[2 * i] = 0;
+        taken++;
+      }
     }
-    napi_value argv[1];
-    napi_create_int32(env, n, &argv[0]);
-    napi_value result;
-    if (napi_call_function(env, global, cb, 1, argv, &result) != napi_ok) {
-      napi_value err;
-      if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
-      break;
+    if (taken < n) {
+      napi_value argv[1];
+      napi_create_int32(env, n, &argv[0]);
+      napi_value result;
+      if (inst) inst->in_js++;
+      napi_status st = napi_call_function(env, global, cb, 1, argv, &result);
+      if (inst) inst->in_js--;
+      if (st != napi_ok) {
+        napi_value err;
+        if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
+        break;
+      }
     }
     total += n;
     // A short batch emptied the queue: spare the read that would only say EAGAIN.
     if (n < BATCH) break;
   }
   s->dispatching = 0;
+  if (inst && !s->closed) native_after_read(inst, from_js);
   napi_close_handle_scope(env, scope);
   if (s->closed) free(s);
 }
@@ -201,7 +251,7 @@ static void drain(RawSock *s) {
 static void on_readable(uv_poll_t *h, int status, int events) {
   RawSock *s = (RawSock *)h->data;
   if (!s || status < 0 || s->closed || !s->callback) return;
-  drain(s);
+  drain(s, 0);
 }
 
 // open(family: 4|6, protocol: number) -> socket
@@ -218,9 +268,11 @@ static napi_value Open(napi_env env, napi_callback_info info) {
   RawSock *s = calloc(1, sizeof *s);
   s->fd = fd;
   s->family = family;
+  s->protocol = protocol;
   s->env = env;
   Instance *inst = NULL;
   napi_get_instance_data(env, (void **)&inst);
+  s->inst = inst;
   if (inst) { s->next = inst->head; inst->head = s; }
   napi_value ext;
   napi_create_external(env, s, NULL, NULL, &ext);
@@ -424,7 +476,7 @@ static napi_value Drain(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   RawSock *s = get_sock(env, argv[0]);
-  if (s && s->callback && !s->dispatching) drain(s);
+  if (s && s->callback && !s->dispatching) drain(s, 1);
   return NULL;
 }
 
@@ -581,10 +633,1019 @@ static napi_value TickerClose(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Native rounds. A trace whose probes go out whole and back to back (no inter-hop delay, no
+// fragmentation) can have its rounds run here, without JavaScript per round: the flow's own
+// timer (the same grid as the ticker) writes the round's probes from the flow's template (TTL
+// and probe number patched as ProbeTemplate.write does), sends them (one sendto each, stamped
+// right before it), and reads what is queued. Replies are matched in C on the receive path by
+// (family, protocol, flow id, probe number) and the probe's destination and port, stamped with
+// the kernel's time, and kept as raw bytes: JavaScript parses each matched reply once, when
+// the round is reported (all interpretation stays in the codecs). A round ends when every
+// probe up to the end of the path answered (an unreachable, or the destination itself) or its
+// timeout passed. JavaScript is called once per delivery window with the rounds that started
+// or ended since its last call (report_cb); the path state, the TTL list of the next rounds
+// (flowTtls), the order of delivery, pause, stop and retarget stay in JavaScript.
+// ---------------------------------------------------------------------------------------------
+
+#define MAX_TTLS 256
+#define PROBE_FIELDS 7
+#define DELIVERY_GRACE_MS 10
+#define MAX_PROBES_IN_FLIGHT 0x7fff
+
+enum { P_NOT_SENT = 0, P_PENDING = 1, P_SEND_ERROR = 2, P_ANSWERED = 3 };
+enum { K_ECHO = 1, K_TIME_EXCEEDED = 2, K_UNREACHABLE = 3, K_TCP = 4 };
+
+typedef struct Conf {
+  int refs;
+  int id;
+  int family;
+  int protocol; // 1 icmp, 2 udp, 3 tcp
+  RawSock *sender;
+  struct sockaddr_storage to;
+  socklen_t tolen;
+  unsigned char dest[16];
+  int dest_port;
+  int tcp_data;
+  int dscp;
+  double timeout_ms;
+  unsigned char *tmpl;
+  int len;
+  int transport;
+  uint32_t ip_sum, transport_sum, wanted;
+} Conf;
+
+typedef struct NProbe {
+  uint8_t ttl;
+  uint8_t state;
+  uint8_t sock_protocol; // the receive socket's protocol (ICMP/ICMPv6 or TCP): which parser reads it
+  uint8_t kind;          // simple replies (no bytes kept): K_*, ICMP type and code, sender
+  uint8_t icmp_type, icmp_code;
+  unsigned char responder[16];
+  double sent_ns;
+  double rtt_ms;
+  unsigned char *reply; // 16 bytes sender address, then the datagram
+  int reply_len;
+} NProbe;
+
+typedef struct NRound {
+  struct NRound *next;
+  struct NFlow *flow;
+  double serial;
+  double time_ms;
+  int seq_start;
+  int count;
+  Conf *conf;
+  uint64_t deadline; // loop ms
+  int end_ttl;
+  int finished;
+  int reported_start;
+  int touched;
+  NProbe probes[];
+} NRound;
+
+typedef struct NFlow {
+  uv_timer_t timer; // first: the struct is freed as this handle (see flow_close)
+  uv_timer_t *timeout;
+  Instance *inst;
+  napi_env env;
+  double id;
+  int flow_id;
+  int closed;
+  int armed;
+  uint64_t due, repeat;
+  uint8_t ttls[MAX_TTLS];
+  int nttls;
+  int next_seq;
+  int in_flight;
+  double last_start;
+  double next_serial;
+  int window_ms;
+  int has_finished;
+  Conf *conf;
+  NRound *head, *tail;
+  struct NFlow *next;
+} NFlow;
+
+static double thread_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double wall_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)(ts.tv_nsec / 1000000);
+}
+
+static uint32_t fold16(uint32_t s) {
+  while (s > 0xffff) s = (s & 0xffff) + (s >> 16);
+  return s;
+}
+
+static void conf_unref(Conf *c) {
+  if (c && --c->refs == 0) { free(c->tmpl); free(c); }
+}
+
+/** ProbeTemplate.write, byte for byte (engine/codec/probe-packet.ts). */
+static void write_probe(const Conf *c, unsigned char *b, int ttl, int seq) {
+  memcpy(b, c->tmpl, c->len);
+  int t = c->transport;
+  if (c->family == 4) {
+    b[4] = seq >> 8; b[5] = seq & 0xff; b[8] = ttl;
+    uint32_t sum = ~fold16(c->ip_sum + ((uint32_t)ttl << 8) + seq) & 0xffff;
+    b[10] = sum >> 8; b[11] = sum & 0xff;
+  } else {
+    b[7] = ttl;
+  }
+  if (c->protocol == 1) {
+    b[t + 6] = seq >> 8; b[t + 7] = seq & 0xff;
+    uint32_t word = ~fold16(fold16(c->transport_sum + seq) + c->wanted) & 0xffff;
+    b[t + 8] = word >> 8; b[t + 9] = word & 0xff;
+  } else if (c->protocol == 2) {
+    uint32_t word = ~fold16(c->transport_sum + seq) & 0xffff;
+    b[t + 8] = word >> 8; b[t + 9] = word & 0xff;
+    b[t + 6] = seq >> 8; b[t + 7] = seq & 0xff;
+  } else {
+    b[t + 6] = seq >> 8; b[t + 7] = seq & 0xff;
+    uint32_t sum = ~fold16(c->transport_sum + seq) & 0xffff;
+    b[t + 16] = sum >> 8; b[t + 17] = sum & 0xff;
+  }
+}
+
+static int seq_at(int start, int i) { return ((start - 1 + i) % 0xfffe) + 1; }
+
+static inline uint16_t rd16(const unsigned char *b) { return (uint16_t)((b[0] << 8) | b[1]); }
+static inline uint32_t rd32(const unsigned char *b) { return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3]; }
+
+/**
+ * What a reply answers, as engine/codec/reply.ts reads it (only the fields matching needs):
+ * protocol of the probe, flow id, probe number (TCP resets: the acknowledged sequence, see
+ * rst), the probe's destination and port, the reply's kind and sender.
+ */
+typedef struct Key {
+  int family;
+  int protocol; // 1 icmp, 2 udp, 3 tcp
+  int flow_id;
+  int seq;
+  int rst;           // a TCP reset: acked holds the acknowledgement number - 1
+  uint32_t acked;
+  unsigned char dest[16];
+  int dest_port;
+  int kind;
+  unsigned char responder[16];
+  int icmp_type, icmp_code;
+  // What only the codecs read (see simple_reply): an RFC 4884 extension may follow the quote
+  // (MPLS), the quoted DSCP (-1: no quote), a UDP checksum that is not the probe number (NAT).
+  int extension, quoted_dscp, nat;
+} Key;
+
+// The quoted probe's transport header at q (ICMP errors). 1 when it is one of our probe kinds.
+static int quoted_key(Key *k, int proto, int echo_type, const unsigned char *q) {
+  // ICMPv6 quotes: the codecs take next header 58 or 1 as ICMP; IPv4 quotes 1 only.
+  if (proto == 1 || (proto == 58 && k->family == 6)) {
+    if (q[0] != echo_type) return 0;
+    k->protocol = 1; k->flow_id = rd16(q + 4); k->seq = rd16(q + 6); k->dest_port = 0;
+    return 1;
+  }
+  if (proto == 17) {
+    k->protocol = 2; k->flow_id = rd16(q); k->seq = rd16(q + 6); k->dest_port = rd16(q + 2);
+    return 1;
+  }
+  if (proto == 6) {
+    uint32_t seq = rd32(q + 4);
+    k->flow_id = rd16(q);
+    if ((seq >> 16) != (uint32_t)k->flow_id) return 0;
+    k->protocol = 3; k->seq = seq & 0xffff; k->dest_port = rd16(q + 2);
+    return 1;
+  }
+  return 0;
+}
+
+static int tcp_key(Key *k, const unsigned char *b, int t, int len) {
+  if (len - t < 20) return 0;
+  int flags = b[t + 13];
+  int syn_ack = (flags & 0x12) == 0x12, rst_ack = (flags & 0x14) == 0x14;
+  if (!syn_ack && !rst_ack) return 0;
+  uint32_t acked = rd32(b + t + 8) - 1;
+  k->flow_id = rd16(b + t + 2);
+  if (syn_ack && (acked >> 16) != (uint32_t)k->flow_id) return 0;
+  k->protocol = 3; k->kind = K_TCP; k->dest_port = rd16(b + t);
+  k->seq = acked & 0xffff;
+  k->rst = !syn_ack;
+  k->acked = acked;
+  memcpy(k->dest, k->responder, 16);
+  return 1;
+}
+
+/**
+ * Reads the key of a datagram from a receive socket of `family` and `sock_protocol` (1 ICMP,
+ * 58 ICMPv6, 6 TCP); `from` is the sender (IPv6 sockets deliver no IP header). 1 when it is a
+ * reply to one of our probe kinds, with the same rules as engine/codec/reply.ts.
+ */
+static int reply_key(int family, int sock_protocol, const unsigned char *b, int len, const unsigned char *from, Key *k) {
+  memset(k, 0, sizeof *k);
+  k->family = family;
+  if (family == 4) {
+    if (len < 20 || (b[0] >> 4) != 4) return 0;
+    int hl = (b[0] & 0x0f) * 4;
+    if (hl < 20 || len < hl) return 0;
+    memcpy(k->responder, b + 12, 4);
+    if (sock_protocol == 6) return b[9] == 6 && tcp_key(k, b, hl, len);
+    if (b[9] != 1 || len - hl < 8) return 0;
+    const unsigned char *icmp = b + hl;
+    int type = icmp[0];
+    k->icmp_type = type; k->icmp_code = icmp[1]; k->quoted_dscp = -1;
+    if (type == 0) {
+      k->protocol = 1; k->kind = K_ECHO; k->flow_id = rd16(icmp + 4); k->seq = rd16(icmp + 6);
+      memcpy(k->dest, k->responder, 4);
+      return 1;
+    }
+    if (type != 11 && type != 3) return 0;
+    int qo = hl + 8;
+    if (len - qo < 20 || (b[qo] >> 4) != 4) return 0;
+    int qhl = (b[qo] & 0x0f) * 4;
+    if (qhl < 20 || len - qo < qhl) return 0;
+    if (((b[qo + 6] & 0x1f) | b[qo + 7]) != 0) return 0;
+    int qt = qo + qhl;
+    if (len - qt < 8) return 0;
+    k->kind = type == 11 ? K_TIME_EXCEEDED : K_UNREACHABLE;
+    memcpy(k->dest, b + qo + 16, 4);
+    if (!quoted_key(k, b[qo + 9], 8, b + qt)) return 0;
+    // UDP: matched by the quoted identification (the probe number too; NAT rewrites the checksum).
+    if (k->protocol == 2) {
+      k->nat = rd16(b + qt + 6) != rd16(b + qo + 4);
+      k->seq = rd16(b + qo + 4);
+    }
+    k->quoted_dscp = b[qo + 1] >> 2;
+    k->extension = icmp[5] != 0 || len - qo > 128;
+    return 1;
+  }
+  memcpy(k->responder, from, 16);
+  k->quoted_dscp = -1;
+  if (sock_protocol == 6) return tcp_key(k, b, 0, len);
+  if (len < 8) return 0;
+  int type = b[0];
+  k->icmp_type = type; k->icmp_code = b[1];
+  if (type == 129) {
+    k->protocol = 1; k->kind = K_ECHO; k->flow_id = rd16(b + 4); k->seq = rd16(b + 6);
+    memcpy(k->dest, from, 16);
+    return 1;
+  }
+  if (type != 3 && type != 1) return 0;
+  if (len - 8 < 40 || (b[8] >> 4) != 6) return 0;
+  int qt = 48;
+  int next = b[8 + 6];
+  if (next == 44) {
+    if (len - qt < 8) return 0;
+    if ((rd16(b + qt + 2) & 0xfff8) != 0) return 0;
+    next = b[qt];
+    qt += 8;
+  }
+  if (len - qt < 8) return 0;
+  k->kind = type == 3 ? K_TIME_EXCEEDED : K_UNREACHABLE;
+  memcpy(k->dest, b + 8 + 24, 16);
+  k->quoted_dscp = (((b[8] & 0x0f) << 4) | (b[9] >> 4)) >> 2;
+  k->extension = b[4] != 0 || len - 8 > 128;
+  return quoted_key(k, next, 128, b + qt);
+}
+
+/**
+ * A reply whose outcome the codecs would fill from the key alone: no possible extension, no
+ * NAT mark, and a quoted DSCP that fillOutcome leaves out (the trace sets none and the quote
+ * says 0). Its kind, ICMP type and code and sender go to JavaScript as numbers and bytes; any
+ * other reply goes as its bytes, for the codecs to read.
+ */
+static int simple_reply(const Key *k, int dscp) {
+  if (k->extension || k->nat) return 0;
+  if (k->quoted_dscp >= 0 && (dscp != 0 || k->quoted_dscp != dscp)) return 0;
+  return 1;
+}
+
+static void touch(Instance *inst, NRound *r) {
+  if (r->touched) return;
+  if (inst->ntouched == inst->touched_cap) {
+    inst->touched_cap = inst->touched_cap ? 2 * inst->touched_cap : 64;
+    inst->touched = realloc(inst->touched, sizeof *inst->touched * inst->touched_cap);
+  }
+  r->touched = 1;
+  inst->touched[inst->ntouched++] = r;
+}
+
+/** Matches a received datagram to a probe of a native round: 1 when it was one (taken). */
+static int native_match(Instance *inst, RawSock *s, const unsigned char *buf, int len, const unsigned char *from, double at) {
+  Key k;
+  if (!reply_key(s->family, s->protocol, buf, len, from, &k)) return 0;
+  NFlow *f = inst->by_flow_id[k.flow_id & 0xffff];
+  if (!f || f->closed) return 0; // not a native flow: JavaScript's prober matches it
+  int seq = k.seq;
+  if (k.rst) {
+    // A reset acknowledges the SYN's data bytes too: take them off to find the probe.
+    uint32_t s32 = k.acked - (uint32_t)(f->conf ? f->conf->tcp_data : 0);
+    if ((s32 >> 16) != (uint32_t)k.flow_id) return 1;
+    seq = s32 & 0xffff;
+  }
+  for (NRound *r = f->head; r; r = r->next) {
+    if (r->finished) continue;
+    int idx = ((seq - 1) - (r->seq_start - 1) + 2 * 0xfffe) % 0xfffe;
+    if (idx >= r->count) continue;
+    Conf *c = r->conf;
+    NProbe *p = &r->probes[idx];
+    // Same flow and number but not our destination or port: someone else's packet.
+    if (c->family != k.family || c->protocol != k.protocol || p->state != P_PENDING) return 1;
+    if (memcmp(c->dest, k.dest, c->family == 4 ? 4 : 16) != 0) return 1;
+    if (c->protocol != 1 && k.dest_port != c->dest_port) return 1;
+    double rtt = (at - p->sent_ns) / 1e6;
+    if (rtt > c->timeout_ms) return 1;
+    p->state = P_ANSWERED;
+    p->rtt_ms = rtt;
+    p->sock_protocol = s->protocol;
+    p->kind = k.kind;
+    p->icmp_type = k.icmp_type;
+    p->icmp_code = k.icmp_code;
+    memcpy(p->responder, k.responder, 16);
+    if (!simple_reply(&k, c->dscp)) {
+      // The datagram, then its sender's 16 address bytes (IPv6 sockets deliver no IP header).
+      p->reply = malloc((size_t)len + 16);
+      memcpy(p->reply, buf, len);
+      memcpy(p->reply + len, from, 16);
+      p->reply_len = len;
+    }
+    int ended = k.kind == K_UNREACHABLE || memcmp(k.responder, c->dest, c->family == 4 ? 4 : 16) == 0;
+    if (ended && p->ttl < r->end_ttl) r->end_ttl = p->ttl;
+    touch(inst, r);
+    return 1;
+  }
+  return 1;
+}
+
+static int round_complete(NRound *r) {
+  for (int i = 0; i < r->count; i++) {
+    if (r->probes[i].ttl > r->end_ttl) break;
+    if (r->probes[i].state == P_PENDING) return 0;
+  }
+  return 1;
+}
+
+static void hold(Instance *inst, NFlow *f) {
+  f->has_finished = 1;
+  if (inst->held_window == 0 || f->window_ms < inst->held_window) inst->held_window = f->window_ms;
+}
+
+static void round_finish(NRound *r) {
+  if (r->finished) return;
+  r->finished = 1;
+  // Probes beyond the end of the path are not part of this round's answer.
+  for (int i = 0; i < r->count; i++) {
+    if (r->probes[i].ttl > r->end_ttl && r->probes[i].state == P_PENDING) r->probes[i].state = P_NOT_SENT;
+  }
+  NFlow *f = r->flow;
+  f->in_flight -= r->count;
+  hold(f->inst, f);
+}
+
+static void deliver_all(Instance *inst);
+static void arm_timeout(NFlow *f);
+
+static void on_deliver_timer(uv_timer_t *h) {
+  Instance *inst = h->data;
+  if (inst) deliver_all(inst);
+}
+
+/**
+ * Finished rounds are reported at most about once per window (the smallest window among the
+ * flows holding some): at once when the window since the last report passed, otherwise by a
+ * timer DELIVERY_GRACE_MS after it, unless a round start or end after the window carries them.
+ * from_js: called from inside JavaScript (a drain it asked for): a zero timer reports instead.
+ */
+static void maybe_deliver(Instance *inst, int from_js) {
+  if (inst->held_window == 0 || !inst->report_cb || inst->defer) return;
+  uint64_t now = uv_now(inst->deliver_timer->loop);
+  uint64_t end = inst->last_call + (uint64_t)inst->held_window;
+  if (now >= end || now < inst->last_call) {
+    if (from_js || inst->in_js) uv_timer_start(inst->deliver_timer, on_deliver_timer, 0, 0);
+    else deliver_all(inst);
+    return;
+  }
+  uint64_t at = end + DELIVERY_GRACE_MS;
+  if (!uv_is_active((uv_handle_t *)inst->deliver_timer) || uv_timer_get_due_in(inst->deliver_timer) > at - now) {
+    uv_timer_start(inst->deliver_timer, on_deliver_timer, at - now, 0);
+  }
+}
+
+/** After a read: ends the native rounds whose answers are all in. */
+static void native_after_read(Instance *inst, int from_js) {
+  if (inst->ntouched == 0) return;
+  for (int i = 0; i < inst->ntouched; i++) {
+    NRound *r = inst->touched[i];
+    r->touched = 0;
+    if (!r->finished && !r->flow->closed && round_complete(r)) round_finish(r);
+  }
+  inst->ntouched = 0;
+  maybe_deliver(inst, from_js);
+}
+
+static void drain_all(Instance *inst, int family) {
+  for (RawSock *s = inst->head; s; s = s->next) {
+    if (s->closed || !s->callback || s->dispatching || !s->polling) continue;
+    if (family && s->family != family) continue;
+    drain(s, 0);
+  }
+}
+
+static void free_round(NRound *r) {
+  for (int i = 0; i < r->count; i++) free(r->probes[i].reply);
+  conf_unref(r->conf);
+  free(r);
+}
+
+static void on_timeout(uv_timer_t *h) {
+  NFlow *f = h->data;
+  if (!f || f->closed) return;
+  Instance *inst = f->inst;
+  // After a stall the timer runs before the loop polls the sockets: replies that came in time
+  // may still be queued (their kernel stamps decide).
+  inst->defer++;
+  drain_all(inst, 0);
+  inst->defer--;
+  if (f->closed) { maybe_deliver(inst, 0); return; }
+  uint64_t now = uv_now(h->loop);
+  for (NRound *r = f->head; r; r = r->next) {
+    if (r->finished) continue;
+    if (r->deadline > now) break;
+    round_finish(r);
+  }
+  arm_timeout(f);
+  maybe_deliver(inst, 0);
+}
+
+static void arm_timeout(NFlow *f) {
+  uint64_t now = uv_now(f->timeout->loop);
+  for (NRound *r = f->head; r; r = r->next) {
+    if (r->finished) continue;
+    uv_timer_start(f->timeout, on_timeout, r->deadline > now ? r->deadline - now : 0, 0);
+    return;
+  }
+  uv_timer_stop(f->timeout);
+}
+
+/** One round of the flow now: probes written from the template, sent, queued replies read. */
+static void flow_round(NFlow *f) {
+  f->last_start = wall_ms();
+  Conf *c = f->conf;
+  int n = f->nttls;
+  if (!c || n == 0 || f->in_flight + n > MAX_PROBES_IN_FLIGHT) return;
+  // The sender may have been closed (and freed) since: only a socket still open is used.
+  RawSock *alive = f->inst->head;
+  while (alive && alive != c->sender) alive = alive->next;
+  if (!alive || alive->closed) return;
+  size_t need = (size_t)c->len * (size_t)n;
+  if (f->inst->sendbuf_len < need) {
+    free(f->inst->sendbuf);
+    f->inst->sendbuf = malloc(need);
+    f->inst->sendbuf_len = need;
+  }
+  NRound *r = calloc(1, sizeof *r + sizeof(NProbe) * (size_t)n);
+  r->flow = f;
+  r->serial = f->next_serial++;
+  r->time_ms = f->last_start;
+  r->seq_start = f->next_seq;
+  r->count = n;
+  r->conf = c;
+  c->refs++;
+  r->end_ttl = 1 << 30;
+  f->next_seq = seq_at(f->next_seq, n);
+  for (int i = 0; i < n; i++) {
+    r->probes[i].ttl = f->ttls[i];
+    write_probe(c, f->inst->sendbuf + (size_t)i * c->len, f->ttls[i], seq_at(r->seq_start, i));
+  }
+  if (f->tail) f->tail->next = r; else f->head = r;
+  f->tail = r;
+  f->in_flight += n;
+  for (int i = 0; i < n; i++) {
+    double at = now_ns();
+    ssize_t sent = sendto(c->sender->fd, f->inst->sendbuf + (size_t)i * c->len, c->len, 0, (struct sockaddr *)&c->to, c->tolen);
+    r->probes[i].sent_ns = at;
+    r->probes[i].state = sent < 0 ? P_SEND_ERROR : P_PENDING;
+  }
+  uv_update_time(f->timer.loop);
+  r->deadline = uv_now(f->timer.loop) + (uint64_t)(c->timeout_ms + 0.999);
+  // On a short path the replies are queued already (the kernel forwards and answers inside
+  // sendto on local links): reading them now ends the round in this turn of the loop.
+  // A report now would free the round (flow_report): the tick reports after it.
+  f->inst->defer++;
+  if (!round_complete(r)) drain_all(f->inst, c->family);
+  f->inst->defer--;
+  if (f->closed) return;
+  if (!r->finished && round_complete(r)) round_finish(r);
+  if (!r->finished && !uv_is_active((uv_handle_t *)f->timeout)) arm_timeout(f);
+}
+
+static void on_flow_tick(uv_timer_t *h) {
+  NFlow *f = h->data;
+  if (!f || f->closed) return;
+  Instance *inst = f->inst;
+  double t0 = thread_ns();
+  if (f->repeat > 0) {
+    uint64_t now = uv_now(h->loop);
+    f->due += f->repeat;
+    if (f->due + f->repeat <= now) f->due += ((now - f->due) / f->repeat) * f->repeat;
+    uv_timer_start(&f->timer, on_flow_tick, f->due > now ? f->due - now : 0, 0);
+  }
+  flow_round(f);
+  inst->tick_ns += thread_ns() - t0;
+  inst->ticks++;
+  if (!f->closed) maybe_deliver(inst, 0);
+}
+
+static napi_value set_num(napi_env env, napi_value obj, const char *name, double v) {
+  napi_value x;
+  napi_create_double(env, v, &x);
+  napi_set_named_property(env, obj, name, x);
+  return x;
+}
+
+/**
+ * The flow's report: the rounds that started since the last report and those that ended
+ * (with their probes), in start order; ended rounds are then forgotten here. live: the
+ * probes' states of rounds still in flight too.
+ */
+// Node-API calls fail while the environment is going away (a worker being terminated still
+// runs its timers): then nothing is reported (NULL) and nothing more is called.
+#define OK(call) do { if ((call) != napi_ok) return NULL; } while (0)
+
+static napi_value flow_report(napi_env env, NFlow *f, int live) {
+  napi_value out, rounds;
+  OK(napi_create_object(env, &out));
+  set_num(env, out, "id", f->id);
+  OK(napi_create_array(env, &rounds));
+  uint32_t k = 0;
+  NRound **link = &f->head;
+  NRound *prev = NULL;
+  while (*link) {
+    NRound *r = *link;
+    if (r->finished || !r->reported_start || live) {
+      napi_value o;
+      OK(napi_create_object(env, &o));
+      set_num(env, o, "serial", r->serial);
+      set_num(env, o, "time", r->time_ms);
+      set_num(env, o, "conf", r->conf->id);
+      set_num(env, o, "count", r->count);
+      napi_value done;
+      napi_get_boolean(env, r->finished, &done);
+      napi_set_named_property(env, o, "done", done);
+      if (r->finished || live) {
+        // Per probe (PROBE_FIELDS numbers): ttl, state (0 not sent, 1 pending/timed out,
+        // 2 send error, 3 answered), rtt ms, the receive socket's protocol, and for a simple
+        // reply (see simple_reply) its kind (K_*), ICMP type and code; its sender's 16 bytes
+        // are in addresses. Other answered probes have their bytes in replies.
+        napi_value ab, arr;
+        void *data;
+        OK(napi_create_arraybuffer(env, sizeof(double) * PROBE_FIELDS * (size_t)r->count, &data, &ab));
+        OK(napi_create_typedarray(env, napi_float64_array, PROBE_FIELDS * (size_t)r->count, ab, 0, &arr));
+        double *d = data;
+        void *adata;
+        napi_value addrs;
+        OK(napi_create_buffer(env, 16 * (size_t)r->count, &adata, &addrs));
+        unsigned char *a = adata;
+        napi_value replies = NULL;
+        for (int i = 0; i < r->count; i++) {
+          NProbe *p = &r->probes[i];
+          double *q = d + PROBE_FIELDS * i;
+          q[0] = p->ttl;
+          q[1] = p->state;
+          q[2] = p->rtt_ms;
+          q[3] = p->sock_protocol;
+          q[4] = p->reply ? 0 : p->kind;
+          q[5] = p->icmp_type;
+          q[6] = p->icmp_code;
+          memcpy(a + 16 * i, p->responder, 16);
+          if (r->finished && p->reply) {
+            if (!replies) OK(napi_create_array_with_length(env, r->count, &replies));
+            napi_value b;
+            OK(napi_create_buffer_copy(env, (size_t)p->reply_len + 16, p->reply, NULL, &b));
+            napi_set_element(env, replies, i, b);
+          }
+        }
+        napi_set_named_property(env, o, "probes", arr);
+        napi_set_named_property(env, o, "addresses", addrs);
+        if (replies) napi_set_named_property(env, o, "replies", replies);
+      }
+      napi_set_element(env, rounds, k++, o);
+      r->reported_start = 1;
+    }
+    if (r->finished) {
+      *link = r->next;
+      if (f->tail == r) f->tail = prev;
+      free_round(r);
+    } else {
+      prev = r;
+      link = &r->next;
+    }
+  }
+  napi_set_named_property(env, out, "rounds", rounds);
+  f->has_finished = 0;
+  return out;
+}
+
+/** Reports every flow holding finished rounds in one call of report_cb(reports). */
+static void deliver_all(Instance *inst) {
+  if (!inst->report_cb) return;
+  uv_timer_stop(inst->deliver_timer);
+  inst->held_window = 0;
+  napi_env env = inst->env;
+  napi_handle_scope scope;
+  if (napi_open_handle_scope(env, &scope) != napi_ok) return;
+  napi_value reports;
+  if (napi_create_array(env, &reports) != napi_ok) { napi_close_handle_scope(env, scope); return; }
+  uint32_t n = 0;
+  for (NFlow *f = inst->flows; f; f = f->next) {
+    if (f->closed || !f->has_finished) continue;
+    napi_value report = flow_report(env, f, 0);
+    if (!report) { napi_close_handle_scope(env, scope); return; }
+    napi_set_element(env, reports, n++, report);
+  }
+  inst->last_call = uv_now(inst->deliver_timer->loop);
+  if (n > 0) {
+    napi_value cb, global, result;
+    napi_get_reference_value(env, inst->report_cb, &cb);
+    napi_get_global(env, &global);
+    inst->in_js++;
+    double t0 = thread_ns();
+    napi_status st = napi_make_callback(env, inst->report_ctx, global, cb, 1, &reports, &result);
+    inst->report_ns += thread_ns() - t0;
+    inst->reports++;
+    inst->in_js--;
+    if (st != napi_ok) {
+      napi_value err;
+      if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
+    }
+  }
+  napi_close_handle_scope(env, scope);
+}
+
+static Instance *instance(napi_env env) {
+  Instance *inst = NULL;
+  napi_get_instance_data(env, (void **)&inst);
+  return inst;
+}
+
+static NFlow *get_flow(napi_env env, napi_value v) {
+  NFlow *f = NULL;
+  if (napi_get_value_external(env, v, (void **)&f) != napi_ok || !f || f->closed) {
+    napi_throw_error(env, NULL, "flow is closed");
+    return NULL;
+  }
+  return f;
+}
+
+// nativeRounds(callback(reports)): where reports of every flow go (one call per delivery).
+static napi_value NativeRounds(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  Instance *inst = instance(env);
+  if (inst->report_cb) napi_delete_reference(env, inst->report_cb);
+  napi_create_reference(env, argv[0], 1, &inst->report_cb);
+  if (!inst->report_ctx) {
+    napi_value name;
+    napi_create_string_latin1(env, "hopwatch:nativeRounds", NAPI_AUTO_LENGTH, &name);
+    napi_async_init(env, NULL, name, &inst->report_ctx);
+  }
+  return NULL;
+}
+
+// flowOpen(id, flowId, windowMs) -> flow: a stopped native flow (no configuration yet).
+static napi_value FlowOpen(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  Instance *inst = instance(env);
+  double id = 0;
+  int32_t flow_id = 0, window = 20;
+  napi_get_value_double(env, argv[0], &id);
+  napi_get_value_int32(env, argv[1], &flow_id);
+  napi_get_value_int32(env, argv[2], &window);
+  if (flow_id < 0 || flow_id > 0xffff || (inst->by_flow_id && inst->by_flow_id[flow_id])) {
+    napi_throw_error(env, NULL, "flowOpen: flow id in use");
+    return NULL;
+  }
+  uv_loop_t *loop = NULL;
+  napi_get_uv_event_loop(env, &loop);
+  if (!inst->by_flow_id) inst->by_flow_id = calloc(65536, sizeof *inst->by_flow_id);
+  if (!inst->deliver_timer) {
+    inst->env = env;
+    inst->deliver_timer = malloc(sizeof *inst->deliver_timer);
+    uv_timer_init(loop, inst->deliver_timer);
+    inst->deliver_timer->data = inst;
+    uv_unref((uv_handle_t *)inst->deliver_timer);
+  }
+  NFlow *f = calloc(1, sizeof *f);
+  f->inst = inst;
+  f->env = env;
+  f->id = id;
+  f->flow_id = flow_id;
+  f->window_ms = window > 0 ? window : 1;
+  f->next_seq = 1;
+  uv_timer_init(loop, &f->timer);
+  f->timer.data = f;
+  f->timeout = malloc(sizeof *f->timeout);
+  uv_timer_init(loop, f->timeout);
+  f->timeout->data = f;
+  f->next = inst->flows;
+  inst->flows = f;
+  inst->by_flow_id[flow_id] = f;
+  napi_value ext;
+  napi_create_external(env, f, NULL, NULL, &ext);
+  return ext;
+}
+
+// flowConfigure(flow, confId, sender, template: Buffer, params: Float64Array, destination):
+// the probes of the rounds that start from now on. params: family, protocol (1 icmp, 2 udp,
+// 3 tcp), destination port, timeout ms, transport offset, IPv4 header sum, transport sum,
+// wanted ICMP checksum, TCP data bytes (ProbeTemplate.nativeParams()).
+static napi_value FlowConfigure(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (!f) return NULL;
+  int32_t id = 0;
+  napi_get_value_int32(env, argv[1], &id);
+  RawSock *sender = get_sock(env, argv[2]);
+  if (!sender) return NULL;
+  void *tdata; size_t tlen;
+  napi_get_buffer_info(env, argv[3], &tdata, &tlen);
+  napi_typedarray_type type;
+  size_t plen = 0;
+  void *pdata = NULL;
+  napi_get_typedarray_info(env, argv[4], &type, &plen, &pdata, NULL, NULL);
+  char addr[64];
+  size_t alen = 0;
+  napi_get_value_string_latin1(env, argv[5], addr, sizeof addr, &alen);
+  if (type != napi_float64_array || plen < 9 || tlen == 0 || tlen > 65536 / 4) {
+    napi_throw_error(env, NULL, "flowConfigure: bad template or parameters");
+    return NULL;
+  }
+  double *p = pdata;
+  Conf *c = calloc(1, sizeof *c);
+  c->refs = 1;
+  c->id = id;
+  c->family = (int)p[0];
+  c->protocol = (int)p[1];
+  c->dest_port = (int)p[2];
+  c->timeout_ms = p[3];
+  c->transport = (int)p[4];
+  c->ip_sum = (uint32_t)p[5];
+  c->transport_sum = (uint32_t)p[6];
+  c->wanted = (uint32_t)p[7];
+  c->tcp_data = (int)p[8];
+  c->dscp = plen > 9 ? (int)p[9] : 0;
+  c->sender = sender;
+  c->len = (int)tlen;
+  c->tmpl = malloc(tlen);
+  memcpy(c->tmpl, tdata, tlen);
+  if (!to_sockaddr(c->family, addr, &c->to, &c->tolen)) {
+    conf_unref(c);
+    return throw_errno(env, "bad address", EINVAL);
+  }
+  if (c->family == 6) memcpy(c->dest, &((struct sockaddr_in6 *)&c->to)->sin6_addr, 16);
+  else memcpy(c->dest, &((struct sockaddr_in *)&c->to)->sin_addr, 4);
+  conf_unref(f->conf);
+  f->conf = c;
+  return NULL;
+}
+
+// flowTtls(flow, ttls: Uint8Array): the TTLs of the rounds that start from now on.
+static napi_value FlowTtls(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (!f) return NULL;
+  napi_typedarray_type type;
+  size_t n = 0;
+  void *data = NULL;
+  napi_get_typedarray_info(env, argv[1], &type, &n, &data, NULL, NULL);
+  if (type != napi_uint8_array || n > MAX_TTLS) {
+    napi_throw_error(env, NULL, "flowTtls: too many TTLs");
+    return NULL;
+  }
+  memcpy(f->ttls, data, n);
+  f->nttls = (int)n;
+  return NULL;
+}
+
+// flowRun(flow, repeatMs, windowMs): a round now, then one every repeatMs on a grid counted
+// from now (as the ticker: a late tick does not push the later ones back); windowMs: how long
+// its ended rounds may be held for the next report (see maybe_deliver).
+static napi_value FlowRun(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (!f) return NULL;
+  double repeat = 0;
+  int32_t window = 0;
+  napi_get_value_double(env, argv[1], &repeat);
+  napi_get_value_int32(env, argv[2], &window);
+  if (window > 0) f->window_ms = window;
+  if (!(repeat >= 1)) repeat = 1;
+  f->repeat = (uint64_t)repeat;
+  // due: the next tick's time (as TickerStart: on_flow_tick adds repeat before it re-arms).
+  f->due = uv_now(f->timer.loop) + f->repeat;
+  uv_timer_start(&f->timer, on_flow_tick, f->repeat, 0);
+  f->armed = 1;
+  f->inst->in_js++;
+  flow_round(f);
+  f->inst->in_js--;
+  if (!f->closed) maybe_deliver(f->inst, 1);
+  return NULL;
+}
+
+static napi_value FlowStop(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (f) { uv_timer_stop(&f->timer); f->armed = 0; }
+  return NULL;
+}
+
+// flowTake(flow, live) -> report (see flow_report), without waiting for the delivery window.
+static napi_value FlowTake(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (!f) return NULL;
+  bool live = false;
+  napi_get_value_bool(env, argv[1], &live);
+  return flow_report(env, f, live);
+}
+
+// flowLastStart(flow) -> wall ms of the flow's last round start (0: none).
+static napi_value FlowLastStart(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = get_flow(env, argv[0]);
+  if (!f) return NULL;
+  napi_value out;
+  napi_create_double(env, f->last_start, &out);
+  return out;
+}
+
+static void flow_close(NFlow *f, Instance *inst) {
+  if (f->closed) return;
+  f->closed = 1;
+  if (inst->by_flow_id && inst->by_flow_id[f->flow_id] == f) inst->by_flow_id[f->flow_id] = NULL;
+  NFlow **p = &inst->flows;
+  while (*p && *p != f) p = &(*p)->next;
+  if (*p) *p = f->next;
+  uv_timer_stop(&f->timer);
+  uv_timer_stop(f->timeout);
+  f->timeout->data = NULL;
+  uv_close((uv_handle_t *)f->timeout, (uv_close_cb)(void *)free);
+  f->timer.data = NULL;
+  conf_unref(f->conf);
+  f->conf = NULL;
+}
+
+// The flow's rounds are freed when its handle closes (a read may still hold them).
+static void free_flow_rounds(NFlow *f) {
+  for (NRound *r = f->head; r;) {
+    NRound *next = r->next;
+    free_round(r);
+    r = next;
+  }
+  f->head = f->tail = NULL;
+}
+
+static napi_value FlowClose(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  NFlow *f = NULL;
+  Instance *inst = instance(env);
+  if (napi_get_value_external(env, argv[0], (void **)&f) == napi_ok && f && !f->closed) {
+    flow_close(f, inst);
+    // Not inside a read: nothing else holds its rounds.
+    if (inst->ntouched == 0) free_flow_rounds(f);
+    else {
+      for (int i = 0; i < inst->ntouched; i++) if (inst->touched[i]->flow == f) inst->touched[i] = inst->touched[--inst->ntouched], i--;
+      free_flow_rounds(f);
+    }
+    uv_close((uv_handle_t *)&f->timer, (uv_close_cb)(void *)free);
+  }
+  return NULL;
+}
+
+// nativeStats() -> [tick ns, report ns, ticks, reports]: thread CPU in native ticks and in
+// report calls since the addon loaded on this thread (for measurements).
+static napi_value NativeStats(napi_env env, napi_callback_info info) {
+  Instance *inst = instance(env);
+  napi_value out, v;
+  napi_create_array_with_length(env, 4, &out);
+  double vals[4] = { inst->tick_ns, inst->report_ns, inst->ticks, inst->reports };
+  for (uint32_t i = 0; i < 4; i++) { napi_create_double(env, vals[i], &v); napi_set_element(env, out, i, v); }
+  return out;
+}
+
+// matchKey(family, socketProtocol, datagram, from: Buffer(16), dscp) -> key or null: the C
+// reading of a reply, and whether it is simple for a trace sending `dscp` (tests compare it
+// with engine/codec/reply.ts on the same bytes).
+static napi_value MatchKey(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  int32_t family = 0, proto = 0;
+  napi_get_value_int32(env, argv[0], &family);
+  napi_get_value_int32(env, argv[1], &proto);
+  void *data; size_t len;
+  napi_get_buffer_info(env, argv[2], &data, &len);
+  void *from; size_t flen;
+  napi_get_buffer_info(env, argv[3], &from, &flen);
+  unsigned char f16[16] = {0};
+  memcpy(f16, from, flen < 16 ? flen : 16);
+  Key k;
+  napi_value out;
+  if (!reply_key(family, proto, data, (int)len, f16, &k)) {
+    napi_get_null(env, &out);
+    return out;
+  }
+  napi_create_object(env, &out);
+  set_num(env, out, "protocol", k.protocol);
+  set_num(env, out, "flowId", k.flow_id);
+  set_num(env, out, "probeSeq", k.seq);
+  set_num(env, out, "destinationPort", k.dest_port);
+  set_num(env, out, "kind", k.kind);
+  napi_value b;
+  napi_create_buffer_copy(env, family == 4 ? 4 : 16, k.dest, NULL, &b);
+  napi_set_named_property(env, out, "destination", b);
+  napi_create_buffer_copy(env, family == 4 ? 4 : 16, k.responder, NULL, &b);
+  napi_set_named_property(env, out, "responder", b);
+  if (k.rst) set_num(env, out, "tcpResetAcked", k.acked);
+  set_num(env, out, "icmpType", k.icmp_type);
+  set_num(env, out, "icmpCode", k.icmp_code);
+  int32_t dscp = 0;
+  if (argc > 4) napi_get_value_int32(env, argv[4], &dscp);
+  napi_value simple;
+  napi_get_boolean(env, simple_reply(&k, dscp), &simple);
+  napi_set_named_property(env, out, "simple", simple);
+  return out;
+}
+
+// writeProbe(template, params, ttl, probeSeq) -> Buffer: the C template writer (tests compare
+// it with ProbeTemplate.write).
+static napi_value WriteProbeNative(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  void *tdata; size_t tlen;
+  napi_get_buffer_info(env, argv[0], &tdata, &tlen);
+  napi_typedarray_type type;
+  size_t plen = 0;
+  void *pdata = NULL;
+  napi_get_typedarray_info(env, argv[1], &type, &plen, &pdata, NULL, NULL);
+  int32_t ttl = 0, seq = 0;
+  napi_get_value_int32(env, argv[2], &ttl);
+  napi_get_value_int32(env, argv[3], &seq);
+  double *p = pdata;
+  Conf c = {0};
+  c.family = (int)p[0]; c.protocol = (int)p[1]; c.transport = (int)p[4];
+  c.ip_sum = (uint32_t)p[5]; c.transport_sum = (uint32_t)p[6]; c.wanted = (uint32_t)p[7];
+  c.tmpl = tdata; c.len = (int)tlen;
+  void *out;
+  napi_value b;
+  napi_create_buffer(env, tlen, &out, &b);
+  write_probe(&c, out, ttl, seq);
+  return b;
+}
+
 static void cleanup(void *arg) {
   Instance *inst = arg;
   while (inst->head) close_sock(inst->head, inst, 1);
   while (inst->tickers) close_ticker(inst->tickers, inst, 1);
+  while (inst->flows) {
+    NFlow *f = inst->flows;
+    flow_close(f, inst);
+    free_flow_rounds(f);
+    uv_close((uv_handle_t *)&f->timer, (uv_close_cb)(void *)free);
+  }
+  if (inst->deliver_timer) {
+    inst->deliver_timer->data = NULL;
+    uv_close((uv_handle_t *)inst->deliver_timer, (uv_close_cb)(void *)free);
+    inst->deliver_timer = NULL;
+  }
+  inst->report_cb = NULL;
+  free(inst->by_flow_id);
+  inst->by_flow_id = NULL;
+  free(inst->touched);
+  inst->touched = NULL;
+  free(inst->sendbuf);
+  inst->sendbuf = NULL;
   // inst itself is freed by the instance-data finalizer.
 }
 
@@ -610,6 +1671,18 @@ NAPI_MODULE_INIT() {
     {"tickerStart", NULL, TickerStart, NULL, NULL, NULL, napi_default, NULL},
     {"tickerStop", NULL, TickerStop, NULL, NULL, NULL, napi_default, NULL},
     {"tickerClose", NULL, TickerClose, NULL, NULL, NULL, napi_default, NULL},
+    {"nativeRounds", NULL, NativeRounds, NULL, NULL, NULL, napi_default, NULL},
+    {"flowOpen", NULL, FlowOpen, NULL, NULL, NULL, napi_default, NULL},
+    {"flowConfigure", NULL, FlowConfigure, NULL, NULL, NULL, napi_default, NULL},
+    {"flowTtls", NULL, FlowTtls, NULL, NULL, NULL, napi_default, NULL},
+    {"flowRun", NULL, FlowRun, NULL, NULL, NULL, napi_default, NULL},
+    {"flowStop", NULL, FlowStop, NULL, NULL, NULL, napi_default, NULL},
+    {"flowTake", NULL, FlowTake, NULL, NULL, NULL, napi_default, NULL},
+    {"flowLastStart", NULL, FlowLastStart, NULL, NULL, NULL, napi_default, NULL},
+    {"flowClose", NULL, FlowClose, NULL, NULL, NULL, napi_default, NULL},
+    {"matchKey", NULL, MatchKey, NULL, NULL, NULL, napi_default, NULL},
+    {"nativeStats", NULL, NativeStats, NULL, NULL, NULL, napi_default, NULL},
+    {"writeProbe", NULL, WriteProbeNative, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

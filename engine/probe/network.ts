@@ -5,6 +5,7 @@
 // demos without root). Both deliver replies as parsed ProbeReplies from the same codecs, so
 // matching, timeouts, loss and path logic run unchanged on either.
 import type { ProbeReply } from '../codec/reply.js';
+import type { ProbeOutcome, TraceSpec } from './protocol.js';
 
 /** receivedAtNs: the reply's receive time on the clock's monotonic ns scale. */
 export type ReplyListener = (reply: ProbeReply, receivedAtNs: number) => void;
@@ -39,8 +40,53 @@ export class SendError extends Error {
   }
 }
 
+/** A round of a native flow, as reported (see NativeRounds). */
+export interface NativeRound {
+  /** Per flow, counts the rounds started: names the round across reports. */
+  serial: number;
+  /** Wall ms of the round's start. */
+  time: number;
+  /** The destination its probes went to. */
+  target: string;
+  /** Set once the round ended (every probe answered or timed out); null while in flight. */
+  outcomes: ProbeOutcome[] | null;
+  /** With take(true), for a round in flight: its probes' outcomes so far (kinds only). */
+  live?: ProbeOutcome[];
+}
+
+/**
+ * A trace whose rounds the network runs itself (the raw network: in the addon, with no
+ * JavaScript per round). The trace loops keep the path, the TTLs of the next rounds, the order
+ * of delivery, pause and stop; rounds come back in reports, each round once when it started
+ * and once when it ended, in start order per flow.
+ */
+export interface NativeFlow {
+  /** The probes of the rounds that start from now on (start, retarget). */
+  configure(spec: Readonly<TraceSpec>): void;
+  /** The TTLs of the rounds that start from now on. */
+  ttls(ttls: readonly number[]): void;
+  /** A round now, then one every intervalMs on a grid; windowMs: how long ended rounds may wait for a report. */
+  run(intervalMs: number, windowMs: number): void;
+  stop(): void;
+  /** What a report would carry now (live: every round in flight too, with its probes so far). */
+  take(live: boolean): NativeRound[];
+  /** Wall ms of the last round start. */
+  lastStart(): number;
+  close(): void;
+}
+
+export interface NativeRounds {
+  /** Whether a trace with these settings can run natively (whole probes, sent back to back). */
+  supports(spec: Readonly<TraceSpec>): boolean;
+  open(id: number, spec: Readonly<TraceSpec>): NativeFlow;
+  /** Where reports go: per flow (by the id given to open), its rounds in start order. */
+  onReports(cb: (reports: { id: number; rounds: NativeRound[] }[]) => void): void;
+}
+
 export interface ProbeNetwork {
   readonly clock: ProbeClock;
+  /** Rounds run by the network itself, when it can (the raw network); the simulated one cannot. */
+  readonly native?: NativeRounds | null;
   /** Opens the receive side (raw: fails with EngineError NoRawSocketPermission without CAP_NET_RAW). */
   open(): void;
   /** Makes sure replies of this protocol are received. */

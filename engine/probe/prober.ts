@@ -7,6 +7,7 @@ import { fragmentIPv4, fragmentIPv6 } from '../codec/fragment.js';
 import { ProbeTemplate, minimumPacketSize } from '../codec/probe-packet.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { EngineError } from '../errors.js';
+import { fillOutcome } from './outcome.js';
 import { probeSeqAt, type ProbeOutcome, type RoundTask, type TraceSpec } from './protocol.js';
 import { SendError, type ProbeNetwork, type ProbeNetworkFactory, type SendSocket, type TimerRef } from './network.js';
 
@@ -287,14 +288,7 @@ export class Prober {
     if (rttMs > spec.timeoutMs) return;
     this.pending.delete(key);
     const outcome = round.outcomes[probe.index];
-    outcome.kind = reply.kind;
-    outcome.responder = reply.responder;
-    outcome.rttMs = rttMs;
-    outcome.icmpType = reply.icmpType;
-    outcome.icmpCode = reply.icmpCode;
-    if (reply.mpls) outcome.mpls = reply.mpls;
-    if (reply.natDetected) outcome.natDetected = true;
-    if (reply.quotedDscp !== undefined && ((spec.dscp ?? 0) !== 0 || reply.quotedDscp !== (spec.dscp ?? 0))) outcome.quotedDscp = reply.quotedDscp;
+    fillOutcome(outcome, reply, rttMs, spec);
     const ended = reply.kind === 'unreachable' || reply.responder === spec.destination;
     if (ended && outcome.ttl < round.endTtl) round.endTtl = outcome.ttl;
     // Whether the round is complete is asked once per read, not per reply (checkAnswered).

@@ -3,6 +3,39 @@ import { createRequire } from 'node:module';
 
 export type RawSocketHandle = { readonly __rawSocket: unique symbol };
 export type TickerHandle = { readonly __ticker: unique symbol };
+export type FlowHandle = { readonly __flow: unique symbol };
+
+/**
+ * A native round as the addon reports it (see "Native rounds" in rawsock.c): reported once when
+ * it started (done false) and once when it ended (done true, with probes and replies).
+ */
+export interface NativeRoundRecord {
+  /** Per flow, counts the rounds started. */
+  serial: number;
+  /** Wall ms of the round's start. */
+  time: number;
+  /** The flowConfigure id the round's probes were written with. */
+  conf: number;
+  count: number;
+  done: boolean;
+  /**
+   * NATIVE_PROBE_FIELDS numbers per probe: ttl, state (0 not sent, 1 pending / timed out,
+   * 2 send error, 3 answered), rtt ms, receive socket protocol, and for a simple reply (one the
+   * codecs would read nothing more from: no possible ICMP extension, no NAT mark, no quoted
+   * DSCP to report) its kind (1 echo reply, 2 time exceeded, 3 unreachable, 4 TCP), ICMP type
+   * and code; 0 as kind: its bytes are in replies.
+   */
+  probes?: Float64Array;
+  /** 16 bytes per probe: the sender of its reply (IPv4: the first 4). */
+  addresses?: Buffer;
+  /** Ended rounds: per answered probe that is not simple, the reply datagram followed by its sender's 16 address bytes. */
+  replies?: (Buffer | undefined)[];
+}
+
+export interface NativeFlowReport {
+  id: number;
+  rounds: NativeRoundRecord[];
+}
 
 export interface RawSockAddon {
   /** Throws an Error with code 'EPERM' without CAP_NET_RAW. */
@@ -43,7 +76,37 @@ export interface RawSockAddon {
   tickerStart(t: TickerHandle, delayMs: number, repeatMs: number): void;
   tickerStop(t: TickerHandle): void;
   tickerClose(t: TickerHandle): void;
+  /** Where the reports of every native flow go: one call per delivery window. */
+  nativeRounds(cb: (reports: NativeFlowReport[]) => void): void;
+  /** A stopped native flow; `id` names it in reports; flowId must not be in use by another. */
+  flowOpen(id: number, flowId: number, windowMs: number): FlowHandle;
+  /**
+   * The probes of the rounds that start from now on. params: family, protocol (1 icmp, 2 udp,
+   * 3 tcp), destination port, timeout ms, transport offset, IPv4 header sum, transport sum,
+   * wanted ICMP checksum, TCP data bytes.
+   */
+  flowConfigure(f: FlowHandle, confId: number, sender: RawSocketHandle, template: Buffer, params: Float64Array, destination: string): void;
+  flowTtls(f: FlowHandle, ttls: Uint8Array): void;
+  /** A round now, then one every repeatMs on a grid; windowMs: its rounds' delivery window. */
+  flowRun(f: FlowHandle, repeatMs: number, windowMs: number): void;
+  flowStop(f: FlowHandle): void;
+  /** The flow's report now (rounds started or ended since the last one; live: every round in flight with its probes). */
+  flowTake(f: FlowHandle, live: boolean): NativeFlowReport | undefined;
+  flowLastStart(f: FlowHandle): number;
+  flowClose(f: FlowHandle): void;
+  /** The C reading of a reply (tests). */
+  matchKey(family: 4 | 6, socketProtocol: number, datagram: Buffer, from: Buffer, dscp: number): {
+    protocol: number; flowId: number; probeSeq: number; destinationPort: number; kind: number;
+    destination: Buffer; responder: Buffer; tcpResetAcked?: number; icmpType: number; icmpCode: number;
+    /** The codecs would read nothing more from it for a trace sending this DSCP. */
+    simple: boolean;
+  } | null;
+  /** The C template writer (tests). */
+  writeProbe(template: Buffer, params: Float64Array, ttl: number, probeSeq: number): Buffer;
 }
+
+/** Numbers per probe in a native round's record (PROBE_FIELDS in rawsock.c). */
+export const NATIVE_PROBE_FIELDS = 7;
 
 /** Datagrams per receive batch and the bytes each gets (BATCH and SLOT in rawsock.c). */
 export const RECEIVE_BATCH = 32;

@@ -5,10 +5,19 @@
 import { EngineError, NO_RAW_SOCKET_PERMISSION } from '../errors.js';
 import type { ProbeReply } from '../codec/reply.js';
 import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6TcpReply } from '../codec/reply.js';
-import { formatIPv6 } from '../codec/address.js';
+import { formatIPv4, formatIPv6 } from '../codec/address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
-import { RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type RawSocketHandle } from './rawsock.js';
-import { SendError, type ProbeNetwork, type ProbeNetworkFactory, type ReplyListener, type SendSocket } from './network.js';
+import {
+  NATIVE_PROBE_FIELDS, RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeRoundRecord, type RawSocketHandle,
+} from './rawsock.js';
+import {
+  SendError, type NativeFlow, type NativeRound, type NativeRounds, type ProbeNetwork, type ProbeNetworkFactory,
+  type ReplyListener, type SendSocket,
+} from './network.js';
+import { ProbeTemplate, minimumPacketSize } from '../codec/probe-packet.js';
+import { parseAddress } from '../codec/address.js';
+import { fillOutcome } from './outcome.js';
+import type { ProbeOutcome, TraceSpec } from './protocol.js';
 import { outgoingMtu } from './path-mtu.js';
 import { rawClock } from './raw-clock.js';
 
@@ -26,8 +35,17 @@ export { SendError };
 /** The raw-socket network (the seam's production side): receive times are the kernel's stamps. */
 export const rawNetwork: ProbeNetworkFactory = (onReply, onBatchEnd) => new ProbeSockets(onReply, onBatchEnd);
 
+/**
+ * Native rounds (the addon runs a trace's rounds, no JavaScript per round): only with
+ * HOPWATCH_NATIVE_ROUNDS=1 for now. Off by default because of an open bug: with 240 traces
+ * running, shutdownEngine() sometimes never returns (test/netns/engine-concurrency.test.ts
+ * timed out in 3 of ~10 runs under load); see docs/engine.md (Native rounds).
+ */
+const NATIVE_ROUNDS = process.env.HOPWATCH_NATIVE_ROUNDS === '1';
+
 export class ProbeSockets implements ProbeNetwork {
   readonly clock = rawClock;
+  readonly native: NativeRounds | null = NATIVE_ROUNDS ? new RawNativeRounds(this) : null;
 
   private readonly senders = new Map<string, RawSocketHandle>();
   private readonly receivers = new Map<string, RawSocketHandle>();
@@ -146,4 +164,185 @@ function open(family: 4 | 6, protocol: number): RawSocketHandle {
     if (code === 'EPERM' || code === 'EACCES') throw new EngineError('NoRawSocketPermission', NO_RAW_SOCKET_PERMISSION);
     throw new EngineError('SocketError', `Cannot open a raw socket: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+const PROTOCOL_NUMBER = { icmp: 1, udp: 2, tcp: 3 } as const;
+
+function parserFor(family: 4 | 6, socketProtocol: number): Parser {
+  if (socketProtocol === IPPROTO_TCP) return family === 4 ? (b, n) => parseIPv4TcpReply(b, n) : parseIPv6TcpReply;
+  return family === 4 ? (b, n) => parseIPv4IcmpReply(b, n) : parseIPv6IcmpReply;
+}
+
+const STATE_KIND: ProbeOutcome['kind'][] = ['notSent', 'timeout', 'sendError'];
+const CONFIGURATIONS_KEPT = 64;
+
+/** Native rounds on the raw sockets: the addon's flows (rawsock.c, "Native rounds"). */
+class RawNativeRounds implements NativeRounds {
+  private listener: ((reports: { id: number; rounds: NativeRound[] }[]) => void) | null = null;
+  private readonly flows = new Map<number, RawNativeFlow>();
+  private registered = false;
+
+  constructor(private readonly sockets: ProbeSockets) {}
+
+  supports(spec: Readonly<TraceSpec>): boolean {
+    // Whole probes (never fragmented: dontFragment) sent back to back (no inter-hop delay).
+    return spec.dontFragment && spec.interHopDelayMs === 0 && spec.maxTtl - spec.firstTtl < 256;
+  }
+
+  open(id: number, spec: Readonly<TraceSpec>): NativeFlow {
+    const addon = rawsock();
+    this.sockets.open();
+    if (!this.registered) {
+      addon.nativeRounds((reports) => {
+        const out: { id: number; rounds: NativeRound[] }[] = [];
+        for (const r of reports) {
+          const flow = this.flows.get(r.id);
+          if (flow) out.push({ id: r.id, rounds: flow.convert(r.rounds, false) });
+        }
+        this.listener?.(out);
+      });
+      this.registered = true;
+    }
+    const flow = new RawNativeFlow(this.sockets, addon.flowOpen(id, spec.flowId, 20), () => this.flows.delete(id));
+    this.flows.set(id, flow);
+    try {
+      flow.configure(spec);
+    } catch (err) {
+      flow.close();
+      throw err;
+    }
+    return flow;
+  }
+
+  onReports(cb: (reports: { id: number; rounds: NativeRound[] }[]) => void): void {
+    this.listener = cb;
+  }
+}
+
+class RawNativeFlow implements NativeFlow {
+  /** Per configuration id: the settings its rounds were sent with. */
+  private readonly confs = new Map<number, Readonly<TraceSpec>>();
+  private nextConf = 1;
+  private closed = false;
+
+  constructor(private readonly sockets: ProbeSockets, private readonly handle: FlowHandle, private readonly onClose: () => void) {}
+
+  configure(spec: Readonly<TraceSpec>): void {
+    const source = parseAddress(spec.source);
+    const destination = parseAddress(spec.destination);
+    if (!source || !destination) throw new EngineError('BadOptions', 'Bad source or destination address');
+    this.sockets.listen(spec.family, spec.protocol);
+    const template = new ProbeTemplate({
+      family: spec.family, protocol: spec.protocol, source, destination, flowId: spec.flowId,
+      destinationPort: spec.destinationPort, packetSize: spec.packetSize, dontFragment: spec.dontFragment,
+      dscp: spec.dscp ?? 0,
+    });
+    const parts = template.nativeParts();
+    const tcpData = spec.protocol === 'tcp' ? Math.max(spec.packetSize, minimumPacketSize('tcp')) - minimumPacketSize('tcp') : 0;
+    const params = Float64Array.of(
+      spec.family, PROTOCOL_NUMBER[spec.protocol], spec.destinationPort, spec.timeoutMs, parts.transport,
+      parts.ipSum, parts.transportSum, parts.wanted, tcpData, spec.dscp ?? 0,
+    );
+    const id = this.nextConf++;
+    const sender = this.sockets.sender(spec.family, spec.sourceInterface) as RawSocketHandle;
+    rawsock().flowConfigure(this.handle, id, sender, Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, template.length), params, spec.destination);
+    // Rounds in flight keep theirs (a round's report names its configuration). Configurations
+    // change only when the target's address does (retarget), far less often than a round
+    // lives; the newest CONFIGURATIONS_KEPT are kept.
+    for (const k of this.confs.keys()) if (k <= id - CONFIGURATIONS_KEPT) this.confs.delete(k);
+    this.confs.set(id, spec);
+  }
+
+  ttls(ttls: readonly number[]): void {
+    rawsock().flowTtls(this.handle, Uint8Array.from(ttls));
+  }
+
+  run(intervalMs: number, windowMs: number): void {
+    rawsock().flowRun(this.handle, intervalMs, windowMs);
+  }
+
+  stop(): void {
+    rawsock().flowStop(this.handle);
+  }
+
+  take(live: boolean): NativeRound[] {
+    // Undefined only while the worker is being terminated.
+    return this.convert(rawsock().flowTake(this.handle, live)?.rounds ?? [], live);
+  }
+
+  lastStart(): number {
+    return rawsock().flowLastStart(this.handle);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    rawsock().flowClose(this.handle);
+    this.onClose();
+  }
+
+  /** The addon's records as rounds: an ended round's replies parsed by the codecs. */
+  convert(records: NativeRoundRecord[], live: boolean): NativeRound[] {
+    const out: NativeRound[] = [];
+    for (const rec of records) {
+      const spec = this.confs.get(rec.conf);
+      if (!spec) continue;
+      const round: NativeRound = { serial: rec.serial, time: rec.time, target: spec.destination, outcomes: null };
+      if (rec.done && rec.probes) round.outcomes = outcomesOf(rec, spec);
+      else if (live && rec.probes) round.live = liveOf(rec.probes);
+      out.push(round);
+    }
+    return out;
+  }
+}
+
+const KIND: ProbeOutcome['kind'][] = ['timeout', 'echoReply', 'timeExceeded', 'unreachable', 'tcpReply'];
+
+function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOutcome[] {
+  const p = rec.probes!;
+  const addresses = rec.addresses!;
+  const outcomes: ProbeOutcome[] = [];
+  for (let i = 0; i < rec.count; i++) {
+    const at = NATIVE_PROBE_FIELDS * i;
+    const state = p[at + 1];
+    const outcome: ProbeOutcome = { ttl: p[at], kind: STATE_KIND[state] ?? 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
+    if (state === 3) {
+      const kind = p[at + 4];
+      if (kind !== 0) {
+        // A simple reply (rawsock.c, simple_reply): what the codecs would have made of it.
+        outcome.kind = KIND[kind];
+        outcome.responder = spec.family === 4 ? formatIPv4(addresses, 16 * i) : formatIPv6(addresses, 16 * i);
+        outcome.rttMs = p[at + 2];
+        outcome.icmpType = p[at + 5];
+        outcome.icmpCode = p[at + 6];
+      } else {
+        const bytes = rec.replies?.[i];
+        let reply: ProbeReply | null = null;
+        if (bytes) {
+          try {
+            const length = bytes.length - 16;
+            reply = parserFor(spec.family, p[at + 3])(bytes, length, spec.family === 6 ? formatIPv6(bytes, length) : '');
+          } catch {
+            reply = null;
+          }
+        }
+        // The addon matched it by the same rules (engine/native/rawsock.test.ts): a reply the
+        // codecs cannot read would count as no answer.
+        if (reply) fillOutcome(outcome, reply, p[at + 2], spec);
+        else outcome.kind = 'timeout';
+      }
+    }
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+/** A round in flight: which probes are still waiting (the Pending code), kinds only. */
+function liveOf(p: Float64Array): ProbeOutcome[] {
+  const outcomes: ProbeOutcome[] = [];
+  for (let at = 0; at < p.length; at += NATIVE_PROBE_FIELDS) {
+    const state = p[at + 1];
+    outcomes.push({ ttl: p[at], kind: state === 3 ? 'timeExceeded' : STATE_KIND[state], responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
+  }
+  return outcomes;
 }

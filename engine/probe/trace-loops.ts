@@ -7,7 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import { PathState } from '../trace/path-state.js';
 import { withPathMtu } from './path-mtu.js';
-import type { ProbeClock, Ticker, TimerRef } from './network.js';
+import type { NativeFlow, NativeRound, ProbeClock, Ticker, TimerRef } from './network.js';
 import type { Prober, RoundFailed } from './prober.js';
 import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, type TraceMessage, type TraceSpec } from './protocol.js';
 
@@ -18,6 +18,21 @@ import { probeSeqAt, type ProbeOutcome, type RoundReport, type TraceCommand, typ
  * At 20 ms, 1,000 traces at 1 s still cost at most about 50 messages a second.
  */
 export const DELIVERY_WINDOW_MS = 20;
+/**
+ * The window when every held round comes from a fast trace (an interval below
+ * FAST_INTERVAL_MS): such a trace ends a round in about every 20 ms window, so at 20 ms it cost
+ * the main thread a message (a wake-up) per round. Its rounds come in bursts about every
+ * 100 ms instead; slower traces keep 20 ms (LiveShare's delay goal concerns 1 s traces). See
+ * docs/engine.md (Threads) for the figures and what it costs: after pause() or stop(), the
+ * rounds held then still arrive (up to 5 at a 20 ms interval).
+ */
+export const FAST_DELIVERY_WINDOW_MS = 100;
+/**
+ * Traces faster than 20 rounds a second are fast. At 50 ms and slower a 20 ms window already
+ * holds at most one round, so pause() is followed by at most the round in flight
+ * (test/netns/engine-route.test.ts); a 100 ms window would hold two there.
+ */
+const FAST_INTERVAL_MS = 50;
 /** Held rounds wait at most this long after the window for a round start to carry them. */
 const DELIVERY_GRACE_MS = 10;
 
@@ -38,6 +53,8 @@ export interface LoopRound {
   probes: ProbeOutcome[] | null;
   /** The prober's outcomes as they fill in (a sent probe reads 'timeout' until answered). */
   live: ProbeOutcome[] | null;
+  /** Native rounds: the round's serial in its flow's reports. */
+  serial?: number;
 }
 
 interface Loop {
@@ -71,6 +88,16 @@ interface Loop {
   onFailed: RoundFailed;
   lastRoundStart: number;
   nextSeq: number;
+  /**
+   * The network runs this trace's rounds itself (the addon: no JavaScript per round); null:
+   * the prober runs them. Rounds still come back here, in reports, and go through the same
+   * path state and delivery.
+   */
+  native: NativeFlow | null;
+  /** Native: the TTL list the flow has (nextTtls() hands out the same array while the path stays). */
+  nativeTtls: readonly number[] | null;
+  /** Native: rounds in flight by serial. */
+  nativeRounds: Map<number, LoopRound>;
 }
 
 export class TraceLoops {
@@ -79,17 +106,26 @@ export class TraceLoops {
   /** Wall ms of the last message of rounds to the main thread (a cheap clock; steps are handled). */
   private lastDelivery = -Infinity;
   private flushTimer: TimerRef | null = null;
+  private flushAt = 0;
+  /** The outbox holds a round of a trace that is not fast (see FAST_DELIVERY_WINDOW_MS). */
+  private outboxSlow = false;
+  /** Rounds of a native report are being applied: one delivery after them all. */
+  private batching = false;
   /** The network's clock: real time, or a simulation's virtual time. */
   private readonly clock: ProbeClock;
 
   constructor(private readonly prober: Prober, private readonly port: Pick<MessagePort, 'postMessage'>) {
     this.clock = prober.network.clock;
+    prober.network.native?.onReports((reports) => this.onNativeReports(reports));
   }
 
   handle(cmd: TraceCommand): void {
     if (cmd.op === 'start') return this.start(cmd.id, cmd.spec);
     const loop = this.loops.get(cmd.id);
-    if (cmd.op === 'waiting') return this.post({ op: 'waiting', id: cmd.id, req: cmd.req, ttls: loop ? waitingTtls(loop.rounds) : [] });
+    if (cmd.op === 'waiting') {
+      if (loop?.native) this.takeNative(loop, true);
+      return this.post({ op: 'waiting', id: cmd.id, req: cmd.req, ttls: loop ? waitingTtls(loop.rounds) : [] });
+    }
     if (!loop) {
       // Already gone (failed, or never started): a stop is still answered.
       if (cmd.op === 'stop') this.post({ op: 'stopped', id: cmd.id });
@@ -105,12 +141,22 @@ export class TraceLoops {
           return this.fail(loop, err);
         }
         if (cmd.destination !== loop.spec.destination) loop.path.reset();
+        const probesChange = cmd.family !== loop.spec.family || cmd.destination !== loop.spec.destination || cmd.source !== loop.spec.source;
         loop.spec = spec;
+        if (loop.native && probesChange) {
+          try {
+            loop.native.configure(spec);
+          } catch (err) {
+            return this.fail(loop, err);
+          }
+          this.syncTtls(loop);
+        }
         return;
       }
       case 'interval': {
         loop.spec = { ...loop.spec, intervalMs: cmd.intervalMs };
         // The new cadence counts from the last round's start (rounds in flight go on).
+        if (loop.native) loop.lastRoundStart = loop.native.lastStart();
         this.clearTimer(loop);
         if (loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
         return;
@@ -118,11 +164,17 @@ export class TraceLoops {
       case 'finalHopOnly':
         loop.spec = { ...loop.spec, finalHopOnly: cmd.on };
         loop.path.setFinalHopOnly(cmd.on);
+        this.syncTtls(loop);
         return;
       case 'pause':
         if (loop.state !== 'running') return;
         loop.state = 'paused';
         this.clearTimer(loop);
+        // What the flow ended and holds goes now, not a window later.
+        if (loop.native) {
+          this.takeNative(loop, false);
+          this.flush();
+        }
         return;
       case 'resume':
         if (loop.state !== 'paused') return;
@@ -132,6 +184,9 @@ export class TraceLoops {
         return;
       case 'stop':
         this.clearTimer(loop);
+        // Every round the flow started is known here before deciding (its ticker is stopped).
+        if (loop.native) this.takeNative(loop, false);
+        if (loop.state === 'removed') return;
         if (loop.rounds.length > 0) {
           // Its probes' flow id must stay reserved until its rounds end (late replies).
           loop.state = 'stopping';
@@ -147,6 +202,7 @@ export class TraceLoops {
   closeAll(): void {
     for (const loop of [...this.loops.values()]) this.remove(loop);
     this.outbox = [];
+    this.outboxSlow = false;
     if (this.flushTimer) this.clock.clearTimer(this.flushTimer);
     this.flushTimer = null;
   }
@@ -179,8 +235,19 @@ export class TraceLoops {
       onFailed: (err) => this.fail(loop, err),
       lastRoundStart: 0,
       nextSeq: 1,
+      native: null,
+      nativeTtls: null,
+      nativeRounds: new Map(),
     };
     this.loops.set(id, loop);
+    const native = this.prober.network.native;
+    if (native?.supports(spec)) {
+      try {
+        loop.native = native.open(id, spec);
+      } catch (err) {
+        return this.fail(loop, err);
+      }
+    }
     this.run(loop);
   }
 
@@ -195,6 +262,7 @@ export class TraceLoops {
 
   private clearTimer(loop: Loop): void {
     if (loop.timer) this.clock.clearTimer(loop.timer);
+    loop.native?.stop();
     if (loop.tickerArmed) loop.ticker.stop();
     loop.timer = null;
     loop.tickerArmed = false;
@@ -205,6 +273,7 @@ export class TraceLoops {
     if (loop.state === 'removed') return;
     this.clearTimer(loop);
     loop.ticker.close();
+    loop.native?.close();
     loop.state = 'removed';
     this.loops.delete(loop.id);
   }
@@ -216,6 +285,14 @@ export class TraceLoops {
 
   private run(loop: Loop, byTicker = false): void {
     if (loop.state !== 'running') return;
+    if (loop.native) {
+      if (this.flushTimer && this.windowPassed(this.clock.wallMs())) this.flush();
+      this.syncTtls(loop);
+      // The flow's own timer runs the rounds from here on (each on the grid of this one).
+      const interval = loop.spec.intervalMs;
+      loop.native.run(interval, interval < FAST_INTERVAL_MS ? FAST_DELIVERY_WINDOW_MS : DELIVERY_WINDOW_MS);
+      return;
+    }
     if (!byTicker) {
       loop.ticker.start(loop.spec.intervalMs, loop.spec.intervalMs);
       loop.tickerArmed = true;
@@ -245,6 +322,65 @@ export class TraceLoops {
     if (loop.state === 'removed') return;
     round.probes = probes;
     loop.probesInFlight -= round.probeCount;
+    this.settle(loop);
+  }
+
+  /** The TTLs of the flow's next rounds, when the path changed them (native rounds). */
+  private syncTtls(loop: Loop): void {
+    if (!loop.native) return;
+    const ttls = loop.path.nextTtls();
+    if (ttls === loop.nativeTtls) return;
+    loop.native.ttls(ttls);
+    loop.nativeTtls = ttls;
+  }
+
+  /** Reports of native flows: rounds that started and rounds that ended, in start order per flow. */
+  private onNativeReports(reports: { id: number; rounds: NativeRound[] }[]): void {
+    this.batching = true;
+    try {
+      for (const report of reports) {
+        const loop = this.loops.get(report.id);
+        if (loop) this.applyNative(loop, report.rounds);
+      }
+    } finally {
+      this.batching = false;
+    }
+    // The addon already held these rounds for their window (rawsock.c, maybe_deliver): they
+    // go now, with whatever else is held.
+    this.flush();
+  }
+
+  /** The flow's rounds up to now, without waiting for its next report (stop, waiting). */
+  private takeNative(loop: Loop, live: boolean): void {
+    const rounds = loop.native!.take(live);
+    this.batching = true;
+    try {
+      this.applyNative(loop, rounds);
+    } finally {
+      this.batching = false;
+    }
+    if (this.outbox.length > 0) this.deliver();
+  }
+
+  private applyNative(loop: Loop, rounds: NativeRound[]): void {
+    if (loop.state === 'removed') return;
+    for (const r of rounds) {
+      let round = loop.nativeRounds.get(r.serial);
+      if (!round) {
+        round = { time: r.time, target: r.target, probeCount: 0, probes: null, live: null, serial: r.serial };
+        loop.rounds.push(round);
+        loop.nativeRounds.set(r.serial, round);
+      }
+      if (r.live) round.live = r.live;
+      if (r.outcomes) {
+        round.probes = r.outcomes;
+        loop.nativeRounds.delete(r.serial);
+      }
+    }
+    this.settle(loop);
+  }
+
+  private settle(loop: Loop): void {
     // Deliver, in start order, every round whose probes all have an outcome.
     while (loop.rounds.length > 0 && loop.rounds[0].probes !== null) {
       const done = loop.rounds.shift()!;
@@ -256,8 +392,10 @@ export class TraceLoops {
         id: loop.id, time: done.time, target: done.target, reachedTarget: applied.reachedTarget, hops: applied.hops,
         routeChanges: applied.routeChanges, pathLength: loop.path.pathLength,
       });
+      if (loop.spec.intervalMs >= FAST_INTERVAL_MS) this.outboxSlow = true;
       this.deliver();
     }
+    this.syncTtls(loop);
     if (loop.state === 'stopping' && loop.rounds.length === 0) {
       this.remove(loop);
       this.post({ op: 'stopped', id: loop.id });
@@ -283,15 +421,26 @@ export class TraceLoops {
    * delays its HostUpdated (the LiveShare goal is 100 ms from the round).
    */
   private deliver(): void {
+    if (this.batching) return;
     const now = this.clock.wallMs();
     if (this.windowPassed(now)) return this.flush();
-    this.flushTimer ??= this.clock.setTimer(() => this.flush(), this.lastDelivery + DELIVERY_WINDOW_MS - now + DELIVERY_GRACE_MS);
+    const at = this.lastDelivery + this.window() + DELIVERY_GRACE_MS;
+    // A slow trace's round came in while only fast ones were held: its shorter window counts.
+    if (this.flushTimer && this.flushAt <= at) return;
+    if (this.flushTimer) this.clock.clearTimer(this.flushTimer);
+    this.flushAt = at;
+    this.flushTimer = this.clock.setTimer(() => this.flush(), at - now);
+  }
+
+  /** The window of the rounds held now: 20 ms, or 100 ms when all come from fast traces. */
+  private window(): number {
+    return this.outboxSlow ? DELIVERY_WINDOW_MS : FAST_DELIVERY_WINDOW_MS;
   }
 
   /** The window since the last delivery has passed (or the wall clock stepped back). */
   private windowPassed(now: number): boolean {
     const elapsed = now - this.lastDelivery;
-    return elapsed >= DELIVERY_WINDOW_MS || elapsed < 0;
+    return elapsed >= this.window() || elapsed < 0;
   }
 
   private flush(): void {
@@ -300,6 +449,7 @@ export class TraceLoops {
     if (this.outbox.length === 0) return;
     const rounds = this.outbox;
     this.outbox = [];
+    this.outboxSlow = false;
     this.lastDelivery = this.clock.wallMs();
     this.port.postMessage({ op: 'rounds', rounds } satisfies TraceMessage);
   }

@@ -40,6 +40,8 @@ describe.skipIf(!asRoot)('cadence beside mtr: silent router, 1 s interval, 3 s t
   let topo: Topology;
   const ours = new Map<PacketType, TraceRound[]>();
   let mtr: MtrHub[] = [];
+  /** waitingTtls() of each trace, asked 5 s into the minute (native rounds: the addon's rounds in flight). */
+  let waiting: number[][] = [];
 
   beforeAll(async () => {
     topo = buildTopology({ id: 171, routers: 3, silent: [2], loss: [{ router: 3, percent: 20 }] });
@@ -47,10 +49,14 @@ describe.skipIf(!asRoot)('cadence beside mtr: silent router, 1 s interval, 3 s t
     const handles = types.map((packetType) =>
       startTrace({ target: topo.target.v4, packetType, intervalSeconds: INTERVAL_S, timeoutMs: 3000, maxTtl: 8, reverseDns: false }));
     try {
+      const asked = new Promise<void>((resolve) => setTimeout(resolve, 5000)).then(async () => {
+        waiting = await Promise.all(handles.map((h) => h.waitingTtls()));
+      });
       const [mtrOut, ...rounds] = await Promise.all([
         run('mtr', ['-n', '--report', '--json', '-c', String(MINUTE_MS / 1000 / INTERVAL_S), '-i', String(INTERVAL_S), topo.target.v4]),
         ...handles.map(firstMinute),
       ]);
+      await asked;
       types.forEach((t, i) => ours.set(t, rounds[i]));
       mtr = (JSON.parse(mtrOut.stdout) as { report: { hubs: MtrHub[] } }).report.hubs;
     } finally {
@@ -64,6 +70,17 @@ describe.skipIf(!asRoot)('cadence beside mtr: silent router, 1 s interval, 3 s t
   afterAll(async () => {
     topo?.destroy();
     await shutdownEngine();
+  });
+
+  it('waitingTtls: the silent hop is Pending (its newest probe is out for 3 s)', () => {
+    // Other TTLs are Pending only while a probe lost at router 3 waits for its timeout (rounds
+    // started before the first one ended probe up to maxTtl 8).
+    expect(waiting).toHaveLength(3);
+    for (const ttls of waiting) {
+      expect(ttls).toContain(2);
+      expect(ttls).toEqual([...new Set(ttls)].sort((a, b) => a - b));
+      expect(ttls.every((t) => t >= 1 && t <= 8)).toBe(true);
+    }
   });
 
   for (const type of ['ICMP', 'UDP', 'TCP'] as const) {
