@@ -73,6 +73,9 @@ typedef struct Ticker {
   // at 1 s). Each tick arms the next one-shot at the next point of the grid instead.
   uint64_t due;
   uint64_t repeat;
+  struct Instance *inst;
+  uint64_t pass;  // the loop pass of its last tick (see "One tick per pass")
+  int deferred;
   struct Ticker *next;
 } Ticker;
 
@@ -100,6 +103,11 @@ typedef struct Instance {
   // Thread CPU (ns) in native ticks (send, read, match) and in report calls (JavaScript), and
   // their counts: nativeStats(), for measurements.
   double tick_ns, report_ns, ticks, reports;
+  // One tick per pass (see on_prepare): the loop's passes, counted in its prepare phase, and
+  // how many tickers and flows wait there for their deferred tick.
+  uv_prepare_t *prepare;
+  uint64_t pass;
+  int ndeferred;
 } Instance;
 
 static int native_match(Instance *inst, RawSock *s, const unsigned char *buf, int len, const unsigned char *from, double at);
@@ -541,6 +549,8 @@ static void close_ticker(Ticker *t, Instance *inst, int tearing_down) {
 static void on_tick(uv_timer_t *h) {
   Ticker *t = (Ticker *)h->data;
   if (!t || t->closed || !t->callback) return;
+  if (t->inst && t->inst->prepare && t->pass == t->inst->pass) { t->deferred = 1; t->inst->ndeferred++; return; }
+  if (t->inst) t->pass = t->inst->pass;
   if (t->repeat > 0) {
     // Armed before JavaScript runs, so a tickerStart/tickerStop from the callback wins.
     uint64_t now = uv_now(h->loop);
@@ -590,7 +600,7 @@ static napi_value NewTicker(napi_env env, napi_callback_info info) {
   napi_async_init(env, NULL, name, &t->context);
   Instance *inst = NULL;
   napi_get_instance_data(env, (void **)&inst);
-  if (inst) { t->next = inst->tickers; inst->tickers = t; }
+  if (inst) { t->inst = inst; t->next = inst->tickers; inst->tickers = t; }
   napi_value ext;
   napi_create_external(env, t, NULL, NULL, &ext);
   return ext;
@@ -608,6 +618,7 @@ static napi_value TickerStart(napi_env env, napi_callback_info info) {
   if (!(delay >= 0)) delay = 0;
   if (!(repeat >= 0)) repeat = 0;
   t->repeat = (uint64_t)repeat;
+  t->deferred = 0;
   t->due = uv_now(t->timer.loop) + (uint64_t)delay;
   uv_timer_start(&t->timer, on_tick, (uint64_t)delay, 0);
   return NULL;
@@ -618,7 +629,7 @@ static napi_value TickerStop(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   Ticker *t = get_ticker(env, argv[0]);
-  if (t) uv_timer_stop(&t->timer);
+  if (t) { uv_timer_stop(&t->timer); t->deferred = 0; }
   return NULL;
 }
 
@@ -713,6 +724,8 @@ typedef struct NFlow {
   int flow_id;
   int closed;
   int armed;
+  uint64_t pass; // the loop pass of its last tick (see "One tick per pass")
+  int deferred;
   uint64_t due, repeat;
   uint8_t ttls[MAX_TTLS];
   int nttls;
@@ -1146,6 +1159,8 @@ static void on_flow_tick(uv_timer_t *h) {
   NFlow *f = h->data;
   if (!f || f->closed) return;
   Instance *inst = f->inst;
+  if (inst->prepare && f->pass == inst->pass) { f->deferred = 1; inst->ndeferred++; return; }
+  f->pass = inst->pass;
   double t0 = thread_ns();
   if (f->repeat > 0) {
     uint64_t now = uv_now(h->loop);
@@ -1457,6 +1472,7 @@ static napi_value FlowRun(napi_env env, napi_callback_info info) {
   f->due = uv_now(f->timer.loop) + f->repeat;
   uv_timer_start(&f->timer, on_flow_tick, f->repeat, 0);
   f->armed = 1;
+  f->deferred = 0;
   f->inst->in_js++;
   flow_round(f);
   f->inst->in_js--;
@@ -1469,7 +1485,7 @@ static napi_value FlowStop(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   NFlow *f = get_flow(env, argv[0]);
-  if (f) { uv_timer_stop(&f->timer); f->armed = 0; }
+  if (f) { uv_timer_stop(&f->timer); f->armed = 0; f->deferred = 0; }
   return NULL;
 }
 
@@ -1624,8 +1640,38 @@ static napi_value WriteProbeNative(napi_env env, napi_callback_info info) {
   return b;
 }
 
+// ---------------------------------------------------------------------------------------------
+// One tick per pass. libuv before 1.48 (Node 20 ships 1.46) runs timers in one pass until none
+// is due, checking again after each callback; a callback that moves the loop's clock on
+// (flow_round does, for its deadline; so does any JavaScript setTimeout) makes timers due again
+// inside the same pass. When the thread is behind (a loaded machine, many fast traces) the pass
+// never ends: the loop never polls, so the port's messages (start, stop, the link closing on
+// shutdownEngine) and the worker's termination wait for ever (found with 240 traces at 50 ms
+// beside busy processes). So a ticker or flow ticks at most once per pass of the loop: a second
+// tick in the same pass is deferred to the next pass, re-armed from here, the prepare phase
+// (after the timers, before the poll). Its grid is unchanged: it runs one pass late.
+static void on_prepare(uv_prepare_t *h) {
+  Instance *inst = h->data;
+  if (!inst) return;
+  inst->pass++;
+  if (inst->ndeferred == 0) return;
+  inst->ndeferred = 0;
+  for (Ticker *t = inst->tickers; t; t = t->next) {
+    if (t->deferred) { t->deferred = 0; uv_timer_start(&t->timer, on_tick, 0, 0); }
+  }
+  for (NFlow *f = inst->flows; f; f = f->next) {
+    if (f->deferred) { f->deferred = 0; if (f->armed) uv_timer_start(&f->timer, on_flow_tick, 0, 0); }
+  }
+}
+
 static void cleanup(void *arg) {
   Instance *inst = arg;
+  if (inst->prepare) {
+    uv_prepare_stop(inst->prepare);
+    inst->prepare->data = NULL;
+    uv_close((uv_handle_t *)inst->prepare, (uv_close_cb)(void *)free);
+    inst->prepare = NULL;
+  }
   while (inst->head) close_sock(inst->head, inst, 1);
   while (inst->tickers) close_ticker(inst->tickers, inst, 1);
   while (inst->flows) {
@@ -1655,6 +1701,16 @@ NAPI_MODULE_INIT() {
   Instance *inst = calloc(1, sizeof *inst);
   napi_set_instance_data(env, inst, free_instance, NULL);
   napi_add_env_cleanup_hook(env, cleanup, inst);
+  uv_loop_t *loop = NULL;
+  if (napi_get_uv_event_loop(env, &loop) == napi_ok && loop) {
+    inst->pass = 1;
+    inst->prepare = malloc(sizeof *inst->prepare);
+    uv_prepare_init(loop, inst->prepare);
+    inst->prepare->data = inst;
+    uv_prepare_start(inst->prepare, on_prepare);
+    // It counts passes; it must not keep an idle loop (a worker with no traces) alive.
+    uv_unref((uv_handle_t *)inst->prepare);
+  }
   napi_property_descriptor props[] = {
     {"open", NULL, Open, NULL, NULL, NULL, napi_default, NULL},
     {"setOption", NULL, SetOption, NULL, NULL, NULL, napi_default, NULL},

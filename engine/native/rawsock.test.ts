@@ -5,6 +5,7 @@
 // packet code (time exceeded with and without MPLS extensions, unreachable, echo replies, TCP
 // SYN-ACKs and resets, NAT, DSCP rewrites), every truncation of them and random corruptions.
 // Needs the built addon (npm run build:engine), no privileges.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -184,5 +185,28 @@ describe.skipIf(!built)('native rounds: C against the JavaScript codecs', () => 
         }
       }
     }
+  });
+});
+
+describe.skipIf(!built)('tickers on a thread that is behind', () => {
+  it('lets the loop poll between two ticks of one ticker, however long its callbacks take', () => {
+    // A callback longer than the interval that also moves the loop's clock on (any setTimeout
+    // does): on libuv before 1.48 the ticker was due again inside the same timer pass, for ever,
+    // so the loop never polled (with native rounds, shutdownEngine() never returned). In a child
+    // process: the old behaviour never ends, and the timeout fails the test.
+    const script = `
+      const addon = require(${JSON.stringify(addonPath)});
+      let ticks = 0;
+      const t = addon.ticker(() => {
+        ticks++;
+        const end = process.hrtime.bigint() + 3000000n;
+        while (process.hrtime.bigint() < end);
+        clearTimeout(setTimeout(() => {}, 1));
+      });
+      addon.tickerStart(t, 0, 1);
+      setImmediate(() => { addon.tickerClose(t); console.log(ticks); });`;
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    // setImmediate runs after the first poll: one tick before it, the next one deferred past it.
+    expect(out.trim()).toBe('1');
   });
 });

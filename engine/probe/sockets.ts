@@ -36,12 +36,11 @@ export { SendError };
 export const rawNetwork: ProbeNetworkFactory = (onReply, onBatchEnd) => new ProbeSockets(onReply, onBatchEnd);
 
 /**
- * Native rounds (the addon runs a trace's rounds, no JavaScript per round): only with
- * HOPWATCH_NATIVE_ROUNDS=1 for now. Off by default because of an open bug: with 240 traces
- * running, shutdownEngine() sometimes never returns (test/netns/engine-concurrency.test.ts
- * timed out in 3 of ~10 runs under load); see docs/engine.md (Native rounds).
+ * Native rounds (the addon runs a trace's rounds, no JavaScript per round): on unless
+ * HOPWATCH_NATIVE_ROUNDS=0 (for comparing the two paths; traces that cannot run natively use
+ * the prober either way). See docs/engine.md (Native rounds).
  */
-const NATIVE_ROUNDS = process.env.HOPWATCH_NATIVE_ROUNDS === '1';
+const NATIVE_ROUNDS = process.env.HOPWATCH_NATIVE_ROUNDS !== '0';
 
 export class ProbeSockets implements ProbeNetwork {
   readonly clock = rawClock;
