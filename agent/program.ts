@@ -99,6 +99,7 @@ export class AgentProgram {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.runtime.stopAll();
     this.flushGathered();
+    this.spool.close();
     this.ws?.close(1000, 'agent stopping');
     await this.opts.engine.shutdown();
   }

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Spool, type SpooledBatch } from './spool.js';
+import { Spool, spooledBatchCount, type SpooledBatch } from './spool.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -54,5 +54,55 @@ describe('agent spool', () => {
     expect(kept[kept.length - 1]).toBe(5);
     expect(kept[0]).toBeGreaterThan(1);
     expect(lines[0]).toMatch(/spool: dropped batch 1 \(spool full\)/);
+  });
+
+  it('appends batches to one segment file and deletes a segment once every batch in it is acknowledged', () => {
+    const dir = tmp();
+    const segments = () => readdirSync(dir).filter((f) => f.endsWith('.json'));
+    const s = new Spool(dir);
+    // Batches of ~1 MB: a segment (SegmentBytes, 4 MiB) holds four of them.
+    const big = (i: number) => Array.from({ length: 1500 }, (_, k) => ({ ...r(i, k), hops: Array.from({ length: 10 }, () => r(i, k).hops[0]) }));
+    for (let i = 1; i <= 6; i++) s.append(big(i));
+    expect(segments().length).toBe(2);
+    expect(spooledBatchCount(dir)).toBe(6);
+    const first = Number(segments().sort()[1].slice(0, 16)) - 1; // the last batch of the first segment
+    s.acknowledge(first - 1);
+    expect(segments().length).toBe(2); // one batch of the first segment is still waiting
+    s.acknowledge(first);
+    expect(segments().length).toBe(1);
+    expect(pending(s).map((b) => b.seq)).toEqual(Array.from({ length: 6 - first }, (_, k) => first + 1 + k));
+    expect(pending(s).every((b) => b.rounds.length === 1500)).toBe(true);
+  });
+
+  it('forgets acknowledged batches across a restart, and the open segment goes once it is empty and closed', () => {
+    const dir = tmp();
+    const s = new Spool(dir);
+    for (let i = 1; i <= 4; i++) s.append([r(1, i)]);
+    s.acknowledge(3);
+    s.close(); // writes the acknowledged mark (otherwise within a second)
+    expect(spooledBatchCount(dir)).toBe(1);
+    const again = new Spool(dir);
+    expect(pending(again).map((b) => b.seq)).toEqual([4]);
+    const next = again.append([r(1, 5)]).seq;
+    again.acknowledge(next);
+    again.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([]);
+    expect(new Spool(dir).size).toBe(0);
+  });
+
+  it("reads an older agent's spool (a file per batch) and drops a torn or foreign line with a log line", () => {
+    const dir = tmp();
+    const name = (seq: number) => join(dir, `${String(seq).padStart(16, '0')}.json`);
+    writeFileSync(name(7), JSON.stringify({ seq: 7, rounds: [r(1, 7)] }));
+    writeFileSync(name(8), JSON.stringify({ seq: 8, rounds: [r(1, 8)] }));
+    // A segment whose last write was cut by a crash, and a line that is no batch.
+    writeFileSync(name(9), `${JSON.stringify({ seq: 9, rounds: [r(1, 9)] })}\nnot a batch\n`);
+    appendFileSync(name(9), JSON.stringify({ seq: 10, rounds: [r(1, 10)] }).slice(0, 30));
+    const lines: string[] = [];
+    const s = new Spool(dir, undefined, (m) => lines.push(m));
+    expect(lines).toEqual([expect.stringMatching(/unreadable line/)]);
+    expect(pending(s).map((b) => b.seq)).toEqual([7, 8, 9]);
+    expect(lines[1]).toMatch(/spool: batch 10 is unreadable and was dropped/);
+    expect(s.append([r(1, 11)]).seq).toBe(11);
   });
 });

@@ -1,9 +1,10 @@
 // Helpers of the agent suites: the console's agent calls over REST, and the agent program
 // (dist/agent/cli.js) as a child process, optionally inside a network namespace.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spooledBatchCount } from '../../agent/spool.js';
 import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 
 const cliJs = resolve(import.meta.dirname, '../../dist/agent/cli.js');
@@ -46,7 +47,7 @@ export interface AgentProcess {
   dir: string;
   roundLog: string;
   output(): string;
-  /** Batch files still in the spool. */
+  /** Batches still in the spool (not acknowledged). */
   spooled(): number;
   /** Lines of the round log: [traceId, time, hops]. */
   rounds(): [number, number, number][];
@@ -75,7 +76,7 @@ export function startAgent(args: string[], opts: { env?: Record<string, string>;
     dir,
     roundLog,
     output: () => out,
-    spooled: () => (existsSync(join(dir, 'spool')) ? readdirSync(join(dir, 'spool')).filter((f) => f.endsWith('.json')).length : 0),
+    spooled: () => spooledBatchCount(join(dir, 'spool')),
     rounds: () =>
       existsSync(roundLog)
         ? readFileSync(roundLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number, number])
@@ -88,3 +89,4 @@ export function startAgent(args: string[], opts: { env?: Record<string, string>;
     },
   };
 }
+
