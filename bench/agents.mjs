@@ -340,6 +340,7 @@ async function backfill(cookie, engine) {
   }
   if (rounds.length) spool.append(rounds);
   const files = spool.size;
+  spool.close(); // the program's own Spool takes the directory over
   const p = new AgentProgram(creds, { state, engine, mode: 2, log: quiet });
   programs.push(p);
   const load0 = load();
