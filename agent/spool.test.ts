@@ -105,4 +105,15 @@ describe('agent spool', () => {
     expect(lines[1]).toMatch(/spool: batch 10 is unreadable and was dropped/);
     expect(s.append([r(1, 11)]).seq).toBe(11);
   });
+
+  it('goes on when the acknowledged mark cannot be written (the spool removed under it)', () => {
+    const dir = tmp();
+    const lines: string[] = [];
+    const s = new Spool(dir, undefined, (m) => lines.push(m));
+    s.append([r(1, 1)]);
+    s.acknowledge(1);
+    rmSync(dir, { recursive: true, force: true });
+    expect(() => s.close()).not.toThrow();
+    expect(lines).toEqual([expect.stringMatching(/acknowledged mark was not written/)]);
+  });
 });

@@ -271,8 +271,14 @@ export class Spool {
     if (this.ackedTimer) clearTimeout(this.ackedTimer);
     this.ackedTimer = undefined;
     if (this.acked === this.ackedWritten) return;
-    writeFileSync(join(this.dir, 'acked'), String(this.acked), { mode: 0o600 });
-    this.ackedWritten = this.acked;
+    try {
+      writeFileSync(join(this.dir, 'acked'), String(this.acked), { mode: 0o600 });
+      this.ackedWritten = this.acked;
+    } catch (err) {
+      // Only a shortcut for the next start (the handshake drops acknowledged batches too): a
+      // full disk or a removed spool (Delete And Uninstall) must not stop the agent.
+      this.log(`spool: the acknowledged mark was not written (${err instanceof Error ? err.message : String(err)})`);
+    }
   }
 
   private enforceLimits(): void {
