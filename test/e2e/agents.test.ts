@@ -97,6 +97,8 @@ describe('the Agents page in Chromium', () => {
     await page.goto(`${app.url}/agent/${parsed.id}`);
     const targetRow = page.locator('.agent-targets tr', { hasText: target });
     await expect.poll(() => targetRow.count()).toBe(1);
+    // Avg.: the final hop's average over the last 10 minutes, a latency text once rounds are stored.
+    await expect.poll(() => targetRow.locator('td.agent-target-avg').textContent(), { timeout: 30_000 }).toMatch(/^\d+(\.\d+)?$/);
     await page.screenshot({ path: join(shots, 'agents-detail.png') });
     await targetRow.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => targetRow.getByRole('button', { name: 'Stop' }).count()).toBe(0);

@@ -15,7 +15,18 @@ export interface AgentDetailActions {
   onAutoSetup(): void;
 }
 
-export function AgentDetail({ agent, targets, actions }: { agent: AgentRowSource; targets: AgentTarget[]; actions: AgentDetailActions }) {
+export function AgentDetail({
+  agent,
+  targets,
+  averages,
+  actions,
+}: {
+  agent: AgentRowSource;
+  targets: AgentTarget[];
+  /** Avg. of each target by id (its final hop over the last 10 minutes). */
+  averages: Map<number, string>;
+  actions: AgentDetailActions;
+}) {
   const navigate = useNavigate();
   const remote = agent.ID > 0;
   return (
@@ -55,7 +66,7 @@ export function AgentDetail({ agent, targets, actions }: { agent: AgentRowSource
             <tr key={t.ID} onClick={() => navigate(`/targets/${t.ID}`)}>
               <td>{t.IPAddress}</td>
               <td>{t.Name}</td>
-              <td title="Open the target for its averages">—</td>
+              <td className="agent-target-avg" title="Average latency of the final hop over the last 10 minutes">{averages.get(t.ID) ?? ''}</td>
               <td>
                 {!t.Paused && (
                   <button type="button" className="button secondary small" onClick={(e) => (e.stopPropagation(), actions.onStop(t.ID))}>Stop</button>

@@ -16,6 +16,7 @@ import { AgentNameDialog } from './AgentNameDialog';
 import { AgentsOverview } from './AgentsOverview';
 import { overview, Texts, toRow } from './logic/agentRows';
 import { useAgents } from './useAgents';
+import { useAgentTargetAverages } from './useAgentTargetAverages';
 import { useAgentTargets } from './useAgentTargets';
 import './agents.css';
 import { useDocumentTitle } from '../shell/documentTitle';
@@ -31,6 +32,7 @@ export function AgentsPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const selected = useMemo(() => agents?.find((a) => a.UniqueID === agentUniqueID || String(a.ID) === agentUniqueID) ?? null, [agents, agentUniqueID]);
   const { targets, reload: reloadTargets } = useAgentTargets(selected?.ID ?? null, agents);
+  const averages = useAgentTargetAverages(selected?.ID ?? null, agents);
   const rows = useMemo(() => (agents ?? []).map((a) => toRow(a)), [agents]);
   const select = (id: number | null) => {
     const a = agents?.find((x) => x.ID === id);
@@ -62,6 +64,7 @@ export function AgentsPage() {
           <AgentDetail
             agent={selected}
             targets={targets}
+            averages={averages}
             actions={{
               onClose: () => select(null),
               onReconnect: () => void run(() => api.forceReconnect(selected.ID), Texts.reconnected, Texts.reconnectFailed),

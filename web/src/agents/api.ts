@@ -2,6 +2,7 @@
 // deleteAgent needs shouldUninstall, download-link needs agentId. Names are sent URL-encoded.
 import { get, withQuery } from '../api/http';
 import type { Agent, AgentDownloadLink, AgentTarget, Entitlement } from '../../../server/contract/agents';
+import type { GraphRowsResult } from '../../../server/contract/targets';
 import type { AgentRowSource } from './logic/agentRows';
 
 function need(name: string, value: unknown): void {
@@ -23,4 +24,7 @@ export function downloadLink(agentId: number) {
 export const updateSentinelName = (agentId: number, newName: string) =>
   get<Agent>(withQuery('/cmd/updateSentinelName', { agentId, newName: encodeURIComponent(newName) }));
 export const agentTargets = (agentId: number) => get<AgentTarget[]>(withQuery('/cmd/agentTargets', { agentId }));
+/** One row per open target of the agent (its final hop over the last 10 minutes): the Avg. column. */
+export const agentTargetRows = (agentId: number, signal?: AbortSignal) =>
+  get<GraphRowsResult>(withQuery('/api/data/TraceGraphRows', { listType: 'Agent', uniqueID: agentId, 'requests[0].ID': agentId }), { signal });
 export const stopTrace = (id: number) => get<null>(withQuery('/cmd/stoptrace', { ID: id }));
