@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
 import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireHop, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
-import { Spool, type SpoolLimits, type SpooledText } from './spool.js';
+import { Spool, type SpoolLimits, type SpooledFrame } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
 
 export const AgentVersion = '0.1.0.0';
@@ -140,7 +140,7 @@ export class AgentProgram {
     while (this.resend.length && (inFlight < ResendWindowBytes || this.sent.size === 0)) {
       const seq = this.resend.shift()!;
       if (this.sent.has(seq)) continue;
-      const b = this.spool.readText(seq);
+      const b = this.spool.readFrame(seq);
       if (!b) continue; // acknowledged or dropped meanwhile
       this.sendBatch(b);
       inFlight += this.spool.bytesOf(seq);
@@ -148,13 +148,13 @@ export class AgentProgram {
   }
 
   /**
-   * Sends a spooled batch as the frame `{"t":"batch","seq":N,"rounds":[...]}` made from the
-   * spool file's text (`{"seq":N,"rounds":[...]}`): the rounds are serialised once, for both.
+   * Sends a spooled batch: the spool's line is the frame `{"t":"batch","seq":N,"rounds":[...]}`,
+   * sent as those bytes in a text frame (the rounds are serialised and encoded once, for both).
    */
-  private sendBatch(b: SpooledText): void {
+  private sendBatch(b: SpooledFrame): void {
     if (this.sent.has(b.seq)) return;
     this.sent.add(b.seq);
-    if (this.ready && this.ws?.readyState === WebSocket.OPEN) this.ws.send(`{"t":"batch",${b.text.slice(1)}`);
+    if (this.ready && this.ws?.readyState === WebSocket.OPEN) this.ws.send(b.frame, { binary: false });
   }
 
   private sendNow(msg: AgentMessage): void {

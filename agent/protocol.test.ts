@@ -25,6 +25,9 @@ describe('wire hops', () => {
       natDetected: true,
     });
     const plain = wireHop({ ttl: 3, address: null, name: null, rtt: LatencyCode.Timeout, reply: 'timeout' });
+    // A latency travels at the microsecond the server stores (codes as they are).
+    expect(wireHop({ ttl: 1, address: '10.0.0.1', name: null, rtt: 3.4567891234, reply: 'timeExceeded' }).rtt).toBe(3.457);
+    expect(wireHop({ ttl: 1, address: '10.0.0.1', name: null, rtt: 0.0004999, reply: 'timeExceeded' }).rtt).toBe(0);
     expect(plain).toEqual({ ttl: 3, address: null, name: null, rtt: LatencyCode.Timeout });
     expect(validate(batch([detailed, plain]))).toBe(true);
   });

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Spool, spooledBatchCount, type SpooledBatch } from './spool.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Spool, spooledBatchCount, SyncMs, type SpooledBatch } from './spool.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -16,8 +16,8 @@ afterEach(() => {
 
 /** Every batch the spool holds, read back from disk, oldest first. */
 const pending = (s: Spool): SpooledBatch[] => s.pendingSeqs().flatMap((seq) => {
-  const t = s.readText(seq);
-  return t ? [JSON.parse(t.text) as SpooledBatch] : [];
+  const b = s.readFrame(seq);
+  return b ? [JSON.parse(b.frame.toString()) as SpooledBatch] : [];
 });
 const r = (traceId: number, time: number) => ({ traceId, time, hops: [{ ttl: 1, address: '10.0.0.1', name: null, rtt: 1 }] });
 
@@ -29,7 +29,7 @@ describe('agent spool', () => {
     expect(s.append([r(1, 2)]).seq).toBe(2);
     const again = new Spool(dir);
     expect(pending(again).map((b) => b.seq)).toEqual([1, 2]);
-    expect(pending(again)[1].rounds).toEqual([r(1, 2)]);
+    expect(pending(again)[1]).toEqual({ t: 'batch', seq: 2, rounds: [r(1, 2)] });
     again.acknowledge(1);
     expect(pending(again).map((b) => b.seq)).toEqual([2]);
     again.acknowledge(2);
@@ -102,6 +102,8 @@ describe('agent spool', () => {
     const s = new Spool(dir, undefined, (m) => lines.push(m));
     expect(lines).toEqual([expect.stringMatching(/unreadable line/)]);
     expect(pending(s).map((b) => b.seq)).toEqual([7, 8, 9]);
+    // Their lines are sent as the link's frames.
+    expect(JSON.parse(s.readFrame(7)!.frame.toString())).toEqual({ t: 'batch', seq: 7, rounds: [r(1, 7)] });
     expect(lines[1]).toMatch(/spool: batch 10 is unreadable and was dropped/);
     expect(s.append([r(1, 11)]).seq).toBe(11);
   });
@@ -115,5 +117,28 @@ describe('agent spool', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(() => s.close()).not.toThrow();
     expect(lines).toEqual([expect.stringMatching(/acknowledged mark was not written/)]);
+  });
+
+  it('syncs a batch to disk only when it is not acknowledged within SyncMs, and on close', () => {
+    vi.useFakeTimers();
+    try {
+      const s = new Spool(tmp());
+      // Acknowledged in time (the usual case while connected): no sync at all.
+      s.append([r(1, 1)]);
+      s.append([r(1, 2)]);
+      s.acknowledge(2);
+      vi.advanceTimersByTime(SyncMs + 1);
+      expect(s.syncs).toBe(0);
+      // Not acknowledged (the server away): one sync for the batches of that second.
+      s.append([r(1, 3)]);
+      s.append([r(1, 4)]);
+      vi.advanceTimersByTime(SyncMs + 1);
+      expect(s.syncs).toBe(1);
+      s.append([r(1, 5)]);
+      s.close();
+      expect(s.syncs).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
