@@ -1,13 +1,15 @@
 // A child of bench/agents.mjs: runs its share of the remote agents (the real AgentProgram:
-// spool with fsync, link, acknowledgements; probes on one simulated engine per process) so that
+// spool, link, acknowledgements; rounds from bench/synthetic-engine.mjs, or with BENCH_STREAM_ENGINE=simulated
+// from one simulated engine per process) so that
 // the 200-agent figure measures the server, not one bench event loop. Driven over IPC:
-//   parent -> {t:'start', creds, work, scenario}  child -> {t:'started', ms}
+//   parent -> {t:'start', creds, work, scenario, engine}  child -> {t:'started', ms}
 //   parent -> {t:'measure'}                        (resets the counters and the loop monitor)
 //   parent -> {t:'report'}                         child -> {t:'report', loop, rounds, probes}
 //   parent -> {t:'stop'}                           (stops the programs and exits)
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSimulatedEngine } from '../dist/engine/index.js';
+import { createSyntheticEngine } from './synthetic-engine.mjs';
 import { AgentProgram } from '../dist/agent/program.js';
 import { AgentState } from '../dist/agent/state.js';
 import { countAgentRounds } from './agent-count.mjs';
@@ -20,7 +22,7 @@ const quiet = () => undefined;
 process.on('message', async (m) => {
   if (m.t === 'start') {
     const t0 = performance.now();
-    const engine = createSimulatedEngine({ scenarios: [m.scenario], clock: 'real' });
+    const engine = m.engine === 'simulated' ? createSimulatedEngine({ scenarios: [m.scenario], clock: 'real' }) : createSyntheticEngine(m.scenario);
     for (const creds of m.creds) {
       const p = new AgentProgram(creds, { state: new AgentState(join(m.work, `agent-${creds.agentId}`)), engine, mode: 2, log: quiet });
       programs.push(p);

@@ -27,6 +27,9 @@ const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SPOOL_MINUTES = Number(process.env.BENCH_SPOOL_MINUTES ?? 60);
 const PER_PROCESS = Math.max(1, Number(process.env.BENCH_AGENTS_PER_PROCESS ?? 25));
+// The 200 agents' rounds: 'synthetic' (bench/synthetic-engine.mjs: rounds without probes) or
+// 'simulated' (the full simulated engine, 1 to 1.4 of this host's 2 cores for 30,000 probes a second).
+const STREAM_ENGINE = process.env.BENCH_STREAM_ENGINE === 'simulated' ? 'simulated' : 'synthetic';
 // BENCH_PHASES: which parts run (default all): stream, backfill, process.
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'stream,backfill,process').split(',').map((s) => s.trim()));
 const metricsToken = randomBytes(16).toString('hex');
@@ -234,7 +237,7 @@ function agentChild(creds) {
   return new Promise((resolve, reject) => {
     child.once('message', (m) => (m.t === 'started' ? resolve(child) : reject(new Error(`child: ${JSON.stringify(m)}`))));
     child.once('exit', (code) => reject(new Error(`bench child exited (${code}) before its agents started`)));
-    child.send({ t: 'start', creds, work, scenario });
+    child.send({ t: 'start', creds, work, scenario, engine: STREAM_ENGINE });
   });
 }
 const childReport = (child) =>
@@ -284,7 +287,7 @@ async function stream(cookie) {
   for (let i = 0; i < allCreds.length; i += PER_PROCESS) procs.push(allCreds.slice(i, i + PER_PROCESS));
   const forked = await Promise.all(procs.map((c) => agentChild(c)));
   phase.start = performance.now() - s0;
-  console.log(`start phases: enrol ${(phase.enrol / 1000).toFixed(1)} s, newtarget ${(phase.newtarget / 1000).toFixed(1)} s (${(phase.newtarget / (AGENTS * TARGETS)).toFixed(0)} ms each), ${forked.length} agent processes (up to ${PER_PROCESS} agents each) forked and started ${(phase.start / 1000).toFixed(1)} s`);
+  console.log(`start phases: enrol ${(phase.enrol / 1000).toFixed(1)} s, newtarget ${(phase.newtarget / 1000).toFixed(1)} s (${(phase.newtarget / (AGENTS * TARGETS)).toFixed(0)} ms each), ${forked.length} agent processes (up to ${PER_PROCESS} agents each) forked and started ${(phase.start / 1000).toFixed(1)} s; rounds from the ${STREAM_ENGINE} engine${STREAM_ENGINE === 'synthetic' ? ' (bench/synthetic-engine.mjs: no probes)' : ''}`);
   console.log(`bench:agents ${new Date().toISOString()}: ${AGENTS} agents x ${TARGETS} targets (30 hops, 1 s) started in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${load()}`);
 
   await sleep(3000);

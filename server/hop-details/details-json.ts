@@ -29,6 +29,9 @@ interface Stored {
 
 /** The stored text of a hop's details ('{}' when it carried none). Same details, same text. */
 export function detailsText(h: HopSeen): string {
+  // Most hops carry no details: no object to build and serialise for them (the ingest calls
+  // this for every answer of every round).
+  if (!h.mpls?.length && !h.owner && h.quotedDscp === undefined && !h.natDetected) return '{}';
   const o: Stored = {};
   if (h.mpls?.length) o.m = h.mpls.map((l) => [l.label, l.exp, l.bottomOfStack ? 1 : 0, l.ttl]);
   if (h.owner) {

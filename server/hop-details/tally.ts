@@ -28,10 +28,14 @@ interface Counter {
 
 interface SessionTally {
   minute: number;
-  counters: Map<string, Counter>;
+  /** By hop, then by address (no key text to build per answer: see() runs for every hop of every round). */
+  counters: Map<number, Map<string, Counter>>;
   /** The details text last handed out per `${hop} ${address}` (what the store has). */
   stored: Map<string, string>;
 }
+
+/** Only answers count: a final-hop-only round names hops it did not probe. */
+const isAnswer = (h: HopSeen) => !!h.address && !isSpecialLatency(h.rtt);
 
 export class HopHostTally {
   private readonly sessions = new Map<number, SessionTally>();
@@ -39,9 +43,8 @@ export class HopHostTally {
 
   /** Counts a round's answering hops (timeouts and hops not probed have no address). */
   see(sessionId: number, time: number, hops: readonly HopSeen[]): void {
-    // Only answers count: a final-hop-only round names hops it did not probe.
-    const answers = hops.filter((h) => h.address && !isSpecialLatency(h.rtt));
-    if (!answers.length) return; // a marker round or all timeouts: nothing to remember
+    const first = hops.findIndex(isAnswer);
+    if (first < 0) return; // a marker round or all timeouts: nothing to remember
     const minute = Math.floor(time / HopHostMinuteMs) * HopHostMinuteMs;
     let s = this.sessions.get(sessionId);
     if (!s) this.sessions.set(sessionId, (s = { minute, counters: new Map(), stored: new Map() }));
@@ -50,15 +53,18 @@ export class HopHostTally {
       this.close(sessionId, s);
       s.minute = minute;
     }
-    for (const h of answers) {
-      const key = `${h.ttl} ${h.address}`;
+    for (let i = first; i < hops.length; i++) {
+      const h = hops[i];
+      if (!isAnswer(h)) continue;
       const details = detailsText(h);
-      const c = s.counters.get(key);
+      let byAddress = s.counters.get(h.ttl);
+      if (!byAddress) s.counters.set(h.ttl, (byAddress = new Map()));
+      const c = byAddress.get(h.address!);
       if (c) {
         c.answers++;
         c.details = details;
       } else {
-        s.counters.set(key, { hop: h.ttl, address: h.address!, answers: 1, details });
+        byAddress.set(h.address!, { hop: h.ttl, address: h.address!, answers: 1, details });
       }
     }
   }
@@ -90,11 +96,14 @@ export class HopHostTally {
   open(sessionId: number): HopHostRow[] {
     const s = this.sessions.get(sessionId);
     if (!s) return [];
-    return [...s.counters.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details }));
+    return [...s.counters.values()].flatMap((byAddress) =>
+      [...byAddress.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details })),
+    );
   }
 
   private close(sessionId: number, s: SessionTally): void {
-    for (const [key, c] of s.counters) {
+    for (const c of [...s.counters.values()].flatMap((byAddress) => [...byAddress.values()])) {
+      const key = `${c.hop} ${c.address}`;
       const changed = s.stored.get(key) !== c.details;
       if (changed) s.stored.set(key, c.details);
       this.closed.push({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: changed ? c.details : null });
