@@ -1,6 +1,7 @@
 // npm run bench:agents (issue 17): AGENTS remote agents over loopback, each its own agent link
-// connection through the real agent program code (dist/agent/program.js; probes on the
-// simulated engine, 30 hops), TARGETS traces each at 1 s, against the built appliance. The
+// connection through the real agent program code (dist/agent/program.js; rounds of 30 hops from
+// bench/synthetic-engine.mjs, or the simulated engine with BENCH_STREAM_ENGINE=simulated),
+// TARGETS traces each at 1 s, against the built appliance. The
 // agents run in child processes (bench/agents-child.mjs, AGENTS_PER_PROCESS each), so that the
 // bench's own event loop is not what is measured; the console client stays in this process.
 //   - server CPU share and memory while they stream;
@@ -8,7 +9,10 @@
 //     receipt of HostUpdated in a console client registered for some of the targets (p50, p99);
 //   - backfill: one agent reconnecting with a spool of SPOOL_MINUTES of 10 targets x 30 hops at
 //     1 s (60 min: 36,000 rounds, 1.08 M hop samples): time from connect to the last
-//     acknowledgement (every batch committed).
+//     acknowledgement (every batch committed);
+//   - process: the agent program in its own process with 50 targets on the simulated engine
+//     against the runtime alone (bench/local-runtime.mjs): RSS, and CPU per 1,000 probes in
+//     PROCESS_WINDOWS windows, both pinned to CPU 0 and the server to the others.
 // Loopback only; the probes are simulated (no packets).
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,6 +123,11 @@ const RSS_TARGETS = Number(process.env.BENCH_RSS_TARGETS ?? 50);
 const PROCESS_SECONDS = Number(process.env.BENCH_PROCESS_SECONDS ?? 60);
 const PROCESS_WINDOWS = Math.max(1, Number(process.env.BENCH_PROCESS_WINDOWS ?? 4));
 
+const medianOf = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+
 /**
  * The agent and the runtime alone share CPU 0 and the server gets the others (taskset, every
  * thread), when the machine has two or more. Unpinned on this 2-core host, the agent's own
@@ -127,11 +136,6 @@ const PROCESS_WINDOWS = Math.max(1, Number(process.env.BENCH_PROCESS_WINDOWS ?? 
  * a batch parsed and committed at that moment), and the ratio read 1.10 to 1.58 from run to run.
  * On a real deployment the agent runs on a machine of its own. BENCH_PIN=0 leaves them unpinned.
  */
-const medianOf = (xs) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
-};
-
 function pinForProcessPhase(agentPid, localPid) {
   const cpus = availableParallelism();
   if (process.env.BENCH_PIN === '0' || cpus < 2) return 'not pinned';
