@@ -2,6 +2,7 @@
 // authenticated by the agent's credential in the upgrade request. Shared by the server
 // (server/agents/link.ts) and the agent program (agent/link-client.ts).
 import type { HopOwner, MplsLabel, RouteChange, TraceHop, TraceOptions } from '../engine/index.js';
+import { atMicrosecond } from '../engine/latency-codes.js';
 
 export const AgentLinkPath = '/agentLink';
 export const AgentEnrolPath = '/api/agent/enrol';
@@ -40,15 +41,12 @@ export interface WireRound {
 }
 
 /**
- * A measured latency at the microsecond, the precision the server stores (docs/store.md
- * "Compact samples"; its ingest rounds the same way, so nothing stored changes); the codes of
- * spec 2 (negative) as they are. Shorter text to write, send and parse than a double's 17 digits.
+ * The wire form of an engine hop (absent details stay absent: most hops carry none). The
+ * latency travels at the microsecond the server stores (nothing stored changes): shorter text
+ * to write, send and parse than a double's 17 digits.
  */
-export const wireRtt = (ms: number): number => (ms >= 0 ? Math.round(ms * 1000) / 1000 : ms);
-
-/** The wire form of an engine hop (absent details stay absent: most hops carry none). */
 export function wireHop(h: TraceHop): WireHop {
-  const w: WireHop = { ttl: h.ttl, address: h.address, name: h.name, rtt: wireRtt(h.rtt) };
+  const w: WireHop = { ttl: h.ttl, address: h.address, name: h.name, rtt: atMicrosecond(h.rtt) };
   if (h.mpls) w.mpls = h.mpls;
   if (h.owner) w.owner = h.owner;
   if (h.quotedDscp !== undefined) w.quotedDscp = h.quotedDscp;

@@ -75,13 +75,22 @@ function scanSegment(data: Buffer, fn: (seq: number | undefined, offset: number,
   }
 }
 
+/** The spool's acknowledged mark (0 when there is none yet). */
+function readAcked(dir: string): number {
+  try {
+    return Number(readFileSync(join(dir, 'acked'), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * How many batches a spool directory holds that are not acknowledged (by its `acked` mark),
  * read without changing anything (for tests that watch a running agent's spool from outside).
  */
 export function spooledBatchCount(dir: string): number {
   if (!existsSync(dir)) return 0;
-  const acked = existsSync(join(dir, 'acked')) ? Number(readFileSync(join(dir, 'acked'), 'utf8')) || 0 : 0;
+  const acked = readAcked(dir);
   let n = 0;
   for (const f of readdirSync(dir).filter((name) => SegmentFile.test(name))) {
     scanSegment(readFileSync(join(dir, f)), (seq) => {
@@ -123,8 +132,7 @@ export class Spool {
   /** The highest seq written to the open segment since its last sync. */
   private unsynced = 0;
   private syncTimer?: NodeJS.Timeout;
-  /** Syncs done (for tests and diagnosis). */
-  syncs = 0;
+  private syncCount = 0;
 
   constructor(
     private readonly dir: string,
@@ -139,11 +147,7 @@ export class Spool {
     } catch {
       /* a new spool */
     }
-    try {
-      this.acked = this.ackedWritten = Number(readFileSync(join(dir, 'acked'), 'utf8')) || 0;
-    } catch {
-      /* nothing acknowledged yet */
-    }
+    this.acked = this.ackedWritten = readAcked(dir);
     for (const f of readdirSync(dir).filter((n) => SegmentFile.test(n)).sort()) {
       last = Math.max(last, this.load(Number(f.slice(0, 16)), join(dir, f)));
     }
@@ -269,6 +273,11 @@ export class Spool {
     }
   }
 
+  /** Syncs done (for tests and diagnosis). */
+  get syncs(): number {
+    return this.syncCount;
+  }
+
   /** Batches not yet acknowledged. */
   get size(): number {
     return this.batches.size;
@@ -290,7 +299,7 @@ export class Spool {
     this.unsynced = 0;
     try {
       fdatasyncSync(this.open.fd);
-      this.syncs++;
+      this.syncCount++;
     } catch (err) {
       this.log(`spool: a sync failed (${err instanceof Error ? err.message : String(err)})`);
     }

@@ -23,6 +23,15 @@ export function isSpecialLatency(value: number): boolean {
 }
 
 /**
+ * A measured latency (ms) at the microsecond, the precision the store keeps (docs/store.md
+ * "Compact samples"); a code (negative) as it is. The server's ingest and a remote agent's
+ * wire rounds both round with this, so what an agent sends is what is stored.
+ */
+export function atMicrosecond(ms: number): number {
+  return ms >= 0 ? Math.round(ms * 1000) / 1000 : ms;
+}
+
+/**
  * Text a grid cell shows for a latency value (spec 2: "*" timeout, "N/A" or "?" others).
  * Without `digits`, one decimal, or two below 1 ms so LAN hops do not read "0.0".
  */

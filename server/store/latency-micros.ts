@@ -5,14 +5,14 @@
 // the small negative integers -1, -2...: keeping them at -4,194,305 would widen every
 // bit-packed group that holds a Timeout to 23 bits. Measurements are >= 0, so the sign tells
 // a code from a measurement. Precision: 1 microsecond (answers differ by at most that).
-import { SpecialLatencyBase } from '../../engine/latency-codes.js';
+import { atMicrosecond, SpecialLatencyBase } from '../../engine/latency-codes.js';
 
 /** The largest latency kept: 2^31 - 1 microseconds (about 35 minutes); longer ones are cut to it. */
 export const MaxLatencyMicros = 2_147_483_647;
 
 /** A latency (ms, or a code) rounded to the microsecond it is stored as, in ms. */
 export function toStoredPrecision(ms: number): number {
-  return ms >= 0 ? Math.min(Math.round(ms * 1000), MaxLatencyMicros) / 1000 : ms;
+  return ms >= 0 ? Math.min(atMicrosecond(ms), MaxLatencyMicros / 1000) : ms;
 }
 
 /** The stored integer of a latency (ms or a code); NaN stays NaN (a NULL of a nullable column). */

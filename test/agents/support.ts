@@ -89,4 +89,3 @@ export function startAgent(args: string[], opts: { env?: Record<string, string>;
     },
   };
 }
-
