@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { AgentProgram, ResendWindowBytes } from './program.js';
-import { AgentLinkPath } from './protocol.js';
+import { AgentLinkPath, wireRoundText } from './protocol.js';
 import { Spool } from './spool.js';
 import { AgentState } from './state.js';
-import type { TraceEngine } from '../engine/index.js';
+import type { TraceEngine, TraceHop } from '../engine/index.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const Batches = 40;
 const RoundsPerBatch = 300;
-const hops = Array.from({ length: 30 }, (_, i) => ({ ttl: i + 1, address: `10.0.${i}.1`, name: null, rtt: 1 + i / 10 }));
+const hops: TraceHop[] = Array.from({ length: 30 }, (_, i) => ({ ttl: i + 1, address: `10.0.${i}.1`, name: null, rtt: 1 + i / 10, reply: 'timeExceeded' }));
 
 describe('agent spool resend', () => {
   it('resends every spooled batch once, in order, within the window', async () => {
@@ -29,7 +29,7 @@ describe('agent spool resend', () => {
     const state = new AgentState(dir);
     const spool = new Spool(state.spoolDir, undefined, () => undefined);
     for (let b = 0; b < Batches; b++) {
-      spool.append(Array.from({ length: RoundsPerBatch }, (_, k) => ({ traceId: 7, time: 1_000_000 + (b * RoundsPerBatch + k) * 1000, hops })));
+      spool.append(Array.from({ length: RoundsPerBatch }, (_, k) => wireRoundText(7, { time: 1_000_000 + (b * RoundsPerBatch + k) * 1000, hops })));
     }
     const batchBytes = spool.bytesOf(1);
     // The test is only worth something if the spool is several windows long.

@@ -7,7 +7,7 @@ import { hostname, networkInterfaces, platform as osPlatform } from 'node:os';
 import WebSocket from 'ws';
 import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
-import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireHop, type AgentMessage, type AssignedTrace, type ServerMessage, type WireRound } from './protocol.js';
+import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireRoundText, type AgentMessage, type AssignedTrace, type ServerMessage } from './protocol.js';
 import { Spool, type SpoolLimits, type SpooledFrame } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
 
@@ -47,7 +47,8 @@ export class AgentProgram {
   private readonly runtime: AgentRuntime;
   private readonly spool: Spool;
   private readonly traces = new Map<number, AssignedTrace>();
-  private gathered: WireRound[] = [];
+  /** Rounds waiting for the batch window, each its wire text. */
+  private gathered: string[] = [];
   private gatherTimer: NodeJS.Timeout | undefined;
   private ws: WebSocket | undefined;
   /**
@@ -112,11 +113,7 @@ export class AgentProgram {
 
   private onRound(traceId: number, round: TraceRound): void {
     if (this.opts.roundLog) appendFileSync(this.opts.roundLog, `${traceId} ${round.time} ${round.hops.length}\n`);
-    this.gathered.push({
-      traceId,
-      time: round.time,
-      hops: round.hops.map(wireHop),
-    });
+    this.gathered.push(wireRoundText(traceId, round));
     if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
     else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? DefaultBatchMs);
   }

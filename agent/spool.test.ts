@@ -19,7 +19,9 @@ const pending = (s: Spool): SpooledBatch[] => s.pendingSeqs().flatMap((seq) => {
   const b = s.readFrame(seq);
   return b ? [JSON.parse(b.frame.toString()) as SpooledBatch] : [];
 });
-const r = (traceId: number, time: number) => ({ traceId, time, hops: [{ ttl: 1, address: '10.0.0.1', name: null, rtt: 1 }] });
+const round = (traceId: number, time: number) => ({ traceId, time, hops: [{ ttl: 1, address: '10.0.0.1', name: null, rtt: 1 }] });
+/** A round's wire text, as the program hands it to the spool. */
+const r = (traceId: number, time: number) => JSON.stringify(round(traceId, time));
 
 describe('agent spool', () => {
   it('numbers batches, keeps them across a restart, and forgets them only when acknowledged', () => {
@@ -29,7 +31,7 @@ describe('agent spool', () => {
     expect(s.append([r(1, 2)]).seq).toBe(2);
     const again = new Spool(dir);
     expect(pending(again).map((b) => b.seq)).toEqual([1, 2]);
-    expect(pending(again)[1]).toEqual({ t: 'batch', seq: 2, rounds: [r(1, 2)] });
+    expect(pending(again)[1]).toEqual({ t: 'batch', seq: 2, rounds: [round(1, 2)] });
     again.acknowledge(1);
     expect(pending(again).map((b) => b.seq)).toEqual([2]);
     again.acknowledge(2);
@@ -61,7 +63,7 @@ describe('agent spool', () => {
     const segments = () => readdirSync(dir).filter((f) => f.endsWith('.json'));
     const s = new Spool(dir);
     // Batches of ~1 MB: a segment (SegmentBytes, 4 MiB) holds four of them.
-    const big = (i: number) => Array.from({ length: 1500 }, (_, k) => ({ ...r(i, k), hops: Array.from({ length: 10 }, () => r(i, k).hops[0]) }));
+    const big = (i: number) => Array.from({ length: 1500 }, (_, k) => JSON.stringify({ ...round(i, k), hops: Array.from({ length: 10 }, () => round(i, k).hops[0]) }));
     for (let i = 1; i <= 6; i++) s.append(big(i));
     expect(segments().length).toBe(2);
     expect(spooledBatchCount(dir)).toBe(6);
@@ -93,17 +95,17 @@ describe('agent spool', () => {
   it("reads an older agent's spool (a file per batch) and drops a torn or foreign line with a log line", () => {
     const dir = tmp();
     const name = (seq: number) => join(dir, `${String(seq).padStart(16, '0')}.json`);
-    writeFileSync(name(7), JSON.stringify({ seq: 7, rounds: [r(1, 7)] }));
-    writeFileSync(name(8), JSON.stringify({ seq: 8, rounds: [r(1, 8)] }));
+    writeFileSync(name(7), JSON.stringify({ seq: 7, rounds: [round(1, 7)] }));
+    writeFileSync(name(8), JSON.stringify({ seq: 8, rounds: [round(1, 8)] }));
     // A segment whose last write was cut by a crash, and a line that is no batch.
-    writeFileSync(name(9), `${JSON.stringify({ seq: 9, rounds: [r(1, 9)] })}\nnot a batch\n`);
-    appendFileSync(name(9), JSON.stringify({ seq: 10, rounds: [r(1, 10)] }).slice(0, 30));
+    writeFileSync(name(9), `${JSON.stringify({ seq: 9, rounds: [round(1, 9)] })}\nnot a batch\n`);
+    appendFileSync(name(9), JSON.stringify({ seq: 10, rounds: [round(1, 10)] }).slice(0, 30));
     const lines: string[] = [];
     const s = new Spool(dir, undefined, (m) => lines.push(m));
     expect(lines).toEqual([expect.stringMatching(/unreadable line/)]);
     expect(pending(s).map((b) => b.seq)).toEqual([7, 8, 9]);
     // Their lines are sent as the link's frames.
-    expect(JSON.parse(s.readFrame(7)!.frame.toString())).toEqual({ t: 'batch', seq: 7, rounds: [r(1, 7)] });
+    expect(JSON.parse(s.readFrame(7)!.frame.toString())).toEqual({ t: 'batch', seq: 7, rounds: [round(1, 7)] });
     expect(lines[1]).toMatch(/spool: batch 10 is unreadable and was dropped/);
     expect(s.append([r(1, 11)]).seq).toBe(11);
   });
@@ -137,6 +139,34 @@ describe('agent spool', () => {
       s.append([r(1, 5)]);
       s.close();
       expect(s.syncs).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not sync a stream of batches each acknowledged soon after it was written, and syncs once a second when they are not', () => {
+    vi.useFakeTimers();
+    try {
+      const s = new Spool(tmp());
+      // Connected: a batch every 70 ms, each acknowledged 30 ms later; when a timer fires a
+      // batch has just been written and is still waiting for its acknowledgement.
+      let seq = 0;
+      for (let i = 0; i < 100; i++) {
+        seq = s.append([r(1, i + 1)]).seq;
+        vi.advanceTimersByTime(30);
+        s.acknowledge(seq);
+        vi.advanceTimersByTime(40);
+      }
+      expect(s.syncs).toBe(0);
+      // The server away for 3 s: nothing is acknowledged, so the batches are synced about
+      // once a second, never later than SyncMs after the oldest of them was written.
+      for (let i = 0; i < 60; i++) {
+        s.append([r(1, 200 + i)]);
+        vi.advanceTimersByTime(50);
+      }
+      expect(s.syncs).toBeGreaterThanOrEqual(2);
+      expect(s.syncs).toBeLessThanOrEqual(3);
+      s.close();
     } finally {
       vi.useRealTimers();
     }

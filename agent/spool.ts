@@ -129,7 +129,8 @@ export class Spool {
   private ackedWritten = 0;
   private ackedTimer?: NodeJS.Timeout;
   private ackedFd?: number;
-  /** The highest seq written to the open segment since its last sync. */
+  /** The batches written to the open segment since its last sync: first and last seq (none: 0). */
+  private unsyncedFrom = 0;
   private unsynced = 0;
   private syncTimer?: NodeJS.Timeout;
   private syncCount = 0;
@@ -178,8 +179,8 @@ export class Spool {
     if (lastCommitted >= this.nextSeq) this.nextSeq = lastCommitted + 1;
   }
 
-  /** Writes a batch under the next sequence number; answers the frame that sends it. */
-  append(rounds: WireRound[]): SpooledFrame {
+  /** Writes a batch of rounds (each its wire text, wireRoundText) under the next sequence number; answers the frame that sends it. */
+  append(roundTexts: readonly string[]): SpooledFrame {
     const seq = this.nextSeq++;
     // Numbers are reserved in blocks (one fsync per block): after a restart numbering goes on
     // past the block, so a number is never used twice, even with an empty spool.
@@ -187,7 +188,8 @@ export class Spool {
       this.reserved = seq + SeqBlock;
       writeFileAtomic(join(this.dir, 'seq'), String(this.reserved));
     }
-    const line = Buffer.from(`${JSON.stringify({ t: 'batch', seq, rounds } satisfies SpooledBatch)}\n`);
+    // The same text as JSON.stringify({ t: 'batch', seq, rounds }) (the SpooledBatch layout).
+    const line = Buffer.from(`{"t":"batch","seq":${seq},"rounds":[${roundTexts.join(',')}]}\n`);
     let seg = this.open && this.segments.get(this.open.first);
     if (!this.open || !seg || seg.size + line.length > SegmentBytes) {
       this.closeOpen();
@@ -197,12 +199,10 @@ export class Spool {
       this.segments.set(seq, seg);
     }
     writeSync(this.open.fd, line);
-    this.unsynced = seq;
-    if (!this.syncTimer) {
-      this.syncTimer = setTimeout(() => this.sync(), SyncMs);
-      this.syncTimer.unref?.();
-    }
     this.batches.set(seq, { segment: this.open.first, offset: seg.size, bytes: line.length - 1, at: Date.now() });
+    if (!this.unsyncedFrom) this.unsyncedFrom = seq;
+    this.unsynced = seq;
+    this.armSync(SyncMs);
     seg.size += line.length;
     seg.live++;
     this.bytes += line.length - 1;
@@ -291,12 +291,39 @@ export class Spool {
     this.ackedFd = undefined;
   }
 
+  private armSync(ms: number): void {
+    if (this.syncTimer) return;
+    this.syncTimer = setTimeout(() => this.syncDue(), ms);
+    this.syncTimer.unref?.();
+  }
+
+  /**
+   * The sync timer: syncs once the oldest batch written since the last sync and not yet
+   * acknowledged is SyncMs old; until then it waits for that batch. Looking at the newest batch
+   * instead synced once a second while connected, since one was always just written.
+   */
+  private syncDue(): void {
+    this.syncTimer = undefined;
+    if (!this.open || !this.unsyncedFrom) return;
+    let seq = Math.max(this.unsyncedFrom, this.acked + 1);
+    while (seq <= this.unsynced && !this.batches.has(seq)) seq++; // acknowledged, refused or dropped
+    if (seq > this.unsynced) {
+      this.unsyncedFrom = this.unsynced = 0; // all of them delivered: nothing to sync
+      return;
+    }
+    this.unsyncedFrom = seq;
+    const wait = this.batches.get(seq)!.at + SyncMs - Date.now();
+    if (wait > 0) this.armSync(wait);
+    else this.sync();
+  }
+
   /** Syncs the open segment if it holds a batch not yet acknowledged that was written since its last sync. */
   private sync(): void {
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    if (!this.open || this.unsynced <= this.acked) return;
-    this.unsynced = 0;
+    const due = this.unsyncedFrom !== 0 && this.unsynced > this.acked;
+    this.unsyncedFrom = this.unsynced = 0;
+    if (!this.open || !due) return;
     try {
       fdatasyncSync(this.open.fd);
       this.syncCount++;

@@ -93,6 +93,8 @@ const cpuOf = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
 };
+/** The part of cpuOf spent in the kernel (system time): the agent's writes, sends and syncs. */
+const systemCpuOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / 100;
 /** The host's load: this machine may be shared, and every figure depends on it. */
 const load = () => {
   let pressure = '';
@@ -190,6 +192,8 @@ async function agentProcess(cookie) {
       const [ac0, lc0] = await Promise.all([askCount(agent), askCount(local)]);
       const a0 = cpuOf(agent.pid);
       const l0 = cpuOf(local.pid);
+      const as0 = systemCpuOf(agent.pid);
+      const ls0 = systemCpuOf(local.pid);
       for (let s = 0; s < PROCESS_SECONDS / PROCESS_WINDOWS; s++) {
         await sleep(1000);
         rss = Math.max(rss, rssMb(agent.pid));
@@ -198,7 +202,9 @@ async function agentProcess(cookie) {
       [ac1, lc1] = await Promise.all([askCount(agent), askCount(local)]);
       const agentCpu = cpuOf(agent.pid) - a0;
       const localCpu = cpuOf(local.pid) - l0;
-      windows.push({ agentCpu, localCpu, agentProbes: ac1.probes - ac0.probes, localProbes: lc1.probes - lc0.probes });
+      const agentSystem = systemCpuOf(agent.pid) - as0;
+      const localSystem = systemCpuOf(local.pid) - ls0;
+      windows.push({ agentCpu, localCpu, agentSystem, localSystem, agentProbes: ac1.probes - ac0.probes, localProbes: lc1.probes - lc0.probes });
     }
     if (process.env.BENCH_HEAP_SNAPSHOT) {
       const written = await new Promise((resolve) => {
@@ -214,8 +220,8 @@ async function agentProcess(cookie) {
     const ratios = windows.map((x) => per(x.agentCpu, x.agentProbes) / per(x.localCpu, x.localProbes));
     for (const [i, x] of windows.entries()) {
       console.log(
-        `  window ${i + 1}: agent ${per(x.agentCpu, x.agentProbes).toFixed(1)} ms (${x.agentProbes.toLocaleString('en')} probes, ${x.agentCpu.toFixed(2)} s CPU), ` +
-          `runtime alone ${per(x.localCpu, x.localProbes).toFixed(1)} ms (${x.localProbes.toLocaleString('en')} probes, ${x.localCpu.toFixed(2)} s CPU): ${ratios[i].toFixed(2)}x`,
+        `  window ${i + 1}: agent ${per(x.agentCpu, x.agentProbes).toFixed(1)} ms (${x.agentProbes.toLocaleString('en')} probes, ${x.agentCpu.toFixed(2)} s CPU, ${x.agentSystem.toFixed(2)} s of it system), ` +
+          `runtime alone ${per(x.localCpu, x.localProbes).toFixed(1)} ms (${x.localProbes.toLocaleString('en')} probes, ${x.localCpu.toFixed(2)} s CPU, ${x.localSystem.toFixed(2)} s system): ${ratios[i].toFixed(2)}x`,
       );
     }
     const sum = (k) => windows.reduce((a, x) => a + x[k], 0);
