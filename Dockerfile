@@ -75,11 +75,12 @@ VOLUME /data
 EXPOSE 8080
 USER hopwatch:hopwatch
 
-# /readyz answers 200 once the store is open and the server takes requests. There is no curl
-# in the slim base, so node's own fetch does the probe. An agent container has no HTTP port:
-# it is healthy while its process (PID 1) runs, which the check running at all shows.
+# The entry point's `health`: the server's /readyz (200 once the store is open and the server
+# takes requests; node's fetch, the slim base has no curl), or in an agent container
+# `hopwatch-agent health`: healthy while its link to the server is up or has been down for
+# less than a minute (it keeps tracing and spooling meanwhile; the check says since when).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "require('fs').readFileSync('/proc/1/cmdline','utf8').includes('agent/cli.js')?process.exit(0):fetch('http://127.0.0.1:'+(process.env.HOPWATCH_PORT||8080)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
+  CMD ["/usr/local/bin/hopwatch-entrypoint", "health"]
 
 # The server closes the store and exits on SIGTERM, well inside the default 10 s stop timeout.
 STOPSIGNAL SIGTERM

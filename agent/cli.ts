@@ -4,6 +4,7 @@
 //   hopwatch-agent setup --no-run '<link>'         enrol only (the installer's service runs it)
 //   hopwatch-agent setup --ca FILE '<link>'        trust FILE's CA for an https server (docs/deploy.md)
 //   hopwatch-agent run [--service]                 run with the stored credentials
+//   hopwatch-agent health                          exit 0 while the running agent's link is up (or down < 60 s)
 // State lives in HOPWATCH_AGENT_DIR (default /var/lib/hopwatch-agent). Keys are never printed.
 // The #! line caps V8's young generation as the bundle's launcher does (docs/agents.md, "Memory").
 import { spawn } from 'node:child_process';
@@ -15,10 +16,12 @@ import { AgentState, agentDir } from './state.js';
 import { AgentModeCode, AgentProgram } from './program.js';
 import { agentEngine } from './engine-choice.js';
 import { postJson, readCaFile, trustedCa } from './trust.js';
+import { linkHealth, readLinkStatus } from './link-status.js';
 
 const usage = `Usage:
   hopwatch-agent setup [--no-run] [--reuse] [--ca FILE] '<Auto Setup link>'
   hopwatch-agent run [--service]
+  hopwatch-agent health      (exit 0 while the running agent's link is up, or down for less than a minute)
 --ca FILE: trust the CA certificate in FILE (PEM) for an https server (kept in the agent's state).
 --reuse: when already set up for this link's agent and server, keep the stored credential (restarts).
 Environment: HOPWATCH_AGENT_DIR (state, default /var/lib/hopwatch-agent), HOPWATCH_AGENT_CA (a CA file,\n  overrides the kept one), HOPWATCH_ENGINE=simulated (tests), HOPWATCH_AGENT_ROUND_LOG (a file that gets one line per round).`;
@@ -117,6 +120,11 @@ async function main(argv: string[]): Promise<void> {
     await setup(args[0], flags.get('--ca'), flags.has('--reuse'));
     if (!flags.has('--no-run')) await run(AgentModeCode.APP);
     return;
+  }
+  if (cmd === 'health' && args.length === 0) {
+    const verdict = linkHealth(readLinkStatus(agentDir()), Date.now());
+    console.log(verdict.text);
+    process.exit(verdict.healthy ? 0 : 1);
   }
   if (cmd === 'run' && args.length === 0) return run(flags.has('--service') ? AgentModeCode.SERVICE : AgentModeCode.APP);
   console.error(usage);

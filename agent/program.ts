@@ -10,6 +10,7 @@ import { AgentRuntime, type AgentSink } from './runtime.js';
 import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireRoundText, type AgentMessage, type AssignedTrace, type ServerMessage } from './protocol.js';
 import { Spool, type SpoolLimits, type SpooledFrame } from './spool.js';
 import type { AgentState, Credentials } from './state.js';
+import { writeLinkStatus, type LinkStatus } from './link-status.js';
 
 export const AgentVersion = '0.1.0.0';
 export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
@@ -69,6 +70,10 @@ export class AgentProgram {
    * buffer. New batches queue behind them, since the server takes batches in order only.
    */
   private resend: number[] = [];
+  /** The link's state as last written to link.json (for `hopwatch-agent health`). */
+  private link?: LinkStatus;
+  /** Why the last connection attempt failed (the server's refusal, a socket error), for the link state. */
+  private downReason?: string;
 
   constructor(
     private readonly creds: Credentials,
@@ -90,6 +95,7 @@ export class AgentProgram {
 
   /** Starts the traces kept on disk and connects. */
   async start(): Promise<void> {
+    this.setLink('down', 'connecting');
     for (const t of this.opts.state.readTraces()) await this.startTrace(t, false);
     if (this.traces.size) this.log(`running ${this.traces.size} trace(s) kept on disk`);
     this.connect();
@@ -212,6 +218,7 @@ export class AgentProgram {
         this.spool.acknowledge(m.lastSeq);
         await this.assign(m.traces);
         this.ready = true;
+        this.setLink('up');
         this.resend = this.spool.pendingSeqs();
         this.flushGathered();
         this.pumpResend();
@@ -262,6 +269,19 @@ export class AgentProgram {
 
   // ---- connection ----
 
+  /** Writes link.json when the link's state or the reason it is down changes. */
+  private setLink(state: LinkStatus['state'], detail?: string): void {
+    if (this.link?.state === state && this.link.detail === detail) return;
+    const since = this.link?.state === state ? this.link.since : Date.now();
+    this.link = { state, since, pid: process.pid, ...(detail ? { detail } : {}) };
+    try {
+      writeLinkStatus(this.opts.state.dir, this.link);
+    } catch (err) {
+      // Only the health check reads it: a full disk must not stop the agent.
+      this.log(`the link state was not written (${(err as Error).message})`);
+    }
+  }
+
   private connect(): void {
     if (this.stopped) return;
     const url = this.creds.server.replace(/^http/, 'ws') + AgentLinkPath;
@@ -302,14 +322,20 @@ export class AgentProgram {
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => {
         this.log(`the server refused the agent link (${res.statusCode}): ${body.slice(0, 300)}`);
+        this.downReason = `refused by the server (${res.statusCode}): ${body.slice(0, 300)}`;
         ws.terminate();
       });
     });
-    ws.on('error', (err) => this.log(`agent link: ${err.message}`));
+    ws.on('error', (err) => {
+      this.log(`agent link: ${err.message}`);
+      this.downReason ??= err.message;
+    });
     ws.on('close', (code, reason) => {
       this.ready = false;
       if (this.ws !== ws) return;
       if (this.stopped) return;
+      this.setLink('down', this.downReason ?? `closed by the server: ${code}${reason.length ? ` ${reason.toString()}` : ''}`);
+      this.downReason = undefined;
       this.log(`disconnected (${code}${reason.length ? ` ${reason.toString()}` : ''}); retrying in ${this.retryMs / 1000} s`);
       this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 10_000);

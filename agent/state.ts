@@ -1,7 +1,8 @@
 // What the agent keeps on its disk (HOPWATCH_AGENT_DIR, default /var/lib/hopwatch-agent):
 // credentials.json (0600: agent id, server, credential), traces.json (the traces the server
-// assigned, so tracing goes on while the server is away) and spool/ (round batches not yet
-// acknowledged). Files are written whole (temporary file, fsync, rename).
+// assigned, so tracing goes on while the server is away), spool/ (round batches not yet
+// acknowledged) and link.json (the link's state, agent/link-status.ts). Files are written
+// whole (temporary file, fsync, rename).
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssignedTrace } from './protocol.js';
@@ -69,8 +70,8 @@ export class AgentState {
     else writeFileAtomic(join(this.dir, 'ca.pem'), pem, 0o644);
   }
 
-  /** Delete And Uninstall: credentials, the CA, traces and spool go. */
+  /** Delete And Uninstall: credentials, the CA, traces, the link state and spool go. */
   removeAll(): void {
-    for (const name of ['credentials.json', 'ca.pem', 'traces.json', 'spool']) rmSync(join(this.dir, name), { recursive: true, force: true });
+    for (const name of ['credentials.json', 'ca.pem', 'traces.json', 'link.json', 'spool']) rmSync(join(this.dir, name), { recursive: true, force: true });
   }
 }

@@ -4,6 +4,8 @@
 #   agent '<Auto Setup link>'    a remote agent (hopwatch-agent) in this container
 #   agent                        the same, the link read from $HOPWATCH_AGENT_LINK_FILE (a
 #                                Kubernetes Secret with one link per node) or $HOPWATCH_AGENT_LINK
+#   health                       the image's health check: the server's /readyz, or for an agent
+#                                container `hopwatch-agent health` (its link up, or down < 60 s)
 #   anything else                run as given (node -e ..., sh)
 # The agent keeps its state in /data/agent (HOPWATCH_AGENT_DIR): after the first start the
 # link's key is spent and the stored credential is used (setup --reuse), so a restarted
@@ -27,6 +29,14 @@ case "${1:-server}" in
     export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
     # The young generation capped as in agent/bundle/hopwatch-agent (docs/agents.md, "Memory").
     exec node --max-semi-space-size=2 --optimize-for-size dist/agent/cli.js setup --reuse "$link"
+    ;;
+  health)
+    # PID 1 is this container's main process: the agent or the server.
+    if tr '\0' ' ' < /proc/1/cmdline | grep -q 'agent/cli.js'; then
+      export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
+      exec node dist/agent/cli.js health
+    fi
+    exec node -e "fetch('http://127.0.0.1:'+(process.env.HOPWATCH_PORT||8080)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"
     ;;
   *)
     exec "$@"

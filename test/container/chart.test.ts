@@ -133,6 +133,36 @@ describe('templates', () => {
     expect(Object.keys(secret.data)).toEqual(['root-password']);
   });
 
+  it('the agent DaemonSet is made only when enabled, selects its own pods, and is ready while the link is up', () => {
+    expect(templates['agent-daemonset.yaml']).toMatch(/^\{\{- if \.Values\.agents\.enabled \}\}/);
+    expect(values.agents.enabled).toBe(false);
+    const [ds] = manifests('agent-daemonset.yaml');
+    expect(ds.kind).toBe('DaemonSet');
+    // Not the server's selector labels: the server's Services must never pick an agent pod.
+    expect(templates['agent-daemonset.yaml']).not.toContain('hopwatch.selectorLabels');
+    expect(templates['_helpers.tpl']).toMatch(/define "hopwatch\.agentSelectorLabels"[\s\S]*?app\.kubernetes\.io\/name: \{\{ include "hopwatch\.name" \. \}\}-agent/);
+    const pod = ds.spec.template.spec;
+    const agent = pod.containers[0];
+    expect(agent.args).toEqual(['agent']);
+    expect(agent.readinessProbe.exec.command).toEqual(['/usr/local/bin/hopwatch-entrypoint', 'health']);
+    expect(agent.livenessProbe).toBeUndefined();
+    const env = Object.fromEntries(agent.env.map((e: any) => [e.name, e]));
+    expect(env.NODE_NAME.valueFrom.fieldRef.fieldPath).toBe('spec.nodeName');
+    expect(env.HOPWATCH_AGENT_LINK_FILE.value).toBe('/links/$(NODE_NAME)');
+    expect(agent.volumeMounts).toEqual([
+      { name: 'state', mountPath: '/data' },
+      { name: 'links', mountPath: '/links', readOnly: true },
+    ]);
+    expect(pod.volumes.map((v: any) => v.name)).toEqual(['state', 'links']);
+    expect(pod.volumes[0].hostPath.type).toBe('DirectoryOrCreate');
+    expect(templates['agent-daemonset.yaml']).toMatch(/^ {10}securityContext:\n\s+\{\{- toYaml \.Values\.securityContext \| nindent 12 \}\}/m);
+    const on = clone(values);
+    on.agents.enabled = true;
+    expect(validate(on), JSON.stringify(validate.errors)).toBe(true);
+    on.agents.stateHostPath = 'relative/path';
+    expect(validate(on)).toBe(false);
+  });
+
   it('the Services select the pod by the selector labels and target the named port', () => {
     const services = manifests('service.yaml');
     expect(services.map((s) => s.kind)).toEqual(['Service', 'Service']);

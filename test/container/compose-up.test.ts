@@ -104,6 +104,14 @@ describe('podman-compose 1.0.3', () => {
     expect(up.code, up.stderr + up.stdout).toBe(0);
     const online = await until('the agent ONLINE', async () => (await call<Agent[]>('/cmd/getagentlist')).find((a) => a.ID === agent.ID && a.IsOnline));
     expect(online).toMatchObject({ Mode: 2, Platform: 3 });
+    // The image's health check in an agent container: `hopwatch-agent health`, the link up.
+    const health = await until('the agent container healthy', async () => {
+      const h = await podman.run(['healthcheck', 'run', `${agentProject}_agent_1`]);
+      return h.code === 0 ? true : undefined;
+    });
+    expect(health).toBe(true);
+    const said = await podman.run(['exec', `${agentProject}_agent_1`, '/usr/local/bin/hopwatch-entrypoint', 'health']);
+    expect(said.stdout).toMatch(/^The agent link is up since \d{4}-/);
     const logs = await podman.run(['logs', `${agentProject}_agent_1`]);
     expect(logs.stdout + logs.stderr).not.toContain(new URL(link.replace('hopwatch://', 'http://x/')).searchParams.get('key')!);
 

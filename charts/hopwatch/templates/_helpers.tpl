@@ -55,3 +55,9 @@ root-password
 {{- define "hopwatch.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
+
+{{/* Labels that select the agent pods: not the server's, so the server's Services never pick an agent. */}}
+{{- define "hopwatch.agentSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "hopwatch.name" . }}-agent
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
