@@ -82,7 +82,7 @@ export class AgentProgram {
     this.log = opts.log ?? ((m) => console.log(`${new Date().toISOString()} ${m}`));
     this.spool = new Spool(opts.state.spoolDir, opts.spoolLimits, this.log);
     const sink: AgentSink = {
-      round: async (traceId, round) => this.onRound(traceId, round),
+      round: (traceId, round) => this.onRound(traceId, round),
       routeChange: (traceId, change) => this.sendNow({ t: 'route', traceId, change }),
       targetResolved: (traceId, address) => this.sendNow({ t: 'resolved', traceId, address }),
       traceError: (traceId, err) => {

@@ -3,7 +3,8 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../engine/latency-codes.js';
-import { AgentMessageSchema, wireHop } from './protocol.js';
+import type { TraceHop } from '../engine/index.js';
+import { AgentMessageSchema, wireHop, wireRoundText } from './protocol.js';
 
 const validate = new Ajv({ strict: false }).compile(AgentMessageSchema);
 const batch = (hops: unknown[]) => ({ t: 'batch', seq: 1, rounds: [{ traceId: 3, time: 1_700_000_000_000, hops }] });
@@ -30,6 +31,21 @@ describe('wire hops', () => {
     expect(wireHop({ ttl: 1, address: '10.0.0.1', name: null, rtt: 0.0004999, reply: 'timeExceeded' }).rtt).toBe(0);
     expect(plain).toEqual({ ttl: 3, address: null, name: null, rtt: LatencyCode.Timeout });
     expect(validate(batch([detailed, plain]))).toBe(true);
+  });
+
+  it("a round's wire text is the JSON of its wire hops, round after round (the reused hops keep nothing of the last round)", () => {
+    const hop = (ttl: number, extra: Partial<TraceHop> = {}): TraceHop => ({ ttl, address: `10.0.0.${ttl}`, name: null, rtt: ttl + 0.1234567, reply: 'timeExceeded', ...extra });
+    const rounds = [
+      { time: 1_700_000_000_000, hops: [hop(1), hop(2, { mpls: [{ label: 16, exp: 0, bottomOfStack: true, ttl: 1 }], natDetected: true }), hop(3, { name: 'r3.example.net' })] },
+      { time: 1_700_000_001_000.5, hops: [hop(1, { name: 'ä "quoted" \\ é' }), hop(2)] },
+      { time: 1_700_000_002_000, hops: [] },
+      { time: 1_700_000_003_000, hops: [hop(1, { address: null, rtt: LatencyCode.Timeout, reply: 'timeout' }), hop(2, { quotedDscp: 0 }), hop(3), hop(4)] },
+    ];
+    for (const r of rounds) {
+      const text = wireRoundText(9, r);
+      expect(text).toBe(JSON.stringify({ traceId: 9, time: r.time, hops: r.hops.map(wireHop) }));
+      expect(validate({ t: 'batch', seq: 1, rounds: [JSON.parse(text)] })).toBe(true);
+    }
   });
 
   it('are refused with details out of range or unknown fields', () => {

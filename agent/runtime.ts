@@ -16,9 +16,13 @@ export interface AgentTraceSpec {
   paused?: boolean;
 }
 
-/** Where rounds go. `round` resolves once the server has committed the samples. */
+/**
+ * Where rounds go. `round` resolves once the server has committed the samples (the Local
+ * Machine), or returns nothing when it only takes the round over (a remote agent's spool: no
+ * promise a round to make and collect).
+ */
 export interface AgentSink {
-  round(traceId: number, round: TraceRound): Promise<void>;
+  round(traceId: number, round: TraceRound): Promise<void> | void;
   routeChange(traceId: number, change: RouteChange): void;
   targetResolved(traceId: number, address: string): void;
   traceError(traceId: number, error: Error): void;
@@ -67,7 +71,11 @@ export class AgentRuntime {
     const id = spec.traceId;
     handle.on('round', (round) => {
       // A failed commit is reported by the sink itself; the trace goes on.
-      this.sink.round(id, round).catch((err: Error) => this.sink.traceError(id, err));
+      try {
+        this.sink.round(id, round)?.catch((err: Error) => this.sink.traceError(id, err));
+      } catch (err) {
+        this.sink.traceError(id, err as Error);
+      }
     });
     handle.on('routeChange', (change) => this.sink.routeChange(id, change));
     handle.on('targetResolved', (address) => this.sink.targetResolved(id, address));

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Spool, spooledBatchCount, SyncMs, type SpooledBatch } from './spool.js';
+import { batchLine, Spool, spooledBatchCount, SyncMs, type SpooledBatch } from './spool.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -119,6 +119,14 @@ describe('agent spool', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(() => s.close()).not.toThrow();
     expect(lines).toEqual([expect.stringMatching(/acknowledged mark was not written/)]);
+  });
+
+  it("a batch line is the JSON of the batch and a newline, whatever the rounds' text holds", () => {
+    const rounds = [round(1, 1), { ...round(2, 2), hops: [{ ttl: 1, address: null, name: 'é ü 日本 🛰 "q" \\', rtt: -1 }] }, round(3, 3)];
+    for (const n of [0, 1, 3]) {
+      const some = rounds.slice(0, n);
+      expect(batchLine(12345, some.map((x) => JSON.stringify(x))).toString('utf8')).toBe(`${JSON.stringify({ t: 'batch', seq: 12345, rounds: some })}\n`);
+    }
   });
 
   it('syncs a batch to disk only when it is not acknowledged within SyncMs, and on close', () => {

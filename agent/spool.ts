@@ -62,6 +62,26 @@ const SegmentFile = /^\d{16}\.json$/;
 /** The sequence number at the start of a batch's line (older lines have no `"t"`). */
 const SeqPrefix = /^\{(?:"t":"batch",)?"seq":(\d+),/;
 
+/**
+ * A batch's line: the text of JSON.stringify({ t: 'batch', seq, rounds }) (SpooledBatch) and a
+ * newline, encoded straight into one buffer from the rounds' texts (no joined string between).
+ */
+export function batchLine(seq: number, roundTexts: readonly string[]): Buffer {
+  const head = `{"t":"batch","seq":${seq},"rounds":[`;
+  let bytes = head.length + Math.max(0, roundTexts.length - 1) + 3;
+  for (const t of roundTexts) bytes += Buffer.byteLength(t);
+  const line = Buffer.allocUnsafe(bytes);
+  let at = line.write(head, 0, 'latin1');
+  for (let i = 0; i < roundTexts.length; i++) {
+    if (i > 0) line[at++] = 0x2c; // ,
+    at += line.write(roundTexts[i], at, 'utf8');
+  }
+  line[at++] = 0x5d; // ]
+  line[at++] = 0x7d; // }
+  line[at++] = 0x0a; // newline
+  return line;
+}
+
 /** Calls fn for every line of a segment: its seq (undefined: not a batch), offset and length. */
 function scanSegment(data: Buffer, fn: (seq: number | undefined, offset: number, bytes: number) => void): void {
   for (let offset = 0; offset < data.length; ) {
@@ -188,8 +208,7 @@ export class Spool {
       this.reserved = seq + SeqBlock;
       writeFileAtomic(join(this.dir, 'seq'), String(this.reserved));
     }
-    // The same text as JSON.stringify({ t: 'batch', seq, rounds }) (the SpooledBatch layout).
-    const line = Buffer.from(`{"t":"batch","seq":${seq},"rounds":[${roundTexts.join(',')}]}\n`);
+    const line = batchLine(seq, roundTexts);
     let seg = this.open && this.segments.get(this.open.first);
     if (!this.open || !seg || seg.size + line.length > SegmentBytes) {
       this.closeOpen();
