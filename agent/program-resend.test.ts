@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import { AgentProgram, ResendWindowBytes } from './program.js';
 import { AgentLinkPath, wireRoundText } from './protocol.js';
 import { Spool } from './spool.js';
+import { BatchBuffer } from './batch-buffer.js';
 import { AgentState } from './state.js';
 import type { TraceEngine, TraceHop } from '../engine/index.js';
 
@@ -29,7 +30,9 @@ describe('agent spool resend', () => {
     const state = new AgentState(dir);
     const spool = new Spool(state.spoolDir, undefined, () => undefined);
     for (let b = 0; b < Batches; b++) {
-      spool.append(Array.from({ length: RoundsPerBatch }, (_, k) => wireRoundText(7, { time: 1_000_000 + (b * RoundsPerBatch + k) * 1000, hops })));
+      const batch = new BatchBuffer();
+      for (let k = 0; k < RoundsPerBatch; k++) batch.add(wireRoundText(7, { time: 1_000_000 + (b * RoundsPerBatch + k) * 1000, hops }));
+      spool.append(batch);
     }
     const batchBytes = spool.bytesOf(1);
     // The test is only worth something if the spool is several windows long.

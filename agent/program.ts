@@ -9,6 +9,7 @@ import type { TraceEngine, TraceRound } from '../engine/index.js';
 import { AgentRuntime, type AgentSink } from './runtime.js';
 import { AgentLinkPath, AgentProtocolVersion, MaxBatchRounds, wireRoundText, type AgentMessage, type AssignedTrace, type ServerMessage } from './protocol.js';
 import { Spool, type SpoolLimits, type SpooledFrame } from './spool.js';
+import { BatchBuffer } from './batch-buffer.js';
 import type { AgentState, Credentials } from './state.js';
 import { writeLinkStatus, type LinkStatus } from './link-status.js';
 
@@ -48,8 +49,8 @@ export class AgentProgram {
   private readonly runtime: AgentRuntime;
   private readonly spool: Spool;
   private readonly traces = new Map<number, AssignedTrace>();
-  /** Rounds waiting for the batch window, each its wire text. */
-  private gathered: string[] = [];
+  /** The rounds of the batch window, encoded as they arrive. */
+  private readonly gathered = new BatchBuffer();
   private gatherTimer: NodeJS.Timeout | undefined;
   private ws: WebSocket | undefined;
   /**
@@ -112,24 +113,23 @@ export class AgentProgram {
   }
 
   get spooled(): number {
-    return this.spool.size + this.gathered.length;
+    return this.spool.size + this.gathered.rounds;
   }
 
   // ---- rounds ----
 
   private onRound(traceId: number, round: TraceRound): void {
     if (this.opts.roundLog) appendFileSync(this.opts.roundLog, `${traceId} ${round.time} ${round.hops.length}\n`);
-    this.gathered.push(wireRoundText(traceId, round));
-    if (this.gathered.length >= MaxBatchRounds) this.flushGathered();
+    this.gathered.add(wireRoundText(traceId, round));
+    if (this.gathered.rounds >= MaxBatchRounds) this.flushGathered();
     else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? DefaultBatchMs);
   }
 
   private flushGathered(): void {
     if (this.gatherTimer) clearTimeout(this.gatherTimer);
     this.gatherTimer = undefined;
-    if (!this.gathered.length) return;
+    if (!this.gathered.rounds) return;
     const batch = this.spool.append(this.gathered);
-    this.gathered = [];
     if (!this.ready) return;
     if (this.resend.length) this.resend.push(batch.seq);
     else this.sendBatch(batch);

@@ -35,8 +35,10 @@ describe('wire hops', () => {
 
   it("a round's wire text is the JSON of its wire hops, round after round (the reused hops keep nothing of the last round)", () => {
     const hop = (ttl: number, extra: Partial<TraceHop> = {}): TraceHop => ({ ttl, address: `10.0.0.${ttl}`, name: null, rtt: ttl + 0.1234567, reply: 'timeExceeded', ...extra });
+    const owner = { asn: 64500, asName: 'Example "Transit" AS', country: 'DE', special: null };
     const rounds = [
-      { time: 1_700_000_000_000, hops: [hop(1), hop(2, { mpls: [{ label: 16, exp: 0, bottomOfStack: true, ttl: 1 }], natDetected: true }), hop(3, { name: 'r3.example.net' })] },
+      { time: 1_700_000_000_000, hops: [hop(1, { owner }), hop(2, { mpls: [{ label: 16, exp: 0, bottomOfStack: true, ttl: 1 }], natDetected: true, owner }), hop(3, { name: 'r3.example.net', address: 'not "an" address' })] },
+      { time: 1_700_000_000_500, hops: [hop(1, { owner }), hop(2, { owner: { ...owner, asn: 64501 } }), hop(3, { address: '2001:db8::1', rtt: 1234567.8912345 })] },
       { time: 1_700_000_001_000.5, hops: [hop(1, { name: 'ä "quoted" \\ é' }), hop(2)] },
       { time: 1_700_000_002_000, hops: [] },
       { time: 1_700_000_003_000, hops: [hop(1, { address: null, rtt: LatencyCode.Timeout, reply: 'timeout' }), hop(2, { quotedDscp: 0 }), hop(3), hop(4)] },

@@ -41,9 +41,10 @@ export interface WireRound {
 }
 
 /**
- * The wire form of an engine hop (absent details stay absent: most hops carry none). The
- * latency travels at the microsecond the server stores (nothing stored changes): shorter text
- * to write, send and parse than a double's 17 digits.
+ * The wire form of an engine hop (absent details stay absent: most hops carry none), the
+ * definition wireRoundText is held to (agent/protocol.test.ts). The latency travels at the
+ * microsecond the server stores (nothing stored changes): shorter text to write, send and
+ * parse than a double's 17 digits.
  */
 export function wireHop(h: TraceHop): WireHop {
   const w: WireHop = { ttl: h.ttl, address: h.address, name: h.name, rtt: atMicrosecond(h.rtt) };
@@ -54,39 +55,36 @@ export function wireHop(h: TraceHop): WireHop {
   return w;
 }
 
-/** The hops of wireRoundText's round, reused: a hop without details is one of `plainHops`. */
-const plainHops: WireHop[] = [];
-const wireHops: WireHop[] = [];
-const wireRound: WireRound = { traceId: 0, time: 0, hops: wireHops };
+/** An owner's text in a hop (`,"owner":{...}`), made once per owner object: the engine keeps one per address. */
+const ownerTexts = new WeakMap<HopOwner, string>();
+/** Address text that needs no JSON escaping (the engine's IPv4 and IPv6 forms). */
+const PlainAddress = /^[0-9A-Fa-f.:]+$/;
 
 /**
- * A round's wire text (the JSON of its WireRound), made when the round arrives. The gathered
- * rounds wait for their batch as one flat string each, and the hop objects serialised are
- * reused from round to round: the agent allocated a quarter more than the runtime alone (26 MB
- * a minute with 50 targets), its old generation filled twice as fast, and GC made most of its
- * CPU over the runtime alone's (docs/benchmarks.md).
+ * A round's wire text: exactly JSON.stringify of { traceId, time, hops: hops.map(wireHop) }
+ * (the test holds it to that), written without the wire objects and with each owner's text
+ * made once. Every hop of a real path has an owner (its AS, or "Private"), half of its text;
+ * serialising the round's objects was the agent's largest cost over the runtime alone
+ * (docs/benchmarks.md).
  */
 export function wireRoundText(traceId: number, round: { time: number; hops: readonly TraceHop[] }): string {
+  let s = `{"traceId":${traceId},"time":${JSON.stringify(round.time)},"hops":[`;
   const hops = round.hops;
-  wireHops.length = hops.length;
   for (let i = 0; i < hops.length; i++) {
     const h = hops[i];
-    if (h.mpls || h.owner || h.quotedDscp !== undefined || h.natDetected) {
-      wireHops[i] = wireHop(h);
-      continue;
+    const address = h.address === null ? 'null' : PlainAddress.test(h.address) ? `"${h.address}"` : JSON.stringify(h.address);
+    s += `${i > 0 ? ',' : ''}{"ttl":${h.ttl},"address":${address},"name":${JSON.stringify(h.name)},"rtt":${JSON.stringify(atMicrosecond(h.rtt))}`;
+    if (h.mpls) s += `,"mpls":${JSON.stringify(h.mpls)}`;
+    if (h.owner) {
+      let owner = ownerTexts.get(h.owner);
+      if (owner === undefined) ownerTexts.set(h.owner, (owner = `,"owner":${JSON.stringify(h.owner)}`));
+      s += owner;
     }
-    const w = (plainHops[i] ??= { ttl: 0, address: null, name: null, rtt: 0 });
-    w.ttl = h.ttl;
-    w.address = h.address;
-    w.name = h.name;
-    w.rtt = atMicrosecond(h.rtt);
-    wireHops[i] = w;
+    if (h.quotedDscp !== undefined) s += `,"quotedDscp":${h.quotedDscp}`;
+    if (h.natDetected) s += ',"natDetected":true';
+    s += '}';
   }
-  wireRound.traceId = traceId;
-  wireRound.time = round.time;
-  const text = JSON.stringify(wireRound);
-  wireHops.length = 0;
-  return text;
+  return `${s}]}`;
 }
 
 export type ServerMessage =

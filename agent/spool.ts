@@ -24,6 +24,7 @@
 // (auto_da_alloc), ~1.7 ms of the agent's CPU a second.
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BatchBuffer } from './batch-buffer.js';
 import type { WireRound } from './protocol.js';
 import { writeFileAtomic } from './state.js';
 
@@ -61,26 +62,6 @@ const segmentName = (first: number) => `${String(first).padStart(16, '0')}.json`
 const SegmentFile = /^\d{16}\.json$/;
 /** The sequence number at the start of a batch's line (older lines have no `"t"`). */
 const SeqPrefix = /^\{(?:"t":"batch",)?"seq":(\d+),/;
-
-/**
- * A batch's line: the text of JSON.stringify({ t: 'batch', seq, rounds }) (SpooledBatch) and a
- * newline, encoded straight into one buffer from the rounds' texts (no joined string between).
- */
-export function batchLine(seq: number, roundTexts: readonly string[]): Buffer {
-  const head = `{"t":"batch","seq":${seq},"rounds":[`;
-  let bytes = head.length + Math.max(0, roundTexts.length - 1) + 3;
-  for (const t of roundTexts) bytes += Buffer.byteLength(t);
-  const line = Buffer.allocUnsafe(bytes);
-  let at = line.write(head, 0, 'latin1');
-  for (let i = 0; i < roundTexts.length; i++) {
-    if (i > 0) line[at++] = 0x2c; // ,
-    at += line.write(roundTexts[i], at, 'utf8');
-  }
-  line[at++] = 0x5d; // ]
-  line[at++] = 0x7d; // }
-  line[at++] = 0x0a; // newline
-  return line;
-}
 
 /** Calls fn for every line of a segment: its seq (undefined: not a batch), offset and length. */
 function scanSegment(data: Buffer, fn: (seq: number | undefined, offset: number, bytes: number) => void): void {
@@ -199,8 +180,8 @@ export class Spool {
     if (lastCommitted >= this.nextSeq) this.nextSeq = lastCommitted + 1;
   }
 
-  /** Writes a batch of rounds (each its wire text, wireRoundText) under the next sequence number; answers the frame that sends it. */
-  append(roundTexts: readonly string[]): SpooledFrame {
+  /** Writes the gathered batch under the next sequence number (emptying it); answers the frame that sends it. */
+  append(batch: BatchBuffer): SpooledFrame {
     const seq = this.nextSeq++;
     // Numbers are reserved in blocks (one fsync per block): after a restart numbering goes on
     // past the block, so a number is never used twice, even with an empty spool.
@@ -208,7 +189,7 @@ export class Spool {
       this.reserved = seq + SeqBlock;
       writeFileAtomic(join(this.dir, 'seq'), String(this.reserved));
     }
-    const line = batchLine(seq, roundTexts);
+    const line = batch.line(seq);
     let seg = this.open && this.segments.get(this.open.first);
     if (!this.open || !seg || seg.size + line.length > SegmentBytes) {
       this.closeOpen();
