@@ -25,6 +25,8 @@ import { createSimulatedEngine } from '../dist/engine/index.js';
 import { AgentProgram } from '../dist/agent/program.js';
 import { AgentState } from '../dist/agent/state.js';
 import { Spool } from '../dist/agent/spool.js';
+import { BatchBuffer } from '../dist/agent/batch-buffer.js';
+import { wireRoundText } from '../dist/agent/protocol.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 200);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
@@ -379,19 +381,18 @@ async function backfill(cookie, engine) {
   state.writeCredentials(creds);
   const spool = new Spool(state.spoolDir, undefined, quiet);
   const start = Date.now() - SPOOL_MINUTES * 60_000 + 60_000;
-  let rounds = [];
+  // Batches of 2,000 rounds (MaxBatchRounds), as the program gathers them while the server is away.
+  const batch = new BatchBuffer();
+  const roundHops = hops.map((h, i) => ({ ttl: i + 1, address: h.v4, name: null, rtt: h.rttMs })).concat([{ ttl: 30, address: target, name: null, rtt: 15 }]);
   let total = 0;
   for (let s = 0; s < SPOOL_MINUTES * 60; s++) {
     for (const id of ids) {
-      rounds.push({ traceId: id, time: start + s * 1000, hops: hops.map((h, i) => ({ ttl: i + 1, address: h.v4, name: null, rtt: h.rttMs })).concat([{ ttl: 30, address: target, name: null, rtt: 15 }]) });
+      batch.add(wireRoundText(id, { time: start + s * 1000, hops: roundHops }));
       total += 30;
-      if (rounds.length === 2000) {
-        spool.append(rounds);
-        rounds = [];
-      }
+      if (batch.rounds === 2000) spool.append(batch);
     }
   }
-  if (rounds.length) spool.append(rounds);
+  if (batch.rounds) spool.append(batch);
   const files = spool.size;
   spool.close(); // the program's own Spool takes the directory over
   const p = new AgentProgram(creds, { state, engine, mode: 2, log: quiet });
