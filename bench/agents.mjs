@@ -13,7 +13,10 @@
 //   - process: the agent program in its own process with 50 targets on the simulated engine
 //     against the runtime alone (bench/local-runtime.mjs): RSS, and CPU per 1,000 probes in
 //     PROCESS_WINDOWS windows, both pinned to CPU 0 and the server to the others.
-// Loopback only; the probes are simulated (no packets).
+//     BENCH_PROCESS_ENGINE=raw (root): both trace with the raw sockets through a 30-hop chain of
+//     network namespaces this bench builds (test/netns/topology.ts) instead.
+// Loopback only; the probes are simulated (no packets), except the raw process phase's, which
+// go only to the namespaces it created.
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -154,6 +157,8 @@ function pinForProcessPhase(agentPid, localPid) {
 // Node flags of the agent process and of the runtime alone: by default those the agent's
 // launchers give (agent/bundle/hopwatch-agent, container/entrypoint.sh, agent/cli.ts's #! line);
 // BENCH_AGENT_NODE_FLAGS='' runs both without.
+/** The process phase's engine: the simulated one, or (BENCH_PROCESS_ENGINE=raw) raw sockets through a netns chain. */
+const PROCESS_ENGINE = process.env.BENCH_PROCESS_ENGINE === 'raw' ? 'raw' : 'simulated';
 const AGENT_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '--max-semi-space-size=2 --optimize-for-size').split(' ').filter(Boolean);
 
 /**
@@ -167,6 +172,39 @@ const AGENT_FLAGS = (process.env.BENCH_AGENT_NODE_FLAGS ?? '--max-semi-space-siz
 async function agentProcess(cookie) {
   const scenarioFile = join(work, 'scenario.json');
   writeFileSync(scenarioFile, JSON.stringify(scenario));
+  const chain = PROCESS_ENGINE === 'raw' ? await rawChain() : undefined;
+  const traced = chain ? chain.target.v4 : target;
+  try {
+    await agentProcessOn(cookie, scenarioFile, traced);
+  } finally {
+    chain?.destroy();
+  }
+}
+
+/** A chain of 29 routers and a target in network namespaces (test/netns/topology.ts, built for bench:engine too). */
+async function rawChain() {
+  if (process.getuid?.() !== 0) throw new Error('BENCH_PROCESS_ENGINE=raw needs root (network namespaces, raw sockets)');
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'bench/tsconfig.engine.json'], { stdio: 'inherit' });
+  const { buildTopology } = await import('../dist/test/netns/topology.js');
+  const chain = buildTopology({ id: 178, routers: 29 });
+  // Namespaces go on Ctrl-C or a kill too (a finally block does not run then).
+  const gone = () => {
+    chain.destroy();
+    process.exit(130);
+  };
+  process.once('SIGINT', gone);
+  process.once('SIGTERM', gone);
+  return {
+    target: chain.target,
+    destroy: () => {
+      process.off('SIGINT', gone);
+      process.off('SIGTERM', gone);
+      chain.destroy();
+    },
+  };
+}
+
+async function agentProcessOn(cookie, scenarioFile, target) {
   const creds = await newAgent(cookie, 'bench process');
   const ids = [];
   // Started while the agent is away: it gets them all in its first assignment.
@@ -174,12 +212,12 @@ async function agentProcess(cookie) {
   const dir = join(work, 'agent-process');
   mkdirSync(dir, { recursive: true });
   new AgentState(dir).writeCredentials(creds);
-  const env = { ...process.env, HOPWATCH_AGENT_DIR: dir, HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: scenarioFile };
+  const env = { ...process.env, HOPWATCH_AGENT_DIR: dir, HOPWATCH_ENGINE: PROCESS_ENGINE, HOPWATCH_SIM_SCENARIOS: scenarioFile };
   const agent = spawn(process.execPath, [...AGENT_FLAGS, '--import', new URL('./agent-count-preload.mjs', import.meta.url).href, 'dist/agent/cli.js', 'run'], {
     env,
     stdio: ['ignore', process.env.BENCH_AGENT_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
-  const local = spawn(process.execPath, [...AGENT_FLAGS, 'bench/local-runtime.mjs', scenarioFile, String(RSS_TARGETS), target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const local = spawn(process.execPath, [...AGENT_FLAGS, 'bench/local-runtime.mjs', scenarioFile, String(RSS_TARGETS), target, PROCESS_ENGINE], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pinned = pinForProcessPhase(agent.pid, local.pid);
   try {
     await sleep(10_000); // both warm: traces started, the agent connected and assigned
@@ -215,7 +253,7 @@ async function agentProcess(cookie) {
       });
       console.log(`agent heap snapshot: ${written.file}`);
     }
-    console.log(`agent process phase${AGENT_FLAGS.length ? ` (node flags ${AGENT_FLAGS.join(' ')})` : ''}: ${load0} at start, ${load()} at end; ${pinned}`);
+    console.log(`agent process phase, ${PROCESS_ENGINE === 'raw' ? `raw sockets through a 30-hop netns chain to ${target}` : 'simulated engine'}${AGENT_FLAGS.length ? ` (node flags ${AGENT_FLAGS.join(' ')})` : ''}: ${load0} at start, ${load()} at end; ${pinned}`);
     console.log(`agent process, ${RSS_TARGETS} targets x 30 hops at 1 s: RSS ${rss.toFixed(0)} MB peak over ${PROCESS_SECONDS} s (goal <= 80 MB); Local Machine runtime alone: ${localRss.toFixed(0)} MB`);
     console.log(`  agent at the end: ${memText(ac1.memory)}`);
     console.log(`  runtime alone at the end: ${memText(lc1.memory)}`);
