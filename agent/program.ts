@@ -17,9 +17,9 @@ export const AgentVersion = '0.1.0.0';
 export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
 
 /**
- * How long rounds are gathered into one batch by default (ms): each batch is a spool file
- * written with fsync and a frame, so rounds that end together share them; every round waits
- * this long before it leaves, which is part of the delay the console sees (bench:agents).
+ * How long rounds are gathered into one batch by default (ms): each batch is a spool line (a
+ * write) and a frame, so rounds that end together share them; every round waits this long
+ * before it leaves, which is part of the delay the console sees (bench:agents).
  */
 export const DefaultBatchMs = 50;
 

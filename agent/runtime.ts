@@ -18,8 +18,8 @@ export interface AgentTraceSpec {
 
 /**
  * Where rounds go. `round` resolves once the server has committed the samples (the Local
- * Machine), or returns nothing when it only takes the round over (a remote agent's spool: no
- * promise a round to make and collect).
+ * Machine), or returns nothing when it only takes the round over (a remote agent's batch: no
+ * promise per round to make and collect).
  */
 export interface AgentSink {
   round(traceId: number, round: TraceRound): Promise<void> | void;
