@@ -109,6 +109,12 @@ export async function setSessionTargetIp(q: Queryable, id: number, ip: string): 
   await q.run('UPDATE sessions SET target_ip = $2 WHERE id = $1', [id, ip]);
 }
 
+/** Sets the target address of a session only while it is in `state`; answers whether it did. */
+export async function setSessionTargetIpIn(q: Queryable, id: number, state: number, ip: string): Promise<boolean> {
+  const rows = await q.all<{ id: number }>('UPDATE sessions SET target_ip = $2 WHERE id = $1 AND state = $3 RETURNING id', [id, ip, state]);
+  return rows.length > 0;
+}
+
 export interface HostRecord {
   sessionId: number;
   hop: number;

@@ -11,6 +11,8 @@ import type { SimScenario } from '../../engine/index.js';
 import type * as AppModule from '../../server/app.js';
 import type * as ConfigModule from '../../server/config.js';
 import type * as RootUserModule from '../../server/account/root-user.js';
+import type * as TargetsRepositoryModule from '../../server/targets/repository.js';
+import type * as SessionsContractModule from '../../server/contract/sessions.js';
 import { engine as engineModule, Store } from '../support/built.js';
 
 // The built server (its ingest workers are found beside it), typed by its sources (test/support/built.ts).
@@ -18,6 +20,8 @@ const built = <T>(path: string): Promise<T> => import(new URL(`../../dist/${path
 const { buildApp } = await built<typeof AppModule>('server/app.js');
 const { loadConfig } = await built<typeof ConfigModule>('server/config.js');
 const { ensureRootUser } = await built<typeof RootUserModule>('server/account/root-user.js');
+const { setSessionTargetIpIn } = await built<typeof TargetsRepositoryModule>('server/targets/repository.js');
+const { SessionState } = await built<typeof SessionsContractModule>('server/contract/sessions.js');
 
 // Two addresses the name may stand for (simulated only: nothing is sent), and loopback for Off.
 const First = '10.251.134.1';
@@ -136,6 +140,9 @@ describe('Dynamic DNS mode', () => {
     await until('the target at the first address', async () => (await session(id)).TargetIP === First);
     expect((await call('GET', `/cmd/stoptrace?ID=${id}`)).status).toBe(204);
     answer = Second;
+    // A pass that read the target as running and whose answer lands after the pause (a race a
+    // CI run hit): its write is refused, so the paused target keeps its address.
+    expect(await store.exclusive((q) => setSessionTargetIpIn(q, id, SessionState.Active, Second))).toBe(false);
     await new Promise((r) => setTimeout(r, 2500));
     expect((await session(id)).TargetIP).toBe(First);
     expect((await call('GET', `/cmd/resumetrace?ID=${id}`)).status).toBe(204);
