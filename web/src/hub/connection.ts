@@ -3,7 +3,7 @@
 // every subscriber, and groups joined through `keepRegistered` are joined again after a
 // reconnect (the server forgets a connection's groups when it closes). The session cookie
 // authenticates; a 401/403 re-reads the current user, which sends a lost session to /login.
-// The current user is also re-read when the connection drops, when it is back (rights may
+// The current user is also re-read when the connection starts, drops and is back (rights may
 // have changed meanwhile), and when the server says the user changed (UserUpdated, spec 1
 // section 4 and issue 26), so the sidebar follows a role change without a reload.
 // Method and event names, arguments and answers are typed by server/contract/mainhub.ts,
@@ -101,6 +101,9 @@ export function ensureStarted(): Promise<HubConnection> {
       } else if (c.state === HubConnectionState.Disconnected) {
         try {
           await c.start();
+          // Rights may have changed between the sign-in's read of the user and this start: a
+          // UserUpdated sent before the connection existed reached no one.
+          void refreshCurrentUser();
           for (const register of registrations) register().catch(() => undefined);
           return c;
         } catch (e) {
