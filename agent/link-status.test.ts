@@ -1,14 +1,11 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { AgentProgram } from './program.js';
-import { AgentLinkPath } from './protocol.js';
 import { LinkDownGraceMs, linkHealth, readLinkStatus, type LinkStatus } from './link-status.js';
 import { AgentState } from './state.js';
-import type { TraceEngine } from '../engine/index.js';
+import { agentLinkServer, noTraceEngine } from '../test/support/agent-link-server.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -40,28 +37,13 @@ describe('agent health', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hopwatch-link-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const state = new AgentState(dir);
-    const http: Server = createServer();
-    const wss = new WebSocketServer({ noServer: true });
-    let attempts = 0;
-    http.on('upgrade', (req, socket, head) => {
-      if (req.url !== AgentLinkPath) return socket.destroy();
-      // The first attempt is refused as the server refuses a wrong credential.
-      if (++attempts === 1) {
-        const body = JSON.stringify({ Error: 'The agent credential is not valid.' });
-        socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        ws.on('message', (data) => {
-          if ((JSON.parse(data.toString()) as { t: string }).t === 'hello') ws.send(JSON.stringify({ t: 'assign', traces: [], lastSeq: 0 }));
-        });
+    // The first attempt is refused as the server refuses a wrong credential.
+    const server = await agentLinkServer((attempt) => (attempt === 1 ? JSON.stringify({ Error: 'The agent credential is not valid.' }) : undefined));
+    cleanups.push(() => server.close());
+    server.wss.on('connection', (ws) => {
+      ws.on('message', (data) => {
+        if ((JSON.parse(data.toString()) as { t: string }).t === 'hello') ws.send(JSON.stringify({ t: 'assign', traces: [], lastSeq: 0 }));
       });
-    });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => http.close(() => r())));
-    cleanups.push(() => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
     });
 
     const seen: LinkStatus[] = [];
@@ -75,12 +57,7 @@ describe('agent health', () => {
       throw new Error(`link state not reached; seen ${JSON.stringify(seen)}`);
     };
 
-    const port = (http.address() as { port: number }).port;
-    const engine = { startTrace: () => Promise.reject(new Error('no traces in this test')), shutdown: async () => undefined } as unknown as TraceEngine;
-    const program = new AgentProgram(
-      { agentId: 1, server: `http://127.0.0.1:${port}`, credential: 'test-credential-0123456789', machineId: 'm' },
-      { state, engine, mode: 2, log: () => undefined },
-    );
+    const program = new AgentProgram(server.creds, { state, engine: noTraceEngine, mode: 2, log: () => undefined });
     cleanups.push(() => program.stop());
     await program.start();
 
@@ -90,7 +67,7 @@ describe('agent health', () => {
     const up = await waitFor((s) => s.state === 'up');
     expect(linkHealth(up, Date.now()).healthy).toBe(true);
 
-    for (const c of wss.clients) c.terminate();
+    for (const c of server.wss.clients) c.terminate();
     const down = await waitFor((s) => s.state === 'down');
     expect(down.detail).toMatch(/^closed by the server: 1006/);
     expect(down.since).toBeGreaterThanOrEqual(up.since);

@@ -1,18 +1,17 @@
 // After a reconnect the agent resends its spool in order, each batch once, reading it from
 // disk a few at a time: never more than ResendWindowBytes (or one batch) sent and not yet
 // acknowledged, so a spool of days fits neither in memory nor in the socket at once.
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { AgentProgram, ResendWindowBytes } from './program.js';
-import { AgentLinkPath, wireRoundText } from './protocol.js';
+import { wireRoundText } from './protocol.js';
 import { Spool } from './spool.js';
 import { BatchBuffer } from './batch-buffer.js';
 import { AgentState } from './state.js';
-import type { TraceEngine, TraceHop } from '../engine/index.js';
+import type { TraceHop } from '../engine/index.js';
+import { agentLinkServer, noTraceEngine } from '../test/support/agent-link-server.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,18 +37,9 @@ describe('agent spool resend', () => {
     // The test is only worth something if the spool is several windows long.
     expect(batchBytes * Batches).toBeGreaterThan(2 * ResendWindowBytes);
 
-    const http: Server = createServer();
-    const wss = new WebSocketServer({ noServer: true });
-    http.on('upgrade', (req, socket, head) => {
-      if (req.url !== AgentLinkPath) return socket.destroy();
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
-    });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => http.close(() => r())));
-    cleanups.push(() => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-    });
+    const server = await agentLinkServer();
+    cleanups.push(() => server.close());
+    const wss = server.wss;
 
     const received: number[] = [];
     let unacked: { seq: number; bytes: number }[] = [];
@@ -78,12 +68,7 @@ describe('agent spool resend', () => {
       });
     });
 
-    const port = (http.address() as { port: number }).port;
-    const engine = { startTrace: () => Promise.reject(new Error('no traces in this test')), shutdown: async () => undefined } as unknown as TraceEngine;
-    const program = new AgentProgram(
-      { agentId: 1, server: `http://127.0.0.1:${port}`, credential: 'test-credential-0123456789', machineId: 'm' },
-      { state, engine, mode: 2, log: () => undefined },
-    );
+    const program = new AgentProgram(server.creds, { state, engine: noTraceEngine, mode: 2, log: () => undefined });
     cleanups.push(() => program.stop());
     await program.start();
     await done;

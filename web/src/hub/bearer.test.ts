@@ -2,44 +2,10 @@
 // once one is set. The SignalR client is replaced by a recorder: what matters here is which
 // options the connection is built with and when it is started.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { built, events } from './fakeSignalr';
 
-const built: { options: { accessTokenFactory?: () => Promise<string> } }[] = [];
-let starts = 0;
-
-vi.mock('@microsoft/signalr', () => {
-  class FakeConnection {
-    state = 'Disconnected';
-    on() {}
-    onclose() {}
-    onreconnecting() {}
-    onreconnected() {}
-    async start() {
-      starts++;
-      this.state = 'Connected';
-    }
-    async stop() {
-      this.state = 'Disconnected';
-    }
-  }
-  class HubConnectionBuilder {
-    private options = {};
-    withUrl(_url: string, options: object) {
-      this.options = options;
-      return this;
-    }
-    withAutomaticReconnect() {
-      return this;
-    }
-    configureLogging() {
-      return this;
-    }
-    build() {
-      built.push({ options: this.options });
-      return new FakeConnection();
-    }
-  }
-  return { HubConnectionBuilder, HubConnectionState: { Connected: 'Connected', Disconnected: 'Disconnected' }, LogLevel: { Warning: 3 } };
-});
+vi.mock('@microsoft/signalr', () => import('./fakeSignalr'));
+const starts = () => events.filter((e) => e === 'start').length;
 vi.mock('../state/session', () => ({ refreshCurrentUser: async () => undefined }));
 
 afterEach(() => {
@@ -55,11 +21,11 @@ describe('the hub connection in cloud mode', () => {
     const started = ensureStarted();
     await vi.advanceTimersByTimeAsync(10_000);
     // Signed out: no attempt at all (no 401s knocking every 2.5 s).
-    expect(starts).toBe(0);
+    expect(starts()).toBe(0);
     token = 'the-session-token';
     await vi.advanceTimersByTimeAsync(3_000);
     await started;
-    expect(starts).toBe(1);
+    expect(starts()).toBe(1);
     expect(await built.at(-1)!.options.accessTokenFactory!()).toBe('the-session-token');
     await stopHub();
   });
