@@ -267,8 +267,18 @@ describe('console shell in Chromium', () => {
   });
 
   it('a lost session sends the user to sign in and back to where they were', async () => {
+    // The live connection re-reads the current user once it has started; wait for that read so
+    // that the session is lost after it and the user menu's refresh is what finds it gone.
+    let hubOpen = false;
+    const onSocket = (ws: { url(): string }) => {
+      if (ws.url().includes('/mainHub')) hubOpen = true;
+    };
+    page.on('websocket', onSocket);
+    const reread = page.waitForResponse((r) => hubOpen && r.url().includes('/api/Account/GetCurrentUser'));
     await page.goto(`${app.url}/sessions`);
     await see('Sessions', 15_000);
+    await reread;
+    page.off('websocket', onSocket);
     await context.clearCookies();
     // The user menu refreshes the current user; without a session that is a 401.
     await page.locator('.user-head').click();
