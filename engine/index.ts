@@ -10,7 +10,7 @@ export { checkProbePermission, closeProbePool as shutdownEngine } from './trace/
 export { resolveTraceOptions } from './trace/options.js';
 export { minimumPacketSize } from './codec/probe-packet.js';
 // The network seam: the raw-socket engine as a value, and the simulated one (docs/engine.md).
-export { rawEngine, type TraceEngine } from './engine.js';
+export { createInThreadRawEngine, rawEngine, type TraceEngine } from './engine.js';
 export { createSimulatedEngine, type SimulatedEngine, type SimulatedEngineOptions } from './sim/sim-engine.js';
 export { parseScenario, loadScenarioFile, type SimScenario, type SimExpectation, type SimExpectedHop } from './sim/scenario.js';
 

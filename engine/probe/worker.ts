@@ -2,11 +2,10 @@
 // sockets. Two tasks: 'check' (open the sockets: is CAP_NET_RAW there?) and 'serve', the
 // long-lived task that runs every trace's rounds (engine/probe/trace-loops.ts) and talks to
 // the main thread over the MessagePort it carries, until that port closes.
-import { EngineError } from '../errors.js';
 import { Prober } from './prober.js';
 import { rawsock } from './rawsock.js';
 import type { ProbeTask, ProbeTaskResult } from './protocol.js';
-import { serveTraces } from './serve.js';
+import { probeFailure, serveTraces } from './serve.js';
 import { rawNetwork } from './sockets.js';
 
 /** The probe worker's thread name, so that per-thread tools (top -H, bench:engine) tell it apart. */
@@ -25,7 +24,6 @@ export default async function probeTask(task: ProbeTask): Promise<ProbeTaskResul
     prober.open();
     return { ok: true };
   } catch (err) {
-    if (err instanceof EngineError) return { ok: false, code: err.code, message: err.message };
-    return { ok: false, code: 'SocketError', message: err instanceof Error ? err.message : String(err) };
+    return probeFailure(err);
   }
 }

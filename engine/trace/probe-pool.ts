@@ -2,9 +2,10 @@
 // 'serve' side (engine/probe/serve.ts) holds a MessagePort: trace commands go in, batches of
 // finished rounds come out. The link closes when the last trace has stopped, so an idle engine
 // keeps no process alive. Where the serve side runs is the RoundsHost's business: the probe
-// worker on the raw sockets (below), or in-process on a simulated network (engine/sim/).
+// worker on the raw sockets (below), the calling thread on the raw sockets (the agent:
+// engine/probe/in-thread-host.ts), or in-process on a simulated network (engine/sim/).
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from '../errors.js';
 import type { ProbeTask, ProbeTaskResult, RoundReport, TraceCommand, TraceMessage, TraceSpec } from '../probe/protocol.js';
 
@@ -157,34 +158,39 @@ export class RoundsLink {
  * the port.
  */
 class ProbeWorkerHost implements RoundsHost {
-  private pool: Piscina<ProbeTask, ProbeTaskResult> | null = null;
+  private pool: Promise<Piscina<ProbeTask, ProbeTaskResult>> | null = null;
 
-  private probePool(): Piscina<ProbeTask, ProbeTaskResult> {
-    this.pool ??= new Piscina<ProbeTask, ProbeTaskResult>({
-      filename: new URL('../probe/worker.js', import.meta.url).href,
-      minThreads: 1,
-      maxThreads: 1,
-      // The serve task plus permission checks.
-      concurrentTasksPerWorker: 16,
-      idleTimeout: Infinity,
-      atomics: 'disabled',
-      recordTiming: false,
-    });
+  // Piscina is loaded with the first trace: a process that never starts the worker (the
+  // agent probes on its own thread) does not pay for the module.
+  private probePool(): Promise<Piscina<ProbeTask, ProbeTaskResult>> {
+    this.pool ??= import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina<ProbeTask, ProbeTaskResult>({
+          filename: new URL('../probe/worker.js', import.meta.url).href,
+          minThreads: 1,
+          maxThreads: 1,
+          // The serve task plus permission checks.
+          concurrentTasksPerWorker: 16,
+          idleTimeout: Infinity,
+          atomics: 'disabled',
+          recordTiming: false,
+        }),
+    );
     return this.pool;
   }
 
-  serve(port: MessagePort): Promise<ProbeTaskResult> {
-    return this.probePool().run({ type: 'serve', port }, { transferList: [port] });
+  async serve(port: MessagePort): Promise<ProbeTaskResult> {
+    return (await this.probePool()).run({ type: 'serve', port }, { transferList: [port] });
   }
 
-  check(): Promise<ProbeTaskResult> {
-    return this.probePool().run({ type: 'check' });
+  async check(): Promise<ProbeTaskResult> {
+    return (await this.probePool()).run({ type: 'check' });
   }
 
   async destroy(): Promise<void> {
     const p = this.pool;
     this.pool = null;
-    if (p) await p.destroy();
+    if (p) await (await p).destroy();
   }
 }
 
