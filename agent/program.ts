@@ -34,7 +34,7 @@ export interface AgentProgramOptions {
   spoolLimits?: SpoolLimits;
   /** How long rounds are gathered into one batch (ms). */
   batchMs?: number;
-  /** Appends one line per round (trace id, time, hop count): a record to check deliveries against. */
+  /** Appends one line per round (trace id, time, hop count, and 'stop' or 'start' for a marker round): a record to check deliveries against. */
   roundLog?: string;
   /** Called when the server asked to uninstall (after state was removed). */
   onUninstall?: () => void;
@@ -119,7 +119,7 @@ export class AgentProgram {
   // ---- rounds ----
 
   private onRound(traceId: number, round: TraceRound): void {
-    if (this.opts.roundLog) appendFileSync(this.opts.roundLog, `${traceId} ${round.time} ${round.hops.length}\n`);
+    if (this.opts.roundLog) appendFileSync(this.opts.roundLog, `${traceId} ${round.time} ${round.hops.length}${round.marker ? ` ${round.marker}` : ''}\n`);
     this.gathered.add(wireRoundText(traceId, round));
     if (this.gathered.rounds >= MaxBatchRounds) this.flushGathered();
     else this.gatherTimer ??= setTimeout(() => this.flushGathered(), this.opts.batchMs ?? DefaultBatchMs);

@@ -1,6 +1,7 @@
-// Issue 17 end to end: a remote agent "at a branch office" traces a target over its own path
-// while the server is killed (SIGKILL) and started again; every round it measured is stored exactly
-// once (spooled to disk while the server was away, backfilled in order on reconnect).
+// Issue 17 end to end: a remote agent "at a branch office" traces two targets over its own path
+// while the server is killed (SIGKILL) and started again two minutes later; every round it
+// measured is stored exactly once at its own time (spooled to disk while the server was away,
+// backfilled in order on reconnect), and the agent's restart mid-spool loses nothing.
 // As root the agent runs inside network namespace hw{id}-r1 (the branch) with the raw-socket
 // engine and the server in the root namespace listening on 0.0.0.0; as any user the same
 // flow runs on the simulated engine (server and agent: HOPWATCH_ENGINE=simulated).
@@ -15,9 +16,17 @@ import { simScenarioOf } from '../support/trace-network.js';
 import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
+import type { DataPointBuckets } from '../../server/contract/data.js';
 import { agentList, cmd, createAgentWithLink, startAgent, waitFor, type AgentProcess } from './support.js';
 
 const scenario: Scenario = { id: 54, routers: 3 };
+
+/**
+ * How long the server stays away: two minutes with the real engine (issue 17); the simulated
+ * variant, for runs without root, keeps the same steps shorter.
+ */
+const outageMsOf = (variant: 'netns' | 'simulated') => (variant === 'netns' ? 120_000 : 20_000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /** SIGKILLs the process this test started that listens on `port` (the appliance). */
 function killListener(port: number): void {
@@ -42,6 +51,7 @@ async function hubCall<T>(url: string, cookie: string, method: string, ...args: 
 
 for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'] as const)) {
   describe(`remote agent through a server outage (${variant})`, () => {
+    const outageMs = outageMsOf(variant);
     let topo: Topology | undefined;
     let simDir: string | undefined;
     let hw: Appliance;
@@ -92,9 +102,14 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
       // The key never reaches the server's log or the agent's output.
       const key = new URL(link.SetupLink).searchParams.get('key')!;
 
-      const { ID: targetId } = await cmd<{ ID: number }>(hw.url, cookie, `/cmd/newtarget?target=${expectedPath[2]}&traceInterval=1&agentID=${created.ID}`);
-      const ofTarget = () => agent.rounds().filter((r) => r[0] === targetId);
-      await waitFor('3 rounds on the agent', async () => ofTarget().length >= 3);
+      // Two targets at 1 s on the agent.
+      const targetIds: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        targetIds.push((await cmd<{ ID: number }>(hw.url, cookie, `/cmd/newtarget?target=${expectedPath[2]}&traceInterval=1&agentID=${created.ID}`)).ID);
+      }
+      const [targetId] = targetIds;
+      const roundsOf = (id: number) => agent.rounds().filter((r) => r[0] === id);
+      await waitFor('3 rounds of each target on the agent', async () => targetIds.every((id) => roundsOf(id).length >= 3));
 
       // The hops are the branch's path, not the server's.
       const rows = await waitFor('the rows of the branch path', async () => {
@@ -104,47 +119,76 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
       });
       expect(rows).toEqual(expectedPath);
 
-      // The server dies (SIGKILL: no flush, no goodbye); the agent keeps tracing and spools.
+      // The server dies (SIGKILL: no flush, no goodbye) and stays away for the outage; the agent
+      // keeps tracing and spools.
       killListener(hw.port);
+      const killedAt = Date.now();
       await hw.stop();
-      const before = ofTarget().length;
-      await waitFor('rounds spooled while the server is away', async () => agent.spooled() >= 3 && ofTarget().length >= before + 3);
+      const before = roundsOf(targetId).length;
+      await waitFor('rounds spooled while the server is away', async () => agent.spooled() >= 3 && roundsOf(targetId).length >= before + 3);
       expect(agent.output()).toMatch(/disconnected/);
 
-      // The agent restarts mid-spool: its traces (kept on disk) and its spool go on.
+      // Halfway through, the agent restarts mid-spool: its traces (kept on disk) and its spool go on.
+      await sleep(killedAt + outageMs / 2 - Date.now());
       expect(await agent.stop()).toBe(0);
       const spooledBefore = agent.spooled();
       const earlierOutput = agent.output();
       agent = startAgent(['run'], { netns: topo ? `hw${scenario.id}-r1` : undefined, env: agentEnv, dir: agent.dir });
       await waitFor('the restarted agent tracing from its disk', async () => agent.spooled() >= spooledBefore + 2);
-      expect(agent.output()).toMatch(/running 1 trace\(s\) kept on disk/);
+      expect(agent.output()).toMatch(/running 2 trace\(s\) kept on disk/);
       expect(earlierOutput + agent.output()).not.toContain(new URL(link.SetupLink).searchParams.get('key')!);
 
+      await sleep(killedAt + outageMs - Date.now());
       hw = await startAppliance({ env: serverEnv, dataDir: hw.dataDir, port: hw.port });
+      const backAt = Date.now();
       await waitFor('the agent online again', async () => (await agentList(hw.url, cookie)).find((a) => a.ID === created.ID && a.IsOnline));
-      await waitFor('the spool backfilled', async () => agent.spooled() === 0);
+      await waitFor('the spool backfilled', async () => agent.spooled() === 0, 120_000);
 
-      // Pause the trace, then wait until the agent has nothing left to send.
-      const stop = await fetch(`${hw.url}/cmd/stoptrace?ID=${targetId}`, { headers: { cookie } });
-      expect(stop.status).toBeLessThan(300);
+      // Stop the traces, then wait until the agent has nothing left to send.
+      for (const id of targetIds) {
+        const stop = await fetch(`${hw.url}/cmd/stoptrace?ID=${id}`, { headers: { cookie } });
+        expect(stop.status).toBeLessThan(300);
+      }
       let last = -1;
       await waitFor('the agent idle', async () => {
-        const n = ofTarget().length;
+        const n = agent.rounds().length;
         const idle = n === last && agent.spooled() === 0;
         last = n;
-        if (!idle) await new Promise((r) => setTimeout(r, 1000));
+        if (!idle) await sleep(1000);
         return idle;
       });
 
-      const measured = ofTarget();
-      const hopSamples = measured.reduce((s, r) => s + r[2], 0);
-      // Every round's time is distinct on the agent, and the server holds exactly its samples.
-      expect(new Set(measured.map((r) => r[1])).size).toBe(measured.length);
-      const stored = await hubCall<number>(hw.url, cookie, 'GetSampleCountForSession', targetId);
-      expect(stored).toBe(hopSamples);
+      for (const id of targetIds) {
+        const measured = roundsOf(id);
+        // Rounds of the whole outage were measured (one a second, less the agent's restart).
+        expect(measured.filter((r) => r[1] > killedAt && r[1] < backAt).length).toBeGreaterThan((outageMs / 1000) * 0.8);
+        // Every round's time is distinct on the agent, and the server holds exactly its samples.
+        expect(new Set(measured.map((r) => r[1])).size).toBe(measured.length);
+        const stored = await hubCall<number>(hw.url, cookie, 'GetSampleCountForSession', id);
+        expect(stored).toBe(measured.reduce((sum, r) => sum + r[2], 0));
+        // ...at their original times: per second, the first hop's samples are the rounds the
+        // agent measured in that second (0 lost, 0 duplicated, none moved; a marker round, at
+        // the agent's restart, shows in its second without a sample)...
+        const start = Math.floor(measured[0][1] / 1000) * 1000;
+        const end = Math.floor(measured[measured.length - 1][1] / 1000) * 1000 + 1000;
+        const expected = new Map<number, number>();
+        for (const [, time, , marker] of measured) {
+          const second = Math.floor((time - start) / 1000);
+          expected.set(second, (expected.get(second) ?? 0) + (marker ? 0 : 1));
+        }
+        const perSecond = await hubCall<DataPointBuckets>(hw.url, cookie, 'DataPointBuckets', `${id}_h_1`, start, end, 1, false);
+        expect(new Map(perSecond.Points.map((p) => [p.UnitNumber, p.LatencyCount]))).toEqual(expected);
+        // ...and the graph has no gap: every 10 s from the first measured round to the last
+        // (the stop's marker round after it may sit alone in a bucket of its own) holds samples.
+        const times = measured.filter((r) => !r[3]).map((r) => r[1]);
+        const tens = Math.floor((times[times.length - 1] - start) / 10_000) + 1;
+        const perTen = await hubCall<DataPointBuckets>(hw.url, cookie, 'DataPointBuckets', String(id), start, start + tens * 10_000, 10, false);
+        expect(perTen.Points.map((p) => p.UnitNumber)).toEqual([...Array(tens).keys()]);
+        expect(perTen.Points.filter((p) => p.LatencyCount === 0)).toEqual([]);
+      }
 
       expect(hw.output()).not.toContain(key);
       expect(agent.output()).not.toContain(key);
-    }, 240_000);
+    }, 240_000 + outageMs);
   });
 }

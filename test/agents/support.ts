@@ -49,12 +49,14 @@ export interface AgentProcess {
   output(): string;
   /** Batches still in the spool (not acknowledged). */
   spooled(): number;
-  /** Lines of the round log: [traceId, time, hops]. */
-  rounds(): [number, number, number][];
+  /** Lines of the round log: [traceId, time, hops, marker ('stop' or 'start' for a marker round)]. */
+  rounds(): AgentRound[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   exited: Promise<number | null>;
   dispose(): Promise<void>;
 }
+
+export type AgentRound = [traceId: number, time: number, hops: number, marker: 'stop' | 'start' | undefined];
 
 export function startAgent(args: string[], opts: { env?: Record<string, string>; netns?: string; dir?: string } = {}): AgentProcess {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'hopwatch-agent-'));
@@ -79,7 +81,10 @@ export function startAgent(args: string[], opts: { env?: Record<string, string>;
     spooled: () => spooledBatchCount(join(dir, 'spool')),
     rounds: () =>
       existsSync(roundLog)
-        ? readFileSync(roundLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number, number])
+        ? readFileSync(roundLog, 'utf8').trim().split('\n').filter(Boolean).map((l): AgentRound => {
+            const [id, time, hops, marker] = l.split(' ');
+            return [Number(id), Number(time), Number(hops), marker === 'stop' || marker === 'start' ? marker : undefined];
+          })
         : [],
     stop,
     exited,
