@@ -1,8 +1,12 @@
 // Browser test of the Agents page (issue 17): Create Agent in the console, select it, copy
 // its Auto Setup link, run hopwatch-agent with that link, see it ONLINE with its machine
 // details, start a trace on it with the target window's Agent picker, and see the trace in
-// its TARGETS list. Debian Chromium via playwright-core; server and agent on the simulated
-// engine (a "branch" path), so it runs without root. Screenshots: test-results/agents-*.png.
+// its TARGETS list, with the hops of the agent's own path in the grid. Debian Chromium via
+// playwright-core. As root the agent runs in network namespace hw{id}-r1 (a branch office
+// behind router 1) on the raw sockets, the console is opened at the address the branch reaches
+// the server by (so the Auto Setup link names it), and the path is the branch's: routers 2
+// and 3, then the target, never router 1. Without root, server and agent run the simulated
+// engine on the same path. Screenshots: test-results/agents-*.png.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 import { simScenarioOf } from '../support/trace-network.js';
+import { asRoot } from '../netns/rounds.js';
+import { buildTopology, type Topology } from '../netns/topology.js';
 import { parseSetupLink } from '../../agent/setup-link.js';
 import { startAgent, type AgentProcess } from '../agents/support.js';
 
@@ -20,28 +26,49 @@ describe('the Agents page in Chromium', () => {
   let app: Appliance;
   let browser: Browser;
   let agent: AgentProcess | undefined;
-  let simDir: string;
-  let agentEnv: Record<string, string>;
+  let simDir: string | undefined;
+  let topo: Topology | undefined;
+  let agentEnv: Record<string, string> = {};
+  let netns: string | undefined;
   let target: string;
+  /** The console's address: the one the agent reaches the server by. */
+  let consoleUrl: string;
+  /** The hops the agent's trace must show, in order. */
+  let branchPath: string[];
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    const base = simScenarioOf({ id: 53, routers: 2 });
-    simDir = mkdtempSync(join(tmpdir(), 'hopwatch-branch-'));
-    const file = join(simDir, 'branch.json');
-    writeFileSync(file, JSON.stringify({ ...base, name: 'branch', hops: base.hops.slice(1) }));
-    agentEnv = { HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: file };
-    target = base.target.v4!;
-    app = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_ENGINE: 'simulated' } });
+    const scenario = { id: 53, routers: 3 };
+    if (asRoot) {
+      topo = buildTopology(scenario);
+      netns = `hw${scenario.id}-r1`;
+      target = topo.target.v4;
+      branchPath = [topo.hop(2).v4, topo.hop(3).v4, topo.target.v4];
+      app = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_HOST: '0.0.0.0' } });
+      consoleUrl = `http://${topo.hostAddress.v4}:${app.port}`;
+    } else {
+      const base = simScenarioOf(scenario);
+      simDir = mkdtempSync(join(tmpdir(), 'hopwatch-branch-'));
+      const file = join(simDir, 'branch.json');
+      writeFileSync(file, JSON.stringify({ ...base, name: 'branch', hops: base.hops.slice(1) }));
+      agentEnv = { HOPWATCH_ENGINE: 'simulated', HOPWATCH_SIM_SCENARIOS: file };
+      target = base.target.v4!;
+      branchPath = [base.hops[1].v4!, base.hops[2].v4!, target];
+      app = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_ENGINE: 'simulated' } });
+      consoleUrl = app.url;
+    }
     browser = await openBrowser({ width: 1400, height: 900 });
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    // Loopback is a secure context (the Clipboard API); a plain-http address is not, and the
+    // console copies through a selected text area there (web/src/target/clipboard.ts).
+    if (!asRoot) await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: consoleUrl });
   });
 
   afterAll(async () => {
     await agent?.dispose();
     await browser?.close();
     await app?.dispose();
-    rmSync(simDir, { recursive: true, force: true });
+    topo?.destroy();
+    if (simDir) rmSync(simDir, { recursive: true, force: true });
   });
 
   it('creates an agent, sets it up by its Auto Setup link, and traces from it', async () => {
@@ -54,8 +81,8 @@ describe('the Agents page in Chromium', () => {
     page.on('response', (r) => r.url().includes('/cmd/') && calls.push(`${r.status()} ${r.url()}`));
     page.on('console', (m) => calls.push(`console: ${m.text()}`));
     onTestFailed(() => console.log(calls.join('\n')));
-    await signInWithForm(page, app.url, 'admin', password);
-    await page.goto(`${app.url}/agents`);
+    await signInWithForm(page, consoleUrl, 'admin', password);
+    await page.goto(`${consoleUrl}/agents`);
     await expect.poll(() => page.getByRole('heading', { name: 'CloudConnect Agents' }).count()).toBe(1);
     await expect.poll(() => page.getByRole('progressbar', { name: 'Trace capacity' }).count()).toBe(1);
 
@@ -68,14 +95,23 @@ describe('the Agents page in Chromium', () => {
 
     await row.click();
     await expect.poll(() => page.getByRole('heading', { name: 'AGENT DETAIL' }).count()).toBe(1);
+    // What a copy without the Clipboard API put on the clipboard: the selection it copied.
+    await page.evaluate(() =>
+      document.addEventListener('copy', () => {
+        const area = document.activeElement as HTMLTextAreaElement | null;
+        (window as unknown as { copied?: string }).copied = area?.value?.slice(area.selectionStart, area.selectionEnd);
+      }),
+    );
     await page.getByRole('button', { name: 'Auto Setup' }).click();
     await expect.poll(() => page.getByText('Auto Setup URL copied to clipboard. Paste in browser on agent machine.').count()).toBe(1);
-    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const link = await page.evaluate(() =>
+      window.isSecureContext ? navigator.clipboard.readText() : ((window as unknown as { copied?: string }).copied ?? ''),
+    );
     const parsed = parseSetupLink(link);
-    expect(parsed.server).toBe(app.url);
+    expect(parsed.server).toBe(consoleUrl);
     await page.screenshot({ path: join(shots, 'agents-pending.png') });
 
-    agent = startAgent(['setup', link], { env: agentEnv });
+    agent = startAgent(['setup', link], { env: agentEnv, netns });
     // ONLINE arrives with CloudConnectAccountUpdated (no reload), with the agent's details.
     await expect.poll(() => row.locator('td.status').textContent(), { timeout: 30_000 }).toBe('ONLINE');
     await expect.poll(() => row.locator('td').nth(6).textContent()).toBe('APP');
@@ -86,15 +122,24 @@ describe('the Agents page in Chromium', () => {
     await page.screenshot({ path: join(shots, 'agents-online.png') });
 
     // The target window's Agent picker offers it; a trace started there runs on the agent.
-    await page.goto(`${app.url}/`);
+    await page.goto(`${consoleUrl}/`);
     await page.getByRole('button', { name: 'Agent', exact: true }).click();
     await page.getByRole('option', { name: 'Branch office' }).click();
     await startTraceFromEntry(page, '1 s', target);
     await page.waitForURL((u) => /^\/targets\/\d+/.test(u.pathname), { timeout: 15_000 });
     const targetId = Number(new URL(page.url()).pathname.split('/')[2]);
     await expect.poll(() => agent!.rounds().filter((r) => r[0] === targetId).length, { timeout: 30_000 }).toBeGreaterThan(1);
+    // The grid shows the agent's path, not the server's (below its first row, the target's own).
+    const ipColumn = () =>
+      page.evaluate(() => {
+        const table = document.querySelector('[data-testid="trace-grid"] table[role="grid"]');
+        const i = [...(table?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent).indexOf('IP');
+        return [...(table?.querySelectorAll('tbody tr') ?? [])].slice(1).map((tr) => tr.querySelectorAll('td')[i]?.textContent ?? '');
+      });
+    await expect.poll(ipColumn, { timeout: 30_000 }).toEqual(branchPath);
+    await page.screenshot({ path: join(shots, 'agents-trace.png') });
 
-    await page.goto(`${app.url}/agent/${parsed.id}`);
+    await page.goto(`${consoleUrl}/agent/${parsed.id}`);
     const targetRow = page.locator('.agent-targets tr', { hasText: target });
     await expect.poll(() => targetRow.count()).toBe(1);
     // Avg.: the final hop's average over the last 10 minutes, a latency text once rounds are stored.
