@@ -4,7 +4,8 @@
 // TARGETS traces each at 1 s, against the built appliance. The
 // agents run in child processes (bench/agents-child.mjs, AGENTS_PER_PROCESS each), so that the
 // bench's own event loop is not what is measured; the console client stays in this process.
-//   - server CPU share and memory while they stream;
+//   - server CPU share and memory while they stream (BENCH_SECONDS, after BENCH_WARMUP_SECONDS
+//     from the agents' start: the steady state; the start-up's delays are printed apart);
 //   - delay from a round's end (sample time + the round's longest rtt) on the agent to the
 //     receipt of HostUpdated in a console client registered for some of the targets (p50, p99);
 //   - backfill: one agent reconnecting with a spool of SPOOL_MINUTES of 10 targets x 30 hops at
@@ -14,7 +15,8 @@
 //     against the runtime alone (bench/local-runtime.mjs): RSS, and CPU per 1,000 probes in
 //     PROCESS_WINDOWS windows, both pinned to CPU 0 and the server to the others.
 //     BENCH_PROCESS_ENGINE=raw (root): both trace with the raw sockets through a 30-hop chain of
-//     network namespaces this bench builds (test/netns/topology.ts) instead.
+//     network namespaces this bench builds (test/netns/topology.ts) instead, each as it runs in
+//     the product (the agent on its own thread, the Local Machine in the probe worker).
 // Loopback only; the probes are simulated (no packets), except the raw process phase's, which
 // go only to the namespaces it created.
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -34,6 +36,8 @@ import { wireRoundText } from '../dist/agent/protocol.js';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 200);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+/** From the agents' start to the measured window of the stream phase. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const SPOOL_MINUTES = Number(process.env.BENCH_SPOOL_MINUTES ?? 60);
 const PER_PROCESS = Math.max(1, Number(process.env.BENCH_AGENTS_PER_PROCESS ?? 25));
 // The 200 agents' rounds: 'synthetic' (bench/synthetic-engine.mjs: rounds without probes) or
@@ -326,13 +330,19 @@ async function stream(cookie) {
   }
   // The console client connects before the agents stream: with 200 agents on a starved host its
   // negotiated connection expired before the WebSocket arrived.
+  /** Delays of the start-up: from the agents' start to the measured window (their hellos, the first rounds of every trace). */
+  const startupDelays = [];
+  let startingUp = false;
   hub.on('HostUpdated', (_id, time) => {
-    if (measuring) delays.push(Date.now() - (Date.parse(time) + lastRtt));
-    if (measuring) delaysAt.push([Date.now(), Date.now() - (Date.parse(time) + lastRtt)]);
+    const d = Date.now() - (Date.parse(time) + lastRtt);
+    if (startingUp) startupDelays.push(d);
+    if (measuring) delays.push(d);
+    if (measuring) delaysAt.push([Date.now(), d]);
   });
   // Registered before the agents stream: under a backlog of commits, hub calls waited minutes.
   for (const id of sessions.filter((_, i) => i % Math.max(1, Math.floor(sessions.length / 50)) === 0)) await hub.invoke('RegisterForNewSamples', id);
   const s0 = performance.now();
+  startingUp = true;
   const procs = [];
   for (let i = 0; i < allCreds.length; i += PER_PROCESS) procs.push(allCreds.slice(i, i + PER_PROCESS));
   const forked = await Promise.all(procs.map((c) => agentChild(c)));
@@ -340,7 +350,11 @@ async function stream(cookie) {
   console.log(`start phases: enrol ${(phase.enrol / 1000).toFixed(1)} s, newtarget ${(phase.newtarget / 1000).toFixed(1)} s (${(phase.newtarget / (AGENTS * TARGETS)).toFixed(0)} ms each), ${forked.length} agent processes (up to ${PER_PROCESS} agents each) forked and started ${(phase.start / 1000).toFixed(1)} s; rounds from the ${STREAM_ENGINE} engine${STREAM_ENGINE === 'synthetic' ? ' (bench/synthetic-engine.mjs: no probes)' : ''}`);
   console.log(`bench:agents ${new Date().toISOString()}: ${AGENTS} agents x ${TARGETS} targets (30 hops, 1 s) started in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${load()}`);
 
-  await sleep(3000);
+  // The window measures the steady state: 200 agents starting at once (a server restart brings
+  // them back together too) first queue their hellos, assignments and first rounds; that
+  // start-up's delays are printed apart.
+  await sleep(WARMUP_SECONDS * 1000);
+  startingUp = false;
   // The console client's event loop (this process) and the agent processes' loops: their delay
   // says whether the figures are the server's or the harness's own.
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -379,6 +393,10 @@ async function stream(cookie) {
   console.log(`agent processes (${forked.length}) CPU: ${(childCpu * 100).toFixed(1)}% of one core together`);
   if (delays.length) console.log(`round end on the agent -> HostUpdated in a console client: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms (${delays.length} events; goal p99 <= 300 ms)`);
   else console.log(`round end on the agent -> HostUpdated in a console client: (0 events in ${SECONDS} s)`);
+  if (startupDelays.length) {
+    startupDelays.sort((a, b) => a - b);
+    console.log(`  the start-up before the window (${WARMUP_SECONDS} s from the agents' start, BENCH_WARMUP_SECONDS): p50 ${startupDelays[Math.floor(startupDelays.length / 2)]} ms, p99 ${startupDelays[Math.min(startupDelays.length - 1, Math.floor(0.99 * startupDelays.length))]} ms, max ${startupDelays[startupDelays.length - 1]} ms (${startupDelays.length} events)`);
+  }
   const thirds = [0, 1, 2].map((k) => delaysAt.filter(([at]) => Math.floor((3 * (at - w0)) / (window * 1000)) === k).map(([, d]) => d).sort((a, b) => a - b));
   if (delays.length) {
     console.log(`  by third of the window: ${thirds.map((d, k) => (d.length ? `${k + 1}: p50 ${d[Math.floor(d.length / 2)]} ms, p99 ${d[Math.min(d.length - 1, Math.floor(0.99 * d.length))]} ms (${d.length})` : `${k + 1}: no events`)).join('; ')}`);
