@@ -12,7 +12,7 @@ export { minimumPacketSize } from './codec/probe-packet.js';
 // The network seam: the raw-socket engine as a value, and the simulated one (docs/engine.md).
 export { createInThreadRawEngine, rawEngine, type TraceEngine } from './engine.js';
 export { createSimulatedEngine, type SimulatedEngine, type SimulatedEngineOptions } from './sim/sim-engine.js';
-export { parseScenario, loadScenarioFile, type SimScenario, type SimExpectation, type SimExpectedHop } from './sim/scenario.js';
+export { parseScenario, loadScenarioFile, loadScenarioPaths, type SimScenario, type SimExpectation, type SimExpectedHop } from './sim/scenario.js';
 
 /**
  * Starts a trace. Listen for 'round' (one per interval), 'routeChange', 'targetResolved'

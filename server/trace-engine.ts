@@ -1,9 +1,7 @@
 // The server's one door to the engine, so tests can swap the prober for a simulation. A process
 // has one engine (the raw sockets belong to one probe worker per process): buildApp picks it
 // (AppOptions.engine, or HOPWATCH_ENGINE) and everything here goes to that one.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { createSimulatedEngine, loadScenarioFile, rawEngine, type SimScenario, type TraceEngine, type TraceHandle, type TraceOptions } from '../engine/index.js';
+import { createSimulatedEngine, loadScenarioPaths, rawEngine, type TraceEngine, type TraceHandle, type TraceOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 
 export { EngineError } from '../engine/index.js';
@@ -21,17 +19,8 @@ export const startTrace = (options: TraceOptions): TraceHandle => current.startT
 export const checkProbePermission = (): Promise<void> => current.checkProbePermission();
 export const shutdownEngine = (): Promise<void> => current.shutdown();
 
-/**
- * Without scenario files the simulated network answers for loopback only, as the host itself
- * would (one hop, the target): enough for suites that only need some trace to run.
- */
-const LOOPBACK: SimScenario = { name: 'loopback', hops: [], target: { v4: '127.0.0.1', v6: '::1', rttMs: 0.05 } };
-
 /** The engine the configuration asks for: the raw sockets, or the simulated network in real time. */
 export function engineFor(config: Pick<Config, 'engine' | 'simScenarios'>): TraceEngine {
   if (config.engine === 'raw') return rawEngine;
-  const files = config.simScenarios.flatMap((p) =>
-    statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f)) : [p]);
-  const scenarios = files.length ? files.map(loadScenarioFile) : [LOOPBACK];
-  return createSimulatedEngine({ scenarios, clock: 'real' });
+  return createSimulatedEngine({ scenarios: loadScenarioPaths(config.simScenarios), clock: 'real' });
 }

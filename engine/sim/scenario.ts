@@ -3,7 +3,8 @@
 // unreachable target, plus what a trace of it must show (`expect`, checked by
 // test/sim/scenarios.test.ts). Addresses are test addresses (10.251.x.y, fd00:251:...): the
 // simulation never sends a packet, it answers the engine's probes with reply bytes of its own.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { canonicalAddress, addressFamily } from '../codec/address.js';
 
@@ -163,4 +164,20 @@ export function parseScenario(text: string): SimScenario {
 
 export function loadScenarioFile(path: string): SimScenario {
   return parseScenario(readFileSync(path, 'utf8'));
+}
+
+/**
+ * Without scenario files the simulated network answers for loopback only, as the host itself
+ * would (one hop, the target): enough for suites that only need some trace to run.
+ */
+const LOOPBACK: SimScenario = { name: 'loopback', hops: [], target: { v4: '127.0.0.1', v6: '::1', rttMs: 0.05 } };
+
+/**
+ * The scenarios of HOPWATCH_SIM_SCENARIOS (the server's and the agent's): files, or folders whose
+ * .yaml, .yml and .json files are read in name order; loopback alone when there are none.
+ */
+export function loadScenarioPaths(paths: readonly string[]): SimScenario[] {
+  const files = paths.flatMap((p) =>
+    statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(p, f)) : [p]);
+  return files.length ? files.map(loadScenarioFile) : [LOOPBACK];
 }
