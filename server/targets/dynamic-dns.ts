@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SessionState } from '../contract/sessions.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
-import { sessionsInStates, setSessionTargetIpIn } from './repository.js';
+import { sessionsInStates, setSessionTargetIp } from './repository.js';
 import type { TraceRunner } from './trace-runner.js';
 
 export interface DynamicDnsDeps {
@@ -35,7 +35,7 @@ export async function followNames(deps: DynamicDnsDeps): Promise<number> {
     if (!address || address === s.targetIp) continue;
     // Only while it still runs: a target paused or closed while its name was being resolved is
     // left alone (the pass after a resume records where the trace went).
-    if (!(await deps.store.exclusive((q) => setSessionTargetIpIn(q, s.id, SessionState.Active, address)))) continue;
+    if (!(await deps.store.exclusive((q) => setSessionTargetIp(q, s.id, address, SessionState.Active)))) continue;
     deps.log.info({ sessionId: s.id, target: s.targetName, previous: s.targetIp, address }, 'dynamic DNS: target follows its name to a new address');
     deps.events.emit('SessionsChanged', s.accountId);
     moved++;

@@ -105,13 +105,16 @@ export async function setSessionFinalHopOnly(q: Queryable, id: number, on: boole
   await q.run('UPDATE sessions SET final_hop_only = $2 WHERE id = $1', [id, on]);
 }
 
-export async function setSessionTargetIp(q: Queryable, id: number, ip: string): Promise<void> {
-  await q.run('UPDATE sessions SET target_ip = $2 WHERE id = $1', [id, ip]);
-}
-
-/** Sets the target address of a session only while it is in `state`; answers whether it did. */
-export async function setSessionTargetIpIn(q: Queryable, id: number, state: number, ip: string): Promise<boolean> {
-  const rows = await q.all<{ id: number }>('UPDATE sessions SET target_ip = $2 WHERE id = $1 AND state = $3 RETURNING id', [id, ip, state]);
+/**
+ * Sets the target address of a session; with `onlyIn`, only while the session is in that state
+ * (dynamic DNS: a target paused while its name was being resolved keeps its address). Answers
+ * whether it did.
+ */
+export async function setSessionTargetIp(q: Queryable, id: number, ip: string, onlyIn?: number): Promise<boolean> {
+  const rows = await q.all<{ id: number }>(
+    `UPDATE sessions SET target_ip = $2 WHERE id = $1${onlyIn === undefined ? '' : ' AND state = $3'} RETURNING id`,
+    onlyIn === undefined ? [id, ip] : [id, ip, onlyIn],
+  );
   return rows.length > 0;
 }
 

@@ -20,7 +20,7 @@ const built = <T>(path: string): Promise<T> => import(new URL(`../../dist/${path
 const { buildApp } = await built<typeof AppModule>('server/app.js');
 const { loadConfig } = await built<typeof ConfigModule>('server/config.js');
 const { ensureRootUser } = await built<typeof RootUserModule>('server/account/root-user.js');
-const { setSessionTargetIpIn } = await built<typeof TargetsRepositoryModule>('server/targets/repository.js');
+const { setSessionTargetIp } = await built<typeof TargetsRepositoryModule>('server/targets/repository.js');
 const { SessionState } = await built<typeof SessionsContractModule>('server/contract/sessions.js');
 
 // Two addresses the name may stand for (simulated only: nothing is sent), and loopback for Off.
@@ -142,7 +142,7 @@ describe('Dynamic DNS mode', () => {
     answer = Second;
     // A pass that read the target as running and whose answer lands after the pause (a race a
     // CI run hit): its write is refused, so the paused target keeps its address.
-    expect(await store.exclusive((q) => setSessionTargetIpIn(q, id, SessionState.Active, Second))).toBe(false);
+    expect(await store.exclusive((q) => setSessionTargetIp(q, id, Second, SessionState.Active))).toBe(false);
     await new Promise((r) => setTimeout(r, 2500));
     expect((await session(id)).TargetIP).toBe(First);
     expect((await call('GET', `/cmd/resumetrace?ID=${id}`)).status).toBe(204);
