@@ -159,7 +159,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(liveSharePlugin);
 
   // The built-in Local Machine agent and the ingest pipeline behind it.
-  const ingest = new IngestPipeline(opts.store, app.events, { memorySessions: opts.config.memorySessions });
+  const ingest = new IngestPipeline(opts.store, app.events, {
+    memorySessions: opts.config.memorySessions,
+    onRollupWriteError: (err) => app.log.error({ err }, 'writing the closed rollup rows failed; kept in memory, tried again with the next flush'),
+  });
   await ingest.init();
   const engine = opts.engine ?? engineFor(opts.config);
   useEngine(engine);

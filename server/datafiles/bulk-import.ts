@@ -12,7 +12,6 @@
 // written once at the end. What the store holds after it is what the pipeline leaves after
 // a session of the same samples finishes (test: bulk-import.integration.test.ts compares
 // the two row by row).
-import { valueSymbol } from 'piscina';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../http/errors.js';
 import type { Queryable } from '../store/db.js';
@@ -20,7 +19,7 @@ import type { NumericColumn } from '../store/numeric-columns.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { emptyRollupRows } from '../rollups/rows.js';
-import { prepareFlush, type FlushResult, type SessionCarry } from '../ingest/worker.js';
+import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged } from './read-file.js';
 import { sqlPath } from './temp-files.js';
@@ -153,8 +152,7 @@ export async function writeSamplesAndRollups(
   /** One step through the worker's flush function; its rows kept for the append. */
   const step = (batch: Batch, finishing: boolean) => {
     const t = performance.now();
-    const moved = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }) as unknown as Record<symbol, FlushResult>;
-    const result = moved[valueSymbol];
+    const result = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] });
     const s = result.sessions[0];
     if (result.batch.length) {
       stored += result.batch.length;

@@ -1,11 +1,12 @@
-// The ingest pipeline: rounds -> columnar batches -> Piscina worker (validate, WASM
-// rollups) -> one DuckDB transaction per flush (raw samples, sample tallies, hosts; the
-// closed rollup rows and their marks in groups). A round's promise resolves only after its
-// flush committed, so an acknowledged sample is durable; a kill -9 loses at most the batch
-// being flushed (rollup rows not written yet are rolled up again from the samples at start).
+// The ingest pipeline: rounds -> columnar batches -> validation and WASM rollups (the Piscina
+// worker for large batches) -> one DuckDB transaction per flush (raw samples, sample tallies,
+// hosts), then, in groups, the closed rollup rows and their marks in a transaction of their
+// own. A round's promise resolves only after its samples committed, so an acknowledged sample
+// is durable; a kill -9 loses at most the batch being flushed (rollup rows not written yet
+// are rolled up again from the samples at start).
 import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '@duckdb/node-api';
 import type { Queryable, Store } from '../store/db.js';
 import { appendSamples } from './appenders.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
@@ -13,7 +14,7 @@ import { RollupResolutionsMs } from '../rollups/levels.js';
 import { concatRollupRows, type RollupRows } from '../rollups/rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, type RawPending } from './session-rollup-state.js';
-import type { FlushResult, FlushTask, SessionCarry } from './worker.js';
+import { prepareFlush, type FlushResult, type FlushTask, type SessionCarry } from './worker.js';
 import { loadRollupState } from './state-loader.js';
 import { appendTallies, foldTallies } from './sample-tallies.js';
 import { RecentData, type RecentView } from '../rollups/recent-data.js';
@@ -41,7 +42,18 @@ export interface IngestOptions {
   rollupWriteRows?: number;
   /** ...or once the oldest has waited this long (ms), or when a session finishes or ingest closes. */
   rollupWriteAgeMs?: number;
+  /** Batches of up to this many samples are prepared on the calling thread, larger ones by the worker. */
+  inlineSamples?: number;
+  /** Hears a failed write of the rollup rows (they are kept and written with a later flush). */
+  onRollupWriteError?: (err: Error) => void;
 }
+
+/**
+ * Up to this many samples a flush's preparation costs a few milliseconds on the main thread
+ * (a second of 200 agents' rounds is 30,000); larger batches (bulk imports, backfills) go to
+ * the worker so that the main thread keeps answering.
+ */
+export const DefaultInlineSamples = 20_000;
 
 export const DefaultMemorySessions = 100;
 /**
@@ -66,8 +78,6 @@ interface Plan {
   raw: RawPending;
   /** This flush's samples of the session (for the recent data). */
   add: RawPending;
-  /** This flush rolls the session up completely and forgets it (finishing when the flush started). */
-  finishing: boolean;
   /** closedUntil before this flush: where a new session's recent data starts. */
   coverFrom: number[];
   rows: RollupRows[];
@@ -117,6 +127,8 @@ export class IngestPipeline {
   private readonly memorySessions: number;
   private readonly rollupWriteRows: number;
   private readonly rollupWriteAgeMs: number;
+  private readonly inlineSamples: number;
+  private readonly onRollupWriteError: ((err: Error) => void) | undefined;
   /** Samples dropped by validation since start. */
   dropped = 0;
   /** Called with each session's samples once their flush committed (alerts evaluate there). */
@@ -134,6 +146,8 @@ export class IngestPipeline {
     this.memorySessions = opts.memorySessions ?? DefaultMemorySessions;
     this.rollupWriteRows = opts.rollupWriteRows ?? DefaultRollupWriteRows;
     this.rollupWriteAgeMs = opts.rollupWriteAgeMs ?? DefaultRollupWriteAgeMs;
+    this.inlineSamples = opts.inlineSamples ?? DefaultInlineSamples;
+    this.onRollupWriteError = opts.onRollupWriteError;
     this.pool = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: 1,
@@ -248,14 +262,18 @@ export class IngestPipeline {
     return p;
   }
 
-  /** Adds a whole columnar batch (bulk import, benchmarks), flushes at once and waits for its commit. */
-  addBatch(b: SampleBatch): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('ingest is closed'));
-    if (this.paused) return Promise.reject(new Error(this.paused));
+  /**
+   * Adds a whole columnar batch (bulk import, benchmarks), flushes at once and waits for its
+   * commit and for the rollup rows that flush writes, if it writes them.
+   */
+  async addBatch(b: SampleBatch): Promise<void> {
+    if (this.closed) throw new Error('ingest is closed');
+    if (this.paused) throw new Error(this.paused);
     this.builder.pushBatch(b);
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    void this.flushSoon(true);
-    return p;
+    const flushed = this.flushSoon(true);
+    await p;
+    await flushed;
   }
 
   private flushSoon(now: boolean): Promise<void> {
@@ -290,21 +308,47 @@ export class IngestPipeline {
     this.hostsSeen.clear();
     const raw = this.builder.take();
     // Open minutes go with the flush that finishes their session, or the last one at close.
-    const finishing = this.closing ? this.hopHosts.sessionIds() : [...this.states].filter(([, s]) => s.finishing).map(([id]) => id);
-    const hopHosts = this.hopHosts.take(finishing);
+    const finishingHopHosts = this.closing ? this.hopHosts.sessionIds() : [...this.states].filter(([, s]) => s.finishing).map(([id]) => id);
+    const hopHosts = this.hopHosts.take(finishingHopHosts);
+    let finishing: Set<number>;
     try {
-      await this.flushBatch(raw, hosts, hopHosts);
+      finishing = await this.flushSamples(raw, hosts, hopHosts);
       for (const w of waiters) w.resolve();
     } catch (err) {
       this.hopHosts.giveBack(hopHosts);
       for (const w of waiters) w.reject(err as Error);
+      return;
+    }
+    // The samples are committed and announced; the closed rollup rows follow in a
+    // transaction of their own, so that once a minute the rows of every session do not hold
+    // this flush's HostUpdated (bench:agents: 80-250 ms with 1,000 sessions).
+    try {
+      if (this.rollupsDue(finishing.size > 0)) await this.writeRollups();
+      else this.scheduleRollupWrite();
+    } catch (err) {
+      // Nothing is lost: the rows stay in memory and the marks where the store has them;
+      // the next flush tries again (a session that finishes is kept until its rows are in).
+      if (this.closing) throw err;
+      this.onRollupWriteError?.(err as Error);
+      this.scheduleRollupWrite();
+      return;
+    }
+    for (const id of finishing) {
+      this.states.delete(id);
+      this.hostsStored.delete(id);
     }
   }
 
-  private async flushBatch(raw: SampleBatch, hosts: HostSeen[], hopHosts: HopHostRow[] = []): Promise<void> {
-    // The worker validates the batch and closes the periods of every level in one task; it
+  /**
+   * Prepares the batch (validation, rollups) and commits its samples, tallies, hosts and hop
+   * hosts in one transaction; then moves the in-memory state on and announces HostUpdated.
+   * The newly closed rollup rows join the unwritten ones. Returns the sessions this flush
+   * finishes.
+   */
+  private async flushSamples(raw: SampleBatch, hosts: HostSeen[], hopHosts: HopHostRow[]): Promise<Set<number>> {
+    // prepareFlush validates the batch and closes the periods of every level in one task; it
     // needs each session's carried-over state (copied: it is small, and a view would clone
-    // the whole buffer behind it).
+    // the whole buffer behind it into the worker).
     const ids = sessionsIn(raw);
     // The sessions this flush finishes, fixed now: finishSession() may flag one while this
     // flush runs (Reset or Close during a commit of the trace's rounds). Its worker task has
@@ -329,10 +373,16 @@ export class IngestPipeline {
         pendingRows: state.pendingRows,
       };
     });
-    const prepared = (await this.pool.run(
-      { op: 'flush', batch: raw, sessions } satisfies FlushTask,
-      { transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[] },
-    )) as FlushResult;
+    const task: FlushTask = { op: 'flush', batch: raw, sessions };
+    // A small batch is prepared here: on a busy host the hop to the worker thread and back
+    // waited for a core for 100-200 ms (bench:agents, flushes of 400-9,400 samples) while
+    // the work itself takes a few.
+    const prepared =
+      raw.length <= this.inlineSamples
+        ? prepareFlush(task)
+        : ((await this.pool.run(task, {
+            transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[],
+          })) as FlushResult);
     this.dropped += prepared.dropped;
     const batch = prepared.batch;
 
@@ -347,7 +397,6 @@ export class IngestPipeline {
         last: f.last,
         raw: f.pending,
         add: f.add,
-        finishing: finishing.has(f.sessionId),
         coverFrom: [...state.closedUntil],
         rows: f.rows,
         closedUntil: f.closedUntil,
@@ -355,18 +404,10 @@ export class IngestPipeline {
       };
     });
     // Background: a data call reads what is committed instead of waiting for this flush.
-    let written = false;
-    let newRows = 0;
     await this.store.transaction(async (q, conn) => {
       await appendSamples(conn, batch);
       // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
       await appendTallies(conn, plans.filter((p) => p.count));
-      newRows = plans.reduce((n, p) => n + p.rows.reduce((m, r) => m + r.time.length, 0), 0);
-      written = this.rollupsDue(newRows, finishing.size > 0);
-      if (written) {
-        await this.writeRollups(q, conn, plans);
-        await foldTallies(q);
-      }
       await upsertHosts(q, hosts, Date.now());
       await appendHopHosts(conn, hopHosts);
     }, { background: true });
@@ -389,16 +430,18 @@ export class IngestPipeline {
       if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
       if (!s.recent && !p.coverFrom.some(Number.isNaN) && this.sessionsInMemory() < this.memorySessions) {
         // Memory starts with what neither this flush nor the store holds: the raw samples not
-        // rolled up yet and, unless they were just written, the closed rows still unwritten.
-        s.recent = written
-          ? new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: p.coverFrom, marks: p.closedUntil, raw: [earlierRaw] })
-          : new RecentData({ rawFrom: p.coverFrom[0], rowsFrom: s.storedMarks, marks: p.closedUntil, raw: [earlierRaw], rows: s.unwritten.map((parts) => concatRollupRows(parts)) });
+        // rolled up yet and the closed rows not written yet (all of them from where the
+        // session's grid starts, when the store holds none).
+        const rowsFrom = s.storedMarks.map((m, level) => (Number.isNaN(m) ? p.coverFrom[level] : m));
+        s.recent = new RecentData({ rawFrom: p.coverFrom[0], rowsFrom, marks: p.closedUntil, raw: [earlierRaw], rows: s.unwritten.map((parts) => concatRollupRows(parts)) });
       }
-      s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime, written ? p.closedUntil : s.storedMarks);
-      if (p.finishing) {
-        this.states.delete(p.sessionId);
-        this.hostsStored.delete(p.sessionId);
-      }
+      s.recent?.commit(p.add, p.rows, p.closedUntil, s.maxTime, s.storedMarks);
+      p.rows.forEach((r, level) => {
+        if (!r.time.length) return;
+        s.unwritten[level].push(r);
+        this.unwrittenRows += r.time.length;
+        if (Number.isNaN(this.unwrittenSince)) this.unwrittenSince = Date.now();
+      });
       if (p.count) {
         this.commitCount.set(p.sessionId, this.commits(p.sessionId) + 1);
         const accountId = this.accountOf.get(p.sessionId);
@@ -412,84 +455,56 @@ export class IngestPipeline {
         }
       }
     }
-    if (written) {
-      for (const s of this.states.values()) {
-        s.storedMarks = [...s.closedUntil];
-        s.unwritten = RollupResolutionsMs.map(() => []);
-      }
-      this.unwrittenRows = 0;
-      this.unwrittenSince = NaN;
-      if (this.rollupTimer) clearTimeout(this.rollupTimer);
-      this.rollupTimer = undefined;
-    } else if (newRows) {
-      for (const p of plans) p.rows.forEach((r, level) => r.time.length && p.state.unwritten[level].push(r));
-      this.unwrittenRows += newRows;
-      if (Number.isNaN(this.unwrittenSince)) this.unwrittenSince = Date.now();
-      // A trickle that stops still gets written: a flush once the oldest row is due.
-      this.rollupTimer ??= setTimeout(() => {
-        this.rollupTimer = undefined;
-        void this.enqueueFlush();
-      }, Math.max(0, this.unwrittenSince + this.rollupWriteAgeMs - Date.now())).unref();
-    }
     this.builder.recycle(batch);
+    return finishing;
   }
 
-  /** Whether this flush writes the closed rollup rows that wait (with `newRows` of its own). */
-  private rollupsDue(newRows: number, finishesSessions: boolean): boolean {
+  /** A trickle that stops still gets written: a flush once the oldest unwritten row is due. */
+  private scheduleRollupWrite(): void {
+    if (this.unwrittenRows === 0 || this.closed) return;
+    this.rollupTimer ??= setTimeout(() => {
+      this.rollupTimer = undefined;
+      void this.enqueueFlush();
+    }, Math.max(0, this.unwrittenSince + this.rollupWriteAgeMs - Date.now())).unref();
+  }
+
+  /** Whether the closed rollup rows that wait are written now. */
+  private rollupsDue(finishesSessions: boolean): boolean {
     if (this.closing || this.rollupWriteRows === 0 || finishesSessions) return true;
-    const waiting = this.unwrittenRows + newRows;
-    if (waiting === 0) return false;
-    return waiting >= this.rollupWriteRows || Date.now() - this.unwrittenSince >= this.rollupWriteAgeMs;
+    if (this.unwrittenRows === 0) return false;
+    return this.unwrittenRows >= this.rollupWriteRows || Date.now() - this.unwrittenSince >= this.rollupWriteAgeMs;
   }
 
   /**
-   * Appends every closed row the store does not hold yet (earlier flushes' and this one's),
-   * through one appender, and moves the marks to match: one UPDATE from column lists for
-   * marks the store holds (a statement costs about a millisecond, an upsert two to three),
-   * an upsert for a session's first marks.
+   * Appends every closed row the store does not hold yet, through one appender, and moves
+   * the marks to match, in one transaction of its own (the samples they come from are
+   * committed already). The sessions' tallies are folded into their rows in the same one.
    */
-  private async writeRollups(q: Queryable, conn: DuckDBConnection, plans: Plan[]): Promise<void> {
-    const planOf = new Map(plans.map((p) => [p.sessionId, p]));
+  private async writeRollups(): Promise<void> {
     const sets: RollupSet[] = [];
-    const moved: { resolution: number; sessionId: number; closedUntil: number; stored: boolean }[] = [];
+    const moved: MarkMove[] = [];
     for (const [sessionId, state] of this.states) {
-      const p = planOf.get(sessionId);
-      const closedUntil = p ? p.closedUntil : state.closedUntil;
       RollupResolutionsMs.forEach((resolution, level) => {
         // Per session and level in time order: the rows read back without ORDER BY rely on it.
         for (const rows of state.unwritten[level]) sets.push({ resolution, sessionId, rows });
-        if (p) sets.push({ resolution, sessionId, rows: p.rows[level] });
-        const mark = closedUntil[level];
+        const mark = state.closedUntil[level];
         if (!Number.isNaN(mark) && mark !== state.storedMarks[level]) moved.push({ resolution, sessionId, closedUntil: mark, stored: !Number.isNaN(state.storedMarks[level]) });
       });
     }
-    await appendRollups(conn, sets);
-    // The marks as one list per column, not VALUES rows of parameters: with 1,000 sessions a
-    // VALUES list of 3,000 rows took 143 ms of the flush's transaction (bench:agents), every
-    // HostUpdated behind it waiting (as upsertHosts below found for the hosts).
-    const lists = (ms: typeof moved) => [
-      listValue(ms.map((m) => m.resolution)),
-      listValue(ms.map((m) => m.sessionId)),
-      listValue(ms.map((m) => m.closedUntil)),
-    ];
-    const updated = moved.filter((m) => m.stored);
-    if (updated.length) {
-      await q.run(
-        `UPDATE rollup_marks SET closed_until = v.c
-         FROM (SELECT unnest($1::INTEGER[]) AS r, unnest($2::INTEGER[]) AS s, unnest($3::DOUBLE[]) AS c) v
-         WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
-        lists(updated),
-      );
+    await this.store.transaction(async (q, conn) => {
+      await appendRollups(conn, sets);
+      await writeMarks(q, moved);
+      await foldTallies(q);
+    }, { background: true });
+    // No flush ran meanwhile (this one is still in the chain): what was written is all there was.
+    for (const s of this.states.values()) {
+      s.storedMarks = [...s.closedUntil];
+      s.unwritten = RollupResolutionsMs.map(() => []);
     }
-    const inserted = moved.filter((m) => !m.stored);
-    if (inserted.length) {
-      await q.run(
-        `INSERT INTO rollup_marks (resolution, session_id, closed_until)
-         SELECT unnest($1::INTEGER[]), unnest($2::INTEGER[]), unnest($3::DOUBLE[])
-         ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
-        lists(inserted),
-      );
-    }
+    this.unwrittenRows = 0;
+    this.unwrittenSince = NaN;
+    if (this.rollupTimer) clearTimeout(this.rollupTimer);
+    this.rollupTimer = undefined;
   }
 
   /** Closed rollup rows waiting to be written (in memory, rolled up again at start if lost). */
@@ -508,6 +523,47 @@ export class IngestPipeline {
     await this.enqueueFlush();
     this.closed = true;
     await this.pool.destroy();
+  }
+}
+
+/** A rollup level's closed-until of one session, to be stored; `stored`: rollup_marks has a row for it. */
+interface MarkMove {
+  resolution: number;
+  sessionId: number;
+  closedUntil: number;
+  stored: boolean;
+}
+
+/**
+ * Moves the rollup marks: one UPDATE from column lists for marks the store holds (a statement
+ * costs about a millisecond, an upsert two to three), an upsert for a session's first marks.
+ */
+async function writeMarks(q: Queryable, moved: MarkMove[]): Promise<void> {
+  // The marks as one list per column, not VALUES rows of parameters: with 1,000 sessions a
+  // VALUES list of 3,000 rows took 143 ms of the flush's transaction (bench:agents), every
+  // HostUpdated behind it waiting (as upsertHosts below found for the hosts).
+  const lists = (ms: MarkMove[]) => [
+    listValue(ms.map((m) => m.resolution)),
+    listValue(ms.map((m) => m.sessionId)),
+    listValue(ms.map((m) => m.closedUntil)),
+  ];
+  const updated = moved.filter((m) => m.stored);
+  if (updated.length) {
+    await q.run(
+      `UPDATE rollup_marks SET closed_until = v.c
+       FROM (SELECT unnest($1::INTEGER[]) AS r, unnest($2::INTEGER[]) AS s, unnest($3::DOUBLE[]) AS c) v
+       WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
+      lists(updated),
+    );
+  }
+  const inserted = moved.filter((m) => !m.stored);
+  if (inserted.length) {
+    await q.run(
+      `INSERT INTO rollup_marks (resolution, session_id, closed_until)
+       SELECT unnest($1::INTEGER[]), unnest($2::INTEGER[]), unnest($3::DOUBLE[])
+       ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+      lists(inserted),
+    );
   }
 }
 

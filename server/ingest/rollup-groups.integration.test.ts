@@ -137,7 +137,8 @@ describe('rollup rows written in groups', () => {
       // 27 hours: past the 25-hour window of 1-minute rows, none of them written.
       for (let h = 0; h < 27; h++) await ingest.addBatch(hourOfRounds(sid, T0 + h * H));
       expect(await storedRows(store, sid)).toBe(0);
-      expect(ingest.recent(sid)!.rowsFrom[0]).toBe(-Infinity);
+      // Memory still covers the rows from the session's first minute on (the window would start at T0 + 2 h).
+      expect(ingest.recent(sid)!.rowsFrom[0]).toBe(T0);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 2 * H, 60); // the first two hours: 1-minute rows
       await ingest.addBatch(hourOfRounds(sid, T0 + 27 * H));
       await ingest.close(); // written: now the window may move on
@@ -197,6 +198,83 @@ describe('rollup rows written in groups', () => {
       await ingest.close();
       await store.close();
     }
+  });
+
+  it('announces a flush before its rollup rows are written, and keeps the rows when that write fails', async () => {
+    const store = await Store.open(newDir());
+    const events = new DomainEventBus();
+    const failures: Error[] = [];
+    const ingest = new IngestPipeline(store, events, { rollupWriteRows: 0, onRollupWriteError: (e: Error) => failures.push(e) });
+    try {
+      await ingest.init();
+      const { accountId, sid } = await openSession(store, 'failing');
+      ingest.openSession(sid, accountId);
+      // What waits to be written when the console hears of the samples: the flush's own rows.
+      const waitingAtAnnounce: number[] = [];
+      events.on('HostUpdated', () => waitingAtAnnounce.push(ingest.unwrittenRollupRows));
+      await ingest.addBatch(hourOfRounds(sid, T0));
+      expect(waitingAtAnnounce).toHaveLength(1);
+      expect(waitingAtAnnounce[0]).toBeGreaterThan(0);
+      expect(ingest.unwrittenRollupRows).toBe(0);
+      const written = await storedRows(store, sid);
+      expect(written).toBeGreaterThan(0);
+
+      // The rollup table is away: the samples still commit, the rows wait in memory.
+      await store.run('ALTER TABLE rollups RENAME TO rollups_away');
+      await ingest.addBatch(hourOfRounds(sid, T0 + H));
+      expect(failures).toHaveLength(1);
+      expect(ingest.unwrittenRollupRows).toBeGreaterThan(0);
+      expect(await count(store, 'SELECT count(*) AS n FROM rollups_away WHERE session_id = $1', [sid])).toBe(written);
+      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(2 * 3600 * HOPS);
+      await store.run('ALTER TABLE rollups_away RENAME TO rollups');
+
+      // The next flush writes them with its own: every closed minute once, the marks where memory has them.
+      await ingest.addBatch(hourOfRounds(sid, T0 + 2 * H));
+      expect(failures).toHaveLength(1);
+      expect(ingest.unwrittenRollupRows).toBe(0);
+      const marks = await storedMarks(store, sid);
+      expect(marks).toEqual(ingest.recent(sid)!.marks);
+      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 3 * H, 60);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 3 * H, 600);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
+  it('stores the same rows whether a flush is prepared on the calling thread or by the worker', async () => {
+    const stored: unknown[][] = [];
+    for (const inlineSamples of [0, Infinity]) {
+      const store = await Store.open(newDir());
+      const ingest = new IngestPipeline(store, new DomainEventBus(), { inlineSamples });
+      try {
+        await ingest.init();
+        const { accountId, sid } = await openSession(store, 'threads');
+        ingest.openSession(sid, accountId);
+        // Two hours in flushes of 5 minutes (1,500 samples each).
+        for (let h = 0; h < 2; h++) {
+          const hour = hourOfRounds(sid, T0 + h * H);
+          const part = 300 * HOPS;
+          for (let i = 0; i < hour.length; i += part) {
+            const cut = <T extends Float64Array | Int32Array>(a: T) => a.slice(i, i + part) as T;
+            await ingest.addBatch({ length: part, session: cut(hour.session), time: cut(hour.time), hop: cut(hour.hop), latency: cut(hour.latency) });
+          }
+        }
+        await ingest.finishSession(sid);
+        stored.push([
+          await store.all('SELECT resolution, time, hop, COLUMNS(* EXCLUDE (resolution, session_id, time, hop)) FROM rollups ORDER BY resolution, time, hop'),
+          await store.all('SELECT time, hop, COLUMNS(* EXCLUDE (session_id, time, hop)) FROM samples ORDER BY time, hop'),
+        ]);
+      } finally {
+        await ingest.close();
+        await store.close();
+      }
+    }
+    expect((stored[0][0] as unknown[]).length).toBe(2 * (60 + 6 + 1) * HOPS);
+    expect((stored[0][1] as unknown[]).length).toBe(2 * 3600 * HOPS);
+    expect(stored[1]).toEqual(stored[0]);
   });
 
   it('loses no acknowledged sample to a kill -9, and rolls up again at start the rows it had not written', async () => {

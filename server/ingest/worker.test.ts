@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { valueSymbol } from 'piscina';
 import { LatencyCode } from '../../engine/latency-codes.js';
-import type { FlushResult, SessionCarry } from './worker.js';
+import type { SessionCarry } from './worker.js';
 import type { RawPending } from './session-rollup-state.js';
 import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
 import { ceilTo, floorTo } from '../rollups/levels.js';
@@ -54,8 +53,7 @@ function flushAll(parts: RawPending[]): RollupRows[][] {
     const n = p.time.length;
     const batch = { length: n, session: new Int32Array(n).fill(7), time: p.time.slice(), hop: p.hop.slice(), latency: p.latency.slice() };
     const finishing = k === parts.length - 1;
-    const moved = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }) as unknown as Record<symbol, FlushResult>;
-    const s = moved[valueSymbol].sessions[0];
+    const s = prepareFlush({ op: 'flush', batch, sessions: [{ ...carry, finishing }] }).sessions[0];
     s.rows.forEach((r, level) => out[level].push(r));
     carry = { sessionId: 7, closedUntil: s.closedUntil, maxTime: Math.max(carry.maxTime, s.last), finishing, pending: s.pending, pendingRows: s.pendingRows };
   });

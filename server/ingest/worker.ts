@@ -244,12 +244,12 @@ function closeCoarserLevels(l: { closedUntil: number[]; rows: RollupRows[]; pend
 }
 
 /**
- * One flush's work off the main thread: validate the batch, then per session close the
- * 1-minute periods that no more samples can reach (15 s of grace; all of them when the
- * session is finishing), roll them up, and the 10-minute and 1-hour periods from those rows.
- * Everything stays in this thread until the answer, whose buffers move back without copying.
+ * One flush's work: validate the batch, then per session close the 1-minute periods that no
+ * more samples can reach (15 s of grace; all of them when the session is finishing), roll
+ * them up, and the 10-minute and 1-hour periods from those rows. Run by the worker for large
+ * batches, on the caller's thread for small ones (pipeline.ts) and for bulk imports.
  */
-export function prepareFlush(task: FlushTask) {
+export function prepareFlush(task: FlushTask): FlushResult {
   const { batch, dropped, single, span } = prepare(task.batch);
   const res = RollupResolutionsMs[0];
   const none: RawPending = { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) };
@@ -294,7 +294,13 @@ export function prepareFlush(task: FlushTask) {
     if (!Number.isNaN(closedUntil)) closeCoarserLevels(levels, c.finishing);
     return { sessionId: c.sessionId, add, first, last, pending, ...levels };
   });
-  const result: FlushResult = { batch, dropped, sessions };
+  return { batch, dropped, sessions };
+}
+
+/** The worker's task: prepareFlush, its answer's buffers moved back to the main thread without copying. */
+export default function task(message: FlushTask) {
+  const result = prepareFlush(message);
+  const { batch, sessions } = result;
   const buffers = new Set<ArrayBufferLike>();
   const keep = (a: ArrayBufferView) => buffers.add(a.buffer);
   [batch.session, batch.time, batch.hop, batch.latency].forEach(keep);
@@ -306,8 +312,4 @@ export function prepareFlush(task: FlushTask) {
     [transferableSymbol]: [...buffers].filter((b) => b.byteLength > 0),
     [valueSymbol]: result,
   });
-}
-
-export default function task(message: FlushTask) {
-  return prepareFlush(message);
 }
