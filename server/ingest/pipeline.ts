@@ -7,7 +7,7 @@
 import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
 import { listValue } from '@duckdb/node-api';
-import type { Queryable, Store } from '../store/db.js';
+import { inTransaction, type Queryable, type Store } from '../store/db.js';
 import { appendSamples } from './appenders.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
@@ -117,6 +117,8 @@ export class IngestPipeline {
   /** Closed rollup rows of all sessions not written yet, and since when (Date.now()). */
   private unwrittenRows = 0;
   private unwrittenSince = NaN;
+  /** The write of closed rollup rows in progress, if one is (one at a time). */
+  private rollupWrite: Promise<void> | undefined;
   /** close() is flushing: everything is written. */
   private closing = false;
   private closed = false;
@@ -274,6 +276,7 @@ export class IngestPipeline {
     const flushed = this.flushSoon(true);
     await p;
     await flushed;
+    await this.rollupWrite;
   }
 
   private flushSoon(now: boolean): Promise<void> {
@@ -319,23 +322,35 @@ export class IngestPipeline {
       for (const w of waiters) w.reject(err as Error);
       return;
     }
-    // The samples are committed and announced; the closed rollup rows follow in a
-    // transaction of their own, so that once a minute the rows of every session do not hold
-    // this flush's HostUpdated (bench:agents: 80-250 ms with 1,000 sessions).
-    try {
-      if (this.rollupsDue(finishing.size > 0)) await this.writeRollups();
-      else this.scheduleRollupWrite();
-    } catch (err) {
-      // Nothing is lost: the rows stay in memory and the marks where the store has them;
-      // the next flush tries again (a session that finishes is kept until its rows are in).
-      if (this.closing) throw err;
-      this.onRollupWriteError?.(err as Error);
+    // The samples are committed and announced. The closed rollup rows follow on a connection
+    // of their own while the next flushes go on: written in the flush's transaction, the
+    // rows of 1,000 sessions held that flush's HostUpdated and the flushes queued behind it
+    // 80-270 ms once a minute (bench:agents).
+    if (this.closing || finishing.size > 0) {
+      // Everything of a finishing session, or of all at close, is written before it is forgotten.
+      try {
+        await this.rollupWrite;
+        await this.writeRollups();
+      } catch (err) {
+        // Nothing is lost: the session is kept, with its rows, and the next flush tries again.
+        if (this.closing) throw err;
+        this.onRollupWriteError?.(err as Error);
+        this.scheduleRollupWrite();
+        return;
+      }
+      for (const id of finishing) {
+        this.states.delete(id);
+        this.hostsStored.delete(id);
+      }
+    } else if (!this.rollupWrite && this.rollupsDue()) {
+      this.rollupWrite = this.writeRollups()
+        .catch((err: Error) => this.onRollupWriteError?.(err))
+        .finally(() => {
+          this.rollupWrite = undefined;
+          this.scheduleRollupWrite();
+        });
+    } else {
       this.scheduleRollupWrite();
-      return;
-    }
-    for (const id of finishing) {
-      this.states.delete(id);
-      this.hostsStored.delete(id);
     }
   }
 
@@ -469,42 +484,53 @@ export class IngestPipeline {
   }
 
   /** Whether the closed rollup rows that wait are written now. */
-  private rollupsDue(finishesSessions: boolean): boolean {
-    if (this.closing || this.rollupWriteRows === 0 || finishesSessions) return true;
+  private rollupsDue(): boolean {
+    if (this.rollupWriteRows === 0) return true;
     if (this.unwrittenRows === 0) return false;
     return this.unwrittenRows >= this.rollupWriteRows || Date.now() - this.unwrittenSince >= this.rollupWriteAgeMs;
   }
 
   /**
    * Appends every closed row the store does not hold yet, through one appender, and moves
-   * the marks to match, in one transaction of its own (the samples they come from are
-   * committed already). The sessions' tallies are folded into their rows in the same one.
+   * the marks to match, in one transaction on the store's rollups lane; then folds the
+   * sessions' tallies into their rows. The rows and marks it writes are those of the moment
+   * it starts: flushes that commit meanwhile add rows behind them, written next time.
    */
   private async writeRollups(): Promise<void> {
     const sets: RollupSet[] = [];
     const moved: MarkMove[] = [];
+    const taken: { state: SessionRollupState; parts: number[]; marks: number[] }[] = [];
+    let rows = 0;
     for (const [sessionId, state] of this.states) {
+      const marks = [...state.closedUntil];
       RollupResolutionsMs.forEach((resolution, level) => {
         // Per session and level in time order: the rows read back without ORDER BY rely on it.
-        for (const rows of state.unwritten[level]) sets.push({ resolution, sessionId, rows });
-        const mark = state.closedUntil[level];
+        for (const part of state.unwritten[level]) {
+          sets.push({ resolution, sessionId, rows: part });
+          rows += part.time.length;
+        }
+        const mark = marks[level];
         if (!Number.isNaN(mark) && mark !== state.storedMarks[level]) moved.push({ resolution, sessionId, closedUntil: mark, stored: !Number.isNaN(state.storedMarks[level]) });
       });
+      taken.push({ state, parts: state.unwritten.map((parts) => parts.length), marks });
     }
-    await this.store.transaction(async (q, conn) => {
-      await appendRollups(conn, sets);
-      await writeMarks(q, moved);
-      await foldTallies(q);
-    }, { background: true });
-    // No flush ran meanwhile (this one is still in the chain): what was written is all there was.
-    for (const s of this.states.values()) {
-      s.storedMarks = [...s.closedUntil];
-      s.unwritten = RollupResolutionsMs.map(() => []);
+    if (sets.length || moved.length) {
+      await this.store.side((q, conn) => inTransaction(q, conn, async () => {
+        await appendRollups(conn, sets);
+        await writeMarks(q, moved);
+      }), 'rollups');
     }
-    this.unwrittenRows = 0;
-    this.unwrittenSince = NaN;
+    for (const { state, parts, marks } of taken) {
+      parts.forEach((n, level) => state.unwritten[level].splice(0, n));
+      state.storedMarks = marks;
+    }
+    this.unwrittenRows -= rows;
+    this.unwrittenSince = this.unwrittenRows > 0 ? Date.now() : NaN;
     if (this.rollupTimer) clearTimeout(this.rollupTimer);
     this.rollupTimer = undefined;
+    // The tallies in a transaction of their own: it changes sessions rows, which another
+    // write may change first (then it fails alone, and the next write folds them).
+    await this.store.side((q, conn) => inTransaction(q, conn, (tq) => foldTallies(tq)), 'rollups');
   }
 
   /** Closed rollup rows waiting to be written (in memory, rolled up again at start if lost). */

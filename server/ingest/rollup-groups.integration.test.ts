@@ -244,6 +244,49 @@ describe('rollup rows written in groups', () => {
     }
   });
 
+  it('goes on committing samples while a write of rollup rows waits, and writes the rows behind it next', async () => {
+    const store = await Store.open(newDir());
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 0 });
+    try {
+      await ingest.init();
+      const { accountId, sid } = await openSession(store, 'held');
+      ingest.openSession(sid, accountId);
+      // The rollups' connection is busy (as with a slow commit): the write queues behind it.
+      let release = () => {};
+      const held = store.side(() => new Promise<void>((r) => (release = r)), 'rollups');
+      const hour = hourOfRounds(sid, T0);
+      for (let r = 0; r < 600; r++) for (let h = 0; h < HOPS; h++) ingest.add(sid, hour.time[r * HOPS + h], hour.hop[r * HOPS + h], hour.latency[r * HOPS + h]);
+      await ingest.commit();
+      // Later rounds commit while the first write still waits: 10 more minutes, flush by flush.
+      for (let r = 600; r < 1200; r += 60) {
+        for (let k = r; k < r + 60; k++) for (let h = 0; h < HOPS; h++) ingest.add(sid, hour.time[k * HOPS + h], hour.hop[k * HOPS + h], hour.latency[k * HOPS + h]);
+        await ingest.commit();
+      }
+      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(1200 * HOPS);
+      expect(await storedRows(store, sid)).toBe(0);
+      expect(ingest.unwrittenRollupRows).toBeGreaterThan(0);
+      await expectExact(store, ingest, sid, accountId, T0, T0 + 20 * 60_000, 60);
+      release();
+      await held;
+      // The waiting write goes in; a later flush starts the next one, for the rows closed behind it.
+      const deadline = Date.now() + 5_000;
+      while (ingest.unwrittenRollupRows > 0 && Date.now() < deadline) {
+        ingest.add(sid, T0 + 20 * 60_000, 1, 5);
+        await ingest.commit();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(ingest.unwrittenRollupRows).toBe(0);
+      const marks = await storedMarks(store, sid);
+      expect(marks).toEqual(ingest.recent(sid)!.marks);
+      expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      expect(await storedRows(store, sid)).toBe(await count(store, 'SELECT count(DISTINCT (resolution, time, hop)) AS n FROM rollups WHERE session_id = $1', [sid]));
+      await expectExact(store, undefined, sid, accountId, T0, T0 + 20 * 60_000, 60);
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
+
   it('stores the same rows whether a flush is prepared on the calling thread or by the worker', async () => {
     const stored: unknown[][] = [];
     for (const inlineSamples of [0, Infinity]) {

@@ -120,6 +120,22 @@ class ReadPool {
   }
 }
 
+/** The side connections beside the writer (Store.side). */
+export type SideLane = 'packing' | 'rollups';
+
+/** Runs fn inside BEGIN/COMMIT on the connection; any error rolls back, so nothing is half-written. */
+export async function inTransaction<T>(q: Queryable, conn: DuckDBConnection, fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  await q.run('BEGIN TRANSACTION');
+  try {
+    const result = await fn(q, conn);
+    await q.run('COMMIT');
+    return result;
+  } catch (err) {
+    await q.run('ROLLBACK');
+    throw err;
+  }
+}
+
 export class Store implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
   /** Settles when the last exclusive work that is not background has; how many such are queued or running. */
@@ -195,17 +211,7 @@ export class Store implements Queryable {
 
   /** Runs fn inside BEGIN/COMMIT; any error rolls back, so nothing is half-written. */
   transaction<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
-    return this.exclusive(async (q, conn) => {
-      await q.run('BEGIN TRANSACTION');
-      try {
-        const result = await fn(q, conn);
-        await q.run('COMMIT');
-        return result;
-      } catch (err) {
-        await q.run('ROLLBACK');
-        throw err;
-      }
-    }, opts);
+    return this.exclusive((q, conn) => inTransaction(q, conn, fn), opts);
   }
 
   run(sql: string, params?: Params) {
@@ -230,21 +236,27 @@ export class Store implements Queryable {
     return this.exclusive((q) => q.numberChunks(sql, params));
   }
 
-  private sideConn: Promise<DuckDBConnection> | undefined;
-  private sideTail: Promise<unknown> = Promise.resolve();
+  /** Side lanes: a connection each, their work one at a time. */
+  private readonly lanes = new Map<SideLane, { conn: Promise<DuckDBConnection>; tail: Promise<unknown> }>();
 
   /**
-   * Runs fn on a connection of its own beside the writer, one side work at a time: for long
+   * Runs fn on a connection of its own beside the writer, one work at a time per lane: for
    * background writes that must not hold the ingest flushes (the packing of closed days,
-   * sample-order.ts). DuckDB lets its transactions append and delete beside the writer's; one
-   * that deletes a row another transaction deleted first fails at commit, so side work must
-   * be safe to try again. Reads see it once it commits.
+   * sample-order.ts; the ingest's closed rollup rows, each on its lane so that an hour of
+   * packing does not hold the rollups). DuckDB lets its transactions append and delete beside
+   * the writer's; one that changes a row another transaction changed first fails at commit,
+   * so side work must be safe to try again. Reads see it once it commits.
    */
-  side<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  side<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, lane: SideLane = 'packing'): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    this.sideConn ??= this.instance.connect();
-    const next = this.sideTail.then(async () => fn(queryable(await this.sideConn!)));
-    this.sideTail = next.catch(() => undefined);
+    let l = this.lanes.get(lane);
+    if (!l) this.lanes.set(lane, (l = { conn: this.instance.connect(), tail: Promise.resolve() }));
+    const { conn } = l;
+    const next = l.tail.then(async () => {
+      const c = await conn;
+      return fn(queryable(c), c);
+    });
+    l.tail = next.catch(() => undefined);
     return next;
   }
 
@@ -252,7 +264,7 @@ export class Store implements Queryable {
   async close(): Promise<void> {
     if (this.closed) return;
     // Side work first: a CHECKPOINT fails while its transaction is open.
-    await this.sideTail;
+    for (const l of this.lanes.values()) await l.tail;
     // Reads first: a CHECKPOINT fails while another connection has a transaction open.
     this.readers.shut = true;
     await this.readers.idleNow();
@@ -260,7 +272,7 @@ export class Store implements Queryable {
     this.closed = true;
     await this.tail;
     for (const c of this.readers.connections) c.closeSync();
-    if (this.sideConn) (await this.sideConn).closeSync();
+    for (const l of this.lanes.values()) (await l.conn).closeSync();
     this.conn.closeSync();
     this.instance.closeSync();
   }
