@@ -362,8 +362,7 @@ export class IngestPipeline {
    */
   private async flushSamples(raw: SampleBatch, hosts: HostSeen[], hopHosts: HopHostRow[]): Promise<Set<number>> {
     // prepareFlush validates the batch and closes the periods of every level in one task; it
-    // needs each session's carried-over state (copied: it is small, and a view would clone
-    // the whole buffer behind it into the worker).
+    // needs each session's carried-over state.
     const ids = sessionsIn(raw);
     // The sessions this flush finishes, fixed now: finishSession() may flag one while this
     // flush runs (Reset or Close during a commit of the trace's rounds). Its worker task has
@@ -375,6 +374,9 @@ export class IngestPipeline {
     const finishing = new Set<number>();
     for (const [id, s] of this.states) if (s.finishing) finishing.add(id);
     for (const id of finishing) ids.add(id);
+    // A small batch is prepared here: on a busy host the hop to the worker thread and back
+    // waited for a core for 100-200 ms (bench:agents, flushes of 400-9,400 samples).
+    const inline = raw.length <= this.inlineSamples;
     const sessions: SessionCarry[] = [...ids].map((sessionId) => {
       let state = this.states.get(sessionId);
       if (!state) this.states.set(sessionId, (state = new SessionRollupState()));
@@ -384,16 +386,14 @@ export class IngestPipeline {
         closedUntil: state.closedUntil,
         maxTime: state.maxTime,
         finishing: finishing.has(sessionId),
-        pending: { time: time.slice(), hop: hop.slice(), latency: latency.slice() },
+        // prepareFlush only reads it; the worker gets copies (a view would clone the whole buffer behind it).
+        pending: inline ? state.raw : { time: time.slice(), hop: hop.slice(), latency: latency.slice() },
         pendingRows: state.pendingRows,
       };
     });
     const task: FlushTask = { op: 'flush', batch: raw, sessions };
-    // A small batch is prepared here: on a busy host the hop to the worker thread and back
-    // waited for a core for 100-200 ms (bench:agents, flushes of 400-9,400 samples) while
-    // the work itself takes a few.
     const prepared =
-      raw.length <= this.inlineSamples
+      inline
         ? prepareFlush(task)
         : ((await this.pool.run(task, {
             transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[],

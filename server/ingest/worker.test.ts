@@ -102,6 +102,46 @@ describe('prepareFlush', () => {
   });
 });
 
+describe('prepareFlush with several sessions in a batch', () => {
+  const carry = (sessionId: number): SessionCarry => ({
+    sessionId,
+    closedUntil: [NaN, NaN, NaN],
+    maxTime: -Infinity,
+    finishing: true,
+    pending: { time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) },
+    pendingRows: [emptyRollupRows(), emptyRollupRows()],
+  });
+  const sessions = [1, 2, 3].map((sid) => ({ sid, rows: rounds(3, 4, sid * 11) }));
+  /** Each session flushed alone: its stored samples and rows. */
+  const alone = sessions.map(({ sid, rows }) => {
+    const n = rows.time.length;
+    const f = prepareFlush({ op: 'flush', batch: { length: n, session: new Int32Array(n).fill(sid), ...slice(rows, 0, n) }, sessions: [carry(sid)] }).sessions[0];
+    return { add: Array.from(f.add.time), rows: f.rows.map((r) => records([r])) };
+  });
+  /** The sessions' rows in one batch, in the given order of (session index, row index). */
+  const together = (order: [number, number][]) => {
+    const n = order.length;
+    const batch = { length: n, session: new Int32Array(n), time: new Float64Array(n), hop: new Int32Array(n), latency: new Float64Array(n) };
+    order.forEach(([k, i], j) => {
+      const r = sessions[k].rows;
+      batch.session[j] = sessions[k].sid;
+      batch.time[j] = r.time[i];
+      batch.hop[j] = r.hop[i];
+      batch.latency[j] = r.latency[i];
+    });
+    const f = prepareFlush({ op: 'flush', batch, sessions: sessions.map(({ sid }) => carry(sid)) });
+    return f.sessions.map((x) => ({ add: Array.from(x.add.time), rows: x.rows.map((r) => records([r])) }));
+  };
+  const n = sessions[0].rows.time.length;
+
+  it('gives each session what it gets alone, whether its rows are one run or interleaved with the others', () => {
+    const runs = sessions.flatMap((_, k) => Array.from({ length: n }, (__, i) => [k, i] as [number, number]));
+    const interleaved = Array.from({ length: n }, (_, i) => sessions.map((__, k) => [k, i] as [number, number])).flat();
+    expect(together(runs)).toEqual(alone);
+    expect(together(interleaved)).toEqual(alone);
+  });
+});
+
 describe('prepare', () => {
   it('keeps a measured latency to the microsecond it is stored as, and codes as they are', () => {
     const latency = Float64Array.of(12.3456789, 0.0004, 0.0005, 3000.0000004, LatencyCode.Timeout, LatencyCode.NotParticipating);

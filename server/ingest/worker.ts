@@ -7,10 +7,13 @@ import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import { toStoredPrecision } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
-import { concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
+import { appendRaw, concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 
 let kernels: Kernels | undefined;
 const k = () => (kernels ??= loadKernels());
+
+/** No rollup rows: shared, as nothing writes into rows (a fresh empty set per session and level was a tenth of a small flush). */
+const NoRows: RollupRows = emptyRollupRows();
 
 const storedCodes = new Set<number>([LatencyCode.Timeout, LatencyCode.NotParticipating, LatencyCode.StopStart]);
 export const MaxHop = 255;
@@ -141,6 +144,12 @@ function rollupSamples(pieces: RawPending[], spec: { start: number; period: numb
   return rollupRowsFromBuckets(acc.finishBuckets({ views: true }));
 }
 
+/** Whether times are in order and none is after `first` (a minute's check, when it closes). */
+function inTimeOrderBefore(time: Float64Array, first: number): boolean {
+  for (let i = 1; i < time.length; i++) if (time[i] < time[i - 1]) return false;
+  return time.length === 0 || time[time.length - 1] <= first;
+}
+
 /** One pass over a session's new samples: their time span, whether in time order, the deepest hop. */
 function scan(r: RawPending): Span {
   let first = Infinity;
@@ -200,25 +209,46 @@ export interface FlushResult {
 }
 
 /**
- * The batch's rows of each session (copies; a batch of one session is used as it is), in one
- * pass over the batch: a scan of the whole batch per session cost sessions x rows, which a
- * backlog of 1,000 sessions' rounds (200 agents starting at once) made seconds per flush.
+ * The batch's rows of each session, in one pass to count and one to place: views into the
+ * batch when each session's rows are one run (a flush of live rounds), copies when they are
+ * interleaved (a backfill). A scan of the whole batch per session cost sessions x rows, which a
+ * backlog of 1,000 sessions' rounds (200 agents starting at once) made seconds per flush; lists
+ * of indices copied out with Float64Array.from were a third of a small flush's work (bench:agents).
  */
 function rowsBySession(batch: SampleBatch): Map<number, RawPending> {
-  const idx = new Map<number, number[]>();
+  const runs = new Map<number, { start: number; count: number }>();
+  let oneRunEach = true;
+  let last = NaN;
   for (let i = 0; i < batch.length; i++) {
     const sid = batch.session[i];
-    let list = idx.get(sid);
-    if (!list) idx.set(sid, (list = []));
-    list.push(i);
+    const r = runs.get(sid);
+    if (!r) runs.set(sid, { start: i, count: 1 });
+    else {
+      if (sid !== last) oneRunEach = false;
+      r.count++;
+    }
+    last = sid;
   }
   const out = new Map<number, RawPending>();
-  for (const [sid, rows] of idx) {
-    out.set(sid, {
-      time: Float64Array.from(rows, (i) => batch.time[i]),
-      hop: Int32Array.from(rows, (i) => batch.hop[i]),
-      latency: Float64Array.from(rows, (i) => batch.latency[i]),
-    });
+  if (oneRunEach) {
+    for (const [sid, { start, count }] of runs) {
+      const end = start + count;
+      out.set(sid, { time: batch.time.subarray(start, end), hop: batch.hop.subarray(start, end), latency: batch.latency.subarray(start, end) });
+    }
+    return out;
+  }
+  const at = new Map<number, { rows: RawPending; next: number }>();
+  for (const [sid, { count }] of runs) {
+    const rows = { time: new Float64Array(count), hop: new Int32Array(count), latency: new Float64Array(count) };
+    out.set(sid, rows);
+    at.set(sid, { rows, next: 0 });
+  }
+  for (let i = 0; i < batch.length; i++) {
+    const a = at.get(batch.session[i])!;
+    const k = a.next++;
+    a.rows.time[k] = batch.time[i];
+    a.rows.hop[k] = batch.hop[i];
+    a.rows.latency[k] = batch.latency[i];
   }
   return out;
 }
@@ -230,7 +260,10 @@ function rowsBySession(batch: SampleBatch): Map<number, RawPending> {
 function closeCoarserLevels(l: { closedUntil: number[]; rows: RollupRows[]; pendingRows: RollupRows[] }, finishing: boolean): void {
   for (let level = 1; level < RollupResolutionsMs.length; level++) {
     const res = RollupResolutionsMs[level];
-    const feed = concatRollupRows([l.pendingRows[level - 1], l.rows[level - 1]]);
+    // Most flushes close no finer row: the open rows are kept as they are, not copied.
+    const open = l.pendingRows[level - 1];
+    const added = l.rows[level - 1];
+    const feed = added.time.length === 0 ? open : open.time.length === 0 ? added : concatRollupRows([open, added]);
     const cut = finishing ? ceilTo(l.closedUntil[level - 1], res) : floorTo(l.closedUntil[level - 1], res);
     if (cut > l.closedUntil[level]) {
       const closing = sliceRollupRows(feed, l.closedUntil[level], cut);
@@ -260,16 +293,12 @@ export function prepareFlush(task: FlushTask): FlushResult {
     const { first, last, sorted, hops } = single === c.sessionId ? span : scan(add);
     let closedUntil = Number.isNaN(c.closedUntil[0]) && add.time.length ? floorTo(first, res) : c.closedUntil[0];
     let pending: RawPending;
-    let rows = emptyRollupRows();
+    let rows = NoRows;
     const maxTime = Math.max(c.maxTime, last);
     const cut = c.finishing ? ceilTo(maxTime + 1, res) : floorTo(maxTime - LateSampleGraceMs, res);
-    const carried = c.pending.time;
-    let carriedSorted = true;
-    for (let i = 1; i < carried.length && carriedSorted; i++) if (carried[i] < carried[i - 1]) carriedSorted = false;
-    const carriedLast = carried.length ? carried[carried.length - 1] : -Infinity;
     if (Number.isNaN(closedUntil) || !Number.isFinite(maxTime) || !(cut > closedUntil)) {
-      pending = concatRaw(c.pending, add);
-    } else if (sorted && carriedSorted && carriedLast <= first) {
+      pending = appendRaw(c.pending, add);
+    } else if (sorted && inTimeOrderBefore(c.pending.time, first)) {
       // The usual case: rounds in time order after the carried ones. The closing part is
       // rolled up from both pieces as they are, without first copying them into one.
       const [oldClosing, oldOpen] = splitRaw(c.pending, closedUntil, cut, true);
@@ -278,7 +307,7 @@ export function prepareFlush(task: FlushTask): FlushResult {
         const bucketCount = Math.max(1, Math.round((cut - closedUntil) / res));
         rows = rollupSamples([oldClosing, newClosing], { start: closedUntil, period: res, bucketCount, hopCount: Math.max(hops, maxHop(c.pending.hop)) });
       }
-      pending = concatRaw(oldOpen, newOpen);
+      pending = appendRaw(oldOpen, newOpen);
       closedUntil = cut;
     } else {
       const [closing, open] = splitRaw(concatRaw(c.pending, add), closedUntil, cut);
@@ -288,7 +317,7 @@ export function prepareFlush(task: FlushTask): FlushResult {
     }
     // The pipeline reuses the batch's buffers once the flush is done: what it keeps must not see them.
     if (pending.time.buffer === batch.time.buffer) pending = { time: pending.time.slice(), hop: pending.hop.slice(), latency: pending.latency.slice() };
-    const levels = { closedUntil: [closedUntil, ...c.closedUntil.slice(1)], rows: [rows, ...c.pendingRows.map(() => emptyRollupRows())], pendingRows: [...c.pendingRows] };
+    const levels = { closedUntil: [closedUntil, ...c.closedUntil.slice(1)], rows: [rows, ...c.pendingRows.map(() => NoRows)], pendingRows: [...c.pendingRows] };
     // A new session's coarser grids start where its first sample falls, as the 1-minute one.
     if (add.time.length) levels.closedUntil.forEach((t, level) => Number.isNaN(t) && (levels.closedUntil[level] = floorTo(first, RollupResolutionsMs[level])));
     if (!Number.isNaN(closedUntil)) closeCoarserLevels(levels, c.finishing);
