@@ -50,8 +50,8 @@ export function concatRaw(a: RawPending, b: RawPending): RawPending {
   };
 }
 
-/** The least room appendRaw allocates, in samples (a minute of 30 hops at 1 s is 1,800). */
-const MinRawRoom = 4096;
+/** The least room appendRaw allocates, in samples (10 KB; it doubles from there as a session needs). */
+const MinRawRoom = 512;
 
 /**
  * `a` followed by `b`, as views of one growing buffer: written after `a` in place when its
