@@ -161,7 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The built-in Local Machine agent and the ingest pipeline behind it.
   const ingest = new IngestPipeline(opts.store, app.events, {
     memorySessions: opts.config.memorySessions,
-    onRollupWriteError: (err) => app.log.error({ err }, 'writing the closed rollup rows failed; kept in memory, tried again with the next flush'),
+    onRollupWriteError: (err) => app.log.warn({ err }, 'writing the closed rollup rows or folding the sample tallies failed; kept, and tried again with the next flush'),
   });
   await ingest.init();
   const engine = opts.engine ?? engineFor(opts.config);

@@ -44,7 +44,7 @@ export interface IngestOptions {
   rollupWriteAgeMs?: number;
   /** Batches of up to this many samples are prepared on the calling thread, larger ones by the worker. */
   inlineSamples?: number;
-  /** Hears a failed write of the rollup rows (they are kept and written with a later flush). */
+  /** Hears a failed write of the rollup rows or fold of the tallies (kept, and tried again with a later flush). */
   onRollupWriteError?: (err: Error) => void;
 }
 
@@ -529,8 +529,11 @@ export class IngestPipeline {
     if (this.rollupTimer) clearTimeout(this.rollupTimer);
     this.rollupTimer = undefined;
     // The tallies in a transaction of their own: it changes sessions rows, which another
-    // write may change first (then it fails alone, and the next write folds them).
-    await this.store.side((q, conn) => inTransaction(q, conn, (tq) => foldTallies(tq)), 'rollups');
+    // write (a trace stopping) may change first. Then it fails alone, and the next write
+    // folds them; until then sessions_counted adds them, so no answer changes.
+    await this.store
+      .side((q, conn) => inTransaction(q, conn, (tq) => foldTallies(tq)), 'rollups')
+      .catch((err: Error) => this.onRollupWriteError?.(err));
   }
 
   /** Closed rollup rows waiting to be written (in memory, rolled up again at start if lost). */

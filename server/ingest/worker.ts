@@ -12,7 +12,7 @@ import { appendRaw, concatRaw, splitRaw, type RawPending } from './session-rollu
 let kernels: Kernels | undefined;
 const k = () => (kernels ??= loadKernels());
 
-/** No rollup rows: shared, as nothing writes into rows (a fresh empty set per session and level was a tenth of a small flush). */
+/** No rollup rows: shared, as nothing writes into rows (a fresh empty set per session and level was a sixth of a small flush). */
 const NoRows: RollupRows = emptyRollupRows();
 
 const storedCodes = new Set<number>([LatencyCode.Timeout, LatencyCode.NotParticipating, LatencyCode.StopStart]);
