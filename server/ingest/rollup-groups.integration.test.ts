@@ -52,6 +52,15 @@ const storedRows = (store: StoreT, sid: number) => count(store, 'SELECT count(*)
 const storedMarks = async (store: StoreT, sid: number) =>
   (await store.all('SELECT resolution, closed_until AS c FROM rollup_marks WHERE session_id = $1 ORDER BY resolution', [sid])).map((r: { c: number }) => r.c);
 
+/** The store's marks are memory's, and it holds every closed minute up to the 1-minute mark once per hop. */
+async function expectMinutesStoredOnce(store: StoreT, ingest: Pipeline, sid: number): Promise<void> {
+  const marks = await storedMarks(store, sid);
+  expect(marks).toEqual(ingest.recent(sid)!.marks);
+  const minutes = ((marks[0] - T0) / 60_000) * HOPS;
+  expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(minutes);
+  expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(minutes);
+}
+
 /**
  * DataPointBuckets of the last hop, from memory (with the pipeline) and from the store alone,
  * against the raw samples bucketed by the reference kernel: counts, losses, minimum, maximum.
@@ -112,10 +121,8 @@ describe('rollup rows written in groups', () => {
       const folded = await store.one('SELECT sample_count::DOUBLE AS n, first_sample::DOUBLE AS f, latest_sample::DOUBLE AS l FROM sessions WHERE id = $1', [sid]);
       expect(folded).toEqual({ n: 5 * 3600 * HOPS, f: T0, l: T0 + 5 * H - 1000 + HOPS - 1 });
       expect(await count(store, 'SELECT count(*) AS n FROM sample_tallies', [])).toBe(0);
-      const marks = await storedMarks(store, sid);
-      expect(marks).toEqual(ingest.recent(sid)!.marks);
       // Every minute up to the 1-minute mark (the last 15 s stay open), one row per hop.
-      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      await expectMinutesStoredOnce(store, ingest, sid);
       // Insertion order is time order per session and level (the store's plain reads rely on it).
       const [times] = await store.numbers('SELECT time FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid]);
       expect(times.every((t: number, i: number) => i === 0 || t >= times[i - 1])).toBe(true);
@@ -232,10 +239,7 @@ describe('rollup rows written in groups', () => {
       await ingest.addBatch(hourOfRounds(sid, T0 + 2 * H));
       expect(failures).toHaveLength(1);
       expect(ingest.unwrittenRollupRows).toBe(0);
-      const marks = await storedMarks(store, sid);
-      expect(marks).toEqual(ingest.recent(sid)!.marks);
-      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
-      expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      await expectMinutesStoredOnce(store, ingest, sid);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 3 * H, 60);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 3 * H, 600);
     } finally {
@@ -276,9 +280,7 @@ describe('rollup rows written in groups', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(ingest.unwrittenRollupRows).toBe(0);
-      const marks = await storedMarks(store, sid);
-      expect(marks).toEqual(ingest.recent(sid)!.marks);
-      expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      await expectMinutesStoredOnce(store, ingest, sid);
       expect(await storedRows(store, sid)).toBe(await count(store, 'SELECT count(DISTINCT (resolution, time, hop)) AS n FROM rollups WHERE session_id = $1', [sid]));
       await expectExact(store, undefined, sid, accountId, T0, T0 + 20 * 60_000, 60);
     } finally {

@@ -35,21 +35,6 @@ export class SessionRollupState {
   }
 }
 
-export function concatRaw(a: RawPending, b: RawPending): RawPending {
-  if (a.time.length === 0) return b;
-  const cat = <T extends Float64Array | Int32Array>(x: T, y: T, make: (n: number) => T) => {
-    const out = make(x.length + y.length);
-    out.set(x);
-    out.set(y, x.length);
-    return out;
-  };
-  return {
-    time: cat(a.time, b.time, (n) => new Float64Array(n)),
-    hop: cat(a.hop, b.hop, (n) => new Int32Array(n)),
-    latency: cat(a.latency, b.latency, (n) => new Float64Array(n)),
-  };
-}
-
 /** The least room appendRaw allocates, in samples (10 KB; it doubles from there as a session needs). */
 const MinRawRoom = 512;
 

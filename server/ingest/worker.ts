@@ -7,7 +7,7 @@ import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import { toStoredPrecision } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
-import { appendRaw, concatRaw, splitRaw, type RawPending } from './session-rollup-state.js';
+import { appendRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 
 let kernels: Kernels | undefined;
 const k = () => (kernels ??= loadKernels());
@@ -310,13 +310,12 @@ export function prepareFlush(task: FlushTask): FlushResult {
       pending = appendRaw(oldOpen, newOpen);
       closedUntil = cut;
     } else {
-      const [closing, open] = splitRaw(concatRaw(c.pending, add), closedUntil, cut);
+      const [closing, open] = splitRaw(appendRaw(c.pending, add), closedUntil, cut);
       if (closing.time.length) rows = rollup({ kind: 'samples', start: closedUntil, end: cut, resolution: res, ...closing });
       pending = open;
       closedUntil = cut;
     }
-    // The pipeline reuses the batch's buffers once the flush is done: what it keeps must not see them.
-    if (pending.time.buffer === batch.time.buffer) pending = { time: pending.time.slice(), hop: pending.hop.slice(), latency: pending.latency.slice() };
+    // What is kept never views the batch (appendRaw copies what it appends): the pipeline reuses the batch's buffers.
     const levels = { closedUntil: [closedUntil, ...c.closedUntil.slice(1)], rows: [rows, ...c.pendingRows.map(() => NoRows)], pendingRows: [...c.pendingRows] };
     // A new session's coarser grids start where its first sample falls, as the 1-minute one.
     if (add.time.length) levels.closedUntil.forEach((t, level) => Number.isNaN(t) && (levels.closedUntil[level] = floorTo(first, RollupResolutionsMs[level])));
