@@ -47,6 +47,7 @@ export interface KernelExports {
     period: number,
     bucketCount: number,
     hopCount: number,
+    skipHop: number,
   ): void;
   finalizeBuckets(
     cellsPtr: number,

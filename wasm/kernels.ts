@@ -222,9 +222,13 @@ export class BucketAccumulator {
     return this;
   }
 
-  /** Rollup rows of a finer period, in time order (continuing any earlier chunk). */
-  addRollups(rows: RollupColumns): this {
+  /**
+   * Rollup rows of a finer period, in time order (continuing any earlier chunk). The rows of
+   * hop `skipHop` (0: none) are left out, for a piece whose hop comes whole from another.
+   */
+  addRollups(rows: RollupColumns, skipHop = 0): this {
     this.#checkLive();
+    if (!(Number.isInteger(skipHop) && skipHop >= 0)) throw new RangeError('skipHop must be an integer >= 0');
     const n = rowCount(rows, [...ROLLUP_F64, ...ROLLUP_I32]);
     if (n === 0) return this;
     const k = Math.min(n, this.#chunkRows);
@@ -250,7 +254,7 @@ export class BucketAccumulator {
         this.#cellsPtr,
         ptr.time, ptr.hop, ptr.count, ptr.lost, ptr.sum, ptr.min, ptr.max, ptr.first,
         ptr.lastValid, ptr.jitterSum, ptr.jitterPairs, ptr.last, ptr.flags,
-        length, start, period, bucketCount, hopCount,
+        length, start, period, bucketCount, hopCount, skipHop,
       );
     }
     return this;

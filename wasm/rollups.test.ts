@@ -83,6 +83,34 @@ describe('rollups', () => {
     }
   });
 
+  it('one hop whole from one piece and the others from another that skips it equal all rows in one', () => {
+    // A timeline graph's store read (server/data/sources.ts): every column of its hop, the lean
+    // columns of all hops with that hop skipped. Here the second piece keeps every column, so
+    // the merge must equal the plain one exactly, cell for cell.
+    let withRows = 0;
+    for (let c = 0; c < CASES; c++) {
+      const seed = BASE_SEED + 70_000 + c;
+      const rnd = seededRandom(seed);
+      const { coarse, fine } = grids(rnd);
+      const samples = sortedSamples(rnd, coarse);
+      const rows = rollupRowsFromBuckets(kernels.bucketSamples(samples, fine));
+      const hop = randomInt(rnd, 1, coarse.hopCount);
+      const own = Array.from(rows.hop, (h, i) => (h === hop ? i : -1)).filter((i) => i >= 0);
+      const ownRows = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, own.map((i) => (v as ArrayLike<number>)[i])])) as unknown as typeof rows;
+      const split = kernels.begin(coarse).addRollups(ownRows).addRollups(rows, hop).finishBuckets();
+      const whole = kernels.mergeRollups(rows, coarse);
+      expect(firstDifference({ ...split }, { ...whole }), `seed ${seed}`).toBeUndefined();
+      if (own.some((i) => rows.count[i] > 0)) {
+        withRows++;
+        // Not skipped, the hop's rows would count twice.
+        const twice = kernels.begin(coarse).addRollups(ownRows).addRollups(rows).finishBuckets();
+        expect(firstDifference({ count: twice.count }, { count: whole.count }), `seed ${seed}`).toBeDefined();
+      }
+    }
+    expect(withRows).toBeGreaterThan(CASES / 2);
+    expect(() => kernels.begin({ start: 0, period: 1000, bucketCount: 1, hopCount: 1 }).addRollups({ time: [0], hop: [1], count: [1], lost: [0], sum: [1], min: [1], max: [1], first: [1], lastValid: [1], jitterSum: [0], jitterPairs: [0], last: [1], flags: [0] }, -1)).toThrow(RangeError);
+  });
+
   it('row statistics from rollups equal row statistics from raw samples', () => {
     for (let c = 0; c < CASES; c++) {
       const seed = BASE_SEED + 90_000 + c;

@@ -13,7 +13,7 @@ import { sessionTimes } from './session-times.js';
 import type { BucketResult } from '../../wasm/kernel-types.js';
 import { CellFlag } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
-import { coverPieces, type Piece, type RecentSource } from './sources.js';
+import { addPieces, coverPieces, type Piece, type RecentSource } from './sources.js';
 
 export const MaxBuckets = 10_000;
 /** Ten years: a longer bucket would only ever hold one point. */
@@ -61,15 +61,14 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
 
   const end = grid.start + grid.bucketCount * grid.period;
   // Closed rows read from the store are kept for the next call of the same range (an old
-  // range's graphs of several hops, a reload): server/store/closed-reads.ts.
-  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store));
+  // range's graphs of several hops, a reload): server/store/closed-reads.ts. The points carry
+  // every statistic of one hop (the requested one, else the target's) and the lean ones of the
+  // others: the store is asked for no more (sources.ts storePieces).
+  const detailHop = requestedHop || s.targetHop || undefined;
+  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store), detailHop);
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
-  const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
-  for (const piece of pieces) {
-    if (piece.kind === 'rows') acc.addRollups(piece.rows);
-    else acc.addSamples(piece.samples);
-  }
+  const acc = addPieces(queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount }), pieces);
   // Views of the kernel's memory: toPoints reads them at once, before any other kernel call.
   const result = acc.finishBuckets({ views: true });
   return {

@@ -17,7 +17,7 @@ import { isWatched, watchedSessions } from '../alerts/repository.js';
 import { configurationDisplays } from '../settings/repository.js';
 import type { RowStatsResult } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
-import { coverPieces, type RecentSource } from './sources.js';
+import { addPieces, coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
 import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
 import { hopDetailsOf, hopDetailsOfMany, type OpenHopHosts } from '../hop-details/service.js';
@@ -42,12 +42,7 @@ const num = (v: number) => (Number.isNaN(v) ? null : v);
 
 async function statsFor(q: Queryable, s: SessionRecord, from: number, to: number, hopCount: number, source?: RecentSource): Promise<RowStatsResult> {
   const pieces = await coverPieces((fn) => fn(q), s.id, from, to, Infinity, { start: from, period: to - from }, source?.recent(s.id), s.firstSample);
-  const acc = queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf)));
-  for (const piece of pieces) {
-    if (piece.kind === 'rows') acc.addRollups(piece.rows);
-    else acc.addSamples(piece.samples);
-  }
-  return acc.finishRowStats();
+  return addPieces(queryKernels().beginRowStats({ from, to }, Math.max(1, hopCount, ...pieces.map(maxHopOf))), pieces).finishRowStats();
 }
 
 function rangeFor(s: SessionRecord, req: GraphRowsRequest | undefined): { from: number; to: number } {

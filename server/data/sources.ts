@@ -5,15 +5,26 @@
 // Pieces come back in time order, as the kernels need.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
-import { partsInTimeOrder, rowsFromColumns, rowsFromStoredColumns, type RollupRows } from '../rollups/rows.js';
-import { RollupStoredColumns, rollupReduceColumns } from '../rollups/sql.js';
-import { RollupTable } from '../rollups/columns.js';
+import { leanRowsFromStoredColumns, partsInTimeOrder, rowsFromColumns, rowsFromStoredColumns, type RollupRows } from '../rollups/rows.js';
+import { RollupLeanStoredColumns, RollupStoredColumns, rollupReduceColumns } from '../rollups/sql.js';
+import { RollupRowColumns, RollupTable } from '../rollups/columns.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../rollups/recent-data.js';
 import type { ClosedReads } from '../store/closed-reads.js';
+import type { BucketAccumulator } from '../../wasm/kernels.js';
 
-export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number } } | { kind: 'rows'; rows: RollupRows };
+/** Raw samples, or rollup rows; `skipHop`: that hop's rows are not in this piece's answer (another piece holds them whole). */
+export type Piece = { kind: 'samples'; samples: SampleColumns & { length: number } } | { kind: 'rows'; rows: RollupRows; skipHop?: number };
+
+/** Folds the pieces into an accumulation, in their order. */
+export function addPieces(acc: BucketAccumulator, pieces: Piece[]): BucketAccumulator {
+  for (const piece of pieces) {
+    if (piece.kind === 'rows') acc.addRollups(piece.rows, piece.skipHop);
+    else acc.addSamples(piece.samples);
+  }
+  return acc;
+}
 
 /** The bucket grid that rollup rows are reduced onto. */
 export interface Grid {
@@ -55,19 +66,21 @@ const reduces = (grid: Grid, resolution: number) => grid.period / resolution > P
 // order for one session and level; partsInTimeOrder checks it and sorts if it ever is not.
 // The columns as stored: rowsFromStoredColumns converts microseconds to ms in JS, which cost
 // less than the same conversion in DuckDB's projection (sql.ts RollupStoredColumns).
-const plainSql = `SELECT ${RollupStoredColumns} FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+const storedWhere = `FROM ${RollupTable} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
+const plainSql = `SELECT ${RollupStoredColumns} ${storedWhere}`;
+const leanSql = `SELECT ${RollupLeanStoredColumns} ${storedWhere}`;
+const hopSql = `${plainSql} AND hop = $5`;
 
-async function readRows(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
-  const rows = (r: RollupRows): Piece => ({ kind: 'rows', rows: r });
-  if (reduces(grid, resolution)) return [rows(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
-  // One scan, every column of every hop, chunk by chunk (no copy of a day of rows into whole
-  // columns, see numericColumnChunks). Before 2026-11-27 a timeline graph's read was two
-  // queries run at once, all columns of its hop and the lean columns of the others: each
-  // scanned the same row groups, and on this 2-core machine, shared with the ingest or other
-  // work, one scan that also decodes the detail columns of every hop cost less than two
-  // (docs/store.md "Queries"). The answer is the same: the points carry the detail columns of
-  // one hop only (store-read.test.ts compares the two reads).
-  return partsInTimeOrder((await q.numberChunks(plainSql, [resolution, sessionId, from, to])).map(rowsFromStoredColumns)).map(rows);
+const rowsPiece = (rows: RollupRows): Piece => ({ kind: 'rows', rows });
+
+/** Rows reduced in SQL onto the grid (more than PlainRowsPerBucket rows per bucket). */
+async function readReduced(q: Queryable, sessionId: number, resolution: number, from: number, to: number, grid: Grid): Promise<Piece[]> {
+  return [rowsPiece(rowsFromColumns(await q.numbersWithIntegers(reduceSql, [resolution, sessionId, from, to, grid.start, grid.period])))];
+}
+
+/** Rows as stored, chunk by chunk (no copy of a day of rows into whole columns, see numericColumnChunks). */
+async function readStored(q: Queryable, sql: string, params: number[], toRows: (c: ArrayLike<number>[]) => RollupRows): Promise<Piece[]> {
+  return partsInTimeOrder((await q.numberChunks(sql, params)).map(toRows)).map(rowsPiece);
 }
 
 /** Where the recent data of open sessions comes from (the ingest pipeline). */
@@ -121,7 +134,8 @@ export function planCover(from: number, to: number, maxResolution: number, marks
  * Covers [from, to) of a session with pieces for the kernels. With `recent` (the ingest
  * pipeline's memory of an open session) the marks come from it and the recent parts are
  * views of it, unreduced; the store is asked only for what lies before its coverage (and
- * not at all when nothing does). Store rollup rows come reduced onto `grid`.
+ * not at all when nothing does). Store rollup rows come reduced onto `grid` where a bucket
+ * holds more than PlainRowsPerBucket of them; with `detailHop`, see storePieces.
  */
 export async function coverPieces(
   withStore: StoreAccess,
@@ -133,8 +147,9 @@ export async function coverPieces(
   recent?: RecentView,
   firstSample?: number | null,
   cache?: ClosedReads,
+  detailHop?: number,
 ): Promise<Piece[]> {
-  if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid, cache));
+  if (!recent) return withStore(async (q) => cover(q, sessionId, from, to, maxResolution, await closedMarks(q, sessionId), grid, cache, detailHop));
   // Store parts that end before the session's first sample hold nothing: left out, so that a
   // young session (a 10-minute range reaches before its start) needs no statement at all.
   const segments = planCover(from, to, maxResolution, recent.marks, recent).filter((g) => g.memory || !beforeFirstSample(g, firstSample));
@@ -143,9 +158,9 @@ export async function coverPieces(
   const stored = segments.filter((g) => !g.memory);
   const fromStore = stored.length
     ? await withStore(async (q) => {
-        if (q.concurrent) return Promise.all(stored.map((g) => storePieces(q, sessionId, g, grid, cache)));
+        if (q.concurrent) return Promise.all(stored.map((g) => storePieces(q, sessionId, g, grid, cache, detailHop)));
         const out: Piece[][] = [];
-        for (const g of stored) out.push(await storePieces(q, sessionId, g, grid, cache));
+        for (const g of stored) out.push(await storePieces(q, sessionId, g, grid, cache, detailHop));
         return out;
       })
     : [];
@@ -178,22 +193,52 @@ function memoryPiece(recent: RecentView, g: Segment): Piece {
  * with `cache` a read of the same segment (and grid, where SQL reduces onto it) is answered
  * from what the last one returned (server/store/closed-reads.ts). Raw samples are not cached:
  * samples that arrive late are still appended to closed minutes.
+ *
+ * With `detailHop` (a timeline graph, whose points carry every statistic of one hop and the
+ * lean ones of the others, see columns.ts `lean`), rows read as stored come as two pieces:
+ * every column of that hop, and the lean columns of all hops with that hop skipped. A third
+ * of the bytes of every column of every hop cross into JS (less garbage, fewer collections),
+ * and the lean piece is cached for the graphs of the target's other hops (docs/store.md
+ * "Queries").
  */
-async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid, cache?: ClosedReads): Promise<Piece[]> {
+async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid, cache?: ClosedReads, detailHop?: number): Promise<Piece[]> {
   if (g.level < 0) return [await readSamples(q, sessionId, g.from, g.to)];
   const resolution = RollupResolutionsMs[g.level];
-  if (!cache) return readRows(q, sessionId, resolution, g.from, g.to, grid);
-  const key = `${resolution}:${g.from}:${g.to}${reduces(grid, resolution) ? `:${grid.start}:${grid.period}` : ''}`;
-  const hit = cache.get<Piece[]>(sessionId, key);
-  if (hit) return hit;
-  const generation = cache.generation;
-  const pieces = await readRows(q, sessionId, resolution, g.from, g.to, grid);
-  cache.set(sessionId, key, pieces, piecesBytes(pieces), generation);
-  return pieces;
+  const params = [resolution, sessionId, g.from, g.to];
+  const at = `${resolution}:${g.from}:${g.to}`;
+  const cached = async (key: string, read: () => Promise<Piece[]>, keys?: readonly string[]): Promise<Piece[]> => {
+    if (!cache) return read();
+    const hit = cache.get<Piece[]>(sessionId, key);
+    if (hit) return hit;
+    const generation = cache.generation;
+    const pieces = await read();
+    cache.set(sessionId, key, pieces, piecesBytes(pieces, keys), generation);
+    return pieces;
+  };
+  if (reduces(grid, resolution)) return cached(`${at}:${grid.start}:${grid.period}`, () => readReduced(q, sessionId, resolution, g.from, g.to, grid));
+  const whole = () => readStored(q, plainSql, params, rowsFromStoredColumns);
+  if (!detailHop) return cached(at, whole);
+  // Every column of every hop, when an earlier read (a grid row, a graph without a hop) left them.
+  const all = cache?.get<Piece[]>(sessionId, at);
+  if (all) return all;
+  const lean = () => cached(`${at}:lean`, () => readStored(q, leanSql, params, leanRowsFromStoredColumns), LeanKeys);
+  const own = () => cached(`${at}:hop:${detailHop}`, () => readStored(q, hopSql, [...params, detailHop], rowsFromStoredColumns));
+  const [ownPieces, leanPieces] = q.concurrent ? await Promise.all([own(), lean()]) : [await own(), await lean()];
+  // Each cell's rows come from one piece, in time order: all the kernel's merge needs.
+  return [...ownPieces, ...leanPieces.map((p) => ({ ...p, skipHop: detailHop }))];
 }
 
-const piecesBytes = (pieces: Piece[]) =>
-  pieces.reduce((n, p) => n + Object.values(p.kind === 'rows' ? p.rows : p.samples).reduce((m: number, c) => m + ((c as ArrayBufferView).byteLength ?? 0), 0), 0);
+const LeanKeys: readonly string[] = RollupRowColumns.filter((c) => 'lean' in c).map((c) => c.key);
+
+/** The bytes the pieces hold (of `keys` only: the other columns of a lean read are shared fillers). */
+function piecesBytes(pieces: Piece[], keys?: readonly string[]): number {
+  let n = 0;
+  for (const p of pieces) {
+    const columns = (p.kind === 'rows' ? p.rows : p.samples) as unknown as Record<string, unknown>;
+    for (const [k, c] of Object.entries(columns)) if (ArrayBuffer.isView(c) && (!keys || keys.includes(k))) n += c.byteLength;
+  }
+  return n;
+}
 
 /**
  * Covers [from, to) with rollups of at most `maxResolution` where they are closed, and raw
@@ -208,8 +253,9 @@ export async function cover(
   marks: number[],
   grid: Grid,
   cache?: ClosedReads,
+  detailHop?: number,
 ): Promise<Piece[]> {
   const out: Piece[] = [];
-  for (const g of planCover(from, to, maxResolution, marks)) out.push(...(await storePieces(q, sessionId, g, grid, cache)));
+  for (const g of planCover(from, to, maxResolution, marks)) out.push(...(await storePieces(q, sessionId, g, grid, cache, detailHop)));
   return out;
 }

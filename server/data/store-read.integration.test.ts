@@ -1,8 +1,8 @@
 // DataPointBuckets of a range read from the store's 1-minute rollup rows (sources.ts
-// readRows) answers exactly what the read before 2026-11-27 answered: two queries, every
-// column of the graph's hop and the lean columns of the others, micros converted to ms in
-// SQL (kept below as it was); also when it answers from the cache of closed rows
-// (server/store/closed-reads.ts), and as the bucket kernel over the raw samples does. On
+// storePieces: every column of the graph's hop, the lean columns of all hops with that hop
+// skipped) answers exactly what one read of every column of every hop answers (kept below);
+// also when it answers from the cache of closed rows (server/store/closed-reads.ts), and as
+// the bucket kernel over the raw samples does. On
 // rows with Timeouts, NotParticipating, start/stop markers, minutes where a hop only timed
 // out (NULL statistics) and minutes where a hop has no row at all. Through dist/ (the WASM
 // kernels are built there): npm run build first.
@@ -16,9 +16,9 @@ const { Store } = await import(dist('server/store/db.js'));
 const { dataPointBuckets, bucketGrid, toPoints, maxHopOf } = await import(dist('server/data/buckets.js'));
 const { queryKernels } = await import(dist('server/data/kernels.js'));
 const { appendRollups } = await import(dist('server/rollups/append.js'));
-const { rollupRowsFromBuckets, leanRowsFromColumns, rowsFromColumns, rowsFromStoredColumns, partsInTimeOrder, concatRollupRows } = await import(dist('server/rollups/rows.js'));
-const { RollupLeanColumns, RollupSelectColumns, RollupStoredColumns } = await import(dist('server/rollups/sql.js'));
-const { coverPieces } = await import(dist('server/data/sources.js'));
+const { rollupRowsFromBuckets, rowsFromColumns, rowsFromStoredColumns, partsInTimeOrder, concatRollupRows } = await import(dist('server/rollups/rows.js'));
+const { RollupSelectColumns, RollupStoredColumns } = await import(dist('server/rollups/sql.js'));
+const { addPieces, coverPieces } = await import(dist('server/data/sources.js'));
 const { closedReads, ClosedReads } = await import(dist('server/store/closed-reads.js'));
 const { deleteForGood } = await import(dist('server/sessions/service.js'));
 const { toStoredPrecision } = await import(dist('server/store/latency-micros.js'));
@@ -98,23 +98,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const plainSql = `SELECT ${RollupSelectColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
-const leanSql = `SELECT ${RollupLeanColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 AND hop <> $5`;
+const everySql = `SELECT ${RollupStoredColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4`;
 
-/** The points as the read before 2026-11-27 made them: the graph's hop in full, the others lean. */
-async function before(targetId: string, from: number, to: number, periodSeconds: number, includeJitter: boolean) {
+/** The points from one read of every column of every hop (the read from 2026-11-27 to 2026-11-28). */
+async function everyColumn(targetId: string, from: number, to: number, periodSeconds: number, includeJitter: boolean) {
   const requestedHop = Number(targetId.split('_h_')[1]);
   const grid = bucketGrid(from, to, periodSeconds * 1000);
   const end = grid.start + grid.bucketCount * grid.period;
   expect(grid.resolution).toBe(60_000);
   expect(end).toBeLessThanOrEqual(END); // one segment of 1-minute rows, nothing else
-  const detailHop = requestedHop || TARGET_HOP;
-  const params = [60_000, sid, grid.start, end];
-  type Chunks = ArrayLike<number>[][];
-  const [detail, others]: [Chunks, Chunks] = await store.read((q: { numberChunks: (sql: string, p: unknown[]) => Promise<Chunks> }) =>
-    Promise.all([q.numberChunks(`${plainSql} AND hop = $5`, [...params, detailHop]), q.numberChunks(leanSql, [...params, detailHop])]),
-  );
-  const rows: unknown[] = [...partsInTimeOrder(detail.map(rowsFromColumns)), ...partsInTimeOrder(others.map(leanRowsFromColumns))];
+  const rows: unknown[] = partsInTimeOrder((await store.numberChunks(everySql, [60_000, sid, grid.start, end])).map(rowsFromStoredColumns));
   const hopCount: number = Math.max(1, requestedHop, ...rows.map((r) => maxHopOf({ kind: 'rows', rows: r })));
   const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
   for (const r of rows) acc.addRollups(r);
@@ -130,15 +123,16 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
     ['unaligned start, 180 s', T0 + 7 * 60_000 + 1234, T0 + 127 * 60_000, 180],
   ];
   for (const [label, from, to, periodSeconds] of cases) {
-    it(`answers as the two-query read did: ${label}`, async () => {
-      // The first call reads the store, the later ones find its rows in the cache.
+    it(`answers as a read of every column of every hop does: ${label}`, async () => {
+      // The first call reads its hop whole and the lean columns of all; the later ones find the
+      // lean columns in the cache and read their own hop (the same hop again: all cached).
       closedReads(store).clear();
       let compared = 0;
       for (const hop of [0, 1, 3, 4, TARGET_HOP, 8]) {
         for (const includeJitter of [true, false]) {
           const targetId = `${sid}_h_${hop}`;
           const now = await dataPointBuckets(store, principal, { targetId, startTime: from, endTime: to, periodSeconds, includeJitter });
-          const old = await before(targetId, from, to, periodSeconds, includeJitter);
+          const old = await everyColumn(targetId, from, to, periodSeconds, includeJitter);
           expect(now.Points.length).toBeGreaterThan(0);
           expect(now.Points).toEqual(old);
           compared += now.Points.length;
@@ -218,12 +212,45 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
     expect(rowReads()).toBe(2);
   });
 
+  it("reads a graph's hop whole and the lean columns of all once; another hop's graph reads only its own hop", async () => {
+    const cache = new ClosedReads();
+    const statements: string[] = [];
+    const counting = <T>(fn: (q: unknown) => Promise<T>) =>
+      store.read((q: Record<string, (sql: string, p: unknown[]) => Promise<unknown>>) =>
+        fn(new Proxy(q, { get: (t, k) => (typeof t[k as string] === 'function' ? (sql: string, p: unknown[]) => (statements.push(sql), t[k as string](sql, p)) : t[k as string]) })),
+      );
+    const grid = bucketGrid(T0, END, 180_000);
+    const read = (hop?: number) => coverPieces(counting, sid, grid.start, END, grid.resolution, grid, undefined, undefined, cache, hop);
+    const rowReads = () => statements.filter((q) => q.includes('FROM rollups'));
+    const points = (pieces: unknown[], hop: number) => {
+      const acc = addPieces(queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS }), pieces);
+      return toPoints(acc.finishBuckets(), hop, true, TARGET_HOP);
+    };
+    const four = await read(4);
+    expect(rowReads().length).toBe(2);
+    expect(rowReads().filter((q) => q.includes('hop = $5')).length).toBe(1);
+    expect(rowReads().some((q) => q.includes(' min') || q.includes('jitter_sum'))).toBe(true); // the hop's own read
+    expect(rowReads().filter((q) => !q.includes('hop = $5')).every((q) => !q.includes('jitter_sum'))).toBe(true); // lean
+    expect(points(four, 4)).toEqual(await everyColumn(`${sid}_h_4`, T0, END, 180, true));
+    await read(4);
+    expect(rowReads().length).toBe(2);
+    const one = await read(1);
+    expect(rowReads().length).toBe(3); // hop 1's own rows only
+    expect(points(one, 1)).toEqual(await everyColumn(`${sid}_h_1`, T0, END, 180, true));
+    // Every column of every hop, once read (a grid row, an insight), serves any graph.
+    cache.clear();
+    const all = await read();
+    const before = rowReads().length;
+    expect(await read(3)).toEqual(all);
+    expect(rowReads().length).toBe(before);
+  });
+
   it('forgets the cached rows of a deleted session', async () => {
     const other = await sessionWithRows(principal.accountId);
     const cache = closedReads(store);
     cache.clear();
     await dataPointBuckets(store, principal, { targetId: `${other}_h_1`, startTime: T0, endTime: END, periodSeconds: 180, includeJitter: false });
-    expect(cache.size).toBe(1);
+    expect(cache.size).toBe(2); // hop 1 whole, the lean columns of all
     await deleteForGood({ store }, [other]);
     expect(cache.size).toBe(0);
     expect(await store.one('SELECT count(*)::DOUBLE AS n FROM rollups WHERE session_id = $1', [other])).toEqual({ n: 0 });

@@ -7,7 +7,7 @@ import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
 import { hostsOf } from '../targets/repository.js';
 import { bucketGrid, maxHopOf } from '../data/buckets.js';
-import { coverPieces, type RecentSource } from '../data/sources.js';
+import { addPieces, coverPieces, type RecentSource } from '../data/sources.js';
 import { queryKernels } from '../data/kernels.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import { insightBucketMs, measurementsByHop, minuteAverages, seriesFromBuckets } from './build.js';
@@ -40,12 +40,7 @@ export async function loadSeries(
   let t1 = performance.now();
   if (timings) timings.readMs += t1 - t0;
   const hopCount = Math.max(1, ...pieces.map(maxHopOf), ...hosts.map((h) => h.hop));
-  const acc = queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount });
-  for (const piece of pieces) {
-    if (piece.kind === 'rows') acc.addRollups(piece.rows);
-    else acc.addSamples(piece.samples);
-  }
-  const buckets = acc.finishBuckets();
+  const buckets = addPieces(queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount }), pieces).finishBuckets();
   t0 = performance.now();
   if (timings) timings.kernelMs += t0 - t1;
   const series = seriesFromBuckets(buckets, {
@@ -70,12 +65,7 @@ export async function loadSeries(
       const minute = bucketGrid(start, end, 60_000);
       const minuteEnd = minute.start + minute.bucketCount * minute.period;
       const rows = await coverPieces((fn) => store.read(fn), s.id, minute.start, minuteEnd, minute.resolution, { start: minute.start, period: minute.period }, recent?.recent(s.id));
-      const acc2 = queryKernels().begin({ start: minute.start, period: minute.period, bucketCount: minute.bucketCount, hopCount });
-      for (const piece of rows) {
-        if (piece.kind === 'rows') acc2.addRollups(piece.rows);
-        else acc2.addSamples(piece.samples);
-      }
-      series.rawLatencies = minuteAverages(acc2.finishBuckets());
+      series.rawLatencies = minuteAverages(addPieces(queryKernels().begin({ start: minute.start, period: minute.period, bucketCount: minute.bucketCount, hopCount }), rows).finishBuckets());
       series.detailSource = 'minute averages';
     }
     if (timings) timings.readMs += performance.now() - t1;

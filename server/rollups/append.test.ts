@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/db.js';
 import { appendRollups } from './append.js';
 import { RollupRowColumns } from './columns.js';
-import { concatRollupRows, emptyRollupRows, leanRowsFromColumns, rowsFromColumns, type RollupRows } from './rows.js';
-import { RollupLeanColumns, RollupSelectColumns, rollupReduceColumns } from './sql.js';
+import { concatRollupRows, emptyRollupRows, leanRowsFromStoredColumns, rowsFromColumns, type RollupRows } from './rows.js';
+import { RollupLeanStoredColumns, RollupSelectColumns, rollupReduceColumns } from './sql.js';
 
 /** n rows whose every column holds its own values, "no value" in every nullable column of row 1. */
 function distinctRows(n: number, t0: number): RollupRows {
@@ -53,7 +53,7 @@ describe('rollup rows in the store', () => {
   });
 
   it('read lean, keep the lean columns and read the others as no value or 0', async () => {
-    const lean = leanRowsFromColumns(await store.numbersWithIntegers(`SELECT ${RollupLeanColumns} FROM rollups WHERE resolution = 60000 ORDER BY time`));
+    const lean = leanRowsFromStoredColumns(await store.numbersWithIntegers(`SELECT ${RollupLeanStoredColumns} FROM rollups WHERE resolution = 60000 ORDER BY time`));
     for (const c of RollupRowColumns) {
       const expected = 'lean' in c ? Array.from(a[c.key]) : a.time.length ? Array.from(a.time, () => (c.nullable ? NaN : 0)) : [];
       expect([c.key, Array.from(lean[c.key])]).toEqual([c.key, expected]);

@@ -67,11 +67,28 @@ export function rowsFromColumns(c: ArrayLike<number>[]): RollupRows {
  */
 export function rowsFromStoredColumns(c: ArrayLike<number>[]): RollupRows {
   const out: Record<string, Column> = {};
-  RollupRowColumns.forEach((col: RollupColumn, i) => {
-    if (!('micros' in col)) out[col.key] = isFloat(col.type) ? asFloat64(c[i]) : asInt32(c[i]);
-    else out[col.key] = col.micros === 'latency' ? latencyMs(c[i]) : microsToMs(c[i]);
-  });
+  RollupRowColumns.forEach((col: RollupColumn, i) => (out[col.key] = fromStored(col, c[i])));
   return out as unknown as RollupRows;
+}
+
+/**
+ * Rollup rows from result columns in RollupLeanStoredColumns order (sql.ts), converted as
+ * rowsFromStoredColumns does; the columns a lean read leaves out read as "no value" (NaN)
+ * when nullable, else 0, which the kernel merges as nothing. The fillers are shared by every
+ * lean read (the kernel only reads them).
+ */
+export function leanRowsFromStoredColumns(c: ArrayLike<number>[]): RollupRows {
+  const n = c[0].length;
+  const out: Record<string, Column> = {};
+  let i = 0;
+  for (const col of RollupRowColumns) out[col.key] = 'lean' in col ? fromStored(col, c[i++]) : filler(n, isFloat(col.type), col.nullable);
+  return out as unknown as RollupRows;
+}
+
+/** The column's values in memory's type and unit. */
+function fromStored(col: RollupColumn, v: ArrayLike<number>): Column {
+  if (!('micros' in col)) return isFloat(col.type) ? asFloat64(v) : asInt32(v);
+  return col.micros === 'latency' ? latencyMs(v) : microsToMs(v);
 }
 
 const target = (v: ArrayLike<number>): Float64Array => (v instanceof Float64Array ? v : new Float64Array(v.length));
@@ -124,22 +141,6 @@ export function partsInTimeOrder(parts: RollupRows[]): RollupRows[] {
     if (t.length) last = t[t.length - 1];
   }
   return parts;
-}
-
-/**
- * Rollup rows from result columns in RollupLeanColumns order (sql.ts): the columns a lean
- * read leaves out read as "no value" (NaN) when nullable, else 0, which the kernel merges as
- * nothing. The fillers are shared by every lean read (the kernel only reads them).
- */
-export function leanRowsFromColumns(c: ArrayLike<number>[]): RollupRows {
-  const n = c[0].length;
-  const out: Record<string, Column> = {};
-  let i = 0;
-  for (const col of RollupRowColumns) {
-    if ('lean' in col) out[col.key] = isFloat(col.type) ? asFloat64(c[i++]) : asInt32(c[i++]);
-    else out[col.key] = filler(n, isFloat(col.type), col.nullable);
-  }
-  return out as unknown as RollupRows;
 }
 
 let fillers = { none: new Float64Array(0), zeros: new Float64Array(0), zeroInts: new Int32Array(0) };

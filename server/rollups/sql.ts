@@ -42,17 +42,22 @@ export function addRollupColumnSql(key: Declared['key'], opts: { default?: numbe
 /** Every row column, in declared order (what rows.ts rowsFromColumns takes), latencies read as ms. */
 export const RollupSelectColumns = RollupRowColumns.map((c: RollupColumn) => selected(c)).join(', ');
 
+// A column as stored, in a type that crosses into JS whole: sums cast to DOUBLE (a BIGINT would
+// come as BigInt, value by value), a SMALLINT as the INTEGER memory holds (an Int32Array view
+// of the result instead of a copy).
+const stored = (c: RollupColumn) =>
+  c.micros === 'sum' ? `${c.sql}::DOUBLE AS ${c.sql}` : c.type === 'SMALLINT' ? `${c.sql}::INTEGER AS ${c.sql}` : c.sql;
+
 /**
  * Every row column as stored, in declared order (what rows.ts rowsFromStoredColumns takes):
- * micros columns come as the integers they are, sums cast to DOUBLE (a BIGINT would come
- * into JS as BigInt, value by value). The conversion to ms happens in JS: in DuckDB, the
- * divisions and the CASE of RollupSelectColumns were about 40% of the plain read of a day of
- * 1-minute rows (docs/store.md "Queries").
+ * micros columns come as the integers they are. The conversion to ms happens in JS: in
+ * DuckDB, the divisions and the CASE of RollupSelectColumns were about 40% of the plain read
+ * of a day of 1-minute rows (docs/store.md "Queries").
  */
-export const RollupStoredColumns = RollupRowColumns.map((c: RollupColumn) => (c.micros === 'sum' ? `${c.sql}::DOUBLE AS ${c.sql}` : c.sql)).join(', ');
+export const RollupStoredColumns = RollupRowColumns.map(stored).join(', ');
 
-/** The lean columns (columns.ts `lean`), in declared order (what rows.ts leanRowsFromColumns takes). */
-export const RollupLeanColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map((c: RollupColumn) => selected(c)).join(', ');
+/** The lean columns (columns.ts `lean`) as stored, in declared order (what rows.ts leanRowsFromStoredColumns takes). */
+export const RollupLeanStoredColumns = RollupRowColumns.filter((c: RollupColumn) => c.lean).map(stored).join(', ');
 
 // The kernel's merge rule of each statistic in SQL. Sums of integers come back as INTEGER
 // (DuckDB widens them), so every column keeps its declared type.

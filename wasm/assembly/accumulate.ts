@@ -126,6 +126,8 @@ export function accumulateSamples(
  * starts) into cells. Rows must be in time order per hop; a row lands wholly in the bucket
  * holding its start time. Fields of a row without valid latencies (count - lost == 0) other
  * than count, lost, jitter, last and flags are ignored, so NULL-as-0 is harmless there.
+ * Rows of `skipHop` (0: none) are left out: a graph's read takes that hop's rows whole from
+ * another piece and the other hops' lean columns from this one (server/data/sources.ts).
  */
 export function accumulateRollups(
   cellsPtr: usize,
@@ -147,6 +149,7 @@ export function accumulateRollups(
   period: f64,
   bucketCount: i32,
   hopCount: i32,
+  skipHop: i32,
 ): void {
   let lo = Infinity;
   let hi = -Infinity;
@@ -174,7 +177,7 @@ export function accumulateRollups(
       else hi = t;
     }
     const hop = load<i32>(hopPtr + o4);
-    if (hop < 1 || hop > hopCount) continue;
+    if (hop < 1 || hop > hopCount || hop == skipHop) continue;
     const c = cellAt(cellsPtr, b * hopCount + hop - 1);
     const rowCount = load<i32>(countPtr + o4);
     const rowLost = load<i32>(lostPtr + o4);
