@@ -184,6 +184,7 @@ try {
   let t0;
   const principal = { userId: 0, accountId: account.id, username: 'bench', isRoot: true, claims: [] };
   const CALLS = 20;
+  const COLD_CALLS = 100;
   console.log(`DataPointBuckets, ${CALLS} calls each (ms):`);
   // The last three rows: the ranges the console shows (ending now). The fourth: 24 h that
   // ended 6 days ago, outside the memory windows, so it is answered from DuckDB alone.
@@ -225,11 +226,12 @@ try {
     }
     // Closed store rows are cached (server/store/closed-reads.ts), so the calls above after the
     // first read the store once. The same range's first read, as before the cache: each call a
-    // range shifted by one more minute, so no call finds its rows cached.
+    // range shifted by one more minute, so no call finds its rows cached. COLD_CALLS of them, so
+    // that their p95 is a 95th percentile (of 20 calls, pct's "p95" is the slowest one).
     let cold;
     if (until < end - DAY) {
       cold = [];
-      for (let i = 1; i <= CALLS; i++) {
+      for (let i = 1; i <= COLD_CALLS; i++) {
         t0 = performance.now();
         await dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from - i * 60_000, endTime: until - i * 60_000, periodSeconds, includeJitter: true }, ingest);
         cold.push(ms(t0));
@@ -241,7 +243,7 @@ try {
         `plain GROUP BY p50 ${fmt(pct(plain, 50))} p95 ${fmt(pct(plain, 95))} (${groups} groups); plain / ours p50 = ${(pct(plain, 50) / pct(ours, 50)).toFixed(2)}` +
         `${p95 <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`,
     );
-    if (cold) console.log(`    the same, a new range each call (rows not cached): p50 ${fmt(pct(cold, 50))} p95 ${fmt(pct(cold, 95))} max ${fmt(pct(cold, 100))}${pct(cold, 95) <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`);
+    if (cold) console.log(`    the same, a new range each call (rows not cached, ${cold.length} calls): p50 ${fmt(pct(cold, 50))} p95 ${fmt(pct(cold, 95))} max ${fmt(pct(cold, 100))}${pct(cold, 95) <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`);
   }
 
   // 3b. While the ingest path writes another target's 7 days: the old range of the first
