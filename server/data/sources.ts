@@ -199,7 +199,7 @@ function memoryPiece(recent: RecentView, g: Segment): Piece {
  * every column of that hop, and the lean columns of all hops with that hop skipped. A third
  * of the bytes of every column of every hop cross into JS (less garbage, fewer collections),
  * and the lean piece is cached for the graphs of the target's other hops (docs/store.md
- * "Queries").
+ * "Next for speed").
  */
 async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Grid, cache?: ClosedReads, detailHop?: number): Promise<Piece[]> {
   if (g.level < 0) return [await readSamples(q, sessionId, g.from, g.to)];
@@ -218,7 +218,8 @@ async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Gr
   if (reduces(grid, resolution)) return cached(`${at}:${grid.start}:${grid.period}`, () => readReduced(q, sessionId, resolution, g.from, g.to, grid));
   const whole = () => readStored(q, plainSql, params, rowsFromStoredColumns);
   if (!detailHop) return cached(at, whole);
-  // Every column of every hop, when an earlier read (a grid row, a graph without a hop) left them.
+  // Every column of every hop, when an earlier read without a hop (an insight's, a graph of a
+  // target whose hop is not known) left them.
   const all = cache?.get<Piece[]>(sessionId, at);
   if (all) return all;
   const lean = () => cached(`${at}:lean`, () => readStored(q, leanSql, params, leanRowsFromStoredColumns), LeanKeys);
