@@ -126,8 +126,8 @@ export function accumulateSamples(
  * starts) into cells. Rows must be in time order per hop; a row lands wholly in the bucket
  * holding its start time. Fields of a row without valid latencies (count - lost == 0) other
  * than count, lost, jitter, last and flags are ignored, so NULL-as-0 is harmless there.
- * Rows of `skipHop` (0: none) are left out: a graph's read takes that hop's rows whole from
- * another piece and the other hops' lean columns from this one (server/data/sources.ts).
+ * Rows of `skipHop` (0: none) are left out: for a caller that adds that hop's rows whole from
+ * another piece and takes only the other hops from this one.
  */
 export function accumulateRollups(
   cellsPtr: usize,
