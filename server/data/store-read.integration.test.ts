@@ -114,6 +114,16 @@ async function everyColumn(targetId: string, from: number, to: number, periodSec
   return toPoints(acc.finishBuckets(), requestedHop || undefined, includeJitter, TARGET_HOP);
 }
 
+/** Store access for coverPieces that notes every statement it runs. */
+function countingReads() {
+  const statements: string[] = [];
+  const counting = <T>(fn: (q: unknown) => Promise<T>) =>
+    store.read((q: Record<string, (sql: string, p: unknown[]) => Promise<unknown>>) =>
+      fn(new Proxy(q, { get: (t, k) => (typeof t[k as string] === 'function' ? (sql: string, p: unknown[]) => (statements.push(sql), t[k as string](sql, p)) : t[k as string]) })),
+    );
+  return { counting, statements };
+}
+
 describe('DataPointBuckets from the stored 1-minute rows', () => {
   const cases: Array<[string, number, number, number]> = [
     ['whole range, 60 s', T0, END, 60],
@@ -194,11 +204,7 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
 
   it('reads the rows of a closed range from the store once; the next read gets the same rows from the cache', async () => {
     const cache = new ClosedReads();
-    const statements: string[] = [];
-    const counting = <T>(fn: (q: unknown) => Promise<T>) =>
-      store.read((q: Record<string, (sql: string, p: unknown[]) => Promise<unknown>>) =>
-        fn(new Proxy(q, { get: (t, k) => (typeof t[k as string] === 'function' ? (sql: string, p: unknown[]) => (statements.push(sql), t[k as string](sql, p)) : t[k as string]) })),
-      );
+    const { counting, statements } = countingReads();
     const grid = bucketGrid(T0, END, 180_000);
     const first = await coverPieces(counting, sid, grid.start, END, grid.resolution, grid, undefined, undefined, cache);
     const rowReads = () => statements.filter((q) => q.includes('FROM rollups')).length;
@@ -214,11 +220,7 @@ describe('DataPointBuckets from the stored 1-minute rows', () => {
 
   it("reads a graph's hop whole and the lean columns of all once; another hop's graph reads only its own hop", async () => {
     const cache = new ClosedReads();
-    const statements: string[] = [];
-    const counting = <T>(fn: (q: unknown) => Promise<T>) =>
-      store.read((q: Record<string, (sql: string, p: unknown[]) => Promise<unknown>>) =>
-        fn(new Proxy(q, { get: (t, k) => (typeof t[k as string] === 'function' ? (sql: string, p: unknown[]) => (statements.push(sql), t[k as string](sql, p)) : t[k as string]) })),
-      );
+    const { counting, statements } = countingReads();
     const grid = bucketGrid(T0, END, 180_000);
     const read = (hop?: number) => coverPieces(counting, sid, grid.start, END, grid.resolution, grid, undefined, undefined, cache, hop);
     const rowReads = () => statements.filter((q) => q.includes('FROM rollups'));
