@@ -54,9 +54,11 @@ const hops = Array.from({ length: 29 }, (_, i) => ({ v4: `10.251.60.${i + 1}`, r
 const target = '10.251.60.200';
 const scenario = { name: 'bench-30-hops', seed: 1, hops, target: { v4: target, rttMs: 15 } };
 
-// BENCH_SERVER_NODE_FLAGS: node flags for the server (diagnosis, e.g. '--cpu-prof --cpu-prof-dir=DIR').
+// BENCH_SERVER_NODE_FLAGS: node flags for the server beside its own (server/node-flags.ts), for
+// diagnosis, e.g. '--cpu-prof --cpu-prof-dir=DIR'.
 const serverFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...serverFlags, 'dist/server/main.js'], {
+const { serverNodeFlags } = await import('./server-flags.mjs');
+const server = spawn(process.execPath, [...serverNodeFlags, ...serverFlags, 'dist/server/main.js'], {
   env: {
     ...process.env,
     HOPWATCH_PORT: String(port),

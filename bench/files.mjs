@@ -17,6 +17,7 @@ if (!existsSync(dist('server/datafiles/export.js'))) {
   console.error('dist/ is missing: run "npm run build" first');
   process.exit(1);
 }
+(await import('./server-flags.mjs')).underServerFlags(import.meta.url);
 const { Store } = await import(dist('server/store/db.js'));
 const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
 const { DomainEventBus } = await import(dist('server/events.js'));

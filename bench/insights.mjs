@@ -18,6 +18,7 @@ for (const file of ['wasm/kernels.wasm', 'server/insights/service.js', 'wasm/sta
     process.exit(1);
   }
 }
+(await import('./server-flags.mjs')).underServerFlags(import.meta.url);
 const { Store } = await import(dist('server/store/db.js'));
 const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
 const { DomainEventBus } = await import(dist('server/events.js'));

@@ -15,7 +15,8 @@ cd /app
 case "${1:-server}" in
   server)
     [ "$#" -gt 0 ] && shift
-    exec node dist/server/main.js "$@"
+    # The server's node flags (server/node-flags.ts says why; node-flags.test.ts checks this line).
+    exec node --initial-old-space-size=64 dist/server/main.js "$@"
     ;;
   agent)
     shift

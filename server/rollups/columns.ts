@@ -31,9 +31,8 @@ export interface RollupColumn {
   merge?: RollupMerge;
   /**
    * What a timeline graph needs of every hop, not only of its own (the route arrays and
-   * markers). Before 2026-11-27 the store read of an old range read only these for the other
-   * hops; it now reads every column in one scan (docs/store.md "Queries"), and only
-   * server/data/store-read.test.ts reads lean, to compare the old read with the new one.
+   * markers): the store read of an old range reads every column of the graph's hop and only
+   * these of the others (server/data/sources.ts storePieces).
    */
   lean?: true;
   /**

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { get as httpsGet } from 'node:https';
+import { ServerNodeFlags } from '../../server/node-flags.js';
 
 export interface Appliance {
   url: string;
@@ -35,6 +36,7 @@ export interface StartOptions {
 }
 
 const mainJs = resolve(import.meta.dirname, '../../dist/server/main.js');
+const node = [process.execPath, ...ServerNodeFlags, mainJs];
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -51,7 +53,7 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hopwatch-test-'));
   const port = opts.port ?? (await freePort());
   const host = opts.host ?? '127.0.0.1';
-  const [command, args] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, process.execPath, mainJs]] : [process.execPath, [mainJs]];
+  const [command, args] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, ...node]] : [node[0], node.slice(1)];
   const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
