@@ -42,6 +42,11 @@ export class HubConnection<P> {
     readonly id: string,
     readonly token: string,
     public principal: P,
+    /**
+     * Who negotiated the connection, as the app's owner key says (a login session, a shared
+     * link...): the token alone is not enough, every transport request must come from it.
+     */
+    readonly ownerKey: string,
     private readonly host: ConnectionHost<P>,
   ) {}
 

@@ -1,6 +1,6 @@
 // A hub: its connections and groups, method dispatch with argument checks, server-side
 // sending (hub.clients...), keep-alive and time-outs, and graceful close.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { type ArgsValidator, compileArgs } from './arguments.js';
 import { type ConnectionHost, HubConnection } from './connection.js';
@@ -36,6 +36,15 @@ export interface HubOptions {
   publicMessage?: (error: unknown) => string | undefined;
 }
 
+/**
+ * Whether two owner keys are the same, in time that does not depend on where they differ
+ * (a key may be derived from a session secret; comparing digests keeps the lengths equal).
+ */
+export function sameOwner(a: string, b: string): boolean {
+  const digest = (k: string) => createHash('sha256').update(k).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
 /** The completion error of an invocation whose caller is no longer signed in. */
 export const SignedOutText = 'You are not signed in.';
 
@@ -62,8 +71,8 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   private readonly live = new Set<HubConnection<P>>();
   private readonly groupMembers = new Map<string, Set<HubConnection<P>>>();
   private readonly contexts = new WeakMap<HubConnection<P>, HubCallContext<P>>();
-  /** Long-polling connections that closed with frames (a Close) still to deliver. */
-  private readonly draining = new Map<string, LongPollingTransport>();
+  /** Long-polling connections that closed with frames (a Close) still to deliver, with their owner. */
+  private readonly draining = new Map<string, { transport: LongPollingTransport; ownerKey: string }>();
   private readonly sockets = new Set<WebSocket>();
   private ticker: NodeJS.Timeout | undefined;
   private closing = false;
@@ -166,23 +175,34 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
 
   // ---- Connections (used by the plugin) ----
 
-  /** Negotiate: a connection waiting for its transport. Version 0 clients use the ID as token. */
-  negotiate(principal: P, negotiateVersion: number): HubConnection<P> {
+  /**
+   * Negotiate: a connection waiting for its transport, owned by `ownerKey` (the plugin's
+   * ownerKey of the principal that negotiated). Version 0 clients use the ID as token.
+   */
+  negotiate(principal: P, negotiateVersion: number, ownerKey: string): HubConnection<P> {
     const id = randomUUID();
     const token = negotiateVersion >= 1 ? randomBytes(18).toString('base64url') : id;
-    const connection = new HubConnection<P>(id, token, principal, this);
+    const connection = new HubConnection<P>(id, token, principal, ownerKey, this);
     this.byToken.set(token, connection);
     this.byId.set(id, connection);
     this.startTicker();
     return connection;
   }
 
-  byConnectionToken(token: string): HubConnection<P> | undefined {
-    return this.byToken.get(token);
+  /**
+   * The connection with that token, if `ownerKey` owns it. A token someone else holds (read
+   * from a log, a proxy, a shared screen) finds nothing: to its holder there is no such
+   * connection, and the owner's connection is not touched.
+   */
+  connectionOf(token: string, ownerKey: string): HubConnection<P> | undefined {
+    const c = this.byToken.get(token);
+    return c && sameOwner(c.ownerKey, ownerKey) ? c : undefined;
   }
 
-  drainingPoll(token: string): LongPollingTransport | undefined {
-    return this.draining.get(token);
+  /** The last frames (the Close) of a closed long-polling connection, for its owner only. */
+  drainingPoll(token: string, ownerKey: string): LongPollingTransport | undefined {
+    const d = this.draining.get(token);
+    return d && sameOwner(d.ownerKey, ownerKey) ? d.transport : undefined;
   }
 
   attachWebSocket(connection: HubConnection<P>, socket: WebSocket, principal: P): void {
@@ -264,7 +284,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       // The Close frame may still wait for the client's next poll.
       transport.end();
       if (transport.hasUndelivered) {
-        this.draining.set(c.token, transport);
+        this.draining.set(c.token, { transport, ownerKey: c.ownerKey });
         setTimeout(() => this.draining.delete(c.token), this.limits.handshakeTimeoutMs).unref();
       }
     } else {
@@ -368,7 +388,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       (s) => new Promise<void>((resolve) => (s.readyState === s.CLOSED ? resolve() : s.once('close', () => resolve()))),
     );
     for (const c of [...this.byToken.values()]) c.close('The server is shutting down.', true);
-    for (const t of this.draining.values()) t.end();
+    for (const d of this.draining.values()) d.transport.end();
     this.stopTicker();
     await Promise.all(socketsClosed);
   }

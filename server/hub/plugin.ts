@@ -1,5 +1,5 @@
 // Fastify plugin that mounts one hub at an absolute path:
-//   app.register(hubPlugin, { path: '/mainHub', hub, authenticate })
+//   app.register(hubPlugin, { path: '/mainHub', hub, authenticate, ownerKey })
 // POST {path}/negotiate, WebSocket upgrades of {path}, and Long Polling on {path}
 // (GET poll, POST send, DELETE close), per TransportProtocols.md of ASP.NET Core SignalR.
 import type { IncomingMessage } from 'node:http';
@@ -19,6 +19,14 @@ export interface HubPluginOptions<P = unknown> {
    * an error with a 4xx `status` refuses with that status and its message.
    */
   authenticate: (request: IncomingMessage) => Promise<P | null>;
+  /**
+   * Who owns a connection, as text: the same key for every request of the one who
+   * negotiated it (its login session, its shared link...), a different one for anybody else.
+   * A connection token is then no credential of its own: every transport request (poll,
+   * send, delete, WebSocket upgrade) is refused as an unknown connection (404) unless the
+   * principal it authenticates as has the key of the principal that negotiated.
+   */
+  ownerKey: (principal: P) => string;
   /** The 401 {"Error"} text. Default 'You are not signed in.' */
   unauthorizedMessage?: string;
   /**
@@ -45,7 +53,7 @@ const transports = [
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- P is fixed per registration
 export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, options) => {
-  const { path, hub, authenticate } = options;
+  const { path, hub, authenticate, ownerKey } = options;
   const unauthorized = options.unauthorizedMessage ?? 'You are not signed in.';
   const log = app.log.child({ hub: path });
   hub.useLogger(log);
@@ -55,10 +63,13 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limit }, (_request, body, done) => done(null, body));
 
-  app.setErrorHandler((err: FastifyError, request, reply) => {
+  app.setErrorHandler(async (err: FastifyError, request, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The body is refused before the route ran: close the connection only when its owner
+      // sent it (anyone else must not be able to end someone's connection by its token).
       const token = (request.query as IdQuery).id;
-      const connection = token ? hub.byConnectionToken(token) : undefined;
+      const sender = token && options.refuseRequest?.(request.raw) === undefined ? await authenticate(request.raw).catch(() => null) : null;
+      const connection = token && sender !== null && sender !== undefined ? hub.connectionOf(token, ownerKey(sender)) : undefined;
       const text = `A message exceeded the limit of ${limit} bytes.`;
       connection?.close(`Connection closed with an error: ${text}`);
       return reply.code(413).send({ Error: text });
@@ -107,7 +118,7 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     if (principal === undefined) return reply;
     const requested = Number((request.query as IdQuery).negotiateVersion ?? 0);
     const version = Number.isFinite(requested) && requested >= 1 ? 1 : 0;
-    const connection = hub.negotiate(principal, version);
+    const connection = hub.negotiate(principal, version, ownerKey(principal));
     return reply.header('cache-control', 'no-cache').send({
       negotiateVersion: version,
       connectionId: connection.id,
@@ -123,8 +134,9 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     if (principal === undefined) return reply;
     const token = requireId(request, reply);
     if (token === undefined) return reply;
-    const connection = hub.byConnectionToken(token);
-    let transport = hub.drainingPoll(token);
+    const owner = ownerKey(principal);
+    const connection = hub.connectionOf(token, owner);
+    let transport = hub.drainingPoll(token, owner);
     if (connection) {
       if (connection.transport && connection.transport.name !== 'LongPolling') {
         return reply.code(400).send({ Error: 'Cannot change transports mid-connection.' });
@@ -158,7 +170,7 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     if (principal === undefined) return reply;
     const token = requireId(request, reply);
     if (token === undefined) return reply;
-    const connection = hub.byConnectionToken(token);
+    const connection = hub.connectionOf(token, ownerKey(principal));
     if (!connection) return reply.code(404).send(noConnection);
     if (connection.transport?.name !== 'LongPolling') {
       return reply.code(405).send({ Error: 'POST sends are only for long-polling connections.' });
@@ -174,7 +186,7 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     if (principal === undefined) return reply;
     const token = requireId(request, reply);
     if (token === undefined) return reply;
-    const connection = hub.byConnectionToken(token);
+    const connection = hub.connectionOf(token, ownerKey(principal));
     if (!connection) return reply.code(404).send(noConnection);
     connection.transportClosed();
     return reply.code(202).send('');
@@ -202,7 +214,8 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     if (principal === null || principal === undefined) return rejectUpgrade(socket, 401, unauthorized);
     const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('id');
     // Without an id the client skipped negotiate (skipNegotiation): the upgrade creates the connection.
-    const connection = token ? hub.byConnectionToken(token) : hub.negotiate(principal, 1);
+    const owner = ownerKey(principal);
+    const connection = token ? hub.connectionOf(token, owner) : hub.negotiate(principal, 1, owner);
     if (!connection) return rejectUpgrade(socket, 404, noConnection.Error);
     if (connection.state !== 'negotiated') return rejectUpgrade(socket, 409, 'This connection already has a transport.');
     if (socket.destroyed) return;

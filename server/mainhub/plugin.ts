@@ -13,6 +13,7 @@ import { temporaryPasswordRefusal } from '../http/access.js';
 import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
 import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
+import { connectionOwner } from './connection-owner.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
   // Created before the revocation listener: its cache forgets a change before the
@@ -52,6 +53,8 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     // Requests another web site made (a WebSocket opened by a page elsewhere carries the
     // user's cookie) are refused as the REST calls are.
     refuseRequest: (req) => crossSiteRefusal(req.headers),
+    // A connection answers only the session (or LiveShare link) that negotiated it.
+    ownerKey: connectionOwner,
     // The console's session cookie, and in cloud mode a bearer token too; an expired trial
     // counts as not signed in here as well.
     authenticate: async (req) => {

@@ -85,7 +85,7 @@ export async function startTestServer(port = 0, limits?: Partial<HubLimits>): Pr
   // request on it, which server.close() would otherwise wait for (up to headersTimeout).
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const hub = buildTestHub(limits);
-  await app.register(hubPlugin, { path: HUB_PATH, hub, authenticate: cookieAuthenticate });
+  await app.register(hubPlugin, { path: HUB_PATH, hub, authenticate: cookieAuthenticate, ownerKey: (p: TestPrincipal) => p.name });
   await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
