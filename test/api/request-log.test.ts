@@ -82,4 +82,18 @@ describe('request logging', () => {
       ['request completed', 20],
     ]);
   });
+
+  // Issue 39 items 3 and 11: a LiveShare password spelt as a router still reads it, and a
+  // hub connection token, are masked in the line every request writes at debug.
+  it("masks LiveShare passwords however the path is spelt, and hub connection tokens", async () => {
+    hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw', HOPWATCH_LOG_LEVEL: 'debug' } });
+    const from = hw.output().length;
+    const paths = ['//LiveShare/abc/Pw-One-7', '/%4CiveShare/abc/Pw-Two-7', '/LiveShare%2Fabc/Pw-Three-7', '/mainHub?id=Token-Four-7'];
+    for (const path of paths) await (await fetch(`${hw.url}${path}`)).arrayBuffer();
+    await waitFor(hw, from, (l) => !!l.req?.url?.startsWith('/mainHub'));
+    // The launcher's readiness checks are in the log too.
+    const urls = linesSince(hw, from).map((l) => l.req?.url).filter((u) => u !== undefined && u !== '/readyz');
+    expect(urls).toEqual(['/LiveShare/abc/***', '/LiveShare/abc/***', '/LiveShare/abc/***', '/mainHub?id=***']);
+    expect(hw.output()).not.toMatch(/Pw-One|Pw-Two|Pw-Three|Token-Four/);
+  });
 });
