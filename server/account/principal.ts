@@ -22,6 +22,14 @@ export interface Principal {
   impersonator?: { userId: number; username: string };
   /** The caller's address as the hub saw it at connection (REST has request.ip). */
   address?: string;
+  /**
+   * Speaks for the appliance's provider: the root user (the operator, docs/accounts.md) or a
+   * user of the provider account (account_plans.provider: the staff users). In the hosted
+   * flavour only such a principal makes appliance-wide calls (server/http/access.ts). Set where
+   * a login session becomes a principal (server/impersonation/resolve.ts); absent means no.
+   * While impersonating it is the impersonated user's: a customer's rights, not the provider's.
+   */
+  provider?: boolean;
 }
 
 /** What a LiveShare visitor may see: the targets of one link (server/liveshare/visitors.ts). */

@@ -5,7 +5,7 @@
 // test cannot disagree. Services keep their own claim checks where they guard data
 // (defence in depth); the declaration is what a caller is promised.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { LicenseModeName, TemporaryPasswordHeader, TemporaryPasswordText, type Claim, type LicenseMode } from '../contract/account.js';
+import { Claim, DeploymentMode, LicenseModeName, TemporaryPasswordHeader, TemporaryPasswordText, type LicenseMode } from '../contract/account.js';
 import type { Config } from '../config.js';
 import { mustReplacePassword, type Principal } from '../account/principal.js';
 import { requireClaim, requireLicense, requireUser } from '../account/authenticate.js';
@@ -26,13 +26,19 @@ import { forbidden, type HttpError } from './errors.js';
  * - `root`: only the root user (who holds every claim), whatever claims others hold.
  * - 'passwordChange' (or `passwordChange: true` with other conditions): a user who must first
  *   replace a temporary password may make it too; every other call refuses them.
+ * - `appliance: true`: the operator's call, about the whole appliance rather than an account
+ *   (mail server, disk use). Self-hosted the operator's users make it like any other call; in
+ *   the hosted flavour (HOPWATCH_DEPLOYMENT=1) only the provider may (Principal.provider: the
+ *   root user or a user of the provider account), and a staff user's Staff claim stands for
+ *   the call's claim, which is a customer account's role that staff do not hold. Customers'
+ *   users hear ApplianceRefusal, whatever claims they hold (issue 39).
  */
 export type Access =
   | 'public'
   | 'signedIn'
   | 'passwordChange'
   | 'hubConnection'
-  | { claim?: Claim; licence?: LicenseMode; root?: boolean; note?: string; visitor?: boolean; passwordChange?: boolean };
+  | { claim?: Claim; licence?: LicenseMode; root?: boolean; note?: string; visitor?: boolean; passwordChange?: boolean; appliance?: boolean };
 
 /** Signed in, LiveShare visitors too (a read-only call that keeps visitors to their link). */
 export const SignedInOrVisitor: Access = { visitor: true };
@@ -52,6 +58,12 @@ export const allowsVisitor = (a: Access): boolean => a === 'public' || a === 'hu
 /** What a LiveShare visitor hears from a call it may not make (starts like every hub refusal). */
 export const VisitorRefusal = 'This needs the sign-in of a user: a LiveShare link only shows its targets.';
 export const needsRoot = (a: Access): boolean => typeof a === 'object' && a.root === true;
+/** Whether the call concerns the whole appliance (the provider's alone in the hosted flavour). */
+export const isApplianceWide = (a: Access): boolean => typeof a === 'object' && a.appliance === true;
+
+/** What a customer of the hosted flavour hears from an appliance-wide call (starts like every hub refusal). */
+export const ApplianceRefusal =
+  'This needs the provider of this Hopwatch Cloud: settings of the whole appliance (mail server, disk use) are kept by your provider, not by an account. Contact your provider to change them.';
 /** Whether a signed-in user who must replace a temporary password may make the call. */
 export const allowsTemporaryPassword = (a: Access): boolean => a === 'public' || a === 'passwordChange' || (typeof a === 'object' && a.passwordChange === true);
 
@@ -65,10 +77,12 @@ export function refusalFor(access: Access, p: Principal, config: Config): HttpEr
     if (p.liveShare && !allowsVisitor(access)) throw forbidden(VisitorRefusal);
     if (!allowsTemporaryPassword(access) && mustReplacePassword(p)) return temporaryPasswordRefusal();
     if (needsRoot(access) && !p.isRoot) return forbidden('Only the root user can make this call.');
+    const hostedAppliance = isApplianceWide(access) && config.deployment === DeploymentMode.Cloud;
+    if (hostedAppliance && !p.provider) return forbidden(ApplianceRefusal);
     const licence = needsLicence(access);
     if (licence !== undefined) requireLicense(config, licence, p);
     const claim = needsClaim(access);
-    if (claim) requireClaim(p, claim);
+    if (claim && !(hostedAppliance && p.claims.includes(Claim.Staff))) requireClaim(p, claim);
     return undefined;
   } catch (err) {
     return err as HttpError;
@@ -87,6 +101,7 @@ export function describeAccess(a: Access): string {
     a.licence !== undefined ? `${LicenseModeName[a.licence]} licence` : undefined,
     a.visitor ? 'LiveShare visitors too' : undefined,
     a.passwordChange ? 'also with a temporary password' : undefined,
+    a.appliance ? 'appliance-wide: in the hosted flavour only the provider (staff, root)' : undefined,
   ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'signed in';
 }

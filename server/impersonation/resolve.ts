@@ -4,6 +4,7 @@
 import { impersonating, principalOf, type Principal } from '../account/principal.js';
 import type { Queryable } from '../store/db.js';
 import { findUserById } from '../users/repository.js';
+import { speaksForProvider } from '../account/provider.js';
 import { findImpersonation } from './repository.js';
 import { impersonationProblem } from './rules.js';
 
@@ -14,6 +15,7 @@ export async function principalOfSession(q: Queryable, userId: number, tokenHash
   const target = row && row.actorUserId === user.id ? await findUserById(q, row.asUserId) : undefined;
   // A target deleted, made root or given more rights, or an actor who lost ImpersonateUser:
   // the session is its own user again (the row stays until cleared or the session ends).
-  if (target && !impersonationProblem(user, target)) return { ...impersonating(user, target), loginSession: tokenHash };
-  return { ...principalOf(user), loginSession: tokenHash };
+  const principal = target && !impersonationProblem(user, target) ? impersonating(user, target) : principalOf(user);
+  // Whose appliance-wide calls it may make (server/http/access.ts): the principal's own account, so an impersonator's never carries over.
+  return { ...principal, loginSession: tokenHash, provider: await speaksForProvider(q, principal) };
 }

@@ -1,13 +1,16 @@
 // Mail settings (Settings > General > Mail) and "Send test": GET/PUT /api/mail/settings,
-// POST /api/mail/test. SettingsManagement only; the password is write-only.
+// POST /api/mail/test. SettingsManagement; appliance-wide (one SMTP server for every account),
+// so in the hosted flavour the provider's alone (issue 39). The password is write-only: stored
+// sealed (password.ts), answered as HasPassword only, kept by an update that leaves it blank.
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { Claim } from '../contract/account.js';
 import { badRequest } from '../http/errors.js';
 import { loadMailSettings, storeMailSettings, toDto, type MailSettingsInput } from './settings.js';
 import { MailError, sendMailWith } from './transport.js';
+import { mailPasswordSeal, sealClearMailPassword } from './password.js';
 
-const manage = { claim: Claim.SettingsManagement };
+const manage = { claim: Claim.SettingsManagement, appliance: true };
 const str = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
 export const MailSettingsSchema = {
@@ -26,7 +29,10 @@ export const MailSettingsSchema = {
 } as const;
 
 export default async function mailPlugin(app: FastifyInstance) {
-  const read = () => app.store.read((q) => loadMailSettings(q));
+  const seal = mailPasswordSeal(app.store);
+  // Older versions stored the password in clear: sealed once, at start.
+  if (await sealClearMailPassword(app.store, seal)) app.log.info('The stored SMTP password is now sealed under liveshare.key.');
+  const read = () => app.store.read((q) => loadMailSettings(q, process.env, seal));
 
   app.get('/api/mail/settings', { config: { access: manage, changesState: false }, schema: { response: { 200: MailSettingsSchema } } }, async (request) => {
     requireUser(request);
@@ -48,6 +54,7 @@ export default async function mailPlugin(app: FastifyInstance) {
             Security: { type: 'string', enum: ['none', 'starttls', 'tls'] },
             User: str(256),
             Password: str(256),
+            ClearPassword: { type: 'boolean' },
             From: str(320),
             AllowInvalidCertificate: { type: 'boolean' },
           },
@@ -57,7 +64,7 @@ export default async function mailPlugin(app: FastifyInstance) {
     },
     async (request) => {
       requireUser(request);
-      await app.store.transaction((q) => storeMailSettings(q, request.body));
+      await app.store.transaction((q) => storeMailSettings(q, request.body, seal));
       const { settings, fromEnvironment } = await read();
       return toDto(settings, fromEnvironment);
     },

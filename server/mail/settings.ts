@@ -4,6 +4,7 @@
 // compose file or chart configure mail before anyone signs in (docs/alerts.md, "Mail").
 import type { Queryable } from '../store/db.js';
 import { badRequest } from '../http/errors.js';
+import { ClearPasswordRow, SealedPasswordRow, storeMailPassword, type MailPasswordSeal } from './password.js';
 
 export type SmtpSecurity = 'none' | 'starttls' | 'tls';
 
@@ -13,7 +14,10 @@ export interface MailSettings {
   /** none: plain; starttls: upgrade required; tls: TLS from the first byte (port 465). */
   security: SmtpSecurity;
   user: string;
-  /** Kept as given: SMTP AUTH needs it back. Never logged, never answered (HasPassword instead). */
+  /**
+   * SMTP AUTH needs it back, so it is stored sealed (server/mail/password.ts), opened here.
+   * Never logged, never answered to anyone (HasPassword instead).
+   */
   password: string;
   from: string;
   /** Accept a certificate no trusted authority signed (a self-signed relay on the LAN). */
@@ -38,8 +42,13 @@ export interface MailSettingsInput {
   Port?: number;
   Security?: SmtpSecurity;
   User?: string;
-  /** Omitted: keep; empty: remove. */
+  /**
+   * Omitted or empty: keep the stored one (a form shows no password, so it sends none unless
+   * one is typed); anything else replaces it. ClearPassword removes it.
+   */
   Password?: string;
+  /** Remove the stored password (also over HOPWATCH_SMTP_PASSWORD); not together with a Password. */
+  ClearPassword?: boolean;
   From?: string;
   AllowInvalidCertificate?: boolean;
 }
@@ -69,9 +78,21 @@ function parse(raw: Record<keyof MailSettings, string>): MailSettings {
   };
 }
 
-export async function loadMailSettings(q: Queryable, env: NodeJS.ProcessEnv = process.env): Promise<{ settings: MailSettings; fromEnvironment: string[] }> {
+/**
+ * The settings in force. `seal` opens a stored password: callers that mail (or answer
+ * HasPassword) pass it; without it the password reads as ''.
+ */
+export async function loadMailSettings(
+  q: Queryable,
+  env: NodeJS.ProcessEnv = process.env,
+  seal?: Pick<MailPasswordSeal, 'open'>,
+): Promise<{ settings: MailSettings; fromEnvironment: string[] }> {
   const rows = await q.all<{ name: string; value: string }>('SELECT name, value FROM mail_settings');
   const stored = new Map(rows.map((r) => [r.name, r.value]));
+  // The stored password is the sealed row, read as the Password value; a clear Password row of an
+  // older version counts only until it is sealed at start (sealClearMailPassword).
+  const sealed = stored.get(SealedPasswordRow);
+  if (sealed !== undefined) stored.set(ClearPasswordRow, sealed === '' || !seal ? '' : seal.open(sealed));
   const fromEnvironment: string[] = [];
   const raw = {} as Record<keyof MailSettings, string>;
   for (const [key, [name, variable, fallback]] of Object.entries(Names) as [keyof MailSettings, readonly [string, string, string]][]) {
@@ -100,7 +121,8 @@ export function toDto(s: MailSettings, fromEnvironment: string[]): MailSettingsD
 
 const mailbox = /^[^\s@<>]+@[^\s@<>]+$/;
 
-export async function storeMailSettings(q: Queryable, input: MailSettingsInput): Promise<void> {
+export async function storeMailSettings(q: Queryable, input: MailSettingsInput, seal: MailPasswordSeal): Promise<void> {
+  if (input.ClearPassword && input.Password) throw badRequest('Give a new Password or ClearPassword, not both.');
   if (input.From !== undefined && input.From !== '' && !mailbox.test(input.From)) throw badRequest('From must be an e-mail address such as hopwatch@example.org.');
   if (input.Host !== undefined && /[\s/]/.test(input.Host)) throw badRequest('Host must be a host name or address, without spaces or slashes.');
   const values: [string, string | undefined][] = [
@@ -108,7 +130,6 @@ export async function storeMailSettings(q: Queryable, input: MailSettingsInput):
     ['Port', input.Port === undefined ? undefined : String(input.Port)],
     ['Security', input.Security],
     ['User', input.User],
-    ['Password', input.Password],
     ['From', input.From],
     ['AllowInvalidCertificate', input.AllowInvalidCertificate === undefined ? undefined : String(input.AllowInvalidCertificate)],
   ];
@@ -116,4 +137,6 @@ export async function storeMailSettings(q: Queryable, input: MailSettingsInput):
     if (value === undefined) continue;
     await q.run('INSERT OR REPLACE INTO mail_settings VALUES ($1, $2, $3)', [name, value, Date.now()]);
   }
+  if (input.Password) await storeMailPassword(q, seal, input.Password);
+  else if (input.ClearPassword) await storeMailPassword(q, seal, '');
 }

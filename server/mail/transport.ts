@@ -5,6 +5,7 @@
 import nodemailer from 'nodemailer';
 import type { Store } from '../store/db.js';
 import { loadMailSettings, type MailSettings } from './settings.js';
+import { mailPasswordSeal } from './password.js';
 
 export interface MailMessage {
   to: string | string[];
@@ -59,7 +60,8 @@ export type SendMail = (m: MailMessage) => Promise<MailResult>;
 /** sendMail bound to a store's settings. */
 export function mailer(store: Store, env: NodeJS.ProcessEnv = process.env): SendMail {
   return async (m) => {
-    const { settings } = await store.read((q) => loadMailSettings(q, env));
+    const seal = mailPasswordSeal(store);
+    const { settings } = await store.read((q) => loadMailSettings(q, env, seal));
     return sendMailWith(settings, m);
   };
 }
