@@ -81,6 +81,12 @@ export interface Config {
   dynamicDnsSeconds: number;
   /** Where the alerts' "export a data file" action writes (HOPWATCH_ALERT_EXPORT_DIR; default <data dir>/alert-exports). */
   alertExportDir: string;
+  /**
+   * Each account's quota of alert exports (HOPWATCH_ALERT_EXPORT_MAX_MB, 500; HOPWATCH_ALERT_EXPORT_MAX_FILES,
+   * 1000): a new file that would go over deletes that account's oldest (server/alerts/export-quota.ts).
+   */
+  alertExportMaxBytes: number;
+  alertExportMaxFiles: number;
   /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
   metricsToken: string | undefined;
   /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
@@ -145,6 +151,13 @@ export function parseTrustedProxies(raw: string | undefined): string[] {
 function positiveVar(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const n = intVar(env, name, fallback);
   if (n < 1) throw new ConfigError(`${name} must be 1 or more, got ${n}`);
+  return n;
+}
+
+/** A whole number from 1 to `max`. */
+function boundedVar(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const n = positiveVar(env, name, fallback);
+  if (n > max) throw new ConfigError(`${name} must be at most ${max}, got ${n}`);
   return n;
 }
 
@@ -224,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     alertRetryMinutes: positiveVar(env, 'HOPWATCH_ALERT_RETRY_MINUTES', 60),
     dynamicDnsSeconds: positiveVar(env, 'HOPWATCH_DYNAMIC_DNS_SECONDS', 300),
     alertExportDir: resolve(env.HOPWATCH_ALERT_EXPORT_DIR || join(resolve(env.HOPWATCH_DATA_DIR || './data'), 'alert-exports')),
+    alertExportMaxBytes: boundedVar(env, 'HOPWATCH_ALERT_EXPORT_MAX_MB', 500, 1_048_576) * 1024 * 1024,
+    alertExportMaxFiles: boundedVar(env, 'HOPWATCH_ALERT_EXPORT_MAX_FILES', 1000, 1_000_000),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
     onboarding: onboardingVar(env.HOPWATCH_ONBOARDING),

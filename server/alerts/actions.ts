@@ -2,8 +2,6 @@
 // answers the text it got back (the SMTP server's reply, the webhook's status and body) or
 // throws ActionFailed with it, which the queue retries.
 import type { FastifyBaseLogger } from 'fastify';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ActionKind, ActionConfig, CommentActionConfig, EmailActionConfig, ExportActionConfig, LogActionConfig, SummaryActionConfig, WebhookActionConfig } from '../contract/alerts.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
@@ -16,6 +14,7 @@ import { addHost, removeFromSummary } from '../summaries/service.js';
 import { HttpError } from '../http/errors.js';
 import { writeDataFile } from '../datafiles/export.js';
 import { DataFileExtension } from '../datafiles/format.js';
+import { accountFolder, ExportMinRepeatSeconds, ExportTooLarge, exportedRecently, noteExported, withoutExportDir, writeWithinQuota } from './export-quota.js';
 import { mailOf, substitute, summaryLine, webhookBody, type NotificationVariables } from './templates.js';
 
 export class ActionFailed extends Error {
@@ -141,17 +140,28 @@ export async function runAction(deps: ActionDeps, kind: ActionKind, config: Acti
       const c = config as ExportActionConfig;
       const user = await deps.store.read((q) => findUserById(q, ctx.createdBy));
       if (!user) throw new ActionFailed('The user who made this alert no longer exists.', true);
-      const path = join(deps.config.alertExportDir, exportFileName(ctx.alertId, ctx.sessionId, v.event, ctx.time));
+      const root = deps.config.alertExportDir;
+      const name = exportFileName(ctx.alertId, ctx.sessionId, v.event, ctx.time);
+      // What users see: relative to the export folder (the server's own path is the operator's).
+      const shown = `${accountFolder(ctx.accountId)}/${name}`;
+      // Flapping starts and ends (or a rule stored before the minimum repeat) write one file per ExportMinRepeatSeconds.
+      const ago = exportedRecently(root, ctx.alertId, ctx.sessionId, Date.now());
+      if (ago !== undefined) return `Not written: this alert wrote this target's data file ${ago} s ago (at most one every ${ExportMinRepeatSeconds} s).`;
       const from = Math.min(ctx.from ?? ctx.time, ctx.time);
       try {
-        await mkdir(deps.config.alertExportDir, { recursive: true });
-        // With the author's rights, like the comment and summary actions.
-        const written = await writeDataFile(deps.store, principalOf(user), { ID: String(ctx.sessionId), BeginTime: Math.floor(from), EndTime: Math.ceil(ctx.time), MaxSamples: c.MaxSamples ?? DefaultExportSamples }, path);
-        return `Data file written: ${path} (${written.samples} samples${written.cut ? ', cut at MaxSamples' : ''})`;
+        // With the author's rights, like the comment and summary actions; within the account's quota.
+        const quota = { maxBytes: deps.config.alertExportMaxBytes, maxFiles: deps.config.alertExportMaxFiles };
+        const { result: written, pruned } = await writeWithinQuota(root, ctx.accountId, quota, name, (path) =>
+          writeDataFile(deps.store, principalOf(user), { ID: String(ctx.sessionId), BeginTime: Math.floor(from), EndTime: Math.ceil(ctx.time), MaxSamples: c.MaxSamples ?? DefaultExportSamples }, path),
+        );
+        noteExported(root, ctx.alertId, ctx.sessionId, Date.now());
+        if (pruned.length) deps.log.info({ alert: ctx.alertId, account: ctx.accountId, pruned }, 'alerts: oldest exports deleted to stay within the account\'s export quota');
+        return `Data file written: ${shown} (${written.samples} samples${written.cut ? ', cut at MaxSamples' : ''}${pruned.length ? `; ${pruned.length} older deleted for the export quota` : ''})`;
       } catch (err) {
-        // A target that is gone will not come back; a full or unwritable disk may be fixed meanwhile.
+        // A target that is gone will not come back, nor a file larger than the quota; a full or unwritable disk may be fixed meanwhile.
         if (err instanceof HttpError) throw new ActionFailed(`Could not export: ${err.message}`, true);
-        throw new ActionFailed(`Could not write ${path}: ${(err as Error).message}`);
+        if (err instanceof ExportTooLarge) throw new ActionFailed(`Could not write ${shown}: ${err.message}`, true);
+        throw new ActionFailed(`Could not write ${shown}: ${withoutExportDir((err as Error).message, root)}`);
       }
     }
     case 'log': {

@@ -32,11 +32,13 @@ function traitsFor(screenName: string, config: ConfigurationRecord | undefined, 
 }
 
 /** The screen, or undefined for an unknown screen name. */
-export function renderScreen(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean, overrides: Record<string, string> = {}): SettingsScreen | undefined {
+export function renderScreen(screenName: string, config: ConfigurationRecord | undefined, cloud: boolean, overrides: Record<string, string> = {}, notes: string[] = []): SettingsScreen | undefined {
   const title = Titles[screenName];
   if (!title) return undefined;
   const of = config && screenName !== 'General' ? ` of <q class="settings-config-name">${escapeHtml(config.name)}</q>` : '';
   const description = config && screenName !== 'General' && config.description ? `<p class="settings-config-description">${escapeHtml(config.description)}</p>` : '';
-  const html = `<h2 class="settings-screen-title">${escapeHtml(title)}${of}</h2>${description}<p class="settings-screen-intro">${escapeHtml(Intros[screenName])}</p>`;
+  // Read-only statements of the server's limits (the alert export quota on General): text, escaped like the rest.
+  const notesHtml = notes.map((n) => `<p class="settings-screen-note">${escapeHtml(n)}</p>`).join('');
+  const html = `<h2 class="settings-screen-title">${escapeHtml(title)}${of}</h2>${description}<p class="settings-screen-intro">${escapeHtml(Intros[screenName])}</p>${notesHtml}`;
   return { serializedTraits: JSON.stringify(traitsFor(screenName, config, cloud, overrides)), html };
 }

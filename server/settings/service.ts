@@ -19,6 +19,7 @@ import * as repo from './repository.js';
 import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges, ServerList } from './tree.js';
 import { traitTree } from './traits.js';
 import { renderScreen } from './screens.js';
+import { exportUse, quotaText } from '../alerts/export-quota.js';
 import { checkRemoteServer, RemoteServerError } from '../remote-server/client.js';
 import { remoteAccessOf, RemoteServerPacketType, RemoteServerPacketTypeId } from '../remote-server/settings.js';
 import type { PasswordSeal } from '../liveshare/secrets.js';
@@ -27,7 +28,7 @@ import { allAccountIds, applianceOverrides, applianceValues, isApplianceSetting,
 export interface SettingsDeps {
   store: Store;
   events: DomainEventBus;
-  config: ApplianceConfig;
+  config: ApplianceConfig & Pick<Config, 'alertExportDir' | 'alertExportMaxBytes' | 'alertExportMaxFiles'>;
   runner?: TraceRunner;
   /** Seals remote-server passwords (server/remote-server/settings.ts); without it none can be saved. */
   seal?: PasswordSeal;
@@ -284,7 +285,9 @@ export async function getScreen(deps: SettingsDeps, p: Principal, screenName: st
   const configs = await deps.store.exclusive((q) => ensureConfigurations(q, p.accountId));
   const config = configId === undefined ? undefined : configs.find((c) => c.id === configId);
   if (configId !== undefined && !config) throw notFound(`Configuration ${configId} not found.`);
-  const screen = renderScreen(screenName, config, isCloud(deps), applianceOverrides(deps.config));
+  // The account's alert export quota and use (server/alerts/export-quota.ts): stated here, set by the operator's environment.
+  const notes = screenName === 'General' ? [quotaText({ maxBytes: deps.config.alertExportMaxBytes, maxFiles: deps.config.alertExportMaxFiles }, await exportUse(deps.config.alertExportDir, p.accountId))] : [];
+  const screen = renderScreen(screenName, config, isCloud(deps), applianceOverrides(deps.config), notes);
   if (!screen) throw notFound(`Screen ${screenName} not found.`);
   if (screenName !== 'General' && !config) throw badRequest(`The ${screenName} screen belongs to a configuration: name it with configId.`);
   return screen;

@@ -126,8 +126,10 @@ describe('export a data file', () => {
     const sent = await waitFor('the export', async () => (await notificationsOf(id)).find((n) => n.status === 'sent'), 30_000);
     const m = /^Data file written: (.+\.pp2) \((\d+) samples\)$/.exec(sent.answer);
     expect(m, sent.answer).not.toBeNull();
-    const path = m![1];
-    expect(path.startsWith(exportDir + '/')).toBe(true);
+    // Named relative to the export folder, in the account's own folder (issue 39 item 7).
+    const shown = m![1];
+    expect(shown).toMatch(/^account-\d+\/alert-/);
+    const path = join(exportDir, shown);
     expect(readFileSync(path).subarray(0, 4).toString()).toBe('PAR1');
     const kv = await readKv(path);
     expect(JSON.parse(kv['hopwatch.target']).SourceSessionId).toBe(target);
@@ -149,7 +151,7 @@ describe('export a data file', () => {
     expect(await alertOf(id)).toMatchObject({ LastError: '', LastAnswer: sent.answer });
     const page = await send('GET', `/cmd/getpage?page=Alerts%2FManagement.html&parameters=%7B%7D&selectedTargets=%5B%22${target}%22%5D`);
     expect(page.status).toBe(200);
-    expect(page.body.HTML).toContain(`Last result: Data file written: ${path}`);
+    expect(page.body.HTML).toContain(`Last result: Data file written: ${shown}`);
     expect((await send('DELETE', `/api/alerts/${id}`)).status).toBe(204);
   });
 
@@ -161,12 +163,13 @@ describe('export a data file', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.AlertID as number;
     const failing = await waitFor('the error on the alert', async () => ((await alertOf(id)).LastError ? alertOf(id) : undefined), 30_000);
-    expect(failing.LastError).toMatch(/^Attempt \d+ failed, retrying: Could not write .*alert-exports/);
+    expect(failing.LastError).toMatch(/^Attempt \d+ failed, retrying: Could not write account-\d+\/alert-\d+_target-\d+_start_\d{8}-\d{6}\.pp2: /);
+    expect(failing.LastError).not.toContain(hw.dataDir);
     expect(failing.Pending).toBe(1);
     rmSync(exportDir);
     const sent = await waitFor('the export after the fix', async () => (await notificationsOf(id)).find((n) => n.status === 'sent'), 40_000);
     expect(sent.answer).toMatch(/^Data file written: .*\.pp2 \(1 samples, cut at MaxSamples\)$/);
-    expect(existsSync(sent.answer.split(': ')[1].split(' (')[0])).toBe(true);
+    expect(existsSync(join(exportDir, sent.answer.split(': ')[1].split(' (')[0]))).toBe(true);
     expect(await alertOf(id)).toMatchObject({ LastError: '', Pending: 0 });
     expect((await send('DELETE', `/api/alerts/${id}`)).status).toBe(204);
   });
