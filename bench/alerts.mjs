@@ -56,7 +56,8 @@ const events = new DomainEventBus();
 const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, fatal: console.error, child() { return this; }, level: 'warn' };
 const ingest = new IngestPipeline(store, events);
 await ingest.init();
-const config = loadConfig({});
+// The receiver is on loopback: allowed as an operator would (HOPWATCH_WEBHOOK_ALLOW; docs/alerts.md).
+const config = loadConfig({ HOPWATCH_WEBHOOK_ALLOW: '127.0.0.0/8' });
 const alerts = new AlertService({ store, events, config, log: quiet, sendMail: async () => ({ response: '250', messageId: '' }) });
 if (!BASELINE) await alerts.start(ingest);
 // How late ingest commits: the newest sample time of each commit against the clock.

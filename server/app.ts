@@ -59,6 +59,7 @@ import metricsPlugin from './metrics/plugin.js';
 import staffPlugin from './staff/plugin.js';
 import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
+import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -217,8 +218,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mainHubPlugin, { targets: targetDeps, data });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
-  // Sessions that were running when the server stopped run again.
+  // Sessions that were running when the server stopped run again; hosted customers' Local
+  // Machine traces without the grant (started before issue 39 item 15) are paused instead.
   app.addHook('onReady', async () => {
+    const paused = await opts.store.exclusive((q) => pauseRefusedLocalMachineTraces(q, opts.config.deployment));
+    if (paused.length) app.log.warn({ count: paused.length }, "paused customers' Local Machine traces: the Local Machine is the provider's unless staff grant it");
     const open = await opts.store.exclusive((q) => sessionsInStates(q, [SessionState.Active]));
     for (const s of open) await runner.run(s);
     if (open.length) app.log.info({ count: open.length }, 'resumed traces');

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DeploymentMode, LicenseMode } from './contract/account.js';
+import { addressRanges } from './http/outbound-address.js';
 
 export interface Config {
   port: number;
@@ -89,6 +90,12 @@ export interface Config {
   alertExportMaxFiles: number;
   /** Bearer token GET /metrics requires; undefined: /metrics is refused (HOPWATCH_METRICS_TOKEN). */
   metricsToken: string | undefined;
+  /**
+   * Address ranges webhooks may call although the address policy refuses them (loopback, link-local, the
+   * appliance's own addresses, private ranges in the hosted flavour): HOPWATCH_WEBHOOK_ALLOW, comma-separated
+   * CIDRs; server/http/outbound-address.ts.
+   */
+  webhookAllow: string[];
   /** The console's address as users reach it, for links in notifications (HOPWATCH_PUBLIC_URL); '' leaves them out. */
   publicUrl: string;
   /** The onboarding flavour (HOPWATCH_ONBOARDING=1): the onboarding window for new users (docs/onboarding.md). */
@@ -159,6 +166,17 @@ function boundedVar(env: NodeJS.ProcessEnv, name: string, fallback: number, max:
   const n = positiveVar(env, name, fallback);
   if (n > max) throw new ConfigError(`${name} must be at most ${max}, got ${n}`);
   return n;
+}
+
+/** "127.0.0.0/8, ::1/128" -> the list, checked here so that a typo stops the start instead of refusing webhooks later. */
+function webhookAllowVar(raw: string | undefined): string[] {
+  const list = (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  try {
+    addressRanges(list);
+  } catch (err) {
+    throw new ConfigError(`HOPWATCH_WEBHOOK_ALLOW must list addresses or CIDR ranges separated by commas: ${(err as Error).message}`);
+  }
+  return list;
 }
 
 function publicUrlVar(raw: string | undefined): string {
@@ -240,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     alertExportMaxBytes: boundedVar(env, 'HOPWATCH_ALERT_EXPORT_MAX_MB', 500, 1_048_576) * 1024 * 1024,
     alertExportMaxFiles: boundedVar(env, 'HOPWATCH_ALERT_EXPORT_MAX_FILES', 1000, 1_000_000),
     metricsToken: env.HOPWATCH_METRICS_TOKEN || undefined,
+    webhookAllow: webhookAllowVar(env.HOPWATCH_WEBHOOK_ALLOW),
     publicUrl: publicUrlVar(env.HOPWATCH_PUBLIC_URL),
     onboarding: onboardingVar(env.HOPWATCH_ONBOARDING),
     onboardingTarget: onboardingTargetVar(env.HOPWATCH_ONBOARDING_TARGET),

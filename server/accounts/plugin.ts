@@ -19,6 +19,7 @@ export default async function accountsPlugin(app: FastifyInstance) {
     events: app.events,
     defaultEntitledTraces: app.agents.settings.entitledTraces,
     isAgentOnline: (id) => app.agents.links.isOnline(id),
+    pauseTrace: (id) => app.agents.runner.agent.pause(id),
   };
 
   app.get('/api/staff/accounts', { config: { changesState: false, access: staff }, schema: { response: { 200: StaffAccountListSchema } } }, async (request) =>

@@ -14,18 +14,25 @@ export interface AccountRecord {
   suspendedReason: string;
   /** The provider's own account, which holds the staff users. */
   provider: boolean;
+  /** Staff granted it the Local Machine (migration 19; hosted flavour, server/accounts/local-machine.ts). */
+  localMachine: boolean;
 }
 
 export interface AccountUse {
   users: number;
   agents: number;
+  /** Active traces on remote agents. */
   activeTraces: number;
+  /** Active traces on the Local Machine (counted for customers: local-machine.ts). */
+  activeLocalTraces: number;
+  /** The root user is one of its users (the operator's account keeps the Local Machine). */
+  holdsRoot: boolean;
 }
 
 const columns = `a.id, a.name, epoch_ms(a.created_at) AS "createdAt", coalesce(p.plan, '') AS plan,
   p.entitled_traces AS "entitledTraces", p.entitled_agents AS "entitledAgents",
   coalesce(p.suspended, false) AS suspended, coalesce(p.suspended_reason, '') AS "suspendedReason",
-  coalesce(p.provider, false) AS provider`;
+  coalesce(p.provider, false) AS provider, coalesce(p.local_machine, false) AS "localMachine"`;
 
 const fromRow = (r: Record<string, unknown>): AccountRecord => ({
   ...(r as unknown as AccountRecord),
@@ -61,28 +68,36 @@ export interface PlanFields {
   suspended: boolean;
   suspendedReason: string;
   provider: boolean;
+  localMachine: boolean;
 }
 
 /** Writes the whole plan row (insert or replace). */
 export async function savePlan(q: Queryable, accountId: number, f: PlanFields): Promise<void> {
   await q.run('DELETE FROM account_plans WHERE account_id = $1', [accountId]);
   await q.run(
-    `INSERT INTO account_plans (account_id, plan, entitled_traces, entitled_agents, suspended, suspended_reason, provider, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-    [accountId, f.plan, f.entitledTraces, f.entitledAgents, f.suspended, f.suspendedReason, f.provider],
+    `INSERT INTO account_plans (account_id, plan, entitled_traces, entitled_agents, suspended, suspended_reason, provider, local_machine, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())`,
+    [accountId, f.plan, f.entitledTraces, f.entitledAgents, f.suspended, f.suspendedReason, f.provider, f.localMachine],
   );
 }
 
-/** Users, remote agents and active remote traces per account (the staff list's columns). */
+/** Users, remote agents and active traces (remote, Local Machine) per account (the staff list's columns). */
 export async function accountUse(q: Queryable): Promise<Map<number, AccountUse>> {
-  const rows = await q.all<{ id: number; users: number; agents: number; traces: number }>(
+  const rows = await q.all<{ id: number; users: number; agents: number; traces: number; local: number; roots: number }>(
     `SELECT a.id,
        (SELECT count(*) FROM users u WHERE u.account_id = a.id) AS users,
        (SELECT count(*) FROM agents g WHERE g.account_id = a.id) AS agents,
-       (SELECT count(*) FROM sessions s WHERE s.account_id = a.id AND s.state = 0 AND s.sentinel_id > 0) AS traces
+       (SELECT count(*) FROM sessions s WHERE s.account_id = a.id AND s.state = 0 AND s.sentinel_id > 0) AS traces,
+       (SELECT count(*) FROM sessions s WHERE s.account_id = a.id AND s.state = 0 AND s.sentinel_id = -1) AS local,
+       (SELECT count(*) FROM users u WHERE u.account_id = a.id AND u.is_root) AS roots
      FROM accounts a`,
   );
-  return new Map(rows.map((r) => [Number(r.id), { users: Number(r.users), agents: Number(r.agents), activeTraces: Number(r.traces) }]));
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { users: Number(r.users), agents: Number(r.agents), activeTraces: Number(r.traces), activeLocalTraces: Number(r.local), holdsRoot: Number(r.roots) > 0 },
+    ]),
+  );
 }
 
 /** The account's suspension, read on every request (a cheap primary-key look-up). */

@@ -18,6 +18,7 @@ export const StaffAccountSchema = object({
   Suspended: bool,
   SuspendedReason: str,
   IsProvider: bool,
+  LocalMachine: bool,
   Users: int,
   Agents: int,
   ActiveTraces: int,
@@ -48,6 +49,7 @@ export const CreateAccountBody = {
     EntitledTraces: entitlement,
     EntitledAgents: nullableEntitlement,
     UserEmail: { type: 'string', maxLength: 256 },
+    LocalMachine: bool,
   },
 } as const;
 
@@ -58,6 +60,7 @@ export const SetEntitlementsBody = {
     Plan: { type: 'string', maxLength: PlanNameMaxLength },
     EntitledTraces: entitlement,
     EntitledAgents: nullableEntitlement,
+    LocalMachine: bool,
   },
 } as const;
 

@@ -25,6 +25,7 @@ import { findUserByLogin, insertUser } from '../users/repository.js';
 import * as agentsRepo from '../agents/repository.js';
 import * as repo from './repository.js';
 import { insertConfiguration } from '../settings/repository.js';
+import { localMachineUse, localMachineUseOf, pauseRefusedLocalMachineTraces } from './local-machine.js';
 
 export interface AccountsDeps {
   store: Store;
@@ -33,6 +34,8 @@ export interface AccountsDeps {
   /** The appliance's default entitled traces (HOPWATCH_ENTITLED_TRACES). */
   defaultEntitledTraces: number;
   isAgentOnline: (agentId: number) => boolean;
+  /** Stops a running trace where it runs (the grant of the Local Machine taken back pauses its traces). */
+  pauseTrace: (sessionId: number) => void;
 }
 
 function cloudOnly(deps: AccountsDeps): void {
@@ -48,6 +51,7 @@ function staff(deps: AccountsDeps, p: Principal): void {
 const entitledTracesOf = (deps: AccountsDeps, a: repo.AccountRecord) => a.entitledTraces ?? deps.defaultEntitledTraces;
 
 function toStaffAccount(deps: AccountsDeps, a: repo.AccountRecord, use: repo.AccountUse | undefined): StaffAccount {
+  const local = localMachineUseOf(deps.config.deployment, a, use?.holdsRoot === true);
   return {
     Id: a.id,
     Name: a.name,
@@ -58,9 +62,11 @@ function toStaffAccount(deps: AccountsDeps, a: repo.AccountRecord, use: repo.Acc
     Suspended: a.suspended,
     SuspendedReason: a.suspendedReason,
     IsProvider: a.provider,
+    LocalMachine: local.allowed,
     Users: use?.users ?? 0,
     Agents: use?.agents ?? 0,
-    ActiveTraces: use?.activeTraces ?? 0,
+    // The traces counted against EntitledTraces (a customer's Local Machine ones too).
+    ActiveTraces: (use?.activeTraces ?? 0) + (local.counted ? (use?.activeLocalTraces ?? 0) : 0),
   };
 }
 
@@ -107,7 +113,15 @@ export async function createAccount(deps: AccountsDeps, p: Principal, req: Creat
     // User names are unique across accounts (sign-in knows no account).
     if (await findUserByLogin(q, email)) throw conflict(`A user named ${email} exists already.`);
     const accountId = await repo.insertAccount(q, name);
-    await repo.savePlan(q, accountId, { plan, entitledTraces: traces ?? null, entitledAgents: agents ?? null, suspended: false, suspendedReason: '', provider: false });
+    await repo.savePlan(q, accountId, {
+      plan,
+      entitledTraces: traces ?? null,
+      entitledAgents: agents ?? null,
+      suspended: false,
+      suspendedReason: '',
+      provider: false,
+      localMachine: req.LocalMachine === true,
+    });
     // Its Default configuration now, as the first start gives the first account one: a trace
     // can start before anyone opens Settings.
     await insertConfiguration(q, accountId, { name: 'Default', description: 'Default settings', warn: 100, bad: 250, scale: 100, engine: {} });
@@ -132,6 +146,7 @@ const planOf = (a: repo.AccountRecord): repo.PlanFields => ({
   suspended: a.suspended,
   suspendedReason: a.suspendedReason,
   provider: a.provider,
+  localMachine: a.localMachine,
 });
 
 export async function setEntitlements(deps: AccountsDeps, p: Principal, id: number, req: SetEntitlementsRequest): Promise<StaffAccount> {
@@ -141,8 +156,15 @@ export async function setEntitlements(deps: AccountsDeps, p: Principal, id: numb
   if (req.Plan !== undefined) next.plan = cleanName(req.Plan, 'A plan name', PlanNameMaxLength, false);
   if (req.EntitledTraces !== undefined) next.entitledTraces = entitlement(req.EntitledTraces, 'Entitled traces') ?? null;
   if (req.EntitledAgents !== undefined) next.entitledAgents = entitlement(req.EntitledAgents, 'Entitled agents') ?? null;
-  await deps.store.transaction((q) => repo.savePlan(q, id, next));
-  // The account's Agents page and subscription show the new figures.
+  if (req.LocalMachine !== undefined) next.localMachine = req.LocalMachine;
+  const paused = await deps.store.transaction(async (q) => {
+    await repo.savePlan(q, id, next);
+    // The Local Machine taken back: its running traces stop now (paused, kept), not at the next start.
+    return pauseRefusedLocalMachineTraces(q, deps.config.deployment, id);
+  });
+  for (const sessionId of paused) deps.pauseTrace(sessionId);
+  if (paused.length) deps.events.emit('SessionsChanged', id);
+  // The account's Agents page and subscription show the new figures (and the Local Machine or not).
   deps.events.emit('AgentsChanged', id);
   return deps.store.read((q) => staffAccount(deps, q, id));
 }
@@ -175,9 +197,10 @@ export async function entitledTraces(q: Queryable, accountId: number, fallback: 
 export async function getSubscription(deps: AccountsDeps, p: Principal): Promise<Subscription> {
   requireClaim(p, Claim.UserManagement);
   cloudOnly(deps);
-  const [a, agents, active] = await deps.store.read((q) =>
-    Promise.all([repo.findAccount(q, p.accountId), agentsRepo.listAgents(q, p.accountId), agentsRepo.activeRemoteTraces(q, p.accountId)]),
-  );
+  const [a, agents, active] = await deps.store.read(async (q) => {
+    const local = await localMachineUse(q, deps.config.deployment, p.accountId);
+    return Promise.all([repo.findAccount(q, p.accountId), agentsRepo.listAgents(q, p.accountId), agentsRepo.activeRemoteTraces(q, p.accountId, local.counted)]);
+  });
   if (!a) throw notFound('Your account no longer exists.');
   // The Agents Overview's AGENT CAPACITY figures: online, offline (configured), pending (not yet enrolled).
   let online = 0;

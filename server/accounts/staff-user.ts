@@ -19,7 +19,7 @@ export async function ensureProviderAccount(q: Queryable): Promise<number> {
   const found = await providerAccountId(q);
   if (found !== undefined) return found;
   const id = await insertAccount(q, ProviderAccountName);
-  await savePlan(q, id, { plan: 'Provider', entitledTraces: null, entitledAgents: null, suspended: false, suspendedReason: '', provider: true });
+  await savePlan(q, id, { plan: 'Provider', entitledTraces: null, entitledAgents: null, suspended: false, suspendedReason: '', provider: true, localMachine: true });
   return id;
 }
 

@@ -119,8 +119,16 @@ export async function sessionCounts(q: Queryable, accountId: number): Promise<Ma
 }
 
 /** Active traces of the account on remote agents (the entitlement counts these). */
-export async function activeRemoteTraces(q: Queryable, accountId: number): Promise<number> {
-  const row = await q.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM sessions WHERE account_id = $1 AND state = 0 AND sentinel_id > 0`, [accountId]);
+/**
+ * The account's active traces that count against its entitled traces: those on its remote
+ * agents, and with `withLocalMachine` those on the Local Machine too (a hosted customer's:
+ * server/accounts/local-machine.ts).
+ */
+export async function activeRemoteTraces(q: Queryable, accountId: number, withLocalMachine = false): Promise<number> {
+  const row = await q.one<{ n: number }>(
+    `SELECT count(*)::INTEGER AS n FROM sessions WHERE account_id = $1 AND state = 0 AND (sentinel_id > 0 OR ($2::BOOLEAN AND sentinel_id = -1))`,
+    [accountId, withLocalMachine],
+  );
   return row?.n ?? 0;
 }
 

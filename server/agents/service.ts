@@ -21,6 +21,7 @@ import { hashKey, keyMatches, newKey } from './keys.js';
 import * as repo from './repository.js';
 import { entitledTraces } from '../accounts/service.js';
 import { findAccount } from '../accounts/repository.js';
+import { localMachineUse, requireLocalMachine } from '../accounts/local-machine.js';
 import { agentCapacityText } from '../contract/accounts.js';
 
 export interface AgentDeps {
@@ -95,11 +96,17 @@ async function agentOut(deps: AgentDeps, p: Principal, id: number): Promise<Agen
   return toAgent(deps, a, counts);
 }
 
-/** The Local Machine (self-hosted) and the account's remote agents, online first, then by name. */
+/**
+ * The Local Machine where the account may trace from it (self-hosted; hosted: the provider's
+ * accounts and a customer granted it, server/accounts/local-machine.ts) and the account's
+ * remote agents, online first, then by name.
+ */
 export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentItem & Partial<Agent>)[]> {
-  const [rows, counts] = await deps.store.read((q) => Promise.all([repo.listAgents(q, p.accountId), repo.sessionCounts(q, p.accountId)]));
+  const [rows, counts, local] = await deps.store.read((q) =>
+    Promise.all([repo.listAgents(q, p.accountId), repo.sessionCounts(q, p.accountId), localMachineUse(q, deps.config.deployment, p.accountId)]),
+  );
   const out: (AgentItem & Partial<Agent>)[] = [];
-  if (deps.config.deployment !== DeploymentMode.Cloud) {
+  if (local.allowed) {
     const c = counts.get(LocalMachineAgentId) ?? { open: 0, total: 0 };
     out.push({
       ID: LocalMachineAgentId,
@@ -118,11 +125,17 @@ export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentIt
   return out.concat(rows.map((a) => toAgent(deps, a, counts)));
 }
 
+/** The account's active counted traces and its entitled traces (a hosted customer's Local Machine traces count). */
+async function countedTraces(deps: Pick<AgentDeps, 'store' | 'settings'> & { config: Pick<Config, 'deployment'> }, accountId: number): Promise<[number, number]> {
+  return deps.store.read(async (q) => {
+    const local = await localMachineUse(q, deps.config.deployment, accountId);
+    return Promise.all([repo.activeRemoteTraces(q, accountId, local.counted), entitledTraces(q, accountId, deps.settings.entitledTraces)]);
+  });
+}
+
 export async function getEntitlement(deps: AgentDeps, p: Principal): Promise<Entitlement> {
   gate(deps, p);
-  const [active, entitled] = await deps.store.read((q) =>
-    Promise.all([repo.activeRemoteTraces(q, p.accountId), entitledTraces(q, p.accountId, deps.settings.entitledTraces)]),
-  );
+  const [active, entitled] = await countedTraces(deps, p.accountId);
   return { ActiveTraces: active, EntitledTraces: entitled };
 }
 
@@ -195,25 +208,32 @@ export async function enrolAgent(deps: Pick<AgentDeps, 'store' | 'settings'>, ar
   return { Credential: credential };
 }
 
-/** For newtarget: the agent must be the Local Machine or an agent of the caller's account within the entitlement. */
+/**
+ * The one check of every trace start (newtarget, resume, reset, Sidekick; REST and hub): the
+ * agent must be the Local Machine where the account may trace from it (hosted customers only
+ * when granted: server/accounts/local-machine.ts) or an agent of the caller's account, within
+ * the entitlement.
+ */
 export async function checkAgentForTrace(
-  deps: Pick<AgentDeps, 'store' | 'settings'> & { config?: Pick<Config, 'deployment'> },
+  deps: Pick<AgentDeps, 'store' | 'settings'> & { config: Pick<Config, 'deployment'> },
   p: Principal,
   agentId: number,
   /** Active traces this start replaces (a Reset closes the old one after): not counted. */
   freed = 0,
 ): Promise<void> {
-  if (agentId === LocalMachineAgentId) return;
-  if (!deps.settings.enabled) throw notFound(`Agent ${agentId} not found.`);
-  const a = await deps.store.read((q) => repo.findAgent(q, agentId));
-  if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
+  if (agentId === LocalMachineAgentId) {
+    // Self-hosted and the provider's accounts: uncounted, as always.
+    if (!(await deps.store.read((q) => requireLocalMachine(q, deps.config.deployment, p.accountId))).counted) return;
+  } else {
+    if (!deps.settings.enabled) throw notFound(`Agent ${agentId} not found.`);
+    const a = await deps.store.read((q) => repo.findAgent(q, agentId));
+    if (!a || a.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
+  }
   // The account's entitlement (set by staff, server/accounts) or the appliance's default.
-  const [active, entitled] = await deps.store.read((q) =>
-    Promise.all([repo.activeRemoteTraces(q, p.accountId), entitledTraces(q, p.accountId, deps.settings.entitledTraces)]),
-  );
+  const [active, entitled] = await countedTraces(deps, p.accountId);
   // 409, not 403: a 403 means a lost session to the console (spec 1 section 4), which would
   // sign the user out; the Error text is spec 1's capacity info, worded for the flavour.
-  if (active - freed >= entitled) throw conflict(capacityFullText(entitled, deps.config?.deployment !== DeploymentMode.Cloud));
+  if (active - freed >= entitled) throw conflict(capacityFullText(entitled, deps.config.deployment !== DeploymentMode.Cloud));
 }
 
 /** The open targets of an agent (the Local Machine's too). */

@@ -1,5 +1,5 @@
 // What an action does with one notification (the queue calls it; "Send test" too). Each
-// answers the text it got back (the SMTP server's reply, the webhook's status and body) or
+// answers the text it got back (the SMTP server's reply, the webhook's status, never its body) or
 // throws ActionFailed with it, which the queue retries.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ActionKind, ActionConfig, CommentActionConfig, EmailActionConfig, ExportActionConfig, LogActionConfig, SummaryActionConfig, WebhookActionConfig } from '../contract/alerts.js';
@@ -16,6 +16,7 @@ import { writeDataFile } from '../datafiles/export.js';
 import { DataFileExtension } from '../datafiles/format.js';
 import { accountFolder, ExportMinRepeatSeconds, ExportTooLarge, exportedRecently, noteExported, withoutExportDir, writeWithinQuota } from './export-quota.js';
 import { mailOf, substitute, summaryLine, webhookBody, type NotificationVariables } from './templates.js';
+import { outboundPolicy, OutboundFailed, OutboundRefused, sendOutbound, type OutboundAnswer } from '../http/outbound-address.js';
 
 export class ActionFailed extends Error {
   /** Retrying cannot help (a bad address, a summary that is gone): give up at once. */
@@ -56,7 +57,6 @@ export function exportFileName(alertId: number, sessionId: number, event: string
 }
 
 export const WebhookTimeoutMs = 10_000;
-const AnswerMax = 500;
 
 /**
  * The header naming the notification a webhook call delivers: the same on every attempt and
@@ -64,26 +64,29 @@ const AnswerMax = 500;
  */
 export const NotificationHeader = 'x-hopwatch-notification';
 
-async function webhook(c: WebhookActionConfig, v: NotificationVariables, notificationId?: number): Promise<string> {
+async function webhook(config: Config, c: WebhookActionConfig, v: NotificationVariables, notificationId?: number): Promise<string> {
   const body = c.Method === 'GET' ? undefined : webhookBody(c.Format, c.Template, v);
-  let r: Response;
+  let answer: OutboundAnswer;
   try {
-    r = await fetch(c.Url, {
+    // The one address policy (refused addresses, HOPWATCH_WEBHOOK_ALLOW) and the one way out: docs/security.md.
+    answer = await sendOutbound(c.Url, {
       method: c.Method,
       headers: { 'content-type': 'application/json', 'user-agent': 'Hopwatch-alerts', ...(c.Headers ?? {}), ...(notificationId !== undefined ? { [NotificationHeader]: String(notificationId) } : {}) },
       body,
-      signal: AbortSignal.timeout(WebhookTimeoutMs),
-      redirect: 'manual',
-    });
+      timeoutMs: WebhookTimeoutMs,
+    }, outboundPolicy(config));
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    throw new ActionFailed(`${c.Method} ${safeUrl(c.Url)} failed: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
+    // A refused address stays refused until the operator changes the allow list: no retries.
+    if (err instanceof OutboundRefused) throw new ActionFailed(err.message, true);
+    if (err instanceof OutboundFailed) throw new ActionFailed(`${c.Method} ${safeUrl(c.Url)} failed: ${err.message}`);
+    throw err;
   }
-  const text = (await r.text().catch(() => '')).slice(0, AnswerMax);
-  const answer = `${r.status} ${r.statusText}${text ? `: ${text}` : ''}`;
+  // The status alone: the body (and the sender's own reason text) could carry what an internal service said.
+  const text = `${answer.status} ${answer.reason}`.trim();
+  const ok = answer.status >= 200 && answer.status < 300;
   // 4xx but 408 and 429 will not get better by retrying.
-  if (!r.ok) throw new ActionFailed(answer, r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429);
-  return answer;
+  if (!ok) throw new ActionFailed(text, answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429);
+  return text;
 }
 
 /** The URL without its query and user info (tokens often live there), for answers and logs. */
@@ -110,7 +113,7 @@ export async function runAction(deps: ActionDeps, kind: ActionKind, config: Acti
       }
     }
     case 'webhook':
-      return webhook(config as WebhookActionConfig, v, ctx.notificationId);
+      return webhook(deps.config, config as WebhookActionConfig, v, ctx.notificationId);
     case 'comment': {
       const c = config as CommentActionConfig;
       const text = substitute(c.Text || 'Alert "$alert" $eventWords: $condition (loss $loss%, latency $latency ms)', v).slice(0, 1000);

@@ -15,7 +15,7 @@ import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { RawPending } from '../ingest/session-rollup-state.js';
 import { Store } from '../store/db.js';
 import { insertActiveSession } from '../ingest/testing/sessions.js';
-import { startHttpSink, waitFor, type HttpSink } from '../../test/alerts/support.js';
+import { LoopbackWebhooks, startHttpSink, waitFor, type HttpSink } from '../../test/alerts/support.js';
 import { AlertService, OutboxDir } from './service.js';
 import { NotificationHeader } from './actions.js';
 
@@ -53,7 +53,7 @@ function fakeIngest() {
 async function startService(dir: string) {
   const store = await Store.open(dir);
   const fake = fakeIngest();
-  const alerts = new AlertService({ store, events: new DomainEventBus(), config: loadConfig({ HOPWATCH_DATA_DIR: dir }), log: quiet, sendMail: async () => ({ response: '250', messageId: '' }) });
+  const alerts = new AlertService({ store, events: new DomainEventBus(), config: loadConfig({ HOPWATCH_DATA_DIR: dir, ...LoopbackWebhooks }), log: quiet, sendMail: async () => ({ response: '250', messageId: '' }) });
   await alerts.start(fake.ingest);
   return { store, alerts, fake };
 }

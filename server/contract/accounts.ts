@@ -16,6 +16,11 @@ export interface StaffAccount {
   SuspendedReason: string;
   /** The provider's own account (the staff users'); it cannot be suspended. */
   IsProvider: boolean;
+  /**
+   * May trace from the Local Machine (the provider's server, agent -1): always for the
+   * provider's account, for a customer only when staff grant it (docs/accounts.md).
+   */
+  LocalMachine: boolean;
   Users: number;
   Agents: number;
   ActiveTraces: number;
@@ -29,6 +34,8 @@ export interface CreateAccountRequest {
   EntitledAgents?: number | null;
   /** The first user's e-mail address (also their user name). */
   UserEmail: string;
+  /** Grants the Local Machine (default false: the account traces from its own agents). */
+  LocalMachine?: boolean;
 }
 
 /** The answer: the account, and the first user's one-time password (shown once, to hand over). */
@@ -45,6 +52,8 @@ export interface SetEntitlementsRequest {
   EntitledTraces?: number;
   /** null: no limit. */
   EntitledAgents?: number | null;
+  /** Grants (true) or takes back (false) the Local Machine; taken back, its running traces pause. */
+  LocalMachine?: boolean;
 }
 
 /** POST /api/staff/accounts/:id/suspend. */
@@ -75,6 +84,13 @@ export const SuspendedAccountText = 'This account is suspended. Contact your pro
 /** The 409 when creating an agent past the account's entitled agents. */
 export const agentCapacityText = (entitled: number): string =>
   `Your subscription allows ${entitled} agent${entitled === 1 ? '' : 's'}. Delete an agent or upgrade your capacity on the Subscription page.`;
+
+/**
+ * The refusal (409, as the capacity refusal: a 403 would sign the console out) of a trace, or
+ * the Local Machine's interfaces, asked by a customer of the hosted flavour without the grant.
+ */
+export const LocalMachineRefusedText =
+  "In Hopwatch Cloud the Local Machine is the provider's: trace from one of your own agents (Agents > Add agent).";
 
 /** GET /api/Account/HubToken (cloud): the bearer token the console's hub connection sends. */
 export interface HubToken {

@@ -19,6 +19,7 @@ import * as repo from './repository.js';
 import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges, ServerList } from './tree.js';
 import { traitTree } from './traits.js';
 import { renderScreen } from './screens.js';
+import { requireLocalMachine } from '../accounts/local-machine.js';
 import { exportUse, quotaText } from '../alerts/export-quota.js';
 import { checkRemoteServer, RemoteServerError } from '../remote-server/client.js';
 import { remoteAccessOf, RemoteServerPacketType, RemoteServerPacketTypeId } from '../remote-server/settings.js';
@@ -271,7 +272,11 @@ export function localInterfaces(): NetworkInterfaceInfo[] {
 /** POST /api/Settings/getnetworkinterfaces[?agentId]: the interfaces of the machine that traces (Local Machine: this server). */
 export async function getNetworkInterfaces(deps: SettingsDeps, p: Principal, agentId = LocalMachineAgentId): Promise<NetworkInterfaceInfo[]> {
   requireClaim(p, Claim.SettingsManagement);
-  if (agentId === LocalMachineAgentId) return [DefaultInterface, ...localInterfaces()];
+  if (agentId === LocalMachineAgentId) {
+    // Hosted: the provider's server and its addresses, shown only where it may be traced from.
+    await deps.store.read((q) => requireLocalMachine(q, deps.config.deployment, p.accountId));
+    return [DefaultInterface, ...localInterfaces()];
+  }
   const agent = await deps.store.read((q) => findAgent(q, agentId));
   if (!agent || agent.accountId !== p.accountId) throw notFound(`Agent ${agentId} not found.`);
   const reported = deps.runner?.agent.links?.interfacesOf(agentId);

@@ -129,7 +129,7 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   // A query number can still be Infinity; an agent that is not one of the account's is 404
   // before anything of the previous Sidekick is cleared.
   if (!Number.isSafeInteger(agentId)) throw badRequest(`"${agentId}" is not an agent id.`);
-  await checkAgentForTrace({ store: deps.store, settings: agentSettings() }, asSidekick(p), agentId);
+  await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, asSidekick(p), agentId);
   await clear(deps, p);
   // A new appliance has no configuration until Settings is opened once: the traces need one.
   await getSettings({ store: deps.store, events: deps.events, config: deps.config }, p);

@@ -572,6 +572,32 @@ export const migrations: Migration[] = [
     convert: convertSampleOrder,
     up: SampleOrderSwap,
   },
+  {
+    id: 19,
+    name: 'account plans: the Local Machine granted to a customer account (issue 39 item 15)',
+    up: [
+      // In the hosted flavour the Local Machine (agent -1) is the provider's server: a customer
+      // account traces from it only when staff grant it (server/accounts/local-machine.ts).
+      // The table is made again rather than altered: DuckDB (1.5) cannot replay from its WAL an
+      // ALTER TABLE ADD COLUMN here either ("GetDefaultDatabase with no default database set",
+      // server/store/migration-replay.integration.test.ts), as migration 8 found.
+      `CREATE TABLE account_plans_before_19 AS SELECT * FROM account_plans`,
+      `DROP TABLE account_plans`,
+      `CREATE TABLE account_plans (
+         account_id INTEGER PRIMARY KEY,
+         plan VARCHAR NOT NULL DEFAULT '',
+         entitled_traces INTEGER,
+         entitled_agents INTEGER,
+         suspended BOOLEAN NOT NULL DEFAULT false,
+         suspended_reason VARCHAR NOT NULL DEFAULT '',
+         provider BOOLEAN NOT NULL DEFAULT false,
+         local_machine BOOLEAN NOT NULL DEFAULT false,
+         updated_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+      `INSERT INTO account_plans (account_id, plan, entitled_traces, entitled_agents, suspended, suspended_reason, provider, local_machine, updated_at)
+       SELECT account_id, plan, entitled_traces, entitled_agents, suspended, suspended_reason, provider, false, updated_at FROM account_plans_before_19`,
+      `DROP TABLE account_plans_before_19`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

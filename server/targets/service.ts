@@ -29,8 +29,8 @@ export interface TargetDeps {
   store: Store;
   events: DomainEventBus;
   runner: TraceRunner;
-  /** The flavour, for the capacity refusal's wording (cloud or self-hosted). */
-  config?: Pick<Config, 'deployment'>;
+  /** The flavour: who may trace from the Local Machine, and the capacity refusal's wording. */
+  config: Pick<Config, 'deployment'>;
   /** Records a started target in the user's trace history. */
   recordHistory?: (p: Principal, target: string) => Promise<void>;
 }
@@ -104,7 +104,8 @@ async function ensureCanTrace(deps: TargetDeps, configId: number, agentId: numbe
 export async function newTarget(deps: TargetDeps, p: Principal, args: NewTargetArgs, replacing?: repo.SessionRecord): Promise<TargetIdResult> {
   requireClaim(p, Claim.TargetManagement);
   const agentId = args.agentId ?? LocalMachineAgentId;
-  // A remote agent of the account (server/agents), within the entitlement.
+  // The Local Machine where the account may trace from it, or a remote agent of the account
+  // (server/agents), within the entitlement: the one check of every trace start.
   const freed = replacing && replacing.state === SessionState.Active && replacing.sentinelId === agentId ? 1 : 0;
   await checkAgentForTrace({ store: deps.store, settings: agentSettings(), config: deps.config }, p, agentId, freed);
   const configId = await ensureConfiguration(deps.store, p, args.configId);

@@ -12,7 +12,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { parseSetupLink } from '../../agent/setup-link.js';
 import { createAgentWithLink } from '../agents/support.js';
 import { readKv } from '../api/datafile-fixtures.js';
-import { startHttpSink, sleep, waitFor, type HttpSink } from './support.js';
+import { LoopbackWebhooks, startHttpSink, sleep, waitFor, type HttpSink } from './support.js';
 
 let hw: Appliance;
 let cookie: string;
@@ -50,7 +50,7 @@ async function agentLink(id: number, credential: string): Promise<WebSocket> {
 
 beforeAll(async () => {
   hook = await startHttpSink();
-  hw = await startAppliance({ env: { HOPWATCH_ENGINE: 'simulated', HOPWATCH_ROOT_PASSWORD: 'alertsrest-root-pw' } });
+  hw = await startAppliance({ env: { ...LoopbackWebhooks, HOPWATCH_ENGINE: 'simulated', HOPWATCH_ROOT_PASSWORD: 'alertsrest-root-pw' } });
   exportDir = join(hw.dataDir, 'alert-exports');
   cookie = await signIn(hw.url, 'admin', 'alertsrest-root-pw');
 });

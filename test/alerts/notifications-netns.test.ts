@@ -7,7 +7,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
-import { startHttpSink, startMailSink, sleep, waitFor, type HttpSink, type MailSink } from './support.js';
+import { LoopbackWebhooks, startHttpSink, startMailSink, sleep, waitFor, type HttpSink, type MailSink } from './support.js';
 
 const TopologyId = 100;
 
@@ -33,6 +33,7 @@ describe.skipIf(!asRoot)('a loss alert on a netns lossy path (needs root for net
     hw = await startAppliance({
       dataDir,
       env: {
+        ...LoopbackWebhooks,
         HOPWATCH_ROOT_PASSWORD: 'alerts-root-pw',
         HOPWATCH_SMTP_HOST: '127.0.0.1',
         HOPWATCH_SMTP_PORT: String(mail.port),

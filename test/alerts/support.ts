@@ -40,6 +40,12 @@ export async function startMailSink(port = 0, mails: ReceivedMail[] = []): Promi
   return { port: actual, mails, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
 
+/**
+ * What an operator sets for webhooks to receivers on this machine: the address policy refuses
+ * loopback otherwise (server/http/outbound-address.ts; docs/alerts.md "Webhook addresses").
+ */
+export const LoopbackWebhooks = { HOPWATCH_WEBHOOK_ALLOW: '127.0.0.0/8,::1/128' };
+
 export interface ReceivedRequest {
   method: string;
   url: string;

@@ -41,7 +41,9 @@ const json = async <T>(r: Response): Promise<T> => {
 };
 
 async function account(name: string, email: string): Promise<{ cookie: string; password: string }> {
-  const made = await json<CreatedAccount>(await call('/api/staff/accounts', await signIn(hw.url, staff.user, staff.password), { method: 'POST', body: JSON.stringify({ Name: name, UserEmail: email }) }));
+  // LocalMachine granted: A's target runs from this server (a customer's needs the grant, issue 39 item 15).
+  const body = JSON.stringify({ Name: name, UserEmail: email, LocalMachine: true });
+  const made = await json<CreatedAccount>(await call('/api/staff/accounts', await signIn(hw.url, staff.user, staff.password), { method: 'POST', body }));
   const temp = await signIn(hw.url, email, made.TemporaryPassword);
   const password = `Own-pw-${made.Account.Id}-other`;
   await json(await call(`/api/Account?newPassword=${q(password)}`, temp, { method: 'PATCH' }));
