@@ -18,6 +18,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { readCatalog, type Catalog } from '../support/route-catalog.js';
 import { CallerRows, callsOf, claimsFor, type Call, type Expected } from '../support/authorization-matrix.js';
 import { connectHub, createUser, liveShareVisitor, sidekickExportVisitor, type WatchedConnection } from './support.js';
+import { hostedCustomer, type HostedCustomer } from './hosted-customer.js';
 
 interface Schema {
   type?: string | string[];
@@ -71,6 +72,9 @@ let hw: Appliance;
 let standard: Appliance;
 /** A Sidekick-licence (112) server on the simulated engine: the Sidekick export visitor row. */
 let sidekick: Appliance;
+/** A hosted (HOPWATCH_DEPLOYMENT=1) server with a staff user and a customer account: the hosted customer row. */
+let hosted: Appliance;
+let customer: HostedCustomer;
 let catalog: Catalog;
 let calls: Call[];
 let rootCookie: string;
@@ -86,16 +90,18 @@ let userCount = 0;
 beforeAll(async () => {
   catalog = await readCatalog();
   calls = callsOf(catalog);
-  [hw, standard, sidekick] = await Promise.all([
+  [hw, standard, sidekick, hosted] = await Promise.all([
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', ...staffEnv } }),
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '1', ...staffEnv } }),
     // Its discovery traces the loopback external sources of test appliances on the simulated engine.
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_LICENSE_MODE: '112', HOPWATCH_ENGINE: 'simulated' } }),
+    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'root-pw-matrix', HOPWATCH_DEPLOYMENT: '1', HOPWATCH_ENGINE: 'simulated', ...staffEnv } }),
   ]);
   rootCookie = await signIn(hw.url, 'admin', 'root-pw-matrix');
   standardRoot = await signIn(standard.url, 'admin', 'root-pw-matrix');
   visitorCookie = await liveShareVisitor(hw, rootCookie);
   sidekickVisitorCookie = await sidekickExportVisitor(sidekick, await signIn(sidekick.url, 'admin', 'root-pw-matrix'));
+  customer = await hostedCustomer(hosted, { user: staffEnv.HOPWATCH_STAFF_USER, password: staffEnv.HOPWATCH_STAFF_PASSWORD }, 'Matrix customer', 'matrix-customer@example.org');
 }, 180_000);
 
 afterAll(async () => {
@@ -104,7 +110,8 @@ afterAll(async () => {
   if (hw) writeFileSync(join(results, 'authz-server.log'), hw.output());
   if (standard) writeFileSync(join(results, 'authz-standard-server.log'), standard.output());
   if (sidekick) writeFileSync(join(results, 'authz-sidekick-server.log'), sidekick.output());
-  await Promise.all([hw?.dispose(), standard?.dispose(), sidekick?.dispose()]);
+  if (hosted) writeFileSync(join(results, 'authz-hosted-server.log'), hosted.output());
+  await Promise.all([hw?.dispose(), standard?.dispose(), sidekick?.dispose(), hosted?.dispose()]);
 });
 
 /**
@@ -128,6 +135,7 @@ async function callerFor(row: string, access: Access): Promise<{ server: Applian
   if (row === 'anonymous') return { server: hw, cookie: undefined, again: async () => '' };
   if (row === 'liveShare') return { server: hw, cookie: visitorCookie, again: async () => visitorCookie };
   if (row === 'sidekickVisitor') return { server: sidekick, cookie: sidekickVisitorCookie, again: async () => sidekickVisitorCookie };
+  if (row === 'hostedCustomer') return { server: hosted, cookie: customer.cookie, again: async () => (customer.cookie = await signIn(hosted.url, customer.email, customer.password)) };
   const staffCall = needsClaim(access) === Claim.Staff;
   if (row === 'noLicence') {
     if (staffCall) return staffCaller(standard);

@@ -2,8 +2,8 @@
 // derived only from the access each route and hub method declares (server/http/access.ts).
 // The matrix test calls every cell; docs/authorization.md is this same table as text.
 import type { RouteOptions } from 'fastify';
-import { AssignableClaims, LicenseMode, type Claim } from '../../server/contract/account.js';
-import { allowsTemporaryPassword, allowsVisitor, describeAccess, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
+import { AssignableClaims, Claim, LicenseMode } from '../../server/contract/account.js';
+import { allowsTemporaryPassword, allowsVisitor, describeAccess, isApplianceWide, needsClaim, needsLicence, needsRoot, needsSignIn, type Access } from '../../server/http/access.js';
 import type { Catalog } from './route-catalog.js';
 
 /** The answer a cell must give: let through (any status but 401/403), 401 or 403. */
@@ -60,6 +60,15 @@ export const CallerRows: CallerRow[] = [
     key: 'sidekickVisitor',
     title: 'Sidekick export visitor, Sidekick licence',
     expected: (a) => (allowsVisitor(a) && sidekickServerViewer(a) ? 'allowed' : 403),
+  },
+  {
+    // The first user of a customer account on a hosted appliance (HOPWATCH_DEPLOYMENT=1, the
+    // Professional licence): every claim a web user can hold, not root, not staff. The calls
+    // about the whole appliance are the provider's (issue 39); everything else answers as it
+    // would a user with every claim.
+    key: 'hostedCustomer',
+    title: 'customer of the hosted flavour',
+    expected: (a) => (isApplianceWide(a) || needsRoot(a) || needsClaim(a) === Claim.Staff || !licensed(a) ? 403 : 'allowed'),
   },
   {
     // Every claim, in another account of a cloud appliance, calling with the first account's
@@ -146,7 +155,10 @@ export function authorizationDoc(catalog: Catalog): string {
     'the call declares "LiveShare visitors too"; the visitor of a Sidekick export link on a server',
     'with the Sidekick licence (112), let through where a LiveShare visitor is, the calls that need',
     'Professional included (docs/sidekick.md: the viewer is part of the Sidekick product for its own',
-    'links; any other link signs no visitor in there); a user with every claim in another account of a',
+    'links; any other link signs no visitor in there); the first user of a customer account of a hosted',
+    'appliance (HOPWATCH_DEPLOYMENT=1: every claim a web user can hold, neither root nor staff), refused',
+    'every call declared appliance-wide (only the provider makes them there: its staff, the root user);',
+    'a user with every claim in another account of a',
     'cloud appliance, calling with the first account\'s real ids (test/security/other-account.test.ts:',
     '"none of its data" means no answer carries the other account\'s data and nothing of it changes).',
     '',
