@@ -156,6 +156,11 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       return true;
     },
     size: (group: string): number => this.groupMembers.get(group)?.size ?? 0,
+    /** The groups an open connection is in (none for an unknown or closed one). */
+    of: (connectionId: string): string[] => {
+      const c = this.byId.get(connectionId);
+      return c && !c.isClosed ? [...c.groups] : [];
+    },
   };
 
   private join(c: HubConnection<P>, group: string): void {

@@ -58,6 +58,7 @@ export class LiveShareVisitors {
   private readonly throttle: LoginThrottle;
   private generation = 0;
   private readonly unsubscribe: () => void;
+  private readonly scopeListeners = new Set<(accountId: number) => void>();
 
   constructor(
     private readonly store: Store,
@@ -66,7 +67,12 @@ export class LiveShareVisitors {
     private readonly now: () => number = Date.now,
   ) {
     this.throttle = new LoginThrottle({ perUserAndAddress: WrongLinkLimit, perAddress: WrongLinkLimit, windowMs: 15 * 60_000 }, now);
-    const forget = () => this.forgetAll();
+    // Every event that may change what some link of the account shares: forget, then tell
+    // whoever keeps something per visitor (the hub's groups) while the event is still being emitted.
+    const forget = (accountId: number) => {
+      this.forgetAll();
+      for (const listener of this.scopeListeners) listener(accountId);
+    };
     const names = ['LiveShareChanged', 'SummaryChanged', 'SummaryListChanged', 'SessionsChanged', 'AgentsChanged'] as const;
     for (const n of names) events.on(n, forget);
     this.unsubscribe = () => {
@@ -76,7 +82,19 @@ export class LiveShareVisitors {
 
   close(): void {
     this.unsubscribe();
+    this.scopeListeners.clear();
     this.links.clear();
+  }
+
+  /**
+   * Calls `listener` with the account whenever what its links share may have changed (a
+   * summary's targets, sessions opened or closed, agents, the links themselves), right after
+   * the cached scopes were forgotten, so current() then reads what is shared now. Returns
+   * a function that stops the calls.
+   */
+  onScopeChange(listener: (accountId: number) => void): () => void {
+    this.scopeListeners.add(listener);
+    return () => this.scopeListeners.delete(listener);
   }
 
   forgetAll(): void {

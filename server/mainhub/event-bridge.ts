@@ -103,7 +103,7 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
   on('CommentChanged', (_accountId, sessionId, time, commentId) =>
     hub.clients.group(commentsGroup(sessionId)).send('CommentChanged', String(sessionId), iso(time), commentId),
   );
-  on('HostUpdated', (_accountId, sessionId, rowId, time) => {
+  on('HostUpdated', (accountId, sessionId, rowId, time) => {
     hub.clients.group(samplesGroup(sessionId)).send('HostUpdated', rowId, iso(time));
     void members
       .of(sessionId)
@@ -111,8 +111,10 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
         for (const id of ids) {
           if (hub.groups.size(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
         }
-        if (agentId !== null && hub.groups.size(agentSummaryGroup(agentId))) {
-          hub.clients.group(agentSummaryGroup(agentId)).send('SummaryHostUpdated', '0', rowId, iso(time));
+        // The session's own account: another account's visitors of "its" Local Machine hear nothing.
+        const agentGroup = agentId === null ? undefined : agentSummaryGroup(accountId, agentId);
+        if (agentGroup !== undefined && hub.groups.size(agentGroup)) {
+          hub.clients.group(agentGroup).send('SummaryHostUpdated', '0', rowId, iso(time));
         }
       })
       .catch(() => undefined); // the store is closing

@@ -151,7 +151,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
         const s = await summaries.getSummary(summaryDeps, ctx.principal, { summaryId: Number(sumId) });
         // A LiveShare visitor's pseudo-summary of an agent's targets (id 0) follows that agent.
         const agentId = ctx.principal.liveShare?.agentId;
-        if (s.UniqueID === '0' && agentId !== undefined) ctx.groups.join(agentSummaryGroup(agentId));
+        if (s.UniqueID === '0' && agentId !== undefined) ctx.groups.join(agentSummaryGroup(ctx.principal.accountId, agentId));
         else ctx.groups.join(summaryGroup(Number(s.UniqueID)));
       },
     }),
@@ -160,7 +160,7 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       args: [{ name: 'summaryId', schema: id }],
       handler: (ctx, sumId) => {
         const agentId = ctx.principal.liveShare?.agentId;
-        ctx.groups.leave(Number(sumId) === 0 && agentId !== undefined ? agentSummaryGroup(agentId) : summaryGroup(Number(sumId)));
+        ctx.groups.leave(Number(sumId) === 0 && agentId !== undefined ? agentSummaryGroup(ctx.principal.accountId, agentId) : summaryGroup(Number(sumId)));
       },
     }),
     RegisterForComments: method({

@@ -14,6 +14,7 @@ import { auditImpersonatedHubCalls } from '../impersonation/hub-audit.js';
 import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 import { connectionOwner } from './connection-owner.js';
+import { followVisitorScopes } from './visitor-groups.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
   // Created before the revocation listener: its cache forgets a change before the
@@ -38,7 +39,10 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
   const unbridge = bridgeEvents(app.events, hub, app.store);
   const unrevoke = closeRevokedConnections(app.events, hub, principals);
   const unvisit = closeEndedVisits(app.events, hub);
+  // A visitor's per-target groups follow what its link shares now.
+  const unfollow = followVisitorScopes(hub, app.liveShareVisitors);
   app.addHook('onClose', async () => {
+    unfollow();
     unbridge();
     unrevoke();
     unvisit();
