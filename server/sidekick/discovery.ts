@@ -9,7 +9,11 @@ import { readDefaultGateway, readResolver, type MachineView } from './machine-vi
 import type { SidekickTargetRecord } from './repository.js';
 
 export interface DiscoverySources {
-  view: MachineView;
+  /**
+   * Where the gateway and resolver are read (this server's routing table and resolv.conf), or
+   * why they are not: a hosted customer's agent is not this server, whose are the provider's.
+   */
+  view: MachineView | { unknown: string };
   ranges: PrivateRanges;
   externals: readonly [string, string];
   /** Starts a trace, answers its target (session) id; throws with a message a person can act on. */
@@ -58,8 +62,14 @@ export async function discover(s: DiscoverySources): Promise<void> {
     await start(SidekickSourceKind.External1, s.externals[0]?.trim(), 'No external source 1 in Settings > General.'),
     await start(SidekickSourceKind.External2, s.externals[1]?.trim(), 'No external source 2 in Settings > General.'),
   ];
-  await start(SidekickSourceKind.DefaultGateway, await readDefaultGateway(s.view), 'No default route in the routing table.');
-  await start(SidekickSourceKind.DnsResolver, await readResolver(s.view), 'No nameserver in resolv.conf.');
+  const view = s.view;
+  if ('unknown' in view) {
+    await start(SidekickSourceKind.DefaultGateway, undefined, view.unknown);
+    await start(SidekickSourceKind.DnsResolver, undefined, view.unknown);
+  } else {
+    await start(SidekickSourceKind.DefaultGateway, await readDefaultGateway(view), 'No default route in the routing table.');
+    await start(SidekickSourceKind.DnsResolver, await readResolver(view), 'No nameserver in resolv.conf.');
+  }
 
   // The provider edge: watch the external traces until one shows a public hop before its target.
   const deadline = Date.now() + s.edgeWaitMs;

@@ -32,6 +32,7 @@ import { PasswordSeal } from '../liveshare/secrets.js';
 import { digestOf, newSecurePW, newShareId } from '../liveshare/secrets.js';
 import { DefaultPrivateRanges, PrivateRanges } from './addresses.js';
 import { discover } from './discovery.js';
+import { localMachineUse } from '../accounts/local-machine.js';
 import * as repo from './repository.js';
 
 export interface SidekickDeps {
@@ -45,6 +46,9 @@ export interface SidekickDeps {
 export const SidekickUnavailable =
   'Sidekick is not available on this server: it needs the Sidekick licence or a Professional licence that is not a trial.';
 export const SidekickSummaryName = 'Sidekick';
+/** A hosted customer's gateway and resolver card: the server knows only its own (the provider's). */
+export const SidekickAgentViewUnknown =
+  "Not known in Hopwatch Cloud: the server reads only its own routing table and resolv.conf, which are the provider's, not your agent's. Trace your gateway and resolver by address.";
 
 /** Discoveries in progress, per account: Clear All and Restart and shutdown stop them. */
 const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
@@ -134,6 +138,11 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   // A new appliance has no configuration until Settings is opened once: the traces need one.
   await getSettings({ store: deps.store, events: deps.events, config: deps.config }, p);
   const externals = await deps.store.read(async (q) => externalSources(deps.config, (await accountSettings(q, p.accountId)).general));
+  // The gateway and resolver come from this server's own files: a hosted customer's traces
+  // run on its agent, and this server's are the provider's internal addresses (issue 39 item 15).
+  const local = await deps.store.read((q) => localMachineUse(q, deps.config.deployment, p.accountId));
+  const serverView = { routeTablePath: deps.config.sidekick.routeTablePath, resolvConfPath: deps.config.sidekick.resolvConfPath };
+  const view = local.counted && agentId !== LocalMachineAgentId ? { unknown: SidekickAgentViewUnknown } : serverView;
   const startedAt = Date.now();
   const summaryId = await deps.store.transaction(async (q) => {
     await summaries.ensureAllTargets(q, p.accountId);
@@ -145,7 +154,7 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   const abort = new AbortController();
   const sk = asSidekick(p);
   const done = discover({
-    view: { routeTablePath: deps.config.sidekick.routeTablePath, resolvConfPath: deps.config.sidekick.resolvConfPath },
+    view,
     ranges: new PrivateRanges(deps.config.sidekick.privateRanges ?? DefaultPrivateRanges),
     externals,
     edgeWaitMs: deps.config.sidekick.edgeWaitMs,

@@ -4,7 +4,11 @@
 // shown; staff may grant it per account, and a granted account's Local Machine traces count
 // against its entitled traces. The provider's accounts keep it; self-hosted is unchanged.
 import { HttpTransportType } from '@microsoft/signalr';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SidekickAgentViewUnknown } from '../../server/sidekick/service.js';
 import { LocalMachineRefusedText, type CreatedAccount, type StaffAccount, type Subscription } from '../../server/contract/accounts.js';
 import { capacityFullText } from '../../server/contract/agents.js';
 import { LocalMachineAgentId, SessionState } from '../../server/contract/sessions.js';
@@ -13,6 +17,16 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { caller, connectHub, q } from '../security/support.js';
 
 const staff = { user: 'ops@provider.example', password: 'Staff-pw-hosted-lm-1' };
+// The server's own network as Sidekick reads it: a default route via ProviderGateway and a
+// resolver, both of the provider's network (a routing table and resolv.conf of the test's own).
+const ProviderGateway = '10.251.200.1';
+const ProviderResolver = '10.251.200.53';
+const machine = mkdtempSync(join(tmpdir(), 'hopwatch-lm-view-'));
+writeFileSync(
+  join(machine, 'route'),
+  'Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT\neth0\t00000000\t01C8FB0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n',
+);
+writeFileSync(join(machine, 'resolv.conf'), `nameserver ${ProviderResolver}\n`);
 const rootPassword = 'root-pw-hosted-lm';
 
 const json = async <T>(r: Response, status = 200): Promise<T> => {
@@ -41,6 +55,8 @@ describe('hosted flavour: the Local Machine is the provider', () => {
         HOPWATCH_ROOT_PASSWORD: rootPassword,
         HOPWATCH_STAFF_USER: staff.user,
         HOPWATCH_STAFF_PASSWORD: staff.password,
+        HOPWATCH_SIDEKICK_ROUTE_TABLE: join(machine, 'route'),
+        HOPWATCH_SIDEKICK_RESOLV_CONF: join(machine, 'resolv.conf'),
       },
     });
     call = caller(hw);
@@ -49,6 +65,7 @@ describe('hosted flavour: the Local Machine is the provider', () => {
 
   afterAll(async () => {
     await hw?.dispose();
+    rmSync(machine, { recursive: true, force: true });
   });
 
   /** A customer account made by staff, its first user signed in with a password of their own. */
@@ -145,6 +162,24 @@ describe('hosted flavour: the Local Machine is the provider', () => {
     expect(await json(await call('/cmd/cloudconnect-entitlement', root))).toMatchObject({ ActiveTraces: 0 });
     const provider = (await json<StaffAccount[]>(await call('/api/staff/accounts', staffCookie))).find((a) => a.IsProvider)!;
     expect(provider.LocalMachine).toBe(true);
+  });
+
+  it("a customer's Sidekick on its own agent is not shown this server's gateway and resolver (the provider's)", async () => {
+    const c = await customer('Sidekick Co', 'sid@sidekick.example');
+    const agent = await json<{ ID: number }>(await call('/cmd/createAgent?name=Branch', c.cookie));
+    expect((await call(`/api/Sidekick/StartDiscovery?agentId=${agent.ID}`, c.cookie)).status).toBe(204);
+    const state = async () => json<{ Targets?: { Kind: string; OriginalTarget: string; ExportDetails: { NotFoundReason: string } }[] }>(await call('/api/Sidekick/SidekickState', c.cookie));
+    await expect.poll(async () => (await state()).Targets?.filter((t) => t.Kind === 'DefaultGateway' || t.Kind === 'DnsResolver').length, { timeout: 15_000 }).toBe(2);
+    const shown = await state();
+    for (const t of shown.Targets!.filter((x) => x.Kind === 'DefaultGateway' || x.Kind === 'DnsResolver')) {
+      expect(t).toMatchObject({ OriginalTarget: '', ExportDetails: { NotFoundReason: SidekickAgentViewUnknown } });
+    }
+    expect(JSON.stringify(shown)).not.toContain(ProviderGateway);
+    expect(JSON.stringify(shown)).not.toContain(ProviderResolver);
+    // The provider's own Sidekick (root's account, on the Local Machine) reads them as before.
+    const root = await signIn(hw.url, 'admin', rootPassword);
+    expect((await call('/api/Sidekick/StartDiscovery', root)).status).toBe(204);
+    await expect.poll(async () => JSON.stringify(await json(await call('/api/Sidekick/SidekickState', root))), { timeout: 15_000 }).toContain(ProviderGateway);
   });
 
   it("a customer's Local Machine trace without the grant (started before the upgrade) is paused at start, with a log line", async () => {

@@ -10,6 +10,10 @@ import { Modal } from '../components/Modal';
 import { createAccount, setEntitlements, suspendAccount } from './api';
 import { parseEntitlement } from './logic/accountRows';
 
+/** What granting the Local Machine means (issue 39 item 15, docs/accounts.md). */
+const LocalMachineGrantHint =
+  "The account's traces may run from this server, inside your networks; they count against its entitled traces. Taken back, its running Local Machine traces pause.";
+
 const failureText = (e: unknown) => (e instanceof ServerError ? bodyErrorText(e.body) : undefined) ?? errorMessage(e);
 
 function useSubmit<T>(action: () => Promise<T>, done: (result: T) => void) {
@@ -110,11 +114,14 @@ export function EntitlementsModal({ account, onClose, onChanged }: Done & { acco
   const [plan, setPlan] = useState(account.Plan);
   const [traces, setTraces] = useState(String(account.EntitledTraces));
   const [agents, setAgents] = useState(account.EntitledAgents === null ? '' : String(account.EntitledAgents));
+  const [localMachine, setLocalMachine] = useState(account.LocalMachine);
   const { busy, failure, submit } = useSubmit(
     async () => {
       const e = entitlementsOf(traces, agents);
       if (typeof e === 'string') throw new Error(e);
-      return setEntitlements(account.Id, { Plan: plan, EntitledTraces: e.traces, EntitledAgents: e.agents });
+      // The provider's account keeps the Local Machine whatever is sent: it is not offered there.
+      const grant = account.IsProvider ? {} : { LocalMachine: localMachine };
+      return setEntitlements(account.Id, { Plan: plan, EntitledTraces: e.traces, EntitledAgents: e.agents, ...grant });
     },
     () => {
       onClose();
@@ -127,6 +134,11 @@ export function EntitlementsModal({ account, onClose, onChanged }: Done & { acco
         <Field label="Plan" id="ent-plan" maxLength={PlanNameMaxLength} value={plan} onChange={(e) => setPlan(e.target.value)} />
         <Field label="Entitled traces" id="ent-traces" inputMode="numeric" autoFocus value={traces} onChange={(e) => setTraces(e.target.value)} />
         <Field label="Entitled agents (blank: no limit)" id="ent-agents" inputMode="numeric" value={agents} onChange={(e) => setAgents(e.target.value)} />
+        {!account.IsProvider && (
+          <label className="checkbox-line" title={LocalMachineGrantHint}>
+            <input type="checkbox" checked={localMachine} onChange={(e) => setLocalMachine(e.target.checked)} /> May trace from the Local Machine (this server)
+          </label>
+        )}
         <Failure text={failure} />
         <Actions busy={busy} label="Save" onCancel={onClose} />
       </form>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { LocalMachineAgentId } from '../../../server/contract/sessions';
 import { AgentPicker } from '../target/AgentPicker';
 import { useAgentList } from '../target/useAgentList';
+import { sidekickAgent } from '../target/logic/agentPicker';
 export const BuySidekickUrl = 'https://github.com/hopwatch/hopwatch#licence';
 
 export function PurchaseView() {
@@ -22,11 +23,12 @@ export function PurchaseView() {
 }
 
 export function WelcomeView({ onStart, starting }: { onStart: (agentId?: number) => void; starting: boolean }) {
-  // The agent the five traces run on: the Local Machine, unless the user picks another
-  // (offered only when there is another, like the target window's picker).
+  // The agent the five traces run on: the Local Machine where it is offered, else the first
+  // agent, unless the user picks another (offered only when there is another, like the
+  // target window's picker).
   const agents = useAgentList();
-  const [agentId, setAgentId] = useState<number>(LocalMachineAgentId);
-  const chosen = agents.find((a) => a.ID === agentId) ?? null;
+  const [agentId, setAgentId] = useState<number | null>(null);
+  const chosen = sidekickAgent(agents, agentId);
   return (
     <section className="sidekick-welcome" aria-label="Sidekick welcome">
       <h2>Welcome to Sidekick</h2>
@@ -35,7 +37,7 @@ export function WelcomeView({ onStart, starting }: { onStart: (agentId?: number)
         plus two well-known places on the internet. It traces all five and shows at a glance which part of the path is in trouble.
       </p>
       {agents.length > 1 && <AgentPicker agents={agents} chosen={chosen} onChoose={setAgentId} disabled={starting} title="The agent Sidekick's traces run on" />}
-      <button type="button" className="button" onClick={() => onStart(agentId === LocalMachineAgentId ? undefined : agentId)} disabled={starting}>
+      <button type="button" className="button" onClick={() => onStart(chosen && chosen.ID !== LocalMachineAgentId ? chosen.ID : undefined)} disabled={starting}>
         {starting ? 'Starting...' : 'Get Started'}
       </button>
     </section>

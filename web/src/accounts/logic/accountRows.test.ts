@@ -4,7 +4,7 @@ import { agentsText, filterAccounts, parseEntitlement, statusText, tracesText } 
 
 const a = (over: Partial<StaffAccount>): StaffAccount => ({
   Id: 2, Name: 'Acme', CreatedAt: 0, Plan: 'Team', EntitledTraces: 10, EntitledAgents: 3, Suspended: false, SuspendedReason: '',
-  IsProvider: false, Users: 1, Agents: 2, ActiveTraces: 4, ...over,
+  IsProvider: false, LocalMachine: false, Users: 1, Agents: 2, ActiveTraces: 4, ...over,
 });
 
 describe('staff accounts logic', () => {
@@ -21,6 +21,9 @@ describe('staff accounts logic', () => {
     expect(statusText(a({ Suspended: true }))).toBe('Suspended');
     expect(statusText(a({ IsProvider: true }))).toBe('Provider');
     expect(tracesText(a({}))).toBe('4 of 10');
+    // Granted the Local Machine (its traces are among the 4); the provider's own is not news.
+    expect(tracesText(a({ LocalMachine: true }))).toBe('4 of 10, Local Machine');
+    expect(tracesText(a({ LocalMachine: true, IsProvider: true }))).toBe('4 of 10');
     expect(agentsText(a({}))).toBe('2 of 3');
     expect(agentsText(a({ EntitledAgents: null }))).toBe('2 (no limit)');
   });

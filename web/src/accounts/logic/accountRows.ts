@@ -11,8 +11,8 @@ export function filterAccounts(accounts: StaffAccount[], filter: string): StaffA
 
 export const statusText = (a: StaffAccount): string => (a.IsProvider ? 'Provider' : a.Suspended ? 'Suspended' : 'Active');
 
-/** "3 of 10"; agents without a limit: "3 (no limit)". */
-export const tracesText = (a: StaffAccount): string => `${a.ActiveTraces} of ${a.EntitledTraces}`;
+/** "3 of 10" (a customer granted the Local Machine: "3 of 10, Local Machine"); agents without a limit: "3 (no limit)". */
+export const tracesText = (a: StaffAccount): string => `${a.ActiveTraces} of ${a.EntitledTraces}${a.LocalMachine && !a.IsProvider ? ', Local Machine' : ''}`;
 export const agentsText = (a: StaffAccount): string => (a.EntitledAgents === null ? `${a.Agents} (no limit)` : `${a.Agents} of ${a.EntitledAgents}`);
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentPickerDisabled, agentPickerVisible, agentTextStyle, chosenAgent, filterAgents, OfflineAgentColour, sortAgents, type AgentItem } from './agentPicker';
+import { agentPickerDisabled, agentPickerVisible, agentTextStyle, chosenAgent, filterAgents, OfflineAgentColour, sidekickAgent, sortAgents, type AgentItem } from './agentPicker';
 
 const local: AgentItem = { ID: -1, Name: 'Local Machine', IsOnline: true };
 const berlin: AgentItem = { ID: 4, Name: 'berlin', IsOnline: true };
@@ -28,6 +28,13 @@ describe('agent picker', () => {
   it('shows offline agents in red', () => {
     expect(agentTextStyle(attic)).toEqual({ color: OfflineAgentColour });
     expect(agentTextStyle(local).color).toBeUndefined();
+  });
+  it("Sidekick's agent: the chosen one, else the Local Machine where offered, else the first (a hosted customer's own agent)", () => {
+    expect(sidekickAgent([berlin, local, zurich], null)).toBe(local);
+    expect(sidekickAgent([berlin, local, zurich], 2)).toBe(zurich);
+    // Hosted: the Local Machine is the provider's, not in the customer's list.
+    expect(sidekickAgent([zurich, attic, berlin], null)).toBe(berlin);
+    expect(sidekickAgent([], null)).toBeNull();
   });
   it('is disabled while rows are selected', () => {
     expect(agentPickerDisabled(0)).toBe(false);

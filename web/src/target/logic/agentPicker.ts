@@ -3,6 +3,7 @@
 // first agent is chosen when none is; disabled while rows are selected. Sorted online first,
 // then by name (spec 2 section 9).
 import type { AgentItem as ContractAgentItem } from '../../../../server/contract/agents';
+import { LocalMachineAgentId } from '../../../../server/contract/sessions';
 
 /** What the picker reads of an agent as the hub's GetAgents answers it. */
 export type AgentItem = Pick<ContractAgentItem, 'ID' | 'Name' | 'IsOnline'>;
@@ -22,6 +23,15 @@ export function sortAgents(agents: readonly AgentItem[]): AgentItem[] {
 /** The chosen agent: the one chosen while it still exists, else the first in picker order. */
 export function chosenAgent(agents: readonly AgentItem[], chosenId: number | null): AgentItem | null {
   return agents.find((a) => a.ID === chosenId) ?? sortAgents(agents)[0] ?? null;
+}
+
+/**
+ * Sidekick's agent: the one chosen while it still exists, else the Local Machine where it is
+ * offered (Sidekick looks at that machine's network), else the first in picker order (a
+ * hosted customer's own agent: the Local Machine is the provider's there, issue 39 item 15).
+ */
+export function sidekickAgent(agents: readonly AgentItem[], chosenId: number | null): AgentItem | null {
+  return agents.find((a) => a.ID === chosenId) ?? agents.find((a) => a.ID === LocalMachineAgentId) ?? sortAgents(agents)[0] ?? null;
 }
 
 /** Agents whose name contains the filter text (any case), in picker order. */
