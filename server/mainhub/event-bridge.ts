@@ -46,10 +46,18 @@ class SummaryMembership {
   async of(sessionId: number): Promise<Membership> {
     const hit = this.cache.get(sessionId);
     if (hit && Date.now() < hit.until) return hit;
-    const generation = this.generation;
-    const m = await this.lookup.get(sessionId);
-    if (generation === this.generation) this.cache.set(sessionId, { ...m, until: Date.now() + SummaryMembership.MaxAgeMs + Math.random() * SummaryMembership.AgeSpreadMs });
-    return m;
+    // A summary or session change while the read was on its way may have made its answer
+    // stale (a target just taken out of a shared summary): read again, a few times at most,
+    // so a visitor of that summary is not sent the removed target's SummaryHostUpdated.
+    for (let attempt = 1; ; attempt++) {
+      const generation = this.generation;
+      const m = await this.lookup.get(sessionId);
+      if (generation === this.generation) {
+        this.cache.set(sessionId, { ...m, until: Date.now() + SummaryMembership.MaxAgeMs + Math.random() * SummaryMembership.AgeSpreadMs });
+        return m;
+      }
+      if (attempt === 3) return m;
+    }
   }
 
   private async read(sessionIds: number[]): Promise<Map<number, Membership>> {

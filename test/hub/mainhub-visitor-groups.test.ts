@@ -72,9 +72,11 @@ describe('a LiveShare visitor after a target leaves the shared summary', () => {
     for (const c of [visitor.connection, owner.connection]) {
       for (const t of [removed, kept]) await c.invoke('RegisterForNewSamples', t);
       await c.invoke('RegisterForComments', removed);
+      await c.invoke('RegisterForChangesToSummary', summary);
     }
     const hostUpdated = (t: number) => (h: Heard) => h.event === 'HostUpdated' && h.args[0] === String(t);
     const commentChanged = (t: number) => (h: Heard) => h.event === 'CommentChanged' && h.args[0] === String(t);
+    const summaryHostUpdated = (t: number) => (h: Heard) => h.event === 'SummaryHostUpdated' && h.args[0] === summary && h.args[1] === String(t);
     // While shared, the visitor hears the target.
     await hears(visitor.heard, hostUpdated(removed), 'HostUpdated of the shared target');
 
@@ -91,12 +93,15 @@ describe('a LiveShare visitor after a target leaves the shared summary', () => {
     expect(comment.status, await comment.clone().text()).toBe(200);
     await hears(owner.heard, commentChanged(removed), 'CommentChanged (owner)', ownerSince);
     await hears(owner.heard, hostUpdated(removed), 'HostUpdated of the removed target (owner)', ownerSince);
-    // The targets that stay shared are still heard.
+    // The targets that stay shared are still heard, in the summary too.
     await hears(visitor.heard, hostUpdated(kept), 'HostUpdated of the kept target', since);
+    await hears(owner.heard, summaryHostUpdated(kept), 'SummaryHostUpdated of the kept target (owner)', ownerSince);
     await visitor.connection.invoke('GetSampleCountForSession', kept);
     const after = visitor.heard.slice(since);
     expect(after.filter(hostUpdated(removed))).toEqual([]);
     expect(after.filter(commentChanged(removed))).toEqual([]);
+    expect(after.filter(summaryHostUpdated(removed))).toEqual([]);
+    expect(after.filter(summaryHostUpdated(kept)).length).toBeGreaterThan(0);
     // And registering for it again is refused: it is no longer shared.
     await expect(visitor.connection.invoke('RegisterForNewSamples', removed)).rejects.toThrow();
   }, 60_000);
