@@ -4,6 +4,12 @@
 // once: batches at or below the agent's last committed sequence number are acknowledged
 // without ingest, and rounds at or before a session's last committed sample time are
 // skipped (this covers a crash between the ingest commit and the sequence number's write).
+//
+// Everything an agent sends is checked against that agent first (issue 39): a message naming a
+// session is taken only for a session of this agent (same agent id, same account), and the
+// answer to a request is looked up among the requests sent on this link, by the link's own
+// numbers, so no agent can answer another's. A batch whose sequence number or times no agent
+// means is refused with the reason (./batch-checks.ts), which the agent drops.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -18,6 +24,7 @@ import type { DomainEventBus } from '../events.js';
 import { rowId } from '../contract/targets.js';
 import { TargetIpWrites } from '../targets/target-ip-writes.js';
 import { keyMatches } from './keys.js';
+import { batchProblem, timeProblem } from './batch-checks.js';
 import * as repo from './repository.js';
 import { listParam } from '../store/id-list.js';
 import { BatchedLookup } from '../store/batched-lookup.js';
@@ -37,6 +44,14 @@ interface Connection {
   helloSeen: boolean;
   /** The network interfaces the agent reported in its hello (newer agents). */
   interfaces?: { ID: string; Name: string }[];
+  /** Re-resolve requests sent on this link and not yet answered, by this link's request numbers. */
+  pending: Map<number, PendingResolve>;
+  nextReq: number;
+}
+
+interface PendingResolve {
+  traceId: number;
+  answer(address: string | undefined): void;
 }
 
 interface Assignment {
@@ -73,8 +88,6 @@ export class AgentLinks {
   private readonly hellos: GroupedWrites<repo.Hello>;
   private readonly validate: ValidateFunction<AgentMessage>;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MaxFrameBytes, perMessageDeflate: false });
-  private nextReq = 1;
-  private readonly resolving = new Map<number, (address: string | undefined) => void>();
   private closing = false;
   /** The last error an agent reported per session. */
   readonly traceErrors = new Map<number, string>();
@@ -172,18 +185,18 @@ export class AgentLinks {
   /** Asks the agent to resolve again; undefined when it is offline or does not answer in 10 s. */
   reResolve(traceId: number): Promise<string | undefined> {
     const a = this.assigned.get(traceId);
-    if (!a || !this.conns.has(a.agentId)) return Promise.resolve(undefined);
-    const req = this.nextReq++;
+    const c = a && this.conns.get(a.agentId);
+    if (!c?.helloSeen) return Promise.resolve(undefined);
+    const req = c.nextReq++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.resolving.delete(req);
-        resolve(undefined);
-      }, 10_000);
-      this.resolving.set(req, (address) => {
+      const answer = (address: string | undefined) => {
         clearTimeout(timer);
+        c.pending.delete(req);
         resolve(address);
-      });
-      this.send(a.agentId, { t: 'reresolve', traceId, req });
+      };
+      const timer = setTimeout(() => answer(undefined), 10_000);
+      c.pending.set(req, { traceId, answer });
+      this.sendOn(c, { t: 'reresolve', traceId, req });
     });
   }
 
@@ -243,6 +256,8 @@ export class AgentLinks {
       lastSeq: agent.lastSeq,
       lastAdded: agent.lastSeq,
       helloSeen: false,
+      pending: new Map(),
+      nextReq: 1,
     };
     this.conns.set(agent.id, c);
     this.deps.log.info({ agentId: agent.id }, 'agent connected');
@@ -253,6 +268,8 @@ export class AgentLinks {
       });
     });
     ws.on('close', () => {
+      // Requests sent on this link get no answer now (a new link numbers its own).
+      for (const p of [...c.pending.values()]) p.answer(undefined);
       void c.acks.then(() => this.progress.flush()).catch(() => undefined);
       if (this.conns.get(agent.id) === c) {
         this.conns.delete(agent.id);
@@ -281,11 +298,20 @@ export class AgentLinks {
     const m = msg;
     if (m.t === 'hello') return this.onHello(c, m);
     if (!c.helloSeen) return this.refuse(c, 'The agent must say hello first.');
+    if (m.t === 'batch') return this.onBatch(c, m.seq, m.rounds);
+    // Every other message names a session: only this agent's own is taken. Ignored (not a
+    // close): an agent may still report on a session deleted while it was away.
+    if (!(await this.owns(c, m.traceId))) {
+      this.deps.log.warn({ agentId: c.agentId, sessionId: m.traceId, type: m.t }, 'agent message ignored: session of another agent');
+      return;
+    }
     switch (m.t) {
-      case 'batch':
-        return this.onBatch(c, m.seq, m.rounds);
       case 'route': {
-        if (!(await this.owns(c, m.traceId))) return;
+        const late = timeProblem(m.change.time, Date.now());
+        if (late) {
+          this.deps.log.warn({ agentId: c.agentId, sessionId: m.traceId, problem: late }, 'agent route change ignored');
+          return;
+        }
         await this.deps.store.run(
           'INSERT INTO route_changes (session_id, time, hop, old_address, new_address) VALUES ($1, $2, $3, $4, $5)',
           [m.traceId, m.change.time, m.change.ttl, m.change.previous, m.change.current],
@@ -294,14 +320,14 @@ export class AgentLinks {
         return;
       }
       case 'resolved': {
-        if (m.req !== undefined) this.resolving.get(m.req)?.(m.address);
-        if (m.req !== undefined) this.resolving.delete(m.req);
-        if (!(await this.owns(c, m.traceId))) return;
+        // The answer to a request of this link about this very session (a number alone names nothing).
+        const pending = m.req === undefined ? undefined : c.pending.get(m.req);
+        if (pending?.traceId === m.traceId) pending.answer(m.address);
         this.targetIps.set(m.traceId, m.address);
         return;
       }
       case 'traceError':
-        this.deps.log.error({ agentId: c.agentId, sessionId: m.traceId, msg: m.message }, 'trace error on agent');
+        this.deps.log.error({ agentId: c.agentId, sessionId: m.traceId, error: m.message }, 'trace error on agent');
         this.traceErrors.set(m.traceId, m.message);
         return;
     }
@@ -362,6 +388,12 @@ export class AgentLinks {
       return;
     }
     // Everything is checked before anything is added: a refused batch stores nothing.
+    const problem = batchProblem(c.lastAdded, seq, rounds, Date.now());
+    if (problem) {
+      this.deps.log.warn({ agentId: c.agentId, seq, problem }, 'agent batch refused');
+      c.acks = c.acks.then(() => this.sendOn(c, { t: 'refused', seq, Error: problem }));
+      return;
+    }
     const ids = [...new Set(rounds.map((r) => r.traceId))];
     for (const id of ids) {
       if (!(await this.owns(c, id))) {
