@@ -4,9 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { type HubConnection, HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { RS, upgradeStatus } from './raw-hub.js';
 import { startTestServer, type TestServer, until } from './test-hub.js';
-
-const RS = '\u001e';
 const COOKIE = 'session=mallory';
 const LIMIT = 64 * 1024;
 
@@ -47,22 +46,6 @@ async function rawSocket(server: TestServer, handshake = true): Promise<RawSocke
     expect(records[0]).toBe('{}');
   }
   return { ws, connectionId, records, closed };
-}
-
-/** Status of an upgrade the server refuses (or 101 if it accepts; accepted sockets go in `opened`). */
-function upgradeStatus(url: string, cookie?: string, opened: WebSocket[] = []): Promise<number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
-    ws.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      opened.push(ws);
-      resolve(101);
-    });
-    ws.on('error', () => {});
-  });
 }
 
 function closeRecord(records: string[]): { type: number; error?: string; allowReconnect?: boolean } | undefined {
