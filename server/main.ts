@@ -7,6 +7,7 @@ import { Store } from './store/db.js';
 import { buildApp } from './app.js';
 import { ensureRootUser } from './account/root-user.js';
 import { ensureStaffUser } from './accounts/staff-user.js';
+import { secureDataDir, ServerUmask } from './store/data-dir.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // dist/server/main.js -> repo root two levels up.
@@ -15,6 +16,9 @@ const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'))
 const ShutdownLimitMs = 4500;
 
 async function main(): Promise<void> {
+  // Before anything is created: the database, its WAL (DuckDB makes them), key files, the
+  // alert outbox and exports are the owner's only, whatever umask started the server.
+  process.umask(ServerUmask);
   let config;
   try {
     config = loadConfig(process.env, resolve(root, 'dist/web'));
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  secureDataDir(config.dataDir, (line) => process.stdout.write(`${line}\n`));
   const store = await Store.open(config.dataDir, { migrations: { log: (line) => process.stdout.write(`${line}\n`) } });
   await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
   await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
