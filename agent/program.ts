@@ -252,8 +252,10 @@ export class AgentProgram {
         this.pumpResend();
         return;
       case 'refused':
-        this.log(`server refused batch ${m.seq}: ${m.Error}`);
-        this.spool.remove(m.seq);
+        // Refused by its content (a session not this agent's, a time or number out of range):
+        // sending it again would be refused again, so it goes, and the next ones follow.
+        this.log(`the server refused batch ${m.seq} (dropped, not sent again): ${m.Error}`);
+        this.spool.drop(m.seq);
         this.sent.delete(m.seq);
         this.pumpResend();
         return;

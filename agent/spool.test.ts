@@ -49,6 +49,18 @@ describe('agent spool', () => {
     expect(new Spool(dir).append(batch(r(1, 4))).seq).toBeGreaterThan(later);
   });
 
+  it('drops a batch the server refused for good, across a restart too, unless an older one is still unanswered', () => {
+    const dir = tmp();
+    const s = new Spool(dir);
+    for (let i = 1; i <= 4; i++) s.append(batch(r(1, i)));
+    s.acknowledge(1);
+    s.drop(2); // nothing older left: settled like an acknowledged batch
+    s.drop(4); // 3 is older and unanswered: dropped now, but the mark stays at 2
+    expect(s.pendingSeqs()).toEqual([3]);
+    s.close();
+    expect(new Spool(dir).pendingSeqs()).toEqual([3, 4]);
+  });
+
   it('continues after the server said what it committed', () => {
     const s = new Spool(tmp());
     s.advanceTo(41);

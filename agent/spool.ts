@@ -125,7 +125,7 @@ export class Spool {
   /** The segment being appended to: its first seq and open descriptor. */
   private open?: { first: number; fd: number };
   private bytes = 0;
-  /** Highest seq acknowledged (everything at or below it is committed on the server). */
+  /** Highest seq settled: everything at or below it is committed on the server, or was refused by it. */
   private acked = 0;
   private ackedWritten = 0;
   private ackedTimer?: NodeJS.Timeout;
@@ -254,6 +254,23 @@ export class Spool {
       if (s > seq) break;
       this.remove(s);
     }
+    this.settle(seq);
+  }
+
+  /**
+   * The server refused the batch: it will never store it, so it is dropped and never sent
+   * again, after a restart either (issue 39). The server answers batches in order, so
+   * everything older has been answered too: the mark moves past it when nothing older is
+   * left (a batch the mark does not cover would be read back from its segment at the next start).
+   */
+  drop(seq: number): void {
+    this.remove(seq);
+    const oldest = this.batches.keys().next();
+    if (oldest.done || oldest.value > seq) this.settle(seq);
+  }
+
+  /** Moves the settled mark (written to disk at most once a second). */
+  private settle(seq: number): void {
     if (seq > this.acked) {
       this.acked = seq;
       this.ackedTimer ??= setTimeout(() => this.writeAcked(), AckedWriteMs);
