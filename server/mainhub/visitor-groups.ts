@@ -7,8 +7,11 @@
 // connection of that account leaves its per-target groups at once, in the same turn: no
 // event of a target no longer shared can be sent to it after the change. Then the groups of
 // the targets its link still shares are joined again, once the link's scope has been read
-// again. A visitor may miss an event of a still-shared target in between (a HostUpdated
-// comes again with the next round); it never hears one of a target it may no longer see.
+// again; what the connection holds then is checked against that scope too (a registration
+// that checked the scope as it was before the change may have joined in between). A visitor
+// may miss an event of a still-shared target meanwhile (a HostUpdated comes again with the
+// next round). Left open: a registration whose check read the old scope and that joins
+// after the new scope was read keeps its group until the next change or its next call.
 import type { Principal } from '../account/principal.js';
 import type { Hub } from '../hub/index.js';
 import type { LiveShareVisitors } from '../liveshare/visitors.js';
@@ -34,12 +37,18 @@ export function followVisitorScopes(hub: Hub<Principal, MainHubEvents>, visitors
     }
     if (entry.generation !== generation || pending.get(connectionId) !== entry) return;
     pending.delete(connectionId);
-    // A link that no longer lets the visitor in: its next call closes the connection.
-    if (!now?.liveShare) return;
-    for (const group of entry.groups) {
+    // A link that no longer lets the visitor in keeps no per-target group (its next call
+    // closes the connection).
+    const shared = (group: string) => {
       const sessionId = sessionOfGroup(group);
-      if (sessionId !== undefined && now.liveShare.sessionIds.has(sessionId)) hub.groups.add(connectionId, group);
+      return sessionId !== undefined && now?.liveShare !== undefined && now.liveShare.sessionIds.has(sessionId);
+    };
+    // A registration that checked the scope as it was before the change may have joined
+    // since the groups were left: what is held now is checked too.
+    for (const group of hub.groups.of(connectionId)) {
+      if (sessionOfGroup(group) !== undefined && !shared(group)) hub.groups.remove(connectionId, group);
     }
+    for (const group of entry.groups) if (shared(group)) hub.groups.add(connectionId, group);
   };
 
   const changed = (accountId: number) => {
