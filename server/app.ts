@@ -15,6 +15,7 @@ import { requestSerializer } from './http/log-redaction.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installCrossSiteRefusal } from './http/cross-site.js';
 import { installAccessCheck } from './http/access.js';
+import { installFiniteNumbers } from './http/finite-numbers.js';
 import { principalFromCookie } from './account/authenticate.js';
 import type { LoginThrottle } from './account/login-throttle.js';
 import accountPlugin from './account/plugin.js';
@@ -144,6 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installAccessCheck(app);
   installImpersonationAudit(app);
   installUserEventLog(app);
+  installFiniteNumbers(app);
 
   await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
   await app.register(appConfigPlugin, { version: opts.version });

@@ -4,12 +4,13 @@
 import { Claim } from '../contract/account.js';
 import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
 import { agentNames } from '../agents/repository.js';
-import { rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
+import { MaxRecordId, rowId, type GraphRowsRequest, type GraphRowsResult, type TargetRow, type TargetListType } from '../contract/targets.js';
 import { LatencyCode, latencyDisplayText } from '../contract/latency.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import { parseOptionalTime } from '../http/time.js';
+import { parseIdText, parseInt32Id, parseRecordId } from '../http/schemas.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findSessions, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
@@ -241,7 +242,7 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
   }
   const parts: { s: SessionRecord; range: { from: number; to: number }; hosts: HostRecord[]; st: RowStatsResult; last: number }[] = [];
   for (const s of sessions) {
-    const req = args.requests.find((r) => Number(r.ID) === s.id) ?? args.requests[0];
+    const req = args.requests.find((r) => parseRecordId(r.ID) === s.id) ?? args.requests[0];
     const range = rangeFor(s, req);
     const own = hostsBySession.get(s.id) ?? [];
     const st = await statsFor(q, s, range.from, range.to, Math.max(0, ...own.map((h) => h.hop)), source);
@@ -271,8 +272,9 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
 }
 
 async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
-  const summaryId = Number(args.uniqueID);
-  if (!Number.isInteger(summaryId)) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
+  // 0 is a LiveShare visitor's pseudo-summary of an agent's targets.
+  const summaryId = parseIdText(args.uniqueID, 0, MaxRecordId);
+  if (summaryId === undefined) throw badRequest(`"${args.uniqueID}" is not a summary id.`);
   if (summaryOutsideLiveShare(p, summaryId)) throw notFound(`Summary ${summaryId} not found`);
   const editable = p.claims.includes(Claim.TargetManagement);
   return store.read(async (q) => {
@@ -300,8 +302,8 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
  * account (the Local Machine is -1), one row each, as a summary grid shows them.
  */
 async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source?: RowsSource): Promise<GraphRowsResult> {
-  const agentId = Number(args.uniqueID);
-  if (!Number.isInteger(agentId)) throw badRequest(`"${args.uniqueID}" is not an agent id.`);
+  const agentId = parseInt32Id(args.uniqueID);
+  if (agentId === undefined) throw badRequest(`"${args.uniqueID}" is not an agent id.`);
   // A LiveShare visitor sees an agent's targets only as its link's pseudo-summary (summaryRows).
   if (p.liveShare) throw notFound(`Agent ${agentId} not found.`);
   const editable = p.claims.includes(Claim.TargetManagement);

@@ -73,6 +73,27 @@ const jsonValues: unknown[] = [null, true, false, 0, -1, 1.5, 1e308, -1e308, 1e2
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
+/**
+ * Numbers in exponent (and hex) form for every id-like argument (issue 39 item 9): `Number()`
+ * reads '1e23' as an integer that no 32-bit id column holds, so a parser that forgot the
+ * bound sends it to SQL ("bigint out of int64 range", a 500).
+ */
+const exponentTexts = ['1e23', '1e3', '-1e5', '1E400', '0x10'];
+/** The same as JSON number literals (written into the body text as they are). */
+const exponentJson = ['1e23', '1e3', '-1e5', '1E400'];
+/** An argument that names a stored record: id, ID, uniqueID, summaryId, Ids, userIds... */
+const idLike = (name: string) => /ids?$/i.test(name) && !hostLike(name);
+
+/** The valid values, and each enum property at each of its other values (listType=Summary...). */
+function enumVariants(props: Record<string, Schema>, base: Record<string, unknown>): Record<string, unknown>[] {
+  const out = [base];
+  for (const [k, s] of Object.entries(props)) {
+    const values = s.enum ?? s.anyOf?.find((a) => a.enum)?.enum ?? [];
+    for (const v of values) if (v !== base[k]) out.push({ ...base, [k]: v });
+  }
+  return out;
+}
+
 /** A name of a property that is a host or a target: the server may look it up in DNS. */
 const hostLike = (name: string) => /host|target|address/i.test(name) && !/id$/i.test(name);
 
@@ -219,6 +240,47 @@ function casesFor(route: Route): Case[] {
   return cases;
 }
 
+/** Exponent-form numbers in each id-like query property, path parameter and body property. */
+function exponentCasesFor(route: Route): Case[] {
+  const cases: Case[] = [];
+  const qProps = route.query?.properties ?? {};
+  const required = route.query?.required ?? [];
+  const validQuery = Object.fromEntries(required.map((k) => [k, sample(k, qProps[k], route.url)]));
+  const withBody = route.method !== 'GET' && route.method !== 'DELETE';
+  const validBody = route.body ? (sample('body', route.body, route.url) as Record<string, unknown>) : undefined;
+  const body = withBody ? JSON.stringify(validBody ?? {}) : undefined;
+  for (const [name, schema] of Object.entries(qProps)) {
+    if (!idLike(name)) continue;
+    for (const variant of enumVariants(qProps, validQuery)) {
+      for (const v of exponentTexts) {
+        const value = schema.type === 'array' || schema.items ? [v] : v;
+        cases.push({ label: `${name}=${v} ${JSON.stringify(omit(variant, name)).slice(0, 60)}`, path: pathOf(route, {}), query: queryOf({ ...variant, [name]: value }), body });
+      }
+    }
+  }
+  for (const name of [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1])) {
+    if (!idLike(name)) continue;
+    for (const v of exponentTexts) cases.push({ label: `:${name}=${v}`, path: pathOf(route, { [name]: enc(v) }), query: queryOf(validQuery), body });
+  }
+  if (withBody && route.body?.properties) {
+    const bodyProps = route.body.properties;
+    for (const [name, schema] of Object.entries(bodyProps)) {
+      if (!idLike(name)) continue;
+      const array = schema.type === 'array';
+      for (const variant of enumVariants(bodyProps, validBody ?? {})) {
+        for (const v of exponentTexts) {
+          cases.push({ label: `body.${name}="${v}"`, path: pathOf(route, {}), query: queryOf(validQuery), body: JSON.stringify({ ...variant, [name]: array ? [v] : v }) });
+        }
+        for (const v of exponentJson) {
+          const text = JSON.stringify({ ...variant, [name]: array ? ['@n'] : '@n' }).replace('"@n"', v);
+          cases.push({ label: `body.${name}=${v}`, path: pathOf(route, {}), query: queryOf(validQuery), body: text });
+        }
+      }
+    }
+  }
+  return cases;
+}
+
 function omit(o: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _, ...rest } = o;
   return rest;
@@ -298,6 +360,29 @@ describe('every route', () => {
     expect(problems).toEqual([]);
   }, 1_200_000);
 
+  it('answers ids in exponent form (1e23, 1e3, -1e5, 1E400, 0x10) with 4xx and an Error text, never 5xx', async () => {
+    const problems: string[] = [];
+    let sent = 0;
+    for (const route of routes) {
+      const cases = exponentCasesFor(route);
+      if (!cases.length) continue;
+      const cookie = await signIn(hw.url, 'admin', 'root-pw');
+      for (const c of cases) {
+        assertSafe(c);
+        const headers: Record<string, string> = { cookie, 'x-forwarded-for': `2001:db8::${(++forwarded).toString(16)}` };
+        if (c.body !== undefined) headers['content-type'] = 'application/json';
+        const r = await fetch(`${hw.url}${c.path}${c.query ? `?${c.query}` : ''}`, { method: route.method, headers, body: c.body });
+        sent++;
+        const problem = await problemsOf(r);
+        if (problem) problems.push(`${route.method} ${route.url} [${c.label}]: ${problem}`);
+      }
+      await expectAlive(hw);
+    }
+    console.log(`[fuzz] exponent ids: ${sent} requests, ${problems.length} problems`);
+    expect(sent).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+  }, 600_000);
+
   it('answers a body over the limit with 413 and an Error text', async () => {
     // Small enough (sign-in's limit is 16 KiB) for the whole body to be written before the answer.
     const r = await fetch(`${hw.url}/api/Account/Login`, {
@@ -319,6 +404,19 @@ describe('every /mainHub method', () => {
   };
   const argSample = (a: ArgSpec) => (a.name === 'name' ? 'Name' : sample(a.name, a.schema as Schema, '/mainHub'));
 
+  /** Invokes; the hub's "unexpected error" or a closed connection is a problem (then reconnects). */
+  async function invokeNoting(name: string, args: unknown[], label: string, problems: string[]): Promise<void> {
+    const err = await hub.connection.invoke(name, ...args).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    if (err && /unexpected error/i.test(err.message)) problems.push(`${name} [${label}]: ${err.message}`);
+    if (hub.connection.state !== 'Connected') {
+      problems.push(`${name} [${label}]: the connection closed (${err?.message})`);
+      await connect();
+    }
+  }
+
   it('answers hostile arguments with a caller-facing error, never the unexpected one', async () => {
     cookie = await signIn(hw.url, 'admin', 'root-pw');
     await connect();
@@ -335,21 +433,52 @@ describe('every /mainHub method', () => {
       });
       for (const [label, callArgs] of calls) {
         sent++;
-        const err = await hub.connection.invoke(name, ...callArgs).then(
-          () => undefined,
-          (e: Error) => e,
-        );
-        if (err && /unexpected error/i.test(err.message)) problems.push(`${name} [${label}]: ${err.message}`);
-        if (hub.connection.state !== 'Connected') {
-          problems.push(`${name} [${label}]: the connection closed (${err?.message})`);
-          await connect();
-        }
+        await invokeNoting(name, callArgs, label, problems);
       }
       await expectAlive(hw);
     }
     await hub.connection.stop();
     console.log(`[fuzz] ${hubMethods.length} hub methods, ${sent} invocations, ${problems.length} problems`);
     expect(hubMethods.length).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  }, 600_000);
+
+  it('answers ids in exponent form in every id-like argument with a caller-facing error', async () => {
+    cookie = await signIn(hw.url, 'admin', 'root-pw');
+    await connect();
+    const problems: string[] = [];
+    let sent = 0;
+    // Strings as the console could send them, and JSON numbers (the client writes 1e23 as 1e+23).
+    const values: unknown[] = [...exponentTexts, 1e23, 1e3, -1e5];
+    for (const [name, args] of hubMethods) {
+      const valid = args.map(argSample);
+      // Each enum argument at each of its values too (TraceGraphRows' listType: Summary, Agent...).
+      const variants: unknown[][] = [valid];
+      args.forEach((a, i) => {
+        for (const e of (a.schema as Schema).enum ?? []) if (e !== valid[i]) variants.push(valid.map((x, j) => (j === i ? e : x)));
+      });
+      for (const variant of variants) {
+        for (let i = 0; i < args.length; i++) {
+          const s = args[i].schema as Schema;
+          // An id argument, an array of ids, or an array of requests naming an ID.
+          const place = idLike(args[i].name)
+            ? (v: unknown) => (s.type === 'array' ? [v] : v)
+            : s.type === 'array' && Object.keys(s.items?.properties ?? {}).some(idLike)
+              ? (v: unknown) => [{ ...(sample('item', s.items, '/mainHub') as object), ...Object.fromEntries(Object.keys(s.items!.properties!).filter(idLike).map((k) => [k, v])) }]
+              : undefined;
+          if (!place) continue;
+          for (const v of values) {
+            sent++;
+            const label = `${args[i].name}=${JSON.stringify(v)} (${JSON.stringify(variant).slice(0, 60)})`;
+            await invokeNoting(name, variant.map((x, j) => (j === i ? place(v) : x)), label, problems);
+          }
+        }
+      }
+      await expectAlive(hw);
+    }
+    await hub.connection.stop();
+    console.log(`[fuzz] exponent ids: ${sent} hub invocations, ${problems.length} problems`);
+    expect(sent).toBeGreaterThan(50);
     expect(problems).toEqual([]);
   }, 600_000);
 
