@@ -1,6 +1,7 @@
 // JSON schemas of the accounts calls: request bodies, and answers for the OpenAPI document
 // (test/api/openapi.test.ts checks real answers against them).
 import { AccountNameMaxLength, EntitlementMax, PlanNameMaxLength } from '../contract/accounts.js';
+import { emailAddressArg } from '../users/email-address.js';
 
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
@@ -48,7 +49,7 @@ export const CreateAccountBody = {
     Plan: { type: 'string', maxLength: PlanNameMaxLength },
     EntitledTraces: entitlement,
     EntitledAgents: nullableEntitlement,
-    UserEmail: { type: 'string', maxLength: 256 },
+    UserEmail: emailAddressArg,
     LocalMachine: bool,
   },
 } as const;

@@ -22,6 +22,7 @@ import type { DomainEventBus } from '../events.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Queryable, Store } from '../store/db.js';
 import { findUserByLogin, insertUser } from '../users/repository.js';
+import { emailAddressProblem } from '../users/email-address.js';
 import * as agentsRepo from '../agents/repository.js';
 import * as repo from './repository.js';
 import { insertConfiguration } from '../settings/repository.js';
@@ -96,8 +97,6 @@ function entitlement(n: number | null | undefined, what: string): number | null 
   return n;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export async function createAccount(deps: AccountsDeps, p: Principal, req: CreateAccountRequest): Promise<CreatedAccount> {
   staff(deps, p);
   const name = cleanName(req.Name, 'An account name', AccountNameMaxLength, true);
@@ -105,7 +104,8 @@ export async function createAccount(deps: AccountsDeps, p: Principal, req: Creat
   const traces = entitlement(req.EntitledTraces, 'Entitled traces');
   const agents = entitlement(req.EntitledAgents, 'Entitled agents');
   const email = (req.UserEmail ?? '').trim();
-  if (!emailPattern.test(email) || email.length > 256) throw badRequest('The first user needs a valid e-mail address.');
+  const emailProblem = emailAddressProblem(email);
+  if (emailProblem) throw badRequest(`The first user needs a valid e-mail address: ${emailProblem}`);
   const password = generatePassword();
   const hash = await hashPassword(password);
   const made = await deps.store.transaction(async (q) => {

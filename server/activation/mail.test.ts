@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationSubject, activationLink, activationMail } from './mail.js';
+import { MailError } from '../mail/transport.js';
+import { ActivationSubject, activationLink, activationMail, sendToOneRecipient } from './mail.js';
 
 describe('activationLink', () => {
   it('puts the token in the fragment of the console page, under the base URL', () => {
@@ -33,5 +34,30 @@ describe('activationMail', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('Bob &amp; &quot;Co&quot;');
     expect(activationMail({ ...facts, link: 'https://x/activate#"><script>' }).html).toContain('href="https://x/activate#&quot;&gt;&lt;script&gt;"');
+  });
+});
+
+describe('sendToOneRecipient (issue 39 item 13)', () => {
+  const facts = { username: 'ann', sentBy: 'admin', link: 'https://hw.example.org/activate#tok', expiresAt: new Date(Date.UTC(2026, 10, 26)) };
+  const sent: unknown[] = [];
+  const sendMail = async (m: unknown) => {
+    sent.push(m);
+    return { response: '250 Ok', messageId: 'x' };
+  };
+
+  it('sends a mail to its one validated address', async () => {
+    await sendToOneRecipient(sendMail, activationMail({ ...facts, to: 'ann@example.org' }), 'ann@example.org');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses a list, a header, or a recipient that is not the address', async () => {
+    sent.length = 0;
+    for (const to of ['ann@example.org, evil@evil.example', 'ann@example.org\r\nBcc: evil@evil.example']) {
+      await expect(sendToOneRecipient(sendMail, activationMail({ ...facts, to }), to)).rejects.toThrow(MailError);
+      await expect(sendToOneRecipient(sendMail, activationMail({ ...facts, to }), 'ann@example.org')).rejects.toThrow(MailError);
+    }
+    await expect(sendToOneRecipient(sendMail, { ...activationMail({ ...facts, to: 'ann@example.org' }), to: ['ann@example.org', 'evil@evil.example'] }, 'ann@example.org')).rejects.toThrow(MailError);
+    await expect(sendToOneRecipient(sendMail, activationMail({ ...facts, to: 'bob@example.org' }), 'ann@example.org')).rejects.toThrow(MailError);
+    expect(sent).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 // The activation mail: plain text and HTML. Names and addresses come from users, so every
 // value is escaped in the HTML; the subject is fixed (no header injection through a name).
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { ActivationPagePath } from '../contract/users.js';
-import type { MailMessage } from '../mail/transport.js';
+import { MailError, type MailMessage, type MailResult, type SendMail } from '../mail/transport.js';
+import { emailAddressProblem } from '../users/email-address.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => escapes[c]);
@@ -48,4 +50,20 @@ export function activationMail(f: ActivationMailFacts): MailMessage {
     '<p>If you did not expect this mail, ignore it: nothing changes unless the link is used.</p>',
   ].join('\n');
   return { to: f.to, subject: ActivationSubject, text, html };
+}
+
+/**
+ * Sends an activation mail to its one recipient only: `to` must be exactly `address`, one
+ * valid mailbox (server/users/email-address.ts), and the mailer must read it as one
+ * recipient. The last check before the SMTP server: a text the mailer reads as a list
+ * ("a@x.org, b@y.org") or with a header in it (CR LF "Bcc:") is refused, not sent.
+ */
+export async function sendToOneRecipient(sendMail: SendMail, mail: MailMessage, address: string): Promise<MailResult> {
+  const problem = emailAddressProblem(address);
+  if (problem) throw new MailError(`An activation mail goes to one valid address: ${problem}`);
+  const recipients = typeof mail.to === 'string' ? addressparser(mail.to, { flatten: true }) : [];
+  if (mail.to !== address || recipients.length !== 1 || recipients[0].address !== address) {
+    throw new MailError('An activation mail goes to exactly one address: the user\'s.');
+  }
+  return sendMail(mail);
 }

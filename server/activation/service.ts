@@ -18,7 +18,8 @@ import { MailError, type SendMail } from '../mail/transport.js';
 import type { Store } from '../store/db.js';
 import { SlidingWindowLimit } from '../insights/rate-limit.js';
 import { findUserById, listUsers, updateUserPassword, type UserRecord } from '../users/repository.js';
-import { activationLink, activationMail } from './mail.js';
+import { activationLink, activationMail, sendToOneRecipient } from './mail.js';
+import { emailAddressProblem, validEmailAddress } from '../users/email-address.js';
 import * as repo from './repository.js';
 
 export const ActivationLinkMs = ActivationLinkHours * 3600_000;
@@ -56,12 +57,17 @@ async function userByEmail(deps: ActivationDeps, accountId: number, email: strin
 export async function sendActivationLink(deps: ActivationDeps, p: Principal, emailInput: string, baseUrl: string): Promise<ActivationLinkSent> {
   requireClaim(p, Claim.UserManagement);
   const now = deps.now?.() ?? Date.now();
-  const email = emailInput.trim();
-  if (!email) throw badRequest('An e-mail address is required.');
+  // One mailbox, as a user's address is (server/users/email-address.ts): not a list.
+  const email = validEmailAddress(emailInput);
   // The caller manages this account's users: saying who is unknown tells them nothing new.
   const user = await userByEmail(deps, p.accountId, email);
   if (!user) throw notFound(`No web user has the e-mail address ${email}.`);
   if (user.isRoot) throw forbidden('The root user cannot be sent an activation link.');
+  // A user stored before addresses were checked may hold a list or a header: never mailed.
+  const addressProblem = emailAddressProblem(user.email);
+  if (addressProblem) {
+    throw conflict(`${user.name}'s stored e-mail address is not one valid address (${addressProblem}): no link was sent. Delete the user and create them again with one address, or set a password for them instead.`);
+  }
   if (!(await deps.smtpHost())) {
     throw conflict(`No SMTP server is set, so no activation link can be mailed to ${user.email}. Set one in Settings > General > Mail (or HOPWATCH_SMTP_HOST), or set a password for the user instead.`);
   }
@@ -83,7 +89,7 @@ export async function sendActivationLink(deps: ActivationDeps, p: Principal, ema
   });
   const mail = activationMail({ to: user.email, username: user.name, sentBy: p.username, link: activationLink(baseUrl, token), expiresAt: new Date(expiresAt) });
   try {
-    await deps.sendMail(mail);
+    await sendToOneRecipient(deps.sendMail, mail, user.email);
   } catch (err) {
     // A link nobody received must not stay usable; the previous one stays replaced (the admin
     // meant to send a new one and can try again).

@@ -3,16 +3,20 @@ import type { FastifyInstance } from 'fastify';
 import type { WebUser } from '../contract/users.js';
 import { requireUser } from '../account/authenticate.js';
 import { recordId } from '../http/schemas.js';
+import { emailAddressArg } from './email-address.js';
 import * as users from './service.js';
 import { Claim } from '../contract/account.js';
 
+// The address's content is checked by the service that sets it (createWebUser, one valid
+// mailbox). The update sends the whole user back but changes only its Roles, so a user
+// stored before addresses were checked can still have their roles changed.
 const webUserBody = {
   type: 'object',
   required: ['EmailAddress'],
   properties: {
     Id: { type: 'integer' },
     Name: { type: 'string', maxLength: 256 },
-    EmailAddress: { type: 'string', maxLength: 256 },
+    EmailAddress: emailAddressArg,
     Roles: { type: 'array', maxItems: 64, items: { type: 'string', maxLength: 64 } },
     IsRoot: { type: 'boolean' },
   },

@@ -10,6 +10,7 @@ import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import { deleteOtherLoginSessions } from '../account/login-sessions.js';
 import * as repo from './repository.js';
+import { validEmailAddress } from './email-address.js';
 
 export interface UserDeps {
   store: Store;
@@ -72,8 +73,8 @@ export async function getWebUser(deps: UserDeps, p: Principal, id: number): Prom
 
 export async function createWebUser(deps: UserDeps, p: Principal, body: WebUser, password: string | undefined): Promise<WebUser> {
   requireClaim(p, Claim.UserManagement);
-  const email = body.EmailAddress.trim();
-  if (!email) throw badRequest('An e-mail address is required.');
+  // One mailbox (server/users/email-address.ts): activation mails go to it.
+  const email = validEmailAddress(body.EmailAddress);
   if (body.IsRoot) throw badRequest('A root user cannot be created.');
   const roles = checkRoles(body.Roles ?? []);
   const name = body.Name?.trim() || email;

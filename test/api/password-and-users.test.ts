@@ -65,7 +65,7 @@ describe('web users (/api/user)', () => {
 
     const dup = await call(`/api/user?password=long-enough-1`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'dave@example.org', Roles: [] }) });
     expect(dup.status).toBe(409);
-    const badRole = await call(`/api/user?password=long-enough-1`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'e@x', Roles: ['Root'] }) });
+    const badRole = await call(`/api/user?password=long-enough-1`, admin, { method: 'POST', body: JSON.stringify({ EmailAddress: 'e@example.org', Roles: ['Root'] }) });
     expect(badRole.status).toBe(400);
 
     const found = await (await call(`/api/user?filter=dave`, admin)).json();

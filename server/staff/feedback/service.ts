@@ -8,6 +8,7 @@ import type { Principal } from '../../account/principal.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { SendMail } from '../../mail/transport.js';
 import type { Store } from '../../store/db.js';
+import { emailAddressProblem } from '../../users/email-address.js';
 import { answersForAccount, findFeedbackItem, insertAnswer, listFeedback, type FeedbackFilter } from './repository.js';
 
 /** Longest answer: a support reply, not a document. */
@@ -39,7 +40,11 @@ export async function answerFeedback(deps: FeedbackDeps, staff: Principal, kind:
   if (!item) throw notFound(`${kind === 'Ticket' ? 'Support ticket' : 'Feedback'} ${id} not found.`);
   let mailed = false;
   let mailProblem = '';
+  // A ticket's address was typed by a customer (the cloud flavour checks none): one mailbox
+  // only, so an answer never goes to a list the customer wrote (issue 39 item 13).
+  const addressProblem = item.EmailAddress ? emailAddressProblem(item.EmailAddress) : undefined;
   if (!item.EmailAddress) mailProblem = 'The account gave no e-mail address.';
+  else if (addressProblem) mailProblem = `Not mailed: ${addressProblem}`;
   else {
     try {
       await deps.sendMail({ to: item.EmailAddress, ...answerMail(item, body) });
