@@ -4,6 +4,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import { ExpiredTrialHeader, LicenseMode, LicenseModeName } from '../contract/account.js';
 import type { Config } from '../config.js';
 import { forbidden, unauthorized, type HttpError } from '../http/errors.js';
+import { bearerCredentials } from '../http/authorization.js';
 import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
@@ -27,7 +28,7 @@ export async function principalFromCookie(store: Store, cookieHeader: string | u
  * uses for WebSockets.
  */
 export function bearerTokenFrom(headers: { authorization?: string }, url: string | undefined): string | undefined {
-  const auth = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+  const auth = bearerCredentials(headers.authorization);
   if (auth) return auth;
   const q = url?.indexOf('?') ?? -1;
   if (!url || q < 0) return undefined;

@@ -24,6 +24,7 @@ import type { DomainEventBus } from '../events.js';
 import { rowId } from '../contract/targets.js';
 import { TargetIpWrites } from '../targets/target-ip-writes.js';
 import { keyMatches } from './keys.js';
+import { bearerCredentials } from '../http/authorization.js';
 import { batchProblem, timeProblem } from './batch-checks.js';
 import * as repo from './repository.js';
 import { listParam } from '../store/id-list.js';
@@ -66,10 +67,10 @@ export interface AgentLinkDeps {
   log: FastifyBaseLogger;
 }
 
-/** Parses `Authorization: Bearer <agentId>.<credential>`. */
+/** Parses `Authorization: Bearer <agentId>.<credential>` (the scheme in any case, server/http/authorization.ts). */
 function credentialOf(request: IncomingMessage): { id: number; credential: string } | undefined {
   const h = request.headers.authorization;
-  const m = typeof h === 'string' ? /^Bearer (\d{1,10})\.([A-Za-z0-9_-]{10,200})$/.exec(h) : null;
+  const m = /^(\d{1,10})\.([A-Za-z0-9_-]{10,200})$/.exec(bearerCredentials(h) ?? '');
   if (!m) return undefined;
   return { id: Number(m[1]), credential: m[2] };
 }

@@ -10,7 +10,7 @@ import * as impersonation from './service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route writes its own audit rows (start and end of impersonation). */
+    /** The route writes its own audit rows (start and end of impersonation); its refusals go to the audit as other calls do. */
     auditsItself?: boolean;
   }
 }
@@ -62,7 +62,11 @@ export function installImpersonationAudit(app: FastifyInstance): void {
     const p = request.principal;
     const config = request.routeOptions.config;
     // The hub's own requests (negotiate, polls) carry no operation: hub-audit.ts writes its methods.
-    if (!p?.impersonator || !changesState(request) || config?.auditsItself || config?.access === 'hubConnection') return payload;
+    // A route that audits itself writes only what it did (a start, an end): its refusals are
+    // written here like any other call's (issue 39 item 14: a refused Impersonate while
+    // impersonating left no row).
+    const selfAudited = config?.auditsItself && reply.statusCode < 400;
+    if (!p?.impersonator || !changesState(request) || selfAudited || config?.access === 'hubConnection') return payload;
     written.add(request);
     const path = request.url.split('?')[0];
     try {

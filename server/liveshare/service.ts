@@ -83,7 +83,7 @@ async function requireLink(q: Queryable, accountId: number, shareId: string): Pr
 
 /** An expiration as given: a time, or null for never (null and "" mean never). */
 function expirationOf(value: string | null | undefined, t: number): number | null {
-  if (value === null || value === undefined || value === '') return null;
+  if (value === null || value === undefined || value.trim() === '') return null;
   const ms = parseOptionalTime(value, 'ExpirationDate');
   if (ms === undefined) return null;
   if (ms <= t) throw badRequest('The expiration date is in the past.');
@@ -149,7 +149,10 @@ export async function createLink(deps: LiveShareDeps, p: Principal, input: LiveS
   return toLink(deps, created, ctx.serverUrl);
 }
 
-/** PUT /api/liveshare/{shareId}: fields left out or empty keep their old values (spec 1 section 5). */
+/**
+ * PUT /api/liveshare/{shareId}: fields left out or empty keep their old values (spec 1 section 5),
+ * except the expiration: the form shows it filled, so a blank one means never (docs/liveshare.md).
+ */
 export async function updateLink(deps: LiveShareDeps, p: Principal, shareId: string, input: LiveShareLinkInput, ctx: CallContext): Promise<LiveShareLink> {
   gate(deps, p);
   const t = now(deps);
@@ -159,8 +162,9 @@ export async function updateLink(deps: LiveShareDeps, p: Principal, shareId: str
       description: input.Description?.trim() || old.description,
       notes: input.Notes || old.notes,
       active: input.Active ?? old.active,
-      // Left out or "": keep; null: never expires.
-      expiresAt: input.ExpirationDate === undefined || input.ExpirationDate === '' ? old.expiresAt : expirationOf(input.ExpirationDate, t),
+      // Left out: keep. Blank ("" or spaces) or null: never expires, as the edit form's blank
+      // field means (docs/liveshare.md "Edit semantics"; it used to keep the old expiry).
+      expiresAt: input.ExpirationDate === undefined ? old.expiresAt : expirationOf(input.ExpirationDate, t),
       summaryRef: input.SummaryID ? await requireShared(q, p.accountId, input.SummaryID) : old.summaryRef,
       targetRef: input.TargetID ?? old.targetRef,
     };

@@ -9,6 +9,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { AlertService } from '../alerts/service.js';
 import { notFound, unauthorized } from '../http/errors.js';
+import { bearerCredentials } from '../http/authorization.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import { TargetMinutes } from './target-minute.js';
 
@@ -113,7 +114,7 @@ export default async function metricsPlugin(app: FastifyInstance, opts: MetricsO
   app.get('/metrics', { config: { access: 'public', changesState: false }, schema: { hide: false } }, async (request, reply) => {
     const token = app.config.metricsToken;
     if (!token) throw notFound('Metrics are off: set HOPWATCH_METRICS_TOKEN on the server and send it as a bearer token.');
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const given = bearerCredentials(request.headers.authorization);
     if (!given || !timingSafeEqual(digest(given), digest(token))) {
       reply.header('www-authenticate', 'Bearer realm="hopwatch-metrics"');
       throw unauthorized('GET /metrics needs Authorization: Bearer with the HOPWATCH_METRICS_TOKEN value.');
