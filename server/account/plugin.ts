@@ -6,6 +6,7 @@ import { requireUser, sessionTokenFrom } from './authenticate.js';
 import { PersistentSessionSeconds, SessionCookie } from './login-sessions.js';
 import { LoginThrottle } from './login-throttle.js';
 import { changePassword, getCurrentUser, login, logout, type AccountDeps } from './service.js';
+import { fieldsBody, fromQueryOrBody, passwordArg } from './password-fields.js';
 
 const loginBody = {
   type: 'object',
@@ -18,14 +19,10 @@ const loginBody = {
   },
 } as const;
 
-const changePasswordQuery = {
-  type: 'object',
-  required: ['newPassword'],
-  properties: {
-    currentPassword: { type: 'string', maxLength: 1024 },
-    newPassword: { type: 'string', maxLength: 1024 },
-  },
-} as const;
+// The spec's form puts both in the query; the console sends them in a JSON body, which no
+// proxy writes to its log (password-fields.ts). Either place, the same schema.
+const changePasswordFields = { currentPassword: passwordArg, newPassword: passwordArg } as const;
+const changePasswordQuery = { type: 'object', properties: changePasswordFields } as const;
 
 export default async function accountPlugin(app: FastifyInstance, opts: { throttle?: LoginThrottle }) {
   const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle(), events: app.events };
@@ -74,12 +71,13 @@ export default async function accountPlugin(app: FastifyInstance, opts: { thrott
   // visitors read who they are too.
   app.get('/api/Account/GetCurrentUser', { config: { changesState: false, access: { visitor: true, passwordChange: true } }, schema: { response: { 200: CurrentUserSchema } } }, async (request) => getCurrentUser(deps, requireUser(request)));
 
-  app.patch<{ Querystring: { currentPassword?: string; newPassword: string } }>(
+  app.patch<{ Querystring: { currentPassword?: string; newPassword?: string }; Body: { currentPassword?: string; newPassword?: string } | null }>(
     '/api/Account',
-    { config: { access: 'passwordChange' }, schema: { querystring: changePasswordQuery } },
+    { config: { access: 'passwordChange' }, schema: { querystring: changePasswordQuery, body: fieldsBody(changePasswordFields) } },
     async (request) => {
       const p = requireUser(request);
-      const { currentPassword, newPassword } = request.query;
+      const currentPassword = fromQueryOrBody<string>(request, 'currentPassword');
+      const newPassword = fromQueryOrBody<string>(request, 'newPassword') ?? '';
       return changePassword(deps, p, currentPassword, newPassword, sessionTokenFrom(request.headers.cookie), request.ip);
     },
   );

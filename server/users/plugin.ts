@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { WebUser } from '../contract/users.js';
 import { requireUser } from '../account/authenticate.js';
 import { recordId } from '../http/schemas.js';
+import { badRequest } from '../http/errors.js';
 import { emailAddressArg } from './email-address.js';
+import { fieldsBody, fromQueryOrBody, passwordArg } from '../account/password-fields.js';
 import * as users from './service.js';
 import { Claim } from '../contract/account.js';
 
@@ -23,6 +25,9 @@ const webUserBody = {
 } as const;
 /** Every web-user call needs UserManagement (spec 1 section 6). */
 const manage = { claim: Claim.UserManagement };
+/** Creation takes the password in the query (the spec) or as `password` in the body (the console). */
+const newWebUserBody = { ...webUserBody, properties: { ...webUserBody.properties, password: passwordArg } } as const;
+const setPasswordFields = { id: recordId, newPassword: passwordArg } as const;
 const idParams = { type: 'object', required: ['id'], properties: { id: recordId } } as const;
 
 export default async function usersPlugin(app: FastifyInstance) {
@@ -36,33 +41,30 @@ export default async function usersPlugin(app: FastifyInstance) {
     async (request) => users.listWebUsers(deps, requireUser(request), request.query.filter),
   );
 
-  app.post<{ Querystring: { password?: string }; Body: WebUser }>(
+  app.post<{ Querystring: { password?: string }; Body: WebUser & { password?: string } }>(
     '/api/user',
     {
       config: { access: manage },
       schema: {
-        querystring: { type: 'object', properties: { password: { type: 'string', maxLength: 1024 } } },
-        body: webUserBody,
+        querystring: { type: 'object', properties: { password: passwordArg } },
+        body: newWebUserBody,
       },
     },
-    async (request) => users.createWebUser(deps, requireUser(request), request.body, request.query.password),
+    async (request) => users.createWebUser(deps, requireUser(request), request.body, fromQueryOrBody<string>(request, 'password')),
   );
 
-  // PATCH /api/user?id&newPassword changes another user's password.
-  app.patch<{ Querystring: { id: number; newPassword?: string } }>(
+  // PATCH /api/user?id&newPassword changes another user's password; the console sends both
+  // in a JSON body instead (server/account/password-fields.ts).
+  app.patch<{ Querystring: { id?: number; newPassword?: string }; Body: { id?: number; newPassword?: string } | null }>(
     '/api/user',
     {
       config: { access: manage },
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['id', 'newPassword'],
-          properties: { id: recordId, newPassword: { type: 'string', maxLength: 1024 } },
-        },
-      },
+      schema: { querystring: { type: 'object', properties: setPasswordFields }, body: fieldsBody(setPasswordFields) },
     },
     async (request, reply) => {
-      await users.setWebUserPassword(deps, requireUser(request), request.query.id, request.query.newPassword);
+      const id = fromQueryOrBody<number>(request, 'id');
+      if (id === undefined) throw badRequest('The user id (id) is required.');
+      await users.setWebUserPassword(deps, requireUser(request), id, fromQueryOrBody<string>(request, 'newPassword'));
       return reply.code(204).send();
     },
   );

@@ -6,13 +6,15 @@ export const listRoles = async () => (await get<RoleClaim[]>('/api/user/api/role
 
 export const listUsers = async (filter?: string) => (await get<WebUser[]>(withQuery('/api/user', { filter: filter || undefined }))) ?? [];
 
-export const createUser = (user: WebUser, password: string) => post<WebUser>(withQuery('/api/user', { password }), { json: user });
+// Passwords go in the JSON body, never the URL: a reverse proxy logs URLs (the server accepts
+// the spec's query form too, server/account/password-fields.ts).
+export const createUser = (user: WebUser, password: string) => post<WebUser>('/api/user', { json: { ...user, password } });
 
 /** The whole user goes back with the updated Roles. */
 export const updateUser = (user: WebUser) => patch<WebUser>(`/api/user/${user.Id}`, { json: user });
 
 /** Only the new password is sent; the user must replace it at their next sign-in. */
-export const setUserPassword = (id: number, newPassword: string) => patch<null>(withQuery('/api/user', { id, newPassword }));
+export const setUserPassword = (id: number, newPassword: string) => patch<null>('/api/user', { json: { id, newPassword } });
 
 export const deleteUser = (id: number) => request<null>('DELETE', `/api/user/${id}`);
 
