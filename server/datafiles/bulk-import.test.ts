@@ -3,7 +3,7 @@
 // stops the batches (the import then names what is wrong and writes nothing).
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../../engine/latency-codes.js';
-import { batchesOf } from './bulk-import.js';
+import { batchesOf, slicesOf } from './bulk-import.js';
 
 /** n rows in chunks of the given sizes: time 1000 + i, hop i % 30, latency i / 8. */
 function chunks(sizes: number[]) {
@@ -49,5 +49,13 @@ describe('batchesOf', () => {
       expect(out.at(-1), `${column} ${value}`).toBeNull();
       expect(out.length).toBe(chunk * 2 + (row < 5 ? 1 : 2));
     }
+  });
+});
+
+describe('slicesOf', () => {
+  it('gathers whole row groups up to the slice size, and cuts a larger group in pieces of it', () => {
+    expect(slicesOf([3, 3, 3, 0, 2], 6)).toEqual([{ from: 0, to: 6 }, { from: 6, to: 11 }]);
+    expect(slicesOf([2, 13, 1], 6)).toEqual([{ from: 0, to: 2 }, { from: 2, to: 8 }, { from: 8, to: 14 }, { from: 14, to: 16 }]);
+    expect(slicesOf([])).toEqual([]);
   });
 });

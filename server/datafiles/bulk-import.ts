@@ -1,38 +1,59 @@
 // The bulk write of a data file's samples and rollups (ImportPP2File), beside the live ingest
 // pipeline instead of through it. The pipeline is built for rounds that trickle in: a flush
 // per batch, a worker task, a commit, rollup rows written in groups. A file arrives whole,
-// so here, inside the caller's one transaction, the samples go in with one INSERT ... SELECT
-// from the file (DuckDB reads and writes it on its own threads, in the file's order). While
-// it runs, the file is read a second time on a read connection in the same order, checked
-// value by value, and rolled up on this thread by the same function the pipeline's worker
-// runs (prepareFlush: the same validation, the same WASM kernel, the same closing of
-// periods): the JS work and DuckDB's insert overlap (a profile of the sequential version
-// had the main thread idle half the import, waiting for DuckDB). The rollup rows are then
-// appended with the pipeline's own appender; the marks and the session's counters are
-// written once at the end. What the store holds after it is what the pipeline leaves after
-// a session of the same samples finishes (test: bulk-import.integration.test.ts compares
-// the two row by row).
+// so here, inside the caller's one transaction, the file goes in a slice of row groups at a
+// time: the slice's samples with one INSERT ... SELECT from the file (DuckDB reads and
+// writes it on its own threads, in the file's order) while the same slice is read a second
+// time on a read connection, checked value by value, and rolled up on this thread by the
+// same function the pipeline's worker runs (prepareFlush: the same validation, the same
+// WASM kernel, the same closing of periods): the JS work and DuckDB's insert overlap (a
+// profile of the sequential version had the main thread idle half the import, waiting for
+// DuckDB). The slice's rollup rows are then appended with the pipeline's own appender; the
+// marks and the session's counters are written once at the end. Whatever the file says,
+// memory holds one slice and the main thread works in steps of bounded work with a turn of
+// the event loop between them (issue 39 item 5: a 12 KB file of 20 M samples held it 11.8 s
+// and took 1.09 GB). What the store holds after it is what the pipeline leaves after a
+// session of the same samples finishes (test: bulk-import.integration.test.ts compares the
+// two row by row).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../http/errors.js';
 import type { Queryable } from '../store/db.js';
 import type { NumericColumn } from '../store/numeric-columns.js';
-import { RollupResolutionsMs } from '../rollups/levels.js';
+import { floorTo, LateSampleGraceMs, RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
 import { emptyRollupRows } from '../rollups/rows.js';
 import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
-import { checkSamples, damaged } from './read-file.js';
+import { checkSamples, damaged, rowGroups } from './read-file.js';
 import { sqlPath } from './temp-files.js';
 
 /**
- * Samples read from the file at once: a file up to this size is read in one statement (a
- * filter on file_row_number made DuckDB read the whole file more slowly: 10.6 s in 4 slices
- * against 6.4 s in one, on a loaded machine); larger files in slices of it (24 bytes a sample
- * in memory: 190 MB).
+ * Samples read from the file at once: whole row groups up to this many (a larger group, at
+ * most MaxRowGroupSamples, in pieces of it). DuckDB skips the row groups outside a slice's
+ * file_row_number range by their statistics (measured: the last 100,000 of 20 M samples in
+ * 6 ms), so the slices read the file once (a larger group once per piece). What a slice
+ * holds in memory (24 bytes a sample, and its rollup rows) is bounded whatever the file
+ * says, its rollup rows are appended before the next slice is read, and copying it out of
+ * DuckDB's vectors (synchronous) takes about 4 ms of the main thread (a slice of 524,288
+ * took 14 to 150 ms on this shared machine).
  */
-export const SliceSamples = 8_000_000;
-/** Samples handed to prepareFlush at a time (its kernel's working set stays small). */
-const StepSamples = 1_000_000;
+export const SliceSamples = 131_072;
+/** Samples handed to prepareFlush at a time (about 3 ms of the main thread for 30 hops at 2.5 s). */
+const StepSamples = 65_536;
+/**
+ * Cells (1-minute periods x hops) of the rollup grid one step may close: the kernel's work
+ * and memory follow the grid, not the samples (3 samples 45 days apart on hop 255 made a
+ * grid of 16.6 M cells: 6 s and 2.7 GB). A step stops before a sample that would widen
+ * its grid beyond this (about 25 ms).
+ */
+const StepCells = 65_536;
+/**
+ * A sample this far beyond every earlier one starts after a gap: what is open is closed
+ * first (a step of a grid of 2 hours: the 1-hour level closes too), then the empty periods
+ * of the gap are skipped instead of rolled up (they hold no sample at any level, so the
+ * rows are the same; the live pipeline walks them).
+ */
+const GapMs = 2 * 3_600_000;
 
 const codes = new Set<number>(FileLatencyCodes);
 
@@ -55,14 +76,32 @@ export interface BulkWritten {
   phases: { insert: number; read: number; rollup: number; append: number };
 }
 
-/** The file's samples as the ingest worker takes them (time and latency in ms or a code), whatever its version. */
-function sliceSql(path: string, version: number, from: number, total: number): string {
-  const file = sqlPath(path);
+/** A slice of the file's samples as the ingest worker takes them (time and latency in ms or a code), whatever its version, in the file's order. */
+function sliceSql(path: string, version: number, slice: Slice): string {
   const l = SampleLayouts[version];
-  const columns = `${l.timeMs} AS time_ms, hop, ${l.latencyMs} AS latency_ms`;
-  if (total <= SliceSamples) return `SELECT ${columns} FROM read_parquet(${file})`;
-  return `SELECT ${columns} FROM read_parquet(${file}, file_row_number = true)
-          WHERE file_row_number >= ${from} AND file_row_number < ${from + SliceSamples} ORDER BY file_row_number`;
+  return `SELECT ${l.timeMs} AS time_ms, hop, ${l.latencyMs} AS latency_ms FROM read_parquet(${sqlPath(path)}, file_row_number = true)
+          WHERE ${sliceWhere(slice)} ORDER BY file_row_number`;
+}
+
+const sliceWhere = (s: Slice) => `file_row_number >= ${s.from} AND file_row_number < ${s.to}`;
+
+/** Rows [from, to) of the file: whole row groups. */
+export interface Slice {
+  from: number;
+  to: number;
+}
+
+/** The file's row groups (their sample counts, in order) gathered into slices of up to `most` samples; a larger group in pieces of `most`. */
+export function slicesOf(groups: number[], most = SliceSamples): Slice[] {
+  const slices: Slice[] = [];
+  let at = 0;
+  for (const n of groups) {
+    const last = slices[slices.length - 1];
+    if (last && last.to - last.from + n <= most) last.to += n;
+    else for (let from = 0; from < n; from += most) slices.push({ from: at + from, to: at + Math.min(n, from + most) });
+    at += n;
+  }
+  return slices;
 }
 
 type Batch = Parameters<typeof prepareFlush>[0]['batch'];
@@ -111,14 +150,14 @@ export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: {
 
 /**
  * Writes the file's samples, their rollup rows at every level and the marks for
- * `sessionId`, inside the caller's transaction (q and conn of Store.transaction). The
- * samples go in with one INSERT ... SELECT from the file on q; meanwhile the file is read a
- * second time on `files` (read connections beside the transaction: Store.fileReader) and
- * rolled up on this thread, so DuckDB's insert and the JS rollup overlap instead of taking
- * turns; the rollup rows are appended once the INSERT is done, in the order the pipeline
- * would write them. A value the checks refuse, or a file that reads differently from what
- * its metadata says, throws the same 400 checkSamples gives, so the caller's transaction
- * writes nothing.
+ * `sessionId`, inside the caller's transaction (q and conn of Store.transaction), a slice
+ * of row groups at a time: the slice's samples go in with one INSERT ... SELECT from the
+ * file on q; meanwhile the slice is read a second time on `files` (read connections beside
+ * the transaction: Store.fileReader) and rolled up on this thread, so DuckDB's insert and
+ * the JS rollup overlap instead of taking turns; the slice's rollup rows are appended once
+ * its INSERT is done, in the order the pipeline would write them. A value the checks refuse,
+ * or a file that reads differently from what its metadata says, throws the same 400
+ * checkSamples gives, so the caller's transaction writes nothing.
  */
 export async function writeSamplesAndRollups(
   q: Queryable,
@@ -146,7 +185,7 @@ export async function writeSamplesAndRollups(
   let invalid = false;
   const phases = { insert: 0, read: 0, rollup: 0, append: 0 };
   const since = (t: number) => performance.now() - t;
-  /** Every step's rollup rows, in step order: appended after the INSERT. */
+  /** The slice's steps' rollup rows, in step order: appended after its INSERT. */
   const sets: RollupSet[] = [];
 
   /** One step through the worker's flush function; its rows kept for the append. */
@@ -164,21 +203,83 @@ export async function writeSamplesAndRollups(
     phases.rollup += since(t);
   };
 
-  // The samples, in the file's order: the rows prepare() keeps (a time after 0 and a valid
-  // value; a file with any other is refused below, the transaction then writing nothing).
-  const layout = SampleLayouts[meta.version];
-  const t0 = performance.now();
-  const insert = q
-    .run(
-      `INSERT INTO samples (session_id, time, hop, latency)
-       SELECT ${Number(sessionId)}, time_ms, hop, ${layout.latencyMicros} FROM read_parquet(${sqlPath(path)}) WHERE time_ms > 0 AND ${layout.valid}`,
-    )
-    .finally(() => (phases.insert = since(t0)));
+  /** The grid's width: the highest hop seen so far, plus one (the kernel's hopCount). */
+  let hops = 1;
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const noSamples = (): Batch => ({ length: 0, session: new Int32Array(0), time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) });
+  const part = (b: Batch, from: number, to: number): Batch => ({
+    length: to - from,
+    session: b.session.subarray(from, to),
+    time: b.time.subarray(from, to),
+    hop: b.hop.subarray(from, to),
+    latency: b.latency.subarray(from, to),
+  });
+  const settled = () => carry.pending.time.length === 0 && carry.pendingRows.every((r) => r.time.length === 0);
 
-  const rollUp = async () => {
-    for (let from = 0; from < total && !invalid; from += SliceSamples) {
+  /**
+   * Before a sample that starts after a gap (GapMs beyond every earlier one): one step
+   * without samples with the time raised by GapMs closes every period open at any level
+   * (a grid of 2 hours: at most 30,720 cells); then nothing is pending, the gap holds no
+   * sample, and each level's closing moves to just before the sample instead of crossing
+   * the gap (the rows are the same: empty periods have none).
+   */
+  const skipGap = async (next: number) => {
+    carry = { ...carry, maxTime: carry.maxTime + GapMs };
+    step(noSamples(), false);
+    await turn();
+    if (!settled()) return;
+    carry = { ...carry, closedUntil: carry.closedUntil.map((c, level) => (Number.isNaN(c) ? c : Math.max(c, floorTo(next - GapMs, RollupResolutionsMs[level])))) };
+  };
+
+  /**
+   * A batch in steps of at most StepSamples, each ending before a sample that would make the
+   * grid it closes wider than StepCells or that starts after a gap, with a turn of the event
+   * loop after each: the server keeps answering meanwhile, whatever the times say.
+   */
+  const rollUpBatch = async (b: Batch) => {
+    for (let i = 0; i < b.length; ) {
+      if (Number.isFinite(carry.maxTime) && b.time[i] > carry.maxTime + GapMs) await skipGap(b.time[i]);
+      const base = carry.closedUntil[0];
+      let max = carry.maxTime;
+      let min = Infinity;
+      let width = hops;
+      let j = i;
+      for (; j < b.length && j - i < StepSamples; j++) {
+        const t = b.time[j];
+        if (j > i && t > max + GapMs) break;
+        const top = Math.max(max, t);
+        const low = Math.min(min, t);
+        const w = Math.max(width, b.hop[j] + 1);
+        const from = Number.isNaN(base) ? floorTo(low, RollupResolutionsMs[0]) : base;
+        if (j > i && ((top - LateSampleGraceMs - from) / RollupResolutionsMs[0]) * w > StepCells) break;
+        [max, min, width] = [top, low, w];
+      }
+      hops = width;
+      step(part(b, i, j), false);
+      i = j;
+      await turn();
+    }
+  };
+
+  // The file a slice at a time (whole row groups, SliceSamples): the slice's samples go in
+  // with one INSERT ... SELECT (in the file's order, the rows prepare() keeps: a time after 0
+  // and a valid value; a file with any other is refused below, the transaction then writing
+  // nothing) while the same slice is read on `files` and rolled up here; then its rollup
+  // rows are appended. Memory holds one slice, whatever the file holds.
+  const layout = SampleLayouts[meta.version];
+  let short = false;
+  for (const slice of slicesOf(await rowGroups(files, path, name))) {
+    const t0 = performance.now();
+    const insert = q
+      .run(
+        `INSERT INTO samples (session_id, time, hop, latency)
+         SELECT ${Number(sessionId)}, time_ms, hop, ${layout.latencyMicros} FROM read_parquet(${sqlPath(path)}, file_row_number = true)
+         WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,
+      )
+      .finally(() => (phases.insert += since(t0)));
+    const rollUp = async () => {
       const t = performance.now();
-      const chunks = await files.numberChunks(sliceSql(path, meta.version, from, total));
+      const chunks = await files.numberChunks(sliceSql(path, meta.version, slice));
       phases.read += since(t);
       let n = 0;
       for (const batch of batchesOf(chunks, sessionId, seen)) {
@@ -187,17 +288,19 @@ export async function writeSamplesAndRollups(
           break;
         }
         n += batch.length;
-        step(batch, false);
-        // A turn of the event loop between steps: the server keeps answering meanwhile.
-        await new Promise((resolve) => setImmediate(resolve));
+        await rollUpBatch(batch);
       }
       read += n;
-      if (total > SliceSamples && n === 0) break; // a file shorter than its row count said
+      if (n !== slice.to - slice.from) short = true; // a file shorter than its row groups said
+    };
+    const [inserted, rolled] = await Promise.allSettled([insert, rollUp()]);
+    for (const r of [inserted, rolled]) {
+      if (r.status === 'rejected') throw r.reason instanceof HttpError ? r.reason : damaged(name);
     }
-  };
-  const [inserted, rolled] = await Promise.allSettled([insert, rollUp()]);
-  for (const r of [inserted, rolled]) {
-    if (r.status === 'rejected') throw r.reason instanceof HttpError ? r.reason : damaged(name);
+    if (invalid || short) break;
+    const t = performance.now();
+    await appendRollups(conn, sets.splice(0));
+    phases.append += since(t);
   }
   const spans = read === 0 || (seen.first === meta.range.Begin && seen.last === meta.range.End);
   if (invalid || read !== total || !spans) {

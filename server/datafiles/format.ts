@@ -90,6 +90,18 @@ export const SampleColumns = SampleLayouts[DataFileVersion].columns;
 
 /** More hop samples than an import takes (30 hops at 1 s for about 38 days). */
 export const MaxImportSamples = 100_000_000;
+/**
+ * The most samples one Parquet row group of an imported file may hold (docs/data-file.md
+ * "Limits"): the import reads a file a row group at a time, so this bounds its memory.
+ * Hopwatch writes 122,880 (DuckDB's default), pyarrow 1,048,576 (its default).
+ */
+export const MaxRowGroupSamples = 1_048_576;
+/**
+ * The most bytes of Parquet footer (the key-value metadata and the row group descriptors)
+ * an import reads: its JSON is parsed on the server's main thread (about 5 ms a MB), so
+ * this bounds that pause, and the comments and route changes a file can bring.
+ */
+export const MaxMetadataBytes = 4 * 1024 * 1024;
 
 export interface FileTarget {
   OriginalTarget: string;

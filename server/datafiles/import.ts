@@ -83,6 +83,8 @@ export async function importDataFile(deps: ImportDeps, p: Principal, file: { pat
   t = performance.now();
   let session = 0;
   let written = 0;
+  // Background: the console's reads do not wait for it (Store.read waits for foreground
+  // writes), so a long import holds no other request; this caller answers after the commit.
   const { id, bulk } = await deps.store.transaction(async (q, conn) => {
     const t1 = performance.now();
     const sessionId = await createSession(q, p, meta);
@@ -90,7 +92,7 @@ export async function importDataFile(deps: ImportDeps, p: Principal, file: { pat
     const result = await writeSamplesAndRollups(q, conn, sessionId, file.path, file.name, meta, deps.store.fileReader);
     written = performance.now();
     return { id: sessionId, bulk: result };
-  });
+  }, { background: true });
   const commit = performance.now() - written;
   const transaction = performance.now() - t;
   if (joinSummary !== undefined) {

@@ -73,3 +73,26 @@ export function corrupt(src: string, dst: string): void {
   for (let i = 0; i < 256 && mid + i < b.length - 8; i++) b[mid + i] = (b[mid + i] ^ 0x5a) & 0xff;
   writeFileSync(dst, b);
 }
+
+/**
+ * A data file of generated samples (issue 39 item 5's decompression bombs): `select` over
+ * `range(rows) t(i)` gives time_ms, hop and latency_us; the metadata is `src`'s with the
+ * range (Samples, Begin, End) of these samples and `kv` on top. Constant or regular columns
+ * compress to almost nothing, so a few KB declare and hold millions of samples.
+ */
+export async function generated(src: string, dst: string, rows: number, select: string, opts: { rowGroupSize?: number; kv?: Record<string, string> } = {}): Promise<void> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    const data = `SELECT ${select} FROM range(${rows}) t(i)`;
+    const span = (await c.runAndReadAll(`SELECT min(time_ms)::DOUBLE AS b, max(time_ms)::DOUBLE AS e FROM (${data})`)).getRowObjectsJS()[0];
+    const kv = await readKv(src);
+    const range = { ...JSON.parse(kv['hopwatch.range']), Samples: rows, Begin: span.b, End: span.e, Cut: false };
+    const all = { ...kv, 'hopwatch.range': JSON.stringify(range), ...opts.kv };
+    const meta = Object.entries(all).map(([k, v]) => `${lit(k)}: ${lit(v)}`).join(', ');
+    await c.run(`COPY (${data}) TO ${lit(dst)} (FORMAT parquet, PARQUET_VERSION V2, COMPRESSION zstd, ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}, KV_METADATA {${meta}})`);
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}

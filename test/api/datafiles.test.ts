@@ -4,13 +4,13 @@
 // the original's), the CSV and JSON reports, and bad files: each answers a clear Error,
 // writes nothing, and the server keeps serving. Histories are seeded through the ingest
 // pipeline (no probing, no root).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { expectAlive } from '../security/support.js';
-import { asVersion1, corrupt, query, readKv, rewrite, truncate } from './datafile-fixtures.js';
+import { asVersion1, corrupt, generated, query, readKv, rewrite, truncate } from './datafile-fixtures.js';
 import { seedHistories } from './seed-history.js';
 
 const H = 3_600_000;
@@ -282,6 +282,117 @@ describe('bad files never hurt', () => {
     const j = await fetch(`${hw.url}/api/data/ImportPP2File`, { method: 'POST', body: '{}', headers: { cookie, 'content-type': 'application/json' } });
     expect(j.status).toBe(400);
   });
+});
+
+/** The server process's resident memory (bytes), read from /proc: the child whose environment names its port. */
+function serverRss(port: number): number {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (!env.includes(`HOPWATCH_PORT=${port}`) || !readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('main.js')) continue;
+      return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))![1]) * 1024;
+    } catch {
+      // a process that ended meanwhile, or not ours
+    }
+  }
+  throw new Error(`no server process on port ${port}`);
+}
+
+// Issue 39 item 5: a few KB of Parquet that declare and hold millions of samples. Limits on
+// what a file expands to are checked from the Parquet footer before any sample is read
+// (docs/data-file.md "Limits"); what is within them is read a row group at a time, the
+// server answering meanwhile, its memory bounded whatever the file says.
+describe('decompression bombs', () => {
+  const MB = 1024 * 1024;
+  const good = () => join(files, 'minute.pp2');
+  const sessions = async () => (await (await get('/api/Sessions')).json()) as { SessionID: number; SampleCount: number }[];
+  /** The upload's answer, and how much the server's RSS grew meanwhile (sampled while it ran). */
+  async function uploadWatched(path: string, name: string) {
+    const before = serverRss(hw.port);
+    let peak = before;
+    let done = false;
+    const sampler = (async () => {
+      while (!done) {
+        peak = Math.max(peak, serverRss(hw.port));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const r = await upload(readFileSync(path), name).finally(() => (done = true));
+    await sampler;
+    return { ...r, grown: Math.max(peak, serverRss(hw.port)) - before };
+  }
+  const refusedBomb = async (path: string, name: string, error: RegExp) => {
+    const before = await sessionCount();
+    const r = await uploadWatched(path, name);
+    expect(r.status, JSON.stringify(r.body)).toBe(413);
+    expect(r.body?.Error).toMatch(error);
+    expect(await sessionCount()).toBe(before);
+    // Refused from the footer: nothing of the samples was decoded.
+    expect(r.grown).toBeLessThan(100 * MB);
+    await expectAlive(hw);
+  };
+
+  it('a row group over the limit is refused before its samples are read', async () => {
+    // 3,000,000 samples in one row group (a few KB): within the samples per import, over the rows per row group.
+    await generated(good(), join(files, 'group.pp2'), 3_000_000, `(${T0} + i // ${HOPS} * 1000)::BIGINT AS time_ms, (1 + i % ${HOPS})::SMALLINT AS hop, 1000::INTEGER AS latency_us`, { rowGroupSize: 3_000_000 });
+    expect(statSync(join(files, 'group.pp2')).size).toBeLessThan(100_000);
+    await refusedBomb(join(files, 'group.pp2'), 'group.pp2', /^group\.pp2 has a row group of 3,000,000 hop samples; at most 1,048,576 can be imported \(rows per row group\)\.$/);
+  });
+
+  it('metadata over the limit is refused before it is parsed', async () => {
+    const comments = Array.from({ length: 1300 }, (_, k) => ({ When: T0 + k, Text: 'x'.repeat(4000), Type: 0, ExtraAttributesJson: '' }));
+    await rewrite(good(), join(files, 'meta.pp2'), { 'hopwatch.comments': JSON.stringify(comments) });
+    await refusedBomb(join(files, 'meta.pp2'), 'meta.pp2', /^meta\.pp2 has \d{1,3}(,\d{3})+ bytes of metadata; at most 4,194,304 can be imported \(metadata size\)\.$/);
+  });
+
+  it('three samples 5.7 years apart import without expanding the rollup grid', async () => {
+    // Rolled up in one step, the 3 M empty 1-minute periods x 5 hops between them made the
+    // kernel's grid 15 M cells (seconds of the event loop, and GBs); skipped, they cost nothing.
+    const gap = 3_000_000 * 60_000;
+    await generated(good(), join(files, 'gap.pp2'), 3, `(${T0} + (i > 0)::INTEGER * ${gap} + i)::BIGINT AS time_ms, (CASE WHEN i = 0 THEN 1 ELSE ${HOPS} END)::SMALLINT AS hop, 1000::INTEGER AS latency_us`);
+    const r = await uploadWatched(join(files, 'gap.pp2'), 'gap.pp2');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.grown).toBeLessThan(200 * MB);
+    expect((await sessions()).find((s) => s.SessionID === r.body!.ID)?.SampleCount).toBe(3);
+    // Both ends are counted: hop 1's one sample and hop 4's two, over the whole span (read from the rollups).
+    const id = r.body!.ID!;
+    const grid = await json(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests[0].ID=${id}&requests[0].Start=${T0 - H}&requests[0].End=${T0 + gap + H}`);
+    const counts = (grid.Rows as { HopNum: number; TotalCount: number }[]).filter((x) => x.HopNum > 0 && x.TotalCount > 0).map((x) => [x.HopNum, x.TotalCount]);
+    expect(counts).toEqual([[1, 1], [HOPS, 2]]);
+  });
+
+  it('a large file within the limits imports while the server keeps answering', async () => {
+    const n = 4_000_000;
+    await generated(good(), join(files, 'large.pp2'), n, `(${T0} + i // 30 * 1000)::BIGINT AS time_ms, (1 + i % 30)::SMALLINT AS hop, (1000 + i % 7)::INTEGER AS latency_us`);
+    const size = statSync(join(files, 'large.pp2')).size;
+    let finished = false;
+    const imported = upload(readFileSync(join(files, 'large.pp2')), 'large.pp2').finally(() => (finished = true));
+    // Mid-import: the upload has landed whole in the server's temporary directory (it is
+    // removed when the import answers), so the import is running.
+    const tmp = join(hw.dataDir, 'tmp');
+    const landed = () =>
+      existsSync(tmp) &&
+      readdirSync(tmp).some((d) => {
+        try {
+          return statSync(join(tmp, d, 'upload.pp2')).size === size;
+        } catch {
+          return false;
+        }
+      });
+    while (!landed() && !finished) await new Promise((r) => setTimeout(r, 5));
+    expect(finished, 'the import answered before its upload was seen').toBe(false);
+    // The process answers (its event loop is not held), and so does a read of the store
+    // (the import's transaction holds the writer, not the console's reads).
+    const alive = await fetch(`${hw.url}/healthz`);
+    expect(alive.status).toBe(200);
+    expect(finished, 'a request made mid-import was answered only after the import').toBe(false);
+    const listed = await get('/api/Sessions');
+    expect(listed.status).toBe(200);
+    expect(finished, 'a read of the store made mid-import was answered only after the import').toBe(false);
+    const r = await imported;
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await sessions()).find((s) => s.SessionID === r.body!.ID)?.SampleCount).toBe(n);
+  }, 300_000);
 });
 
 describe('HOPWATCH_MAX_IMPORT_MB', () => {
