@@ -4,10 +4,11 @@
 // to one link: B's agent answering A's ReresolveHost with A's request number (naming A's
 // session, or one of its own) changes nothing of A's, and its trace errors and rounds naming
 // A's session are not recorded. Both agents are hand-driven link connections (link-client.ts).
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedAccount } from '../../server/contract/accounts.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { connectHub } from '../security/support.js';
 import { cmd, waitFor } from './support.js';
 import { enrolled, link, round, type LinkClient } from './link-client.js';
 
@@ -32,14 +33,8 @@ async function account(name: string, email: string): Promise<string> {
   return signIn(hw.url, email, password);
 }
 
-async function hub(cookie: string): Promise<HubConnection> {
-  const c = new HubConnectionBuilder()
-    .withUrl(`${hw.url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
-    .configureLogging(LogLevel.None)
-    .build();
-  await c.start();
-  return c;
-}
+/** A hub connection of a console user (WebSockets). */
+const hub = async (cookie: string): Promise<HubConnection> => (await connectHub(hw, cookie, HttpTransportType.WebSockets)).connection;
 
 /** B's batches' sequence numbers, one after another across its connections. */
 let seqB = 0;

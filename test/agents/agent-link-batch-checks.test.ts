@@ -3,9 +3,10 @@
 // makes an agent send the batch again, forever), and the link takes the good batches after
 // them, on the same connection and after a reconnect. The agent is a hand-driven link
 // connection (link-client.ts) on the simulated engine.
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType, type HubConnection } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { connectHub } from '../security/support.js';
 import { cmd } from './support.js';
 import { enrolled, link, round, type LinkClient } from './link-client.js';
 
@@ -16,11 +17,7 @@ let h: HubConnection;
 beforeAll(async () => {
   hw = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'pw', HOPWATCH_ENGINE: 'simulated' } });
   cookie = await signIn(hw.url, 'admin', 'pw');
-  h = new HubConnectionBuilder()
-    .withUrl(`${hw.url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
-    .configureLogging(LogLevel.None)
-    .build();
-  await h.start();
+  h = (await connectHub(hw, cookie, HttpTransportType.WebSockets)).connection;
 }, 60_000);
 
 afterAll(async () => {
