@@ -1,6 +1,6 @@
 // Where the appliance may send a request whose address a user typed (an alert's webhook and its
-// "Send test"): the one address policy of docs/security.md, and the one way such a request is
-// sent. A user who may write a webhook must not make the appliance call its own loopback
+// "Send test", the remote-server packet type's other Hopwatch): the one address policy of
+// docs/security.md, and the one way such a request is sent. A user who may write a webhook must not make the appliance call its own loopback
 // services, the cloud metadata address or (in the hosted flavour) the provider's private
 // networks, nor learn what answers there.
 //
@@ -10,7 +10,7 @@
 // URL itself (any spelling: the URL parser turns 2130706433 and 0x7f.1 into 127.0.0.1) is
 // checked before the request is made, as Node connects to it without a lookup.
 import { lookup as dnsLookup } from 'node:dns';
-import { request as httpRequest, STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, STATUS_CODES, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -138,13 +138,18 @@ export function refusalOf(address: string, policy: OutboundAddressPolicy): Refus
   return undefined;
 }
 
+/** How a refusal is said, `what` being the setting's words ("webhook address", "remote server address"). */
+export function refusalText(what: string, host: string, why: RefusedClass): string {
+  return `${what} ${host} is refused: ${why}; set HOPWATCH_WEBHOOK_ALLOW to allow it`;
+}
+
 /** The request was not sent: its address is refused (the host as the URL wrote it, and why). */
 export class OutboundRefused extends Error {
   constructor(
     readonly host: string,
     readonly why: RefusedClass,
   ) {
-    super(`webhook address ${host} is refused: ${why}; set HOPWATCH_WEBHOOK_ALLOW to allow it`);
+    super(refusalText('webhook address', host, why));
   }
 }
 
@@ -208,35 +213,99 @@ export interface OutboundAnswer {
 }
 
 /**
+ * Opens one request to a URL a user gave, under the policy, and hands its response to
+ * `answered`; every failure reaches `failed` as OutboundRefused (nothing was sent) or
+ * OutboundFailed (a class of failure). Redirects are not followed.
+ */
+function openOutbound(
+  url: string,
+  req: OutboundRequest,
+  policy: OutboundAddressPolicy,
+  resolve: Resolver,
+  answered: (res: IncomingMessage, request: ClientRequest, timeout: AbortSignal) => void,
+  failed: (err: OutboundRefused | OutboundFailed) => void,
+): void {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return failed(new OutboundFailed('not an http or https URL'));
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const why = refusalOf(host, policy);
+    if (why) return failed(new OutboundRefused(host, why));
+  }
+  const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const r = send(u, {
+    method: req.method,
+    headers: req.headers,
+    lookup: checkedLookup(policy, resolve),
+    // A fresh connection each time, closed after: no pooled socket outlives its check.
+    agent: false,
+    signal: timeout,
+  });
+  r.on('response', (res) => answered(res, r, timeout));
+  r.on('error', (err) => failed(err instanceof OutboundRefused ? err : new OutboundFailed(failureClass(err))));
+  r.end(req.body);
+}
+
+/**
  * Sends one request to a URL a user gave, under the policy. Redirects are not followed. The
  * answer's body is not read at all: the response is destroyed once its status line and
  * headers are in, so a receiver streaming without end costs nothing.
  * Throws OutboundRefused (nothing was sent) or OutboundFailed (a class of failure).
  */
-export async function sendOutbound(url: string, req: OutboundRequest, policy: OutboundAddressPolicy, resolve: Resolver = systemResolver): Promise<OutboundAnswer> {
-  const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundFailed('not an http or https URL');
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    const why = refusalOf(host, policy);
-    if (why) throw new OutboundRefused(host, why);
-  }
-  const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<OutboundAnswer>((ok, fail) => {
-    const r = send(u, {
-      method: req.method,
-      headers: req.headers,
-      lookup: checkedLookup(policy, resolve),
-      // A fresh connection each time, closed after: no pooled socket outlives its check.
-      agent: false,
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
-    r.on('response', (res) => {
+export function sendOutbound(url: string, req: OutboundRequest, policy: OutboundAddressPolicy, resolve: Resolver = systemResolver): Promise<OutboundAnswer> {
+  return new Promise<OutboundAnswer>((ok, fail) =>
+    openOutbound(url, req, policy, resolve, (res, r) => {
       ok({ status: res.statusCode ?? 0, reason: STATUS_CODES[res.statusCode ?? 0] ?? '' });
       res.destroy();
       r.destroy();
-    });
-    r.on('error', (err) => fail(err instanceof OutboundRefused ? err : new OutboundFailed(failureClass(err))));
-    r.end(req.body);
-  });
+    }, fail),
+  );
+}
+
+/** exchangeOutbound's failure when an answer is longer than the caller reads. */
+export const AnswerTooLarge = 'answer too large';
+
+/** An answer read whole: its status, headers and body (UTF-8 text). */
+export interface OutboundReply extends OutboundAnswer {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * Sends one request and reads its answer whole, for a client that needs the body (the
+ * remote-server packet type reads another Hopwatch's JSON). The body is bounded: past
+ * `maxBodyBytes` the connection is closed and the call fails "answer too large", so a server
+ * that streams without end cannot fill this one's memory; the timeout covers the body too.
+ * Throws OutboundRefused (nothing was sent) or OutboundFailed (a class of failure).
+ */
+export function exchangeOutbound(url: string, req: OutboundRequest & { maxBodyBytes: number }, policy: OutboundAddressPolicy, resolve: Resolver = systemResolver): Promise<OutboundReply> {
+  return new Promise<OutboundReply>((ok, fail) =>
+    openOutbound(url, req, policy, resolve, (res, r, timeout) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const stop = (err: OutboundFailed) => {
+        if (done) return;
+        done = true;
+        r.destroy();
+        fail(err);
+      };
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > req.maxBodyBytes) return stop(new OutboundFailed(AnswerTooLarge));
+        chunks.push(chunk);
+      });
+      res.on('end', () => {
+        if (done) return;
+        done = true;
+        const status = res.statusCode ?? 0;
+        ok({ status, reason: STATUS_CODES[status] ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      // The connection lost, or the timeout, while the body was coming.
+      const lost = (err?: unknown) => stop(new OutboundFailed(timeout.aborted ? 'timed out' : err ? failureClass(err) : 'connection reset'));
+      res.on('error', lost);
+      res.on('close', () => (res.complete ? undefined : lost()));
+    }, fail),
+  );
 }

@@ -3,6 +3,23 @@
 // other one, starts the trace there with /cmd/newtarget and reads its samples with
 // /api/data/SamplesReport. Only calls the spec (or docs/api.md) defines; nothing private.
 // The password is sent only in the sign-in body, never put in an error text or a log line.
+// Every call goes out through server/http/outbound-address.ts, under the address policy webhooks
+// obey: the address is a user's, so it must not reach this server's loopback services, the cloud
+// metadata address or (hosted) the provider's private networks, nor tell what answers there.
+import { loadConfig } from '../config.js';
+import {
+  AnswerTooLarge,
+  exchangeOutbound,
+  failureClass,
+  OutboundFailed,
+  outboundPolicy,
+  OutboundRefused,
+  refusalText,
+  systemResolver,
+  type OutboundAddressPolicy,
+  type OutboundReply,
+  type Resolver,
+} from '../http/outbound-address.js';
 
 export interface RemoteServerAccess {
   /** Base URL of the other appliance, http(s)://host[:port][/prefix]. */
@@ -33,6 +50,20 @@ export interface RemoteSample {
 }
 
 const TimeoutMs = 10_000;
+/**
+ * The largest answer read (answers are read whole): a SamplesReport may carry up to 1,000,000
+ * samples, some 100 MB of JSON; past this the call fails instead of filling this server's memory.
+ */
+const MaxAnswerBytes = 128 * 1024 * 1024;
+
+/**
+ * The address policy of the running appliance: the same variables (HOPWATCH_DEPLOYMENT,
+ * HOPWATCH_WEBHOOK_ALLOW) read by the same loadConfig as main.ts's, so webhooks and the remote
+ * server obey one policy whichever caller makes the client.
+ */
+export function appliancePolicy(): OutboundAddressPolicy {
+  return outboundPolicy(loadConfig(process.env));
+}
 
 /** The address as a base URL without a trailing slash, or an error text. */
 export function parseRemoteAddress(address: string): URL | string {
@@ -52,7 +83,11 @@ export class RemoteHopwatch {
   private cookie: string | undefined;
   readonly base: string;
 
-  constructor(private readonly access: RemoteServerAccess) {
+  constructor(
+    private readonly access: RemoteServerAccess,
+    private readonly policy: OutboundAddressPolicy = appliancePolicy(),
+    private readonly resolve: Resolver = systemResolver,
+  ) {
     const url = parseRemoteAddress(access.address);
     if (typeof url === 'string') throw new RemoteServerError('address', `The remote server address ${url}.`);
     this.base = url.href.replace(/\/+$/, '');
@@ -63,23 +98,40 @@ export class RemoteHopwatch {
     return `the remote Hopwatch at ${this.base}`;
   }
 
-  private async send(method: string, path: string, init: { body?: unknown; cookie?: boolean } = {}): Promise<Response> {
+  /** One call, its answer read whole; redirects are not followed (one would resend the password elsewhere). */
+  private async send(method: string, path: string, init: { body?: unknown; cookie?: boolean } = {}): Promise<OutboundReply> {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     try {
-      return await fetch(`${this.base}${path}`, {
-        method,
-        headers: {
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(init.cookie !== false && this.cookie ? { cookie: this.cookie } : {}),
+      return await exchangeOutbound(
+        `${this.base}${path}`,
+        {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+            ...(init.cookie !== false && this.cookie ? { cookie: this.cookie } : {}),
+          },
+          body,
+          timeoutMs: TimeoutMs,
+          maxBodyBytes: MaxAnswerBytes,
         },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        // A redirect would resend the password elsewhere: the address must be the final one.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TimeoutMs),
-      });
+        this.policy,
+        this.resolve,
+      );
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const why = cause?.code ?? cause?.message ?? (err as Error).name;
+      if (err instanceof OutboundRefused) throw new RemoteServerError('address', `the ${refusalText('remote server address', err.host, err.why)}.`);
+      // A class of failure only: a system error text would tell what runs where.
+      const why = err instanceof OutboundFailed ? err.message : failureClass(err);
+      if (why === AnswerTooLarge) throw new RemoteServerError('refused', `${this.name} answered ${path.split('?')[0]} with more than ${MaxAnswerBytes / 1024 / 1024} MB.`);
       throw new RemoteServerError('unreachable', `${this.name} cannot be reached (${why}). Check the address and that it answers over the network from this server.`);
+    }
+  }
+
+  /** A JSON answer's value; an answer that is not JSON is the other side's fault, said as such. */
+  private json(r: OutboundReply, path: string): unknown {
+    try {
+      return JSON.parse(r.body) as unknown;
+    } catch {
+      throw new RemoteServerError('refused', `${this.name} answered ${path.split('?')[0]} with something that is not JSON: is it a Hopwatch appliance?`);
     }
   }
 
@@ -87,21 +139,18 @@ export class RemoteHopwatch {
   async signIn(): Promise<void> {
     const r = await this.send('POST', '/api/Account/Login', { body: { Username: this.access.userName, Password: this.access.password, RememberMe: false }, cookie: false });
     if (r.status === 401 || r.status === 400) {
-      await r.body?.cancel();
       throw new RemoteServerError('credentials', `${this.name} refused the user name or password (${r.status}).`);
     }
     if (r.status === 429) {
-      await r.body?.cancel();
       throw new RemoteServerError('credentials', `${this.name} refused the sign-in for now: too many attempts (429). Try again later.`);
     }
     if (r.status >= 300 && r.status < 400) {
-      await r.body?.cancel();
-      throw new RemoteServerError('address', `${this.name} redirects to ${r.headers.get('location') ?? 'another address'}: give that address instead.`);
+      throw new RemoteServerError('address', `${this.name} redirects to ${r.headers.location ?? 'another address'}: give that address instead.`);
     }
-    const cookies = r.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const cookies = (r.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
     let user: unknown;
     try {
-      user = await r.json();
+      user = JSON.parse(r.body);
     } catch {
       user = undefined;
     }
@@ -114,8 +163,7 @@ export class RemoteHopwatch {
   async signOut(): Promise<void> {
     if (!this.cookie) return;
     try {
-      const r = await this.send('POST', '/api/Account/Logout');
-      await r.body?.cancel();
+      await this.send('POST', '/api/Account/Logout');
     } catch {
       // Its session expires on its own.
     }
@@ -127,11 +175,10 @@ export class RemoteHopwatch {
     if (!this.cookie) await this.signIn();
     let r = await this.send(method, path);
     if (r.status === 401) {
-      await r.body?.cancel();
       await this.signIn();
       r = await this.send(method, path);
     }
-    const text = await r.text();
+    const text = r.body;
     if (r.status !== 200 && r.status !== 204 && r.status !== 206) {
       let why = text.slice(0, 300);
       try {
@@ -141,7 +188,7 @@ export class RemoteHopwatch {
       }
       throw new RemoteServerError('refused', `${this.name} refused ${path.split('?')[0]} (${r.status}): ${why}`);
     }
-    return text ? (JSON.parse(text) as T) : undefined;
+    return text ? (this.json(r, path) as T) : undefined;
   }
 
   /** GET /cmd/newtarget: starts the trace there; its target id. */
@@ -183,8 +230,8 @@ export class RemoteHopwatch {
 }
 
 /** Signs in and out: throws a RemoteServerError saying what is wrong, or resolves when the access works. */
-export async function checkRemoteServer(access: RemoteServerAccess): Promise<void> {
-  const remote = new RemoteHopwatch(access);
+export async function checkRemoteServer(access: RemoteServerAccess, policy?: OutboundAddressPolicy): Promise<void> {
+  const remote = new RemoteHopwatch(access, policy);
   await remote.signIn();
   await remote.signOut();
 }

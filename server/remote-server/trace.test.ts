@@ -1,11 +1,14 @@
 // RemoteServerTrace against a stand-in for another Hopwatch's public calls (node:http on
 // loopback): samples grouped by time into rounds in TTL order, the latency codes, the other
 // side's stop/start marks left out, a new address at a hop as a route change, the commands
-// sent there, and the trace ending when the target there is gone.
+// sent there, and the trace ending when the target there is gone. The stand-in is on loopback,
+// which the outbound address policy refuses: these tests open it as an operator would
+// (HOPWATCH_WEBHOOK_ALLOW, server/http/outbound-address.ts).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LatencyCode, type RouteChange, type TraceRound } from '../../engine/index.js';
+import { LoopbackWebhooks } from '../../test/alerts/support.js';
 import { RemoteServerAccessKey } from './settings.js';
 import { startWithRemoteServers } from './trace.js';
 import type { RemoteSample } from './client.js';
@@ -57,7 +60,11 @@ const engineNotCalled = () => {
   throw new Error('the engine must not run a remote-server trace');
 };
 let stand: Stand | undefined;
+beforeEach(() => {
+  vi.stubEnv('HOPWATCH_WEBHOOK_ALLOW', LoopbackWebhooks.HOPWATCH_WEBHOOK_ALLOW);
+});
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await stand?.close();
   stand = undefined;
 });

@@ -3,10 +3,13 @@
 // network) runs; here signs in to there, starts the target there and mirrors its rounds. A
 // wrong address or password is refused by savesettings naming the setting, and by newtarget;
 // the password never comes back to a console, never in a log line, and is stored sealed.
+// Here reaches there on loopback because its operator opened loopback (HOPWATCH_WEBHOOK_ALLOW,
+// the outbound address policy of webhooks); there, without that, refuses a loopback address.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsNode, SettingsResult } from '../../server/contract/settings.js';
+import { LoopbackWebhooks } from '../alerts/support.js';
 import { freePort, signIn, startAppliance, type Appliance } from '../support/appliance.js';
 
 const TherePassword = 'there-root-pw-7';
@@ -55,7 +58,7 @@ interface Session { SessionID: number; TargetIP: string; State: number }
 beforeAll(async () => {
   [there, here] = await Promise.all([
     startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: TherePassword, HOPWATCH_ENGINE: 'simulated' } }),
-    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: HerePassword, HOPWATCH_ENGINE: 'simulated' } }),
+    startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: HerePassword, HOPWATCH_ENGINE: 'simulated', ...LoopbackWebhooks } }),
   ]);
   [hereCookie, thereCookie] = await Promise.all([signIn(here.url, 'admin', HerePassword), signIn(there.url, 'admin', TherePassword)]);
   const created = await callHere('POST', '/api/Settings/createnewconfig', {});
@@ -89,13 +92,36 @@ describe('the remote-server packet type', () => {
     const closed = await freePort();
     const unreachable = await saveEngine({ PacketType: 'Remote server', RemoteServerAddress: `http://127.0.0.1:${closed}`, RemoteServerUserName: 'admin', RemoteServerPassword: TherePassword });
     expect(unreachable.status).toBe(400);
-    expect(unreachable.body.Error).toMatch(new RegExp(`^Setting ServerSettings\\.Configurations\\.${configId}\\.RemoteServerAddress: the remote Hopwatch at http://127\\.0\\.0\\.1:${closed} cannot be reached \\(ECONNREFUSED\\)`));
+    // The class of failure only, never the system's code.
+    expect(unreachable.body.Error).toBe(`Setting ServerSettings.Configurations.${configId}.RemoteServerAddress: the remote Hopwatch at http://127.0.0.1:${closed} cannot be reached (connection refused). Check the address and that it answers over the network from this server.`);
     const wrong = await saveEngine({ PacketType: 'Remote server', RemoteServerAddress: there.url, RemoteServerUserName: 'admin', RemoteServerPassword: 'not-the-password-1' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.Error).toBe(`Setting ServerSettings.Configurations.${configId}.RemoteServerPassword: the remote Hopwatch at ${there.url} refused the user name or password (401).`);
     const s = await settings();
     expect(engineValue(s, 'RemoteServerAddress')).toBe('');
     expect(engineValue(s, 'RemoteServerPassword')).toBe('');
+  });
+
+  it('refuses a remote server on loopback where the operator did not open it (HOPWATCH_WEBHOOK_ALLOW), connecting nowhere', async () => {
+    // There runs without the allow list: here's address (127.0.0.1) is refused before any connection.
+    const made = await callThere('POST', '/api/Settings/createnewconfig', {});
+    expect(made.status).toBe(200);
+    const id = made.body.NewConfigId as number;
+    const saveThere = async (values: Record<string, SettingsNode['Value']>) => {
+      const version = ((await callThere('GET', '/api/Settings/getsettings')).body as SettingsResult).Settings.Version;
+      const root = node('Root', [node('ServerSettings', [node('Configurations', [node(String(id), [leaf('ID', id), ...Object.entries(values).map(([k, v]) => leaf(k, v))])])])]);
+      return callThere('POST', '/api/Settings/savesettings', { Version: version, Root: root });
+    };
+    expect((await saveThere({ PacketType: 'Remote server' })).status).toBe(200);
+    // Here logs each sign-in ("signed in"): none comes from there.
+    const signIns = () => (here.output().match(/signed in/g) ?? []).length;
+    const signInsBefore = signIns();
+    const refused = await saveThere({ RemoteServerAddress: here.url, RemoteServerUserName: 'admin', RemoteServerPassword: HerePassword });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      Error: `Setting ServerSettings.Configurations.${id}.RemoteServerAddress: the remote server address 127.0.0.1 is refused: loopback; set HOPWATCH_WEBHOOK_ALLOW to allow it.`,
+    });
+    expect(signIns()).toBe(signInsBefore);
   });
 
   it('saves a working access; the password comes back only as a mask and is not stored in clear', async () => {
@@ -159,6 +185,6 @@ describe('the remote-server packet type', () => {
     await there.stop();
     const r = await callHere('GET', `/cmd/newtarget?target=127.0.0.1&configID=${configId}&traceInterval=1`);
     expect(r.status).toBe(502);
-    expect(r.body.Error).toMatch(/traces via a remote server, and the remote Hopwatch at .* cannot be reached \(ECONNREFUSED\)/);
+    expect(r.body.Error).toMatch(/traces via a remote server, and the remote Hopwatch at .* cannot be reached \(connection refused\)/);
   });
 });

@@ -3,11 +3,13 @@
 // appear (the password as a password field), a wrong password is refused on the page naming
 // the setting, the right one saved shows only as a mask; a target started with that
 // configuration shows the other appliance's rounds in its grid. Two appliances on loopback,
-// both on the simulated network. Screenshots: test-results/settings-remote-*.png.
+// both on the simulated network; here's operator opened loopback to it (HOPWATCH_WEBHOOK_ALLOW,
+// the outbound address policy). Screenshots: test-results/settings-remote-*.png.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoopbackWebhooks } from '../alerts/support.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 
@@ -30,7 +32,7 @@ describe('the remote-server packet type in the settings editor', () => {
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
     [here, there] = await Promise.all([
-      startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: HerePassword, HOPWATCH_ENGINE: 'simulated' } }),
+      startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: HerePassword, HOPWATCH_ENGINE: 'simulated', ...LoopbackWebhooks } }),
       startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: TherePassword, HOPWATCH_ENGINE: 'simulated' } }),
     ]);
     browser = await openBrowser({ width: 1440, height: 900 });
