@@ -3,7 +3,8 @@
 // stops the batches (the import then names what is wrong and writes nothing).
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../../engine/latency-codes.js';
-import { batchesOf, slicesOf } from './bulk-import.js';
+import { appendParts, batchesOf, slicesOf } from './bulk-import.js';
+import { emptyRollupRows } from '../rollups/rows.js';
 
 /** n rows in chunks of the given sizes: time 1000 + i, hop i % 30, latency i / 8. */
 function chunks(sizes: number[]) {
@@ -57,5 +58,24 @@ describe('slicesOf', () => {
     expect(slicesOf([3, 3, 3, 0, 2], 6)).toEqual([{ from: 0, to: 6 }, { from: 6, to: 11 }]);
     expect(slicesOf([2, 13, 1], 6)).toEqual([{ from: 0, to: 2 }, { from: 2, to: 8 }, { from: 8, to: 14 }, { from: 14, to: 16 }]);
     expect(slicesOf([])).toEqual([]);
+  });
+});
+
+describe('appendParts', () => {
+  const set = (resolution: number, times: number[]) => {
+    const rows = emptyRollupRows(times.length);
+    rows.time.set(times);
+    return { resolution, sessionId: 1, rows };
+  };
+  it('cuts the sets into appends of at most the given rows, every row once, in order', () => {
+    const sets = [set(60_000, [1, 2, 3, 4, 5, 6, 7]), set(600_000, [8, 9]), set(3_600_000, [10])];
+    const parts = appendParts(sets, 3);
+    expect(parts.map((p) => p.reduce((n, s) => n + s.rows.time.length, 0))).toEqual([3, 3, 3, 1]);
+    const flat = parts.flat();
+    expect(flat.flatMap((s) => [...s.rows.time])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(flat.map((s) => s.resolution)).toEqual([60_000, 60_000, 60_000, 600_000, 3_600_000]);
+    // Every column cut alike.
+    expect(flat.every((s) => Object.values(s.rows).every((c) => (c as ArrayLike<number>).length === s.rows.time.length))).toBe(true);
+    expect(appendParts([])).toEqual([]);
   });
 });

@@ -21,7 +21,8 @@ import type { Queryable } from '../store/db.js';
 import type { NumericColumn } from '../store/numeric-columns.js';
 import { floorTo, LateSampleGraceMs, RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
-import { emptyRollupRows } from '../rollups/rows.js';
+import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
+import { RollupRowKeys } from '../rollups/columns.js';
 import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged, rowGroups } from './read-file.js';
@@ -54,6 +55,44 @@ const StepCells = 65_536;
  * rows are the same; the live pipeline walks them).
  */
 const GapMs = 2 * 3_600_000;
+
+/**
+ * Rollup rows given to one appender: DuckDB's appender flushes synchronously at its close, and
+ * a slice's rows at once (up to about 150,000) held the event loop for tens of ms.
+ */
+const AppendRows = 32_768;
+
+/** Rows [from, to) of a set's rows, by position (views: the append copies them). */
+function rowsAt(rows: RollupRows, from: number, to: number): RollupRows {
+  const columns = rows as unknown as Record<string, Float64Array | Int32Array>;
+  return Object.fromEntries(RollupRowKeys.map((k) => [k, columns[k].subarray(from, to)])) as unknown as RollupRows;
+}
+
+/** The sets, in order, cut into appends of at most `most` rows each (a larger set across several). */
+export function appendParts(sets: RollupSet[], most = AppendRows): RollupSet[][] {
+  const parts: RollupSet[][] = [];
+  let part: RollupSet[] = [];
+  let n = 0;
+  for (const set of sets) {
+    const len = set.rows.time.length;
+    for (let at = 0; at < len; at += most) {
+      const rows = len <= most ? set.rows : rowsAt(set.rows, at, Math.min(len, at + most));
+      if (n + rows.time.length > most && part.length) [part, n] = [[], 0];
+      if (!part.length) parts.push(part);
+      part.push({ ...set, rows });
+      n += rows.time.length;
+    }
+  }
+  return parts;
+}
+
+/** The sets through appenders of at most AppendRows rows each, with a turn of the event loop between them. */
+async function appendInParts(conn: DuckDBConnection, sets: RollupSet[]): Promise<void> {
+  for (const part of appendParts(sets)) {
+    await appendRollups(conn, part);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 const codes = new Set<number>(FileLatencyCodes);
 
@@ -299,7 +338,7 @@ export async function writeSamplesAndRollups(
     }
     if (invalid || short) break;
     const t = performance.now();
-    await appendRollups(conn, sets.splice(0));
+    await appendInParts(conn, sets.splice(0));
     phases.append += since(t);
   }
   const spans = read === 0 || (seen.first === meta.range.Begin && seen.last === meta.range.End);
@@ -312,7 +351,7 @@ export async function writeSamplesAndRollups(
   // Closing the session: every open period is rolled up, as finishSession does.
   step({ length: 0, session: new Int32Array(0), time: new Float64Array(0), hop: new Int32Array(0), latency: new Float64Array(0) }, true);
   const t = performance.now();
-  await appendRollups(conn, sets);
+  await appendInParts(conn, sets);
   phases.append += since(t);
 
   const marks = RollupResolutionsMs.map((res, level) => [res, carry.closedUntil[level]] as const).filter(([, c]) => !Number.isNaN(c));

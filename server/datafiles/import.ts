@@ -12,14 +12,13 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus } from '../events.js';
 import type { Config } from '../config.js';
 import type { Queryable, Store } from '../store/db.js';
-import { insertComment } from '../comments/repository.js';
 import * as summaries from '../summaries/service.js';
 import { deleteForGood } from '../sessions/service.js';
 import { insertSession, setSessionState } from '../targets/repository.js';
 import type { FileMetadata } from './format.js';
 import { checkLayout, readMetadata } from './read-file.js';
 import { writeSamplesAndRollups } from './bulk-import.js';
-import { configurationNamed, insertHosts, insertRouteChanges, setImportedFields } from './repository.js';
+import { configurationNamed, insertComments, insertHosts, insertRouteChanges, setImportedFields } from './repository.js';
 
 export interface ImportDeps {
   store: Store;
@@ -57,9 +56,7 @@ async function createSession(q: Queryable, p: Principal, meta: FileMetadata): Pr
   await setSessionState(q, id, SessionState.Pause, t.EndTime);
   await insertHosts(q, id, meta.hosts, Date.now());
   await insertRouteChanges(q, id, meta.routeChanges);
-  for (const c of meta.comments) {
-    await insertComment(q, { sessionId: id, whenMs: c.When, text: c.Text, type: c.Type, extraAttributesJson: c.ExtraAttributesJson }, p.userId);
-  }
+  await insertComments(q, id, meta.comments, p.userId, Date.now());
   return id;
 }
 

@@ -39,7 +39,7 @@ export function sessionSamplesSql(s: SampleSelection, columns = msColumns): stri
 
 /**
  * A selection in the data file's columns (time_ms BIGINT, hop, latency_us INTEGER), always
- * in time, then hop order: the import rolls a file up in its order, a million samples a step,
+ * in time, then hop order: the import rolls a file up in its order, up to 65,536 samples a step,
  * and treats a sample older than the periods it has closed as late (raw only), so the store's
  * order (packed days by hop, and after the days that followed them) lost most of a packed
  * day's rollups (test: packed-round-trip.integration.test.ts).

@@ -361,6 +361,19 @@ describe('decompression bombs', () => {
     expect(counts).toEqual([[1, 1], [HOPS, 2]]);
   });
 
+  it('comments and route changes up to the metadata limit import all, in statements of many rows', async () => {
+    const routeChanges = Array.from({ length: 1234 }, (_, k) => ({ Time: T0 + k * 40, Hop: 1 + (k % HOPS), OldAddress: `10.251.0.${k % 200}`, NewAddress: `10.251.1.${k % 200}` }));
+    const comments = Array.from({ length: 567 }, (_, k) => ({ When: T0 + k * 100, Text: `note ${k} 'q' ünï`, Type: k % 3, ExtraAttributesJson: k % 2 ? '{"a":1}' : '' }));
+    await rewrite(good(), join(files, 'many.pp2'), { 'hopwatch.route_changes': JSON.stringify(routeChanges), 'hopwatch.comments': JSON.stringify(comments) });
+    const r = await upload(readFileSync(join(files, 'many.pp2')), 'many.pp2');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // Exported again, the target carries the same rows.
+    await download(`ID=${r.body!.ID}`, join(files, 'many-again.pp2'));
+    const kv = await readKv(join(files, 'many-again.pp2'));
+    expect(JSON.parse(kv['hopwatch.route_changes'])).toEqual(routeChanges);
+    expect(JSON.parse(kv['hopwatch.comments'])).toEqual(comments);
+  });
+
   it('a large file within the limits imports while the server keeps answering', async () => {
     const n = 4_000_000;
     await generated(good(), join(files, 'large.pp2'), n, `(${T0} + i // 30 * 1000)::BIGINT AS time_ms, (1 + i % 30)::SMALLINT AS hop, (1000 + i % 7)::INTEGER AS latency_us`);
