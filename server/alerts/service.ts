@@ -16,6 +16,7 @@ import type { SendMail } from '../mail/transport.js';
 import { conditionProblem, describeCondition, type WindowFigures } from './conditions.js';
 import { AlertEvaluator, type Happening } from './evaluator.js';
 import { ActionFailed, runAction, type ActionDeps } from './actions.js';
+import { ExportMinRepeatSeconds } from './export-quota.js';
 import { NotificationQueue } from './queue.js';
 import { AgentPresence } from './agent-presence.js';
 import { Outbox, type OutboxNotification } from './outbox.js';
@@ -361,6 +362,10 @@ export class AlertService {
     for (const a of input.Actions ?? []) checkAction(a.Kind, a.Config);
     const minRepeat = input.MinRepeatSeconds ?? 300;
     if (!Number.isInteger(minRepeat) || minRepeat < 0 || minRepeat > 31 * 86_400) throw badRequest('MinRepeatSeconds must be a whole number of seconds from 0 to 2678400 (31 days).');
+    // Refused rather than raised quietly: the saved rule then says what it does (docs/alerts.md "Export quota").
+    if (minRepeat < ExportMinRepeatSeconds && (input.Actions ?? []).some((x) => x.Kind === 'export')) {
+      throw badRequest(`An alert with an export action repeats at most every ${ExportMinRepeatSeconds} s (each repeat writes a data file): set MinRepeatSeconds to ${ExportMinRepeatSeconds} or more.`);
+    }
     return { Name: name, Condition: condition, Events: [...new Set(input.Events)], MinRepeatSeconds: minRepeat, Enabled: input.Enabled ?? true, Targets: input.Targets ?? [], Actions: input.Actions ?? [] };
   }
 
