@@ -8,9 +8,12 @@
 #   RUNTIME_IMAGE the plain Debian the Node image is built on; the runtime stage takes only the
 #                 node binary from the build stage. Starting from the Node image instead would
 #                 ship npm and yarn, and setting the capability on its node binary in a later
-#                 layer would store the 95 MB binary a second time.
+#                 layer would store the 127 MB binary a second time.
+# The node the image runs is the project's own (package.json optionalDependencies
+# node-linux-<arch>, the Node LTS the suites ran on; docs/decisions.md "Node runtime"), which
+# npm ci installs; BASE_IMAGE's node runs npm. Both are Node 24 LTS.
 # Needs BuildKit (Docker 23+ default, or podman/buildah) for RUN --mount.
-ARG BASE_IMAGE=node:20-bookworm-slim
+ARG BASE_IMAGE=node:24-bookworm-slim
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
@@ -33,9 +36,12 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/.cache
 # The node binary the runtime runs, with CAP_NET_RAW as a file capability so that the
-# non-root user can open raw ICMP/UDP/TCP sockets for probing, and nothing else privileged.
+# non-root user can open raw ICMP/UDP/TCP sockets for probing, and nothing else privileged:
+# the project's Node (node_modules/.bin/node; BASE_IMAGE's own on a CPU npm has no Node
+# package for). Then the Node package leaves node_modules: the runtime has it as /usr/local/bin/node.
 RUN mkdir /out \
- && cp "$(command -v node)" /out/node \
+ && if [ -e node_modules/.bin/node ]; then cp -L node_modules/.bin/node /out/node; else cp "$(command -v node)" /out/node; fi \
+ && rm -rf node_modules/node-linux-* node_modules/.bin/node \
  && cp "$(command -v setcap)" "$(command -v getcap)" /out/ \
  && /out/setcap cap_net_raw+ep /out/node
 

@@ -4,6 +4,9 @@
 // file at a time, so their time-outs do not depend on what else happens to run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+// Stops here unless this is the project's Node (docs/decisions.md, "Node runtime"): vitest and
+// everything the suites start run on process.execPath.
+import '../scripts/check-node.mjs';
 
 mkdirSync('test-results', { recursive: true });
 const heavy = ['test/e2e', 'test/security/browser', 'test/container'];
