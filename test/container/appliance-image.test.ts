@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, signIn } from '../support/appliance.js';
 import { Podman } from './support/podman.js';
 import { buildApplianceImage, ensureBaseImages } from './support/images.js';
+import { requireProjectNode } from '../support/project-node.js';
 import type { TargetIdResult } from '../../server/contract/targets.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
 
@@ -115,6 +116,15 @@ describe('the image run with podman', () => {
     const CAP_NET_RAW = 13n;
     expect(uid).not.toBe(0);
     expect(capEff).toBe(1n << CAP_NET_RAW);
+  });
+
+  it("runs on the project's Node LTS (node-linux-<arch>), and keeps no second copy of it in node_modules", async () => {
+    const out = await podman.must(['exec', name, 'node', '-p', 'JSON.stringify([process.versions.node, process.release.lts ?? null])']);
+    const [version, lts] = JSON.parse(out) as [string, string | null];
+    expect(version).toBe(requireProjectNode().version);
+    expect(lts, 'an LTS release').toBeTruthy();
+    const left = await podman.run(['exec', name, 'sh', '-c', 'ls -d /app/node_modules/node-linux-* /app/node_modules/.bin/node']);
+    expect(left.stdout).toBe('');
   });
 
   it('records samples of a trace to an address reachable from the container', async () => {

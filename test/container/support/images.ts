@@ -1,16 +1,21 @@
 // Local stand-ins for the Dockerfile's base images, since no image registry is reachable:
 //   localhost/debian:bookworm       debootstrap minbase, trimmed like debian:bookworm-slim
-//   localhost/hopwatch-base:node20  the same plus the host's node, npm and node headers,
-//                                   laid out like the official node:20-bookworm-slim
-// Both are cached across runs (skipped when present): they do not change with the code.
+//   localhost/hopwatch-base:node-<version>  the same plus the project's Node (the node-linux-<arch>
+//                                   package npm ci installs: test/support/project-node.ts), its
+//                                   headers and the host's npm, laid out like the official
+//                                   node:24-bookworm-slim
+// Both are cached across runs (skipped when present): they change only with the Node version.
 // Then the appliance image itself, built from the working tree with the Dockerfile.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { requireProjectNode } from '../../support/project-node.js';
 import { hostCaBundle, must, type Podman } from './podman.js';
 
+const node = requireProjectNode();
+
 export const debianImage = 'localhost/debian:bookworm';
-export const nodeBaseImage = 'localhost/hopwatch-base:node20';
+export const nodeBaseImage = `localhost/hopwatch-base:node-${node.version}`;
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
 const mirror = 'http://deb.debian.org/debian';
@@ -28,17 +33,15 @@ export async function ensureBaseImages(podman: Podman): Promise<void> {
     );
     await podman.shell(`tar -C '${rootfs}' -c . | podman import --change 'CMD ["bash"]' - ${debianImage}`);
 
-    // Node as the official image has it: /usr/local/bin/node, npm under /usr/local/lib.
-    // The headers let node-gyp build raw-socket without downloading them (no nodejs.org here).
-    const node = process.execPath;
+    // Node as the official image has it: /usr/local/bin/node, npm under /usr/local/lib, the
+    // headers under /usr/local/include/node (no nodejs.org here to download them from).
     const npmDir = (await must('bash', ['-c', 'dirname "$(dirname "$(readlink -f "$(command -v npm)")")"'])).trim();
-    const headers = resolve(node, '../../include/node');
     await podman.shell(
       `cd '${rootfs}' && mkdir -p usr/local/bin usr/local/lib/node_modules usr/local/include && ` +
-        `cp '${node}' usr/local/bin/node && cp -a '${npmDir}' usr/local/lib/node_modules/npm && ` +
+        `cp '${node.binary}' usr/local/bin/node && cp -a '${npmDir}' usr/local/lib/node_modules/npm && ` +
         `ln -sf ../lib/node_modules/npm/bin/npm-cli.js usr/local/bin/npm && ` +
         `ln -sf ../lib/node_modules/npm/bin/npx-cli.js usr/local/bin/npx && ` +
-        `cp -a '${headers}' usr/local/include/node`,
+        `cp -a '${node.include}' usr/local/include/node`,
     );
     await podman.shell(
       `tar -C '${rootfs}' -c . | podman import --change 'ENV npm_config_nodedir=/usr/local' ` +
