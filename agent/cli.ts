@@ -79,10 +79,13 @@ async function run(mode: number): Promise<void> {
     roundLog: process.env.HOPWATCH_AGENT_ROUND_LOG || undefined,
     onUninstall: () => {
       log('uninstalled');
-      // Installed as a service: its uninstall script removes the service and files too.
+      // An installed copy: its uninstall script removes the service and files too.
       const script = process.env.HOPWATCH_AGENT_UNINSTALL;
-      if (script) spawn(script, [], { detached: true, stdio: 'ignore' }).unref();
-      void program.stop().finally(() => process.exit(0));
+      void program
+        .stop()
+        .catch(() => undefined)
+        .then(() => (script ? runUninstallScript(script) : undefined))
+        .finally(() => process.exit(0));
     },
   });
   let stopping = false;
@@ -96,6 +99,25 @@ async function run(mode: number): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   log(`agent ${creds.agentId} starting (mode ${mode === AgentModeCode.SERVICE ? 'SERVICE' : 'APP'})`);
   await program.start();
+}
+
+/**
+ * Runs the bundle's uninstall script and waits for it. Waiting matters under systemd: the
+ * script hands itself over to a transient unit, and this process exiting first would make
+ * systemd stop the service's cgroup, the script with it, before the hand-over.
+ */
+function runUninstallScript(script: string): Promise<void> {
+  return new Promise((done) => {
+    const child = spawn(script, [], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', (err) => {
+      log(`the uninstall script ${script} could not be started: ${err.message}`);
+      done();
+    });
+    child.once('exit', (code, signal) => {
+      if (code !== 0) log(`the uninstall script ${script} ended with ${signal ?? `exit code ${code}`}`);
+      done();
+    });
+  });
 }
 
 /** Splits flags (`--name` or `--name=value`; `--ca` also takes the next word) from arguments. */

@@ -15,12 +15,19 @@ chmod 700 "$root/var/lib/hopwatch-agent"
 cp -r "$here/bin" "$here/app" "$here/hopwatch-agent" "$here/hopwatch-agent-open-link" "$here/uninstall.sh" "$dest/"
 cp "$here/hopwatch-agent.service" "$root/etc/systemd/system/hopwatch-agent.service"
 cp "$here/hopwatch-agent-setup.desktop" "$root/usr/share/applications/hopwatch-agent-setup.desktop"
+# What uninstall.sh needs to find again (key=value lines). Its presence also marks this copy
+# as installed: the launcher then lets Delete And Uninstall run uninstall.sh.
+printf 'root=%s\n' "$root" > "$dest/install-record"
 if [ $# -ge 1 ]; then
   HOPWATCH_AGENT_DIR="$root/var/lib/hopwatch-agent" "$dest/hopwatch-agent" setup --no-run "$1"
 fi
 if [ -z "$root" ]; then
   command -v update-desktop-database >/dev/null && update-desktop-database /usr/share/applications || true
-  command -v xdg-mime >/dev/null && xdg-mime default hopwatch-agent-setup.desktop x-scheme-handler/hopwatch || true
+  # xdg-mime writes the association into this user's mimeapps.list: recorded, so that
+  # uninstall.sh takes it out of that file even when it runs without this HOME (the service).
+  if command -v xdg-mime >/dev/null && xdg-mime default hopwatch-agent-setup.desktop x-scheme-handler/hopwatch; then
+    printf 'mimeapps=%s\n' "${XDG_CONFIG_HOME:-${HOME:-}/.config}/mimeapps.list" >> "$dest/install-record"
+  fi
   if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
     systemctl daemon-reload
     systemctl enable --now hopwatch-agent.service
