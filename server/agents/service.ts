@@ -178,9 +178,15 @@ export async function deleteAgent(deps: AgentDeps, p: Principal, id: number, sho
   deps.events.emit('AgentsChanged', p.accountId);
 }
 
+/** forceReconnect's answer for an agent whose program was never set up (PENDING). */
+export const AgentNotInstalledText = 'The agent has not been installed yet, so there is nothing to reconnect: install it on its machine with the Installer or Auto Setup link first.';
+
 export async function forceReconnect(deps: AgentDeps, p: Principal, id: number): Promise<void> {
   gate(deps, p);
-  await ownAgent(deps, p, id);
+  const a = await ownAgent(deps, p, id);
+  // PENDING (never set up): say so, not "not connected" as if it had dropped (issue 40 item 8);
+  // the console does not offer Reconnect there (web/src/agents/logic/agentActions.ts).
+  if (a.credentialHash === null) throw new HttpError(409, AgentNotInstalledText);
   if (!deps.links.isOnline(id)) throw new HttpError(409, 'The agent is not connected, so it cannot be told to reconnect.');
   deps.links.disconnect(id, { reason: 'Reconnect requested from the console.' });
 }

@@ -1,8 +1,9 @@
-// The AGENT DETAIL panel (spec 1): name, Active Targets, Reconnect / Rename / Delete /
-// Uninstall (online only), the TARGETS list with Stop, and the DEPLOY footer (Installer,
+// The AGENT DETAIL panel (spec 1): name, Active Targets, Reconnect (once it connected:
+// logic/agentActions) / Rename / Delete / Uninstall (online only), the TARGETS list with Stop, and the DEPLOY footer (Installer,
 // Auto Setup). Reports what the user chose; the page runs the calls.
 import { useNavigate } from 'react-router-dom';
 import type { AgentTarget } from '../../../server/contract/agents';
+import { offersReconnect } from './logic/agentActions';
 import type { AgentRowSource } from './logic/agentRows';
 
 export interface AgentDetailActions {
@@ -43,7 +44,9 @@ export function AgentDetail({
       </p>
       {remote && (
         <div className="agent-actions">
-          <button type="button" className="button secondary" onClick={actions.onReconnect}>Reconnect</button>
+          {offersReconnect(agent) && (
+            <button type="button" className="button secondary" onClick={actions.onReconnect}>Reconnect</button>
+          )}
           <button type="button" className="button secondary" onClick={actions.onRename}>Rename</button>
           <button type="button" className="button secondary" onClick={() => actions.onDelete(false)}>Delete</button>
           {agent.IsOnline && (
