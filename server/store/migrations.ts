@@ -618,6 +618,24 @@ export const migrations: Migration[] = [
          alive_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 21,
+    name: 'agent setup keys kept until used or replaced (issue 40 item 3)',
+    up: [
+      // server/agents/setup-keys.ts: the agent's current setup key sealed (AES-256-GCM under
+      // agent-setup.key in the data directory), so Installer, Download Agent and Auto Setup show
+      // the same link again instead of minting a new key that broke the link copied before;
+      // agents.enrol_hash stays the key's check. replaced_hash: the key a "New Setup Link"
+      // replaced, so setting up with the old link is told it was replaced. A new table, not
+      // columns on agents: DuckDB cannot replay an ALTER TABLE ADD COLUMN on a table with a
+      // nextval() default from its WAL (migration 8).
+      `CREATE TABLE agent_setup_keys (
+         agent_id INTEGER PRIMARY KEY,
+         sealed_key VARCHAR NOT NULL,
+         replaced_hash VARCHAR,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {
