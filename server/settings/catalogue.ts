@@ -135,7 +135,8 @@ export const SettingDefs: readonly SettingDef[] = [
     // server/settings/public-url.ts; the cloud flavour's operator sets HOPWATCH_PUBLIC_URL.
     group: 'General', name: 'PublicUrl', type: NodeValueType.String, screen: 'General', label: 'Public URL',
     hint: 'The address agents on other machines reach this server at, such as https://hopwatch.example.org:8080. Auto Setup links and agent install commands name it. For the whole appliance.',
-    validation: 'an http:// or https:// URL, or empty', maxChars: 500, check: publicUrlProblem, selfHostedOnly: true, appliance: true,
+    // maxChars sizes the editor's field (10 px a character) and caps typing there: 50 fits the page.
+    validation: 'an http:// or https:// URL, or empty', maxChars: 50, check: publicUrlProblem, selfHostedOnly: true, appliance: true,
   },
   // A configuration, client side: name, description and display.
   { group: 'ClientConfiguration', name: 'ID', type: NodeValueType.Int32, screen: 'NamedConfig', label: 'ID', hint: '', validation: '', readOnly: true },

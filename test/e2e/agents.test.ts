@@ -106,7 +106,7 @@ describe('the Agents page in Chromium', () => {
       }),
     );
     await page.getByRole('button', { name: 'Auto Setup' }).click();
-    await expect.poll(() => page.getByText('Auto Setup URL copied to clipboard. Paste in browser on agent machine.').count()).toBe(1);
+    await expect.poll(() => page.getByText('Auto Setup link copied to clipboard. On the agent machine give it to install.sh or hopwatch-agent setup').count()).toBe(1);
     const link = await page.evaluate(() =>
       window.isSecureContext ? navigator.clipboard.readText() : ((window as unknown as { copied?: string }).copied ?? ''),
     );
