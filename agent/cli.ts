@@ -9,8 +9,8 @@
 // The #! line caps V8's young generation as the bundle's launcher does (docs/agents.md, "Memory").
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { parseSetupLink } from './setup-link.js';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { parseSetupLink, type SetupLink } from './setup-link.js';
 import { AgentEnrolPath } from './protocol.js';
 import { AgentState, agentDir } from './state.js';
 import { AgentModeCode, AgentProgram } from './program.js';
@@ -42,7 +42,19 @@ function log(msg: string): void {
 
 async function setup(link: string, caFile: string | undefined, reuse: boolean): Promise<void> {
   const l = parseSetupLink(link);
+  // A state directory this setup makes is removed again if the first contact fails (issue 40
+  // item 4): a failed setup leaves nothing behind. One that was there (an agent set up before) stays.
+  const made = !existsSync(agentDir());
   const state = new AgentState(agentDir());
+  try {
+    await enrol(l, state, caFile, reuse);
+  } catch (err) {
+    if (made) rmSync(state.dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function enrol(l: SetupLink, state: AgentState, caFile: string | undefined, reuse: boolean): Promise<void> {
   // --reuse (the container's entry point): the same link again after a restart. Its key was
   // spent by the first setup; the credential stored then is this agent's.
   const kept = state.readCredentials();
@@ -53,7 +65,10 @@ async function setup(link: string, caFile: string | undefined, reuse: boolean): 
   }
   const ca = caFile ? readCaFile(caFile) : process.env.HOPWATCH_AGENT_CA ? readCaFile(process.env.HOPWATCH_AGENT_CA) : undefined;
   const res = await postJson(l.server + AgentEnrolPath, { AgentId: l.id, Key: l.key }, ca).catch((err: Error) => {
-    throw new Error(`The server ${l.server} could not be reached: ${err.message}`);
+    // The usual cause at a branch office: a link naming the server's own view of itself (issue 40 item 4).
+    throw new Error(
+      `The server ${l.server} could not be reached: ${err.message}. If agents reach the server at another address, set it as the public URL in the console (Settings > General) and copy the link again.`,
+    );
   });
   const body = res.body as { Credential?: string; Error?: string };
   if (res.status !== 200 || !body.Credential) throw new Error(`The server refused the setup (${res.status}): ${body.Error ?? 'no answer'}`);
@@ -79,10 +94,13 @@ async function run(mode: number): Promise<void> {
     roundLog: process.env.HOPWATCH_AGENT_ROUND_LOG || undefined,
     onUninstall: () => {
       log('uninstalled');
-      // Installed as a service: its uninstall script removes the service and files too.
+      // An installed copy: its uninstall script removes the service and files too.
       const script = process.env.HOPWATCH_AGENT_UNINSTALL;
-      if (script) spawn(script, [], { detached: true, stdio: 'ignore' }).unref();
-      void program.stop().finally(() => process.exit(0));
+      void program
+        .stop()
+        .catch(() => undefined)
+        .then(() => (script ? runUninstallScript(script) : undefined))
+        .finally(() => process.exit(0));
     },
   });
   let stopping = false;
@@ -96,6 +114,25 @@ async function run(mode: number): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   log(`agent ${creds.agentId} starting (mode ${mode === AgentModeCode.SERVICE ? 'SERVICE' : 'APP'})`);
   await program.start();
+}
+
+/**
+ * Runs the bundle's uninstall script and waits for it. Waiting matters under systemd: the
+ * script hands itself over to a transient unit, and this process exiting first would make
+ * systemd stop the service's cgroup, the script with it, before the hand-over.
+ */
+function runUninstallScript(script: string): Promise<void> {
+  return new Promise((done) => {
+    const child = spawn(script, [], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', (err) => {
+      log(`the uninstall script ${script} could not be started: ${err.message}`);
+      done();
+    });
+    child.once('exit', (code, signal) => {
+      if (code !== 0) log(`the uninstall script ${script} ended with ${signal ?? `exit code ${code}`}`);
+      done();
+    });
+  });
 }
 
 /** Splits flags (`--name` or `--name=value`; `--ca` also takes the next word) from arguments. */

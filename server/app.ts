@@ -61,6 +61,7 @@ import staffPlugin from './staff/plugin.js';
 import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
+import { startOutageRecord } from './data/outage-record.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -194,6 +195,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await recordTraceTarget(opts.store, p, target);
     },
   };
+  // Outage periods (agents offline, the server down): the reasons the graphs give their gaps.
+  // Before the agent link, so every agent's link event after this start is recorded.
+  const stopOutageRecord = await startOutageRecord(
+    opts.store,
+    (listener) => {
+      const on = (_accountId: number, agentId: number, online: boolean) => listener(agentId, online);
+      app.events.on('AgentConnection', on);
+      return () => app.events.off('AgentConnection', on);
+    },
+    app.log,
+  );
+  app.addHook('onClose', stopOutageRecord);
   // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
   await app.register(agentsPlugin, { runner, ingest });
   // Accounts (staff) and the subscription (cloud flavour): after agents, whose figures they show.

@@ -4,7 +4,7 @@
 # LTS the suites run the agent on, whatever Node this machine has), the built agent and engine
 # (dist/agent, dist/engine with the rawsock addon), their runtime packages (ws, yaml, piscina; mmdb-lib and the
 # @ip-location-db AS and country data the engine names hop owners with), and install.sh /
-# uninstall.sh / the systemd unit / the xdg URL scheme handler. Run after build:server and
+# uninstall.sh / the systemd unit / the xdg URL scheme handler / README.md. Run after build:server and
 # build:engine (npm run build does).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -22,6 +22,8 @@ for pkg in ws yaml piscina mmdb-lib @ip-location-db; do cp -r "node_modules/$pkg
 printf '{"type":"module","private":true}\n' > "$stage/app/package.json"
 cp agent/bundle/install.sh agent/bundle/uninstall.sh agent/bundle/hopwatch-agent agent/bundle/hopwatch-agent-open-link "$stage/"
 cp agent/bundle/hopwatch-agent.service agent/bundle/hopwatch-agent-setup.desktop "$stage/"
+# What to do with the bundle once unpacked (issue 40 item 5): the console's install commands.
+cp agent/bundle/README.md "$stage/"
 chmod 755 "$stage/install.sh" "$stage/uninstall.sh" "$stage/hopwatch-agent" "$stage/hopwatch-agent-open-link" "$stage/bin/node"
 tar -C "$out" -cf - hopwatch-agent | gzip -1 > "$out/hopwatch-agent-linux-x64.tar.gz"
 rm -rf "$stage"

@@ -5,7 +5,7 @@
 // per DELIVERY_WINDOW_MS, however many traces finished (see deliver()).
 import type { MessagePort } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors.js';
-import { PathState } from '../trace/path-state.js';
+import { PathState, targetTtlOf } from '../trace/path-state.js';
 import { withPathMtu } from './path-mtu.js';
 import type { NativeFlow, NativeRound, ProbeClock, Ticker, TimerRef } from './network.js';
 import type { Prober, RoundFailed } from './prober.js';
@@ -33,6 +33,12 @@ export const FAST_DELIVERY_WINDOW_MS = 100;
  * (test/netns/engine-route.test.ts); a 100 ms window would hold two there.
  */
 const FAST_INTERVAL_MS = 50;
+/**
+ * A round whose end is in doubt waits for the next round (PathState.undecided) only at intervals
+ * up to this: the wait is about one interval. Slower traces deliver it undecided, as before
+ * (a phantom hop past the target until the target answers at its own TTL).
+ */
+const HOLD_MAX_INTERVAL_MS = 10_000;
 /** Held rounds wait at most this long after the window for a round start to carry them. */
 const DELIVERY_GRACE_MS = 10;
 
@@ -159,6 +165,8 @@ export class TraceLoops {
         if (loop.native) loop.lastRoundStart = loop.native.lastStart();
         this.clearTimer(loop);
         if (loop.state === 'running') this.schedule(loop, loop.lastRoundStart + cmd.intervalMs);
+        // A round held for the next one goes now when the new interval is too long to wait for.
+        this.settle(loop);
         return;
       }
       case 'finalHopOnly':
@@ -171,10 +179,10 @@ export class TraceLoops {
         loop.state = 'paused';
         this.clearTimer(loop);
         // What the flow ended and holds goes now, not a window later.
-        if (loop.native) {
-          this.takeNative(loop, false);
-          this.flush();
-        }
+        if (loop.native) this.takeNative(loop, false);
+        // A round held for the next one (settle()) goes too: no next round starts while paused.
+        this.settle(loop);
+        if (loop.native) this.flush();
         return;
       case 'resume':
         if (loop.state !== 'paused') return;
@@ -188,8 +196,10 @@ export class TraceLoops {
         if (loop.native) this.takeNative(loop, false);
         if (loop.state === 'removed') return;
         if (loop.rounds.length > 0) {
-          // Its probes' flow id must stay reserved until its rounds end (late replies).
+          // Its probes' flow id must stay reserved until its rounds end (late replies). A round
+          // that ended and was held (settle()) is dropped now.
           loop.state = 'stopping';
+          this.settle(loop);
         } else {
           this.remove(loop);
           this.post({ op: 'stopped', id: loop.id });
@@ -383,11 +393,21 @@ export class TraceLoops {
   private settle(loop: Loop): void {
     // Deliver, in start order, every round whose probes all have an outcome.
     while (loop.rounds.length > 0 && loop.rounds[0].probes !== null) {
-      const done = loop.rounds.shift()!;
+      const head = loop.rounds[0];
       // Stopping: rounds still in flight end unheard; a round of an address the trace no longer
       // probes says nothing about the new path.
-      if (loop.state === 'stopping' || done.target !== loop.spec.destination) continue;
-      const applied = loop.path.applyRound(done.probes!, done.target);
+      const heard = loop.state !== 'stopping' && head.target === loop.spec.destination;
+      // A round whose end is in doubt (the target's probe lost, or a silent last router: see
+      // PathState.undecided) waits for a later round to end and say where the target is.
+      let hint: number | null = null;
+      if (heard && loop.path.undecided(head.probes!, head.target)) {
+        const later = laterTargetTtl(loop.rounds, head.target);
+        if (later === undefined && loop.state === 'running' && loop.spec.intervalMs <= HOLD_MAX_INTERVAL_MS) break;
+        hint = later ?? null;
+      }
+      const done = loop.rounds.shift()!;
+      if (!heard) continue;
+      const applied = loop.path.applyRound(done.probes!, done.target, hint);
       this.outbox.push({
         id: loop.id, time: done.time, target: done.target, reachedTarget: applied.reachedTarget, hops: applied.hops,
         routeChanges: applied.routeChanges, pathLength: loop.path.pathLength,
@@ -459,6 +479,22 @@ export class TraceLoops {
     this.flush();
     this.port.postMessage(msg);
   }
+}
+
+/**
+ * Where rounds that ended after the first one met the target: the nearest TTL, null when none of
+ * them did, undefined when none of them ended yet.
+ */
+function laterTargetTtl(rounds: readonly LoopRound[], target: string): number | null | undefined {
+  let found: number | null | undefined;
+  for (let i = 1; i < rounds.length; i++) {
+    const r = rounds[i];
+    if (r.probes === null || r.target !== target) continue;
+    const ttl = targetTtlOf(r.probes, target);
+    if (found === undefined || found === null) found = ttl;
+    else if (ttl !== null && ttl < found) found = ttl;
+  }
+  return found;
 }
 
 /**

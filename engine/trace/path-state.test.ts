@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyCode } from '../latency-codes.js';
 import type { ProbeOutcome } from '../probe/protocol.js';
-import { HOST_SET_ROUNDS, PathState } from './path-state.js';
+import { HOST_SET_ROUNDS, PathState, SILENT_PROOF_ROUNDS } from './path-state.js';
 
 const te = (ttl: number, responder: string, rttMs = 1): ProbeOutcome => ({ ttl, kind: 'timeExceeded', responder, rttMs, icmpType: 11, icmpCode: 0 });
 const echo = (ttl: number, responder: string): ProbeOutcome => ({ ttl, kind: 'echoReply', responder, rttMs: 2, icmpType: 0, icmpCode: 0 });
@@ -66,11 +66,12 @@ describe('PathState', () => {
     const p = new PathState({ firstTtl: 1, maxTtl: 5, finalHopOnly: false });
     p.applyRound([te(1, 'a'), te(2, 'b'), echo(3, 't'), echo(4, 't'), echo(5, 't')], 't');
     expect(p.nextTtls()).toEqual([1, 2, 3]);
-    // Started before the path was known: probed to 5; TTL 3 lost, TTL 4 reached the target.
+    // Started before the path was known: probed to 5; TTL 3 lost, TTL 4 reached the target:
+    // that answer is the target's, folded into its hop (no hop past the target).
     const r = p.applyRound([te(1, 'a'), te(2, 'b'), lost(3), echo(4, 't'), echo(5, 't')], 't');
     expect(r.hops.map((h) => h.ttl)).toEqual([1, 2, 3]);
-    expect(r.hops[2].rtt).toBe(LatencyCode.Timeout); // the end hop's loss
-    expect(r.reachedTarget).toBe(false);
+    expect(r.hops[2]).toEqual({ ttl: 3, address: 't', rtt: 2, reply: 'echoReply' });
+    expect(r.reachedTarget).toBe(true);
     expect(p.nextTtls()).toEqual([1, 2, 3]);
     // A longer path shows as a router answering at the known end: then it is rediscovered.
     const grown = p.applyRound([te(1, 'a'), te(2, 'b'), te(3, 'c'), echo(4, 't'), echo(5, 't')], 't');
@@ -79,5 +80,42 @@ describe('PathState', () => {
     // And a shorter one as the target answering before it.
     p.applyRound([te(1, 'a'), echo(2, 't'), echo(3, 't'), echo(4, 't')], 't');
     expect(p.nextTtls()).toEqual([1, 2]);
+  });
+
+  it('holds a first round in doubt, then folds the deeper answer when a later round met the target nearer (issue 40 item 8)', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 5, finalHopOnly: false });
+    // First round: TTL 3 lost, TTL 4 and 5 reached the target: the target's probe lost, or a silent router at 3.
+    const first = [te(1, 'a'), te(2, 'b'), lost(3), echo(4, 't'), echo(5, 't')];
+    expect(p.undecided(first, 't')).toBe(true);
+    // A later round met the target at TTL 3: the first one's answer at 4 is the target's.
+    const r = p.applyRound(first, 't', 3);
+    expect(r.hops).toEqual([
+      { ttl: 1, address: 'a', rtt: 1, reply: 'timeExceeded' },
+      { ttl: 2, address: 'b', rtt: 1, reply: 'timeExceeded' },
+      { ttl: 3, address: 't', rtt: 2, reply: 'echoReply' },
+    ]);
+    expect(r.reachedTarget).toBe(true);
+    expect(p.nextTtls()).toEqual([1, 2, 3]);
+    // Nothing in doubt when the router before the target answered, or the target was not reached.
+    expect(p.undecided([te(1, 'a'), te(2, 'b'), echo(3, 't')], 't')).toBe(false);
+    expect(p.undecided([te(1, 'a'), lost(2), lost(3)], 't')).toBe(false);
+  });
+
+  it('takes a silent last router as it is: held while in doubt, not after SILENT_PROOF_ROUNDS rounds', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 4, finalHopOnly: false });
+    const round = () => [te(1, 'a'), lost(2), echo(3, 't'), echo(4, 't')].slice(0, p.nextTtls().length);
+    for (let i = 0; i < SILENT_PROOF_ROUNDS; i++) {
+      expect(p.undecided(round(), 't')).toBe(true);
+      // The later round met the target at 3 as well: nothing to fold, the router at 2 is a timeout hop.
+      const r = p.applyRound(round(), 't', 3);
+      expect(r.hops.map((h) => [h.ttl, h.address])).toEqual([[1, 'a'], [2, null], [3, 't']]);
+    }
+    expect(p.undecided(round(), 't')).toBe(false);
+  });
+
+  it('does not hold a round when a router answered before at the TTL that timed out (a lossy hop)', () => {
+    const p = new PathState({ firstTtl: 1, maxTtl: 4, finalHopOnly: false });
+    p.applyRound([te(1, 'a'), te(2, 'b'), echo(3, 't'), echo(4, 't')], 't');
+    expect(p.undecided([te(1, 'a'), lost(2), echo(3, 't')], 't')).toBe(false);
   });
 });

@@ -25,6 +25,33 @@ export interface RoundHops {
  */
 export const HOST_SET_ROUNDS = 32;
 
+/**
+ * The TTL before the target timed out in this many rounds in a row (each one reaching the target):
+ * a silent last router, not the target's probe lost; its rounds are no longer held (see
+ * PathState.undecided). 2: a round per interval is held at most twice for a silent last router,
+ * and a target losing a share p of its probes passes for one with chance p squared (then the
+ * phantom shows until the target answers at its own TTL, as before this rule).
+ */
+export const SILENT_PROOF_ROUNDS = 2;
+
+/** The path ends at this probe: the target answered, or a router said unreachable. */
+function ends(o: ProbeOutcome, target: string): boolean {
+  return o.kind === 'unreachable' || (o.responder !== null && o.responder === target);
+}
+
+/** The probe at this TTL was not answered (timed out, or could not be sent). */
+function lostAt(probes: readonly ProbeOutcome[], ttl: number): boolean {
+  const o = probes.find((p) => p.ttl === ttl);
+  return o !== undefined && o.responder === null && o.kind !== 'notSent';
+}
+
+/** The nearest TTL at which the target answered in a round, or null. */
+export function targetTtlOf(probes: readonly ProbeOutcome[], target: string): number | null {
+  let nearest: number | null = null;
+  for (const o of probes) if (o.responder === target && (nearest === null || o.ttl < nearest)) nearest = o.ttl;
+  return nearest;
+}
+
 export class PathState {
   /** TTL at which the path ended last (destination answered, or unreachable), or null when unknown. */
   pathLength: number | null = null;
@@ -32,6 +59,8 @@ export class PathState {
   /** Per TTL: the addresses that answered there and the round each last did (see HOST_SET_ROUNDS). */
   private readonly hostSets = new Map<number, Map<string, number>>();
   private rounds = 0;
+  /** See undecided(): the TTL before the target and the rounds in a row it timed out there. */
+  private silentBeforeEnd = { ttl: 0, rounds: 0 };
   private ttls: readonly number[] = [];
 
   constructor(private readonly settings: PathSettings) {}
@@ -45,6 +74,7 @@ export class PathState {
     this.pathLength = null;
     this.lastAddress.clear();
     this.hostSets.clear();
+    this.silentBeforeEnd = { ttl: 0, rounds: 0 };
   }
 
   /** TTLs of the next round: the known path, or up to maxTtl when it is not known. */
@@ -69,30 +99,64 @@ export class PathState {
     return this.lastAddress.get(ttl) ?? null;
   }
 
-  applyRound(probes: ProbeOutcome[], target: string): RoundHops {
-    this.rounds++;
-    const finalOnly = probes.length === 1 && this.settings.finalHopOnly && this.pathLength !== null && probes[0].ttl === this.settings.maxTtl;
-    return finalOnly ? this.applyFinalHop(probes[0], target) : this.applyFull(probes, target);
+  /**
+   * Whether a round's end is in doubt: it reached the target at some TTL while the probe one TTL
+   * before timed out. In one round that is either the target's own probe lost (the target is
+   * one hop nearer: the answer at the deeper TTL is a phantom hop past it) or a silent last
+   * router. The caller holds such a round until a later round ends and passes where that one
+   * met the target (applyRound's `targetTtlHint`). Not in doubt when a router answered at that
+   * TTL before (a lossy router), nor once it timed out in SILENT_PROOF_ROUNDS delivered rounds in
+   * a row (a silent router). So only the first rounds of a path can wait.
+   */
+  undecided(probes: readonly ProbeOutcome[], target: string): boolean {
+    const first = probes.find((o) => ends(o, target));
+    if (!first || first.responder !== target) return false;
+    // Where the round would end: at the known length when its probe there was lost (applyFull).
+    const known = this.pathLength;
+    const end = known !== null && first.ttl > known && lostAt(probes, known) ? known : first.ttl;
+    if (end <= this.settings.firstTtl || !lostAt(probes, end - 1)) return false;
+    // A router answered at that TTL before: the target is not there (a lossy hop, no doubt).
+    const seen = this.lastAddress.get(end - 1);
+    if (seen !== undefined && seen !== target) return false;
+    return !(this.silentBeforeEnd.ttl === end - 1 && this.silentBeforeEnd.rounds >= SILENT_PROOF_ROUNDS);
   }
 
-  private applyFull(probes: ProbeOutcome[], target: string): RoundHops {
-    const ends = (o: ProbeOutcome) => o.kind === 'unreachable' || (o.responder !== null && o.responder === target);
-    let endProbe = probes.find(ends);
-    // A round that started before the trace knew the path (rounds overlap) probes past its
-    // end. When its probe at the known end was lost and a later TTL reached the target, that
-    // probe was lost; the path did not grow (a longer path has a router answer at the known
-    // end). Taking the later TTL as the end reported a hop past the target, and rounds started
-    // after it probed that far again, so the wrong length fed itself (test/sim/overshoot.test.ts).
+  /**
+   * targetTtlHint: the nearest TTL at which the target answered in a round that ended after this
+   * one (see undecided()).
+   */
+  applyRound(probes: ProbeOutcome[], target: string, targetTtlHint: number | null = null): RoundHops {
+    this.rounds++;
+    const finalOnly = probes.length === 1 && this.settings.finalHopOnly && this.pathLength !== null && probes[0].ttl === this.settings.maxTtl;
+    return finalOnly ? this.applyFinalHop(probes[0], target) : this.applyFull(probes, target, targetTtlHint);
+  }
+
+  private applyFull(probes: ProbeOutcome[], target: string, targetTtlHint: number | null): RoundHops {
+    let endProbe = probes.find((o) => ends(o, target));
+    // A round that started before the trace knew the path (the first round, and rounds that
+    // overlap it) probes past its end. When its probe at the target's TTL (the known length, or
+    // where a later round met the target) was lost and a later TTL reached the target, that
+    // deeper answer is the target's: it is folded into the target's hop and the round ends
+    // there. Taking the later TTL as the end reported a phantom hop past the target (with a
+    // timeout at the target's own hop); in overlapping rounds the wrong length also fed itself
+    // (test/sim/overshoot.test.ts, test/sim/first-round.test.ts). A longer path shows as a
+    // router answering at the known end.
     const known = this.pathLength;
+    const nearest = Math.min(known ?? Infinity, targetTtlHint ?? Infinity);
+    let foldAt: number | null = null;
     let lostAtEnd = false;
-    if (endProbe && known !== null && endProbe.ttl > known) {
-      const atEnd = probes.find((o) => o.ttl === known);
-      lostAtEnd = atEnd !== undefined && atEnd.responder === null;
-      if (lostAtEnd) endProbe = undefined;
+    if (endProbe && endProbe.responder === target && endProbe.ttl > nearest && lostAt(probes, nearest)) {
+      foldAt = nearest;
+    } else if (endProbe && known !== null && endProbe.ttl > known && lostAt(probes, known)) {
+      // A router said unreachable past the known end: the probe at the end was lost.
+      lostAtEnd = true;
+      endProbe = undefined;
     }
     let end: number;
     const reachedTarget = endProbe !== undefined && endProbe.responder === target;
-    if (endProbe) {
+    if (foldAt !== null) {
+      end = foldAt;
+    } else if (endProbe) {
       end = endProbe.ttl;
     } else if (lostAtEnd) {
       end = known!; // the lost probe is the end hop's loss
@@ -107,7 +171,7 @@ export class PathState {
     const routeChanges: Omit<RouteChange, 'time'>[] = [];
     for (const o of probes) {
       if (o.ttl > end) break;
-      hops.push(this.hopOf(o, routeChanges));
+      hops.push(this.hopOf(o.ttl === foldAt ? { ...endProbe!, ttl: o.ttl } : o, routeChanges));
     }
     if (endProbe) {
       // The path ends here (the target, or a router saying unreachable): probe no further,
@@ -118,7 +182,20 @@ export class PathState {
       const last = probes[probes.length - 1];
       if (last && last.kind === 'timeExceeded') this.pathLength = null;
     }
+    this.countSilentBeforeEnd(probes, reachedTarget && foldAt === null ? end : null);
     return { reachedTarget, hops, routeChanges };
+  }
+
+  /** See undecided(): the rounds in a row that met the target with a timeout just before it. */
+  private countSilentBeforeEnd(probes: readonly ProbeOutcome[], targetTtl: number | null): void {
+    const before = targetTtl === null ? null : targetTtl - 1;
+    if (before === null || before < this.settings.firstTtl || !lostAt(probes, before)) {
+      this.silentBeforeEnd = { ttl: 0, rounds: 0 };
+    } else if (this.silentBeforeEnd.ttl === before) {
+      this.silentBeforeEnd.rounds++;
+    } else {
+      this.silentBeforeEnd = { ttl: before, rounds: 1 };
+    }
   }
 
   private applyFinalHop(probe: ProbeOutcome, target: string): RoundHops {

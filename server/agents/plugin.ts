@@ -1,6 +1,7 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Claim } from '../contract/account.js';
@@ -9,6 +10,7 @@ import { requireUser } from '../account/authenticate.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
+import { PasswordSeal } from '../liveshare/secrets.js';
 import { AgentLinks } from './link.js';
 import { agentSettings } from './settings.js';
 import * as agents from './service.js';
@@ -29,7 +31,9 @@ const query = (required: string[], properties: Record<string, object>) => ({ typ
 
 export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline }) {
   const links = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log });
-  const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner };
+  // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
+  const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
+  const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner, seal };
   app.decorate('agents', deps);
   opts.runner.agent.attach(links);
   links.mount(app, AgentLinkPath);
@@ -69,11 +73,19 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
     },
   );
 
-  // Mints a new enrolment key: a change of state, refused when another site asks.
-  app.get<{ Params: { agentId: number } }>(
+  // May make a setup key (the first, after one was used, or with renew=true: a New Setup Link):
+  // a change of state, refused when another site asks.
+  app.get<{ Params: { agentId: number }; Querystring: { renew?: boolean } }>(
     '/cmd/download-link/:agentId',
-    { config: { changesState: true, access: manage }, schema: { params: query(['agentId'], { agentId: agentIdArg }), response: { 200: DownloadLinkSchema } } },
-    async (request) => agents.downloadLink(deps, requireUser(request), request.params.agentId, serverUrlOf(request)),
+    {
+      config: { changesState: true, access: manage },
+      schema: {
+        params: query(['agentId'], { agentId: agentIdArg }),
+        querystring: { type: 'object', additionalProperties: false, properties: { renew: { type: 'boolean' } } },
+        response: { 200: DownloadLinkSchema },
+      },
+    },
+    async (request) => agents.downloadLink(deps, requireUser(request), request.params.agentId, serverUrlOf(request), request.query.renew === true),
   );
 
   app.get<{ Querystring: { agentId: number; newName: string } }>(

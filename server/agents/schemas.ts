@@ -33,7 +33,7 @@ export const AgentSchema = object(agentProps);
 /** The Local Machine carries only some of the details. */
 export const AgentListSchema = { type: 'array', items: object(agentProps, Object.keys(agentProps).filter((k) => !['ID', 'Name', 'UniqueID', 'IsOnline'].includes(k))) };
 export const EntitlementSchema = object({ ActiveTraces: int, EntitledTraces: int });
-export const DownloadLinkSchema = object({ DownloadUrl: str, SetupLink: str });
+export const DownloadLinkSchema = object({ DownloadUrl: str, SetupLink: str, Server: str, ServerSource: { type: 'string', enum: ['PublicUrl', 'Browser', 'HostName'] }, Warning: str, Replaced: bool });
 export const EnrolAnswerSchema = object({ Credential: str });
 
 export const agentIdArg = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;

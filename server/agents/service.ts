@@ -4,7 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Claim, DeploymentMode } from '../contract/account.js';
-import { AgentNameMaxLength, capacityFullText, type Agent, type AgentDownloadLink, type AgentItem, type AgentTarget, type Entitlement } from '../contract/agents.js';
+import {
+  AgentNameMaxLength,
+  capacityFullText,
+  SetupKeySpentText,
+  SetupLinkReplacedText,
+  type Agent,
+  type AgentDownloadLink,
+  type AgentItem,
+  type AgentTarget,
+  type Entitlement,
+} from '../contract/agents.js';
 import { LocalMachineAgentId, LocalMachineAgentName, SessionState } from '../contract/sessions.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
@@ -19,6 +29,10 @@ import type { AgentLinks } from './link.js';
 import type { AgentSettings } from './settings.js';
 import { hashKey, keyMatches, newKey } from './keys.js';
 import * as repo from './repository.js';
+import { findSetupKey, forgetSetupKey, keepSetupKey } from './setup-keys.js';
+import { unreachableAddress } from './reachable-address.js';
+import { publicUrlInForce } from '../settings/public-url.js';
+import type { PasswordSeal } from '../liveshare/secrets.js';
 import { entitledTraces } from '../accounts/service.js';
 import { findAccount } from '../accounts/repository.js';
 import { localMachineUse, requireLocalMachine } from '../accounts/local-machine.js';
@@ -31,6 +45,8 @@ export interface AgentDeps {
   settings: AgentSettings;
   links: AgentLinks;
   runner: TraceRunner;
+  /** Seals the setup keys kept to show the same Auto Setup link again (agent-setup.key in the data directory). */
+  seal: PasswordSeal;
 }
 
 /** Where the installer bundle is served (docs/agents.md). */
@@ -142,11 +158,15 @@ export async function getEntitlement(deps: AgentDeps, p: Principal): Promise<Ent
 export async function createAgent(deps: AgentDeps, p: Principal, rawName: string): Promise<Agent> {
   gate(deps, p);
   const name = decodeName(rawName);
-  const id = await deps.store.exclusive(async (q) => {
+  const id = await deps.store.transaction(async (q) => {
     // The account's entitled agents (set by staff; none set: no limit).
     const limit = (await findAccount(q, p.accountId))?.entitledAgents ?? null;
     if (limit !== null && (await repo.listAgents(q, p.accountId)).length >= limit) throw conflict(agentCapacityText(limit));
-    return repo.insertAgent(q, { accountId: p.accountId, uniqueId: randomUUID(), name, enrolHash: hashKey(newKey()), createdAt: Date.now() });
+    // Its setup key, kept: Create, Installer, Download Agent and Auto Setup all show this one.
+    const key = newKey();
+    const agentId = await repo.insertAgent(q, { accountId: p.accountId, uniqueId: randomUUID(), name, enrolHash: hashKey(key), createdAt: Date.now() });
+    await keepSetupKey(q, { agentId, sealedKey: deps.seal.seal(key), replacedHash: null, createdAt: Date.now() });
+    return agentId;
   });
   deps.events.emit('AgentsChanged', p.accountId);
   return agentOut(deps, p, id);
@@ -172,39 +192,85 @@ export async function deleteAgent(deps: AgentDeps, p: Principal, id: number, sho
     await deps.runner.finish(s.id);
     await deps.store.exclusive((q) => setSessionState(q, s.id, SessionState.Archived, Date.now()));
   }
-  await deps.store.exclusive((q) => repo.deleteAgentRow(q, id));
+  await deps.store.transaction(async (q) => {
+    await forgetSetupKey(q, id);
+    await repo.deleteAgentRow(q, id);
+  });
   deps.links.disconnect(id, { uninstall: shouldUninstall, reason: 'This agent was deleted.' });
   if (open.length) deps.events.emit('SessionsChanged', p.accountId);
   deps.events.emit('AgentsChanged', p.accountId);
 }
 
+/** forceReconnect's answer for an agent whose program was never set up (PENDING). */
+export const AgentNotInstalledText = 'The agent has not been installed yet, so there is nothing to reconnect: install it on its machine with the Installer or Auto Setup link first.';
+
 export async function forceReconnect(deps: AgentDeps, p: Principal, id: number): Promise<void> {
   gate(deps, p);
-  await ownAgent(deps, p, id);
+  const a = await ownAgent(deps, p, id);
+  // PENDING (never set up): say so, not "not connected" as if it had dropped (issue 40 item 8);
+  // the console does not offer Reconnect there (web/src/agents/logic/agentActions.ts).
+  if (a.credentialHash === null) throw new HttpError(409, AgentNotInstalledText);
   if (!deps.links.isOnline(id)) throw new HttpError(409, 'The agent is not connected, so it cannot be told to reconnect.');
   deps.links.disconnect(id, { reason: 'Reconnect requested from the console.' });
 }
 
 /**
- * The Installer link and a new Auto Setup link. Each call mints a new enrolment key (the
- * previous link stops working); an agent already set up keeps its own credential.
+ * The Installer link and the Auto Setup link (issue 40 item 3). The agent's setup key is kept
+ * (sealed) and shown again on every call, so Installer or Download Agent no longer break a link
+ * copied before; a new key is made when the kept one was used (or cannot be unsealed: the key
+ * file changed), and when `renew` asks for one: the old link is then refused with
+ * SetupLinkReplacedText and the answer says so (Replaced).
+ *
+ * The server address is the public URL when one is in force (HOPWATCH_PUBLIC_URL, else
+ * Settings > General), else the address the browser used (REST), else this host's name (the
+ * hub); Warning says when an agent elsewhere could not reach it (issue 40 item 4).
  */
-export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined): Promise<AgentDownloadLink> {
+export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined, renew = false): Promise<AgentDownloadLink> {
   gate(deps, p);
   await ownAgent(deps, p, id);
-  const server = (deps.settings.publicUrl ?? serverUrl ?? `${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`).replace(/\/+$/, '');
-  const key = newKey();
-  await deps.store.exclusive((q) => repo.setEnrolHash(q, id, hashKey(key)));
-  return { DownloadUrl: server + InstallerPath, SetupLink: formatSetupLink({ id, key, server }) };
+  const publicUrl = await deps.store.read((q) => publicUrlInForce(q, deps.config));
+  const [server, source]: [string, AgentDownloadLink['ServerSource']] = publicUrl
+    ? [publicUrl, 'PublicUrl']
+    : serverUrl
+      ? [serverUrl.replace(/\/+$/, ''), 'Browser']
+      : [`${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`, 'HostName'];
+  const { key, replaced } = await deps.store.transaction(async (q) => {
+    const a = await repo.findAgent(q, id);
+    if (!a) throw notFound(`Agent ${id} not found.`);
+    const kept = await findSetupKey(q, id);
+    const open = kept ? deps.seal.open(kept.sealedKey) : '';
+    // The kept key while it is still the agent's unused one (enrol_hash is its check).
+    if (!renew && open && keyMatches(open, a.enrolHash)) return { key: open, replaced: false };
+    const key = newKey();
+    // Renewing a key not used yet: its hash is kept to tell a setup with the old link why it is refused.
+    const replacedHash = renew && a.enrolHash ? a.enrolHash : null;
+    await repo.setEnrolHash(q, id, hashKey(key));
+    await keepSetupKey(q, { agentId: id, sealedKey: deps.seal.seal(key), replacedHash, createdAt: Date.now() });
+    return { key, replaced: replacedHash !== null };
+  });
+  return {
+    DownloadUrl: server + InstallerPath,
+    SetupLink: formatSetupLink({ id, key, server }),
+    Server: server,
+    ServerSource: source,
+    Warning: unreachableAddress(server)?.text ?? '',
+    Replaced: replaced,
+  };
 }
 
-/** The agent program's first contact: its enrolment key for a credential of its own. */
+/** The agent program's first contact: its setup key for a credential of its own. */
 export async function enrolAgent(deps: Pick<AgentDeps, 'store' | 'settings'>, args: { AgentId: number; Key: string }): Promise<{ Credential: string }> {
   if (!deps.settings.enabled) throw forbidden('Remote agents are turned off on this server.');
-  const a = await deps.store.read((q) => repo.findAgent(q, args.AgentId));
-  if (!a || !keyMatches(args.Key, a.enrolHash)) throw unauthorized('Unknown agent or spent setup key: copy a new Auto Setup link from the console.');
   const credential = newKey();
-  await deps.store.exclusive((q) => repo.enrol(q, a.id, hashKey(credential)));
+  // Checked and spent in one transaction: two setups with one key cannot both get a credential.
+  await deps.store.transaction(async (q) => {
+    const a = await repo.findAgent(q, args.AgentId);
+    const kept = a && (await findSetupKey(q, a.id));
+    if (kept && keyMatches(args.Key, kept.replacedHash)) throw unauthorized(SetupLinkReplacedText);
+    if (!a || !keyMatches(args.Key, a.enrolHash)) throw unauthorized(SetupKeySpentText);
+    await repo.enrol(q, a.id, hashKey(credential));
+    await forgetSetupKey(q, a.id);
+  });
   return { Credential: credential };
 }
 

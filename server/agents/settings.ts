@@ -1,12 +1,11 @@
 // Settings of remote agents, from the environment (docs/agents.md).
 //   HOPWATCH_REMOTE_AGENTS   1 (default) or 0: the "magneto" setting, remote agents on or off.
 //   HOPWATCH_ENTITLED_TRACES how many traces remote agents may run at once (default 100).
-//   HOPWATCH_PUBLIC_URL      the URL agents reach this server at, for setup links made where
-//                            the browser's address is not known (the hub); REST uses the request's.
+// The URL agents reach this server at (HOPWATCH_PUBLIC_URL or Settings > General) is read by
+// server/settings/public-url.ts.
 export interface AgentSettings {
   enabled: boolean;
   entitledTraces: number;
-  publicUrl: string | undefined;
 }
 
 export function agentSettings(env: NodeJS.ProcessEnv = process.env): AgentSettings {
@@ -14,6 +13,5 @@ export function agentSettings(env: NodeJS.ProcessEnv = process.env): AgentSettin
   return {
     enabled: (env.HOPWATCH_REMOTE_AGENTS ?? '1') !== '0',
     entitledTraces: Number.isFinite(entitled) && entitled >= 0 ? entitled : 100,
-    publicUrl: env.HOPWATCH_PUBLIC_URL || undefined,
   };
 }

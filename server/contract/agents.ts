@@ -44,12 +44,27 @@ export interface Entitlement {
 
 /**
  * The Installer and Auto Setup links of an agent (download-link/{agentId}, AgentDownloadLink).
- * Each call mints a new enrolment key for SetupLink; an enrolled agent keeps its own credential.
+ * SetupLink carries the agent's setup key, the same one on every call until the key is used
+ * (a new one is made then) or `renew` asks for a new one (issue 40 item 3); an enrolled agent
+ * keeps its own credential.
  */
 export interface AgentDownloadLink {
   DownloadUrl: string;
   SetupLink: string;
+  /** The server address both links name. */
+  Server: string;
+  /** Where Server comes from: the public URL (HOPWATCH_PUBLIC_URL or Settings > General), the browser's address, or this host's name (the hub). */
+  ServerSource: 'PublicUrl' | 'Browser' | 'HostName';
+  /** Why an agent on another machine cannot reach Server ('' when nothing says so: server/agents/reachable-address.ts). */
+  Warning: string;
+  /** This call replaced a setup key that was not used yet: the link copied before no longer works. */
+  Replaced: boolean;
 }
+
+/** The refusal of a setup with a link whose key a newer one replaced; the console says the same when it replaces one. */
+export const SetupLinkReplacedText = 'This Auto Setup link was replaced by a newer one and no longer works: copy the current link from the console (Agents, the agent, Auto Setup).';
+/** The refusal of a setup with a key that was used already or never was this agent's. */
+export const SetupKeySpentText = 'Unknown agent or spent setup key: copy a new Auto Setup link from the console.';
 
 /** The URL scheme of Auto Setup links: hopwatch://setup?mode=sentinel&id=..&key=..&server=.. */
 export const AgentSetupScheme = 'hopwatch';

@@ -14,6 +14,7 @@ import type { BucketResult } from '../../wasm/kernel-types.js';
 import { CellFlag } from '../../wasm/kernel-types.js';
 import { queryKernels } from './kernels.js';
 import { addPieces, coverPieces, type Piece, type RecentSource } from './sources.js';
+import { outagesOf } from './outages.js';
 
 export const MaxBuckets = 10_000;
 /** Ten years: a longer bucket would only ever hold one point. */
@@ -65,7 +66,11 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   // every statistic of one hop (the requested one, else the target's) and the lean ones of the
   // others: the store is asked for no more (sources.ts storePieces).
   const detailHop = requestedHop || s.targetHop || undefined;
-  const pieces = await coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store), detailHop);
+  const [pieces, outages] = await Promise.all([
+    coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store), detailHop),
+    // Why a stretch has no samples (issue 40 item 2): the graphs draw the gap with its reason.
+    store.read((q) => outagesOf(q, s.agentId, grid.start, end)),
+  ]);
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 
   const acc = addPieces(queryKernels().begin({ start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount }), pieces);
@@ -75,6 +80,7 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
     Points: toPoints(result, requestedHop || undefined, args.includeJitter, s.targetHop || undefined),
     FirstDatapoint: iso(s.firstSample),
     MostRecentDatapoint: iso(s.latestSample),
+    Outages: outages,
   };
 }
 

@@ -89,7 +89,8 @@ function hopRow(
     Columns: {
       ...hopDetailColumnTexts(details),
       Hop: String(hop),
-      ErrCount: String(lost),
+      // No probe sent in the range: no figure (issue 40 item 2), not a count of 0 lost.
+      ErrCount: count > 0 ? String(lost) : '',
       PacketLoss: pl === null ? '' : pl.toFixed(1),
       IPAddress: host?.address || '*',
       DNSName: dns,

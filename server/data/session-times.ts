@@ -18,6 +18,8 @@ export interface SessionTimes {
   latestSample: number | null;
   /** The first hop at which the target's own address answered; null while it never did. */
   targetHop: number | null;
+  /** The agent that runs the trace (its HubSentinelID; -1 the Local Machine). */
+  agentId: number;
 }
 
 interface Entry extends SessionTimes {
@@ -48,5 +50,5 @@ export async function sessionTimes(store: Store, p: Principal, targetId: string,
 /** Hosts change only in a commit of the session, so the cached value follows the counter. */
 async function withTargetHop(store: Store, s: SessionRecord): Promise<SessionTimes> {
   const row = await store.read((q) => q.one<{ hop: number | null }>('SELECT min(hop) AS hop FROM hosts WHERE session_id = $1 AND address = $2', [s.id, s.targetIp]));
-  return { id: s.id, accountId: s.accountId, firstSample: s.firstSample, latestSample: s.latestSample, targetHop: row?.hop ?? null };
+  return { id: s.id, accountId: s.accountId, firstSample: s.firstSample, latestSample: s.latestSample, targetHop: row?.hop ?? null, agentId: s.sentinelId };
 }

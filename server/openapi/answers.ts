@@ -75,6 +75,7 @@ export const DataPointBucketsSchema = object({
   Points: { type: 'array', items: DataPointSchema },
   FirstDatapoint: { type: ['string', 'null'] },
   MostRecentDatapoint: { type: ['string', 'null'] },
+  Outages: { type: 'array', items: object({ Reason: { type: 'string', enum: ['AgentOffline', 'ServerDown'] }, Start: str, End: { type: ['string', 'null'] } }) },
 });
 
 export const HealthSchema = object({ Status: str });

@@ -1,8 +1,8 @@
-// The appliance settings of Settings > General (issues 21 and 25): Insights on/off and the
-// retention days of raw samples and 1-minute rollups. Unlike the rest of General they belong to
-// the whole appliance, not to an account: they live in storage_settings (rows `Insights`,
-// `RetentionRawDays`, `RetentionMinuteDays`), where /api/app/config, the Insights calls and
-// the daily expiry read them. An environment variable still wins over a stored value; the
+// The appliance settings of Settings > General (issues 21, 25 and 40): Insights on/off, the
+// retention days of raw samples and 1-minute rollups, and the public URL (public-url.ts).
+// Unlike the rest of General they belong to the whole appliance, not to an account: they live
+// in storage_settings (rows `Insights`, `RetentionRawDays`, `RetentionMinuteDays`, `PublicUrl`),
+// where /api/app/config, the Insights calls, the daily expiry and the agents' setup links read them. An environment variable still wins over a stored value; the
 // trait says so (OverriddenBy) and a save still stores the value, which takes effect once the
 // variable is removed. Offered only on a self-hosted appliance (catalogue: selfHostedOnly).
 import type { SettingValue } from '../contract/settings.js';
@@ -11,11 +11,12 @@ import { DeploymentMode } from '../contract/account.js';
 import { insightsEnabled, storeInsightsSetting } from '../insights/edition.js';
 import type { Queryable } from '../store/db.js';
 import { retentionDays, storeRetentionDays } from '../store/retention-settings.js';
+import { storedPublicUrl, storePublicUrl } from './public-url.js';
 
-export type ApplianceConfig = Pick<Config, 'deployment' | 'licenseMode' | 'insights' | 'retentionRawDays' | 'retentionMinuteDays'>;
+export type ApplianceConfig = Pick<Config, 'deployment' | 'licenseMode' | 'insights' | 'retentionRawDays' | 'retentionMinuteDays'> & Partial<Pick<Config, 'publicUrl'>>;
 
 /** The General settings stored for the whole appliance. */
-export const ApplianceSettings = ['Insights', 'RetentionRawDays', 'RetentionMinuteDays'] as const;
+export const ApplianceSettings = ['Insights', 'RetentionRawDays', 'RetentionMinuteDays', 'PublicUrl'] as const;
 export const isApplianceSetting = (name: string) => (ApplianceSettings as readonly string[]).includes(name);
 
 /** The stored values (the defaults where none is stored), ignoring the environment: what the editor edits. */
@@ -25,6 +26,7 @@ export async function applianceValues(q: Queryable, config: Pick<Config, 'deploy
     Insights: await insightsEnabled(q, { insights: undefined, deployment: config.deployment, licenseMode: config.licenseMode }),
     RetentionRawDays: days.rawDays,
     RetentionMinuteDays: days.minuteDays,
+    PublicUrl: await storedPublicUrl(q),
   };
 }
 
@@ -37,12 +39,14 @@ export function applianceOverrides(config: ApplianceConfig): Record<string, stri
   if (config.insights !== undefined) out.Insights = note('HOPWATCH_INSIGHTS', String(config.insights));
   if (config.retentionRawDays !== undefined) out.RetentionRawDays = note('HOPWATCH_RETENTION_RAW_DAYS', String(config.retentionRawDays));
   if (config.retentionMinuteDays !== undefined) out.RetentionMinuteDays = note('HOPWATCH_RETENTION_MINUTE_DAYS', String(config.retentionMinuteDays));
+  if (config.publicUrl) out.PublicUrl = note('HOPWATCH_PUBLIC_URL', config.publicUrl);
   return out;
 }
 
 /** Stores the changed appliance settings (inside the save's transaction). */
 export async function storeApplianceValues(q: Queryable, changed: Record<string, SettingValue>): Promise<void> {
   if (typeof changed.Insights === 'boolean') await storeInsightsSetting(q, changed.Insights);
+  if (typeof changed.PublicUrl === 'string') await storePublicUrl(q, changed.PublicUrl);
   const raw = changed.RetentionRawDays;
   const minute = changed.RetentionMinuteDays;
   await storeRetentionDays(q, {

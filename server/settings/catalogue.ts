@@ -7,6 +7,7 @@ import { NodeValueType, SettingsScreenName, type SettingValue, type TraitItem } 
 import { parseRemoteAddress } from '../remote-server/client.js';
 import { PasswordMask, RemoteKeys, RemoteServerPacketType } from '../remote-server/settings.js';
 import { DefaultSidekickExternalSources } from '../contract/sidekick.js';
+import { publicUrlProblem } from './public-url.js';
 
 /** Where a setting lives: Settings > General, or one configuration in either parallel list. */
 export type SettingGroup = 'General' | 'ClientConfiguration' | 'ServerConfiguration';
@@ -129,6 +130,13 @@ export const SettingDefs: readonly SettingDef[] = [
     group: 'General', name: 'RetentionMinuteDays', type: NodeValueType.Int32, screen: 'General', label: 'Keep 1-minute rollups (days)',
     hint: 'Older 1-minute rollups are deleted by the daily expiry; 10-minute and 1-hour rollups are kept. For the whole appliance.',
     validation: 'integer days 1-36500', maxChars: 6, check: intIn(1, 36500), selfHostedOnly: true, appliance: true,
+  },
+  {
+    // server/settings/public-url.ts; the cloud flavour's operator sets HOPWATCH_PUBLIC_URL.
+    group: 'General', name: 'PublicUrl', type: NodeValueType.String, screen: 'General', label: 'Public URL',
+    hint: 'The address agents on other machines reach this server at, such as https://hopwatch.example.org:8080. Auto Setup links and agent install commands name it. For the whole appliance.',
+    // maxChars sizes the editor's field (10 px a character) and caps typing there: 50 fits the page.
+    validation: 'an http:// or https:// URL, or empty', maxChars: 50, check: publicUrlProblem, selfHostedOnly: true, appliance: true,
   },
   // A configuration, client side: name, description and display.
   { group: 'ClientConfiguration', name: 'ID', type: NodeValueType.Int32, screen: 'NamedConfig', label: 'ID', hint: '', validation: '', readOnly: true },

@@ -24,12 +24,13 @@ import { exportUse, quotaText } from '../alerts/export-quota.js';
 import { checkRemoteServer, RemoteServerError } from '../remote-server/client.js';
 import { remoteAccessOf, RemoteServerPacketType, RemoteServerPacketTypeId } from '../remote-server/settings.js';
 import type { PasswordSeal } from '../liveshare/secrets.js';
+import { publicUrlInForce, publicUrlNote } from './public-url.js';
 import { allAccountIds, applianceOverrides, applianceValues, isApplianceSetting, storeApplianceValues, type ApplianceConfig } from './appliance.js';
 
 export interface SettingsDeps {
   store: Store;
   events: DomainEventBus;
-  config: ApplianceConfig & Pick<Config, 'alertExportDir' | 'alertExportMaxBytes' | 'alertExportMaxFiles'>;
+  config: ApplianceConfig & Pick<Config, 'alertExportDir' | 'alertExportMaxBytes' | 'alertExportMaxFiles' | 'publicUrl'>;
   runner?: TraceRunner;
   /** Seals remote-server passwords (server/remote-server/settings.ts); without it none can be saved. */
   seal?: PasswordSeal;
@@ -292,6 +293,9 @@ export async function getScreen(deps: SettingsDeps, p: Principal, screenName: st
   if (configId !== undefined && !config) throw notFound(`Configuration ${configId} not found.`);
   // The account's alert export quota and use (server/alerts/export-quota.ts): stated here, set by the operator's environment.
   const notes = screenName === 'General' ? [quotaText({ maxBytes: deps.config.alertExportMaxBytes, maxFiles: deps.config.alertExportMaxFiles }, await exportUse(deps.config.alertExportDir, p.accountId))] : [];
+  // Self-hosted, while no public URL is in force: the screen asks for it (server/settings/public-url.ts).
+  const askPublicUrl = screenName === 'General' && !isCloud(deps) ? publicUrlNote(await deps.store.read((q) => publicUrlInForce(q, deps.config))) : undefined;
+  if (askPublicUrl) notes.unshift(askPublicUrl);
   const screen = renderScreen(screenName, config, isCloud(deps), applianceOverrides(deps.config), notes);
   if (!screen) throw notFound(`Screen ${screenName} not found.`);
   if (screenName !== 'General' && !config) throw badRequest(`The ${screenName} screen belongs to a configuration: name it with configId.`);

@@ -598,6 +598,44 @@ export const migrations: Migration[] = [
       `DROP TABLE account_plans_before_19`,
     ],
   },
+  {
+    id: 20,
+    name: 'outage periods: agents offline and the server down, the reasons of graph gaps (issue 40 item 2)',
+    up: [
+      // server/data/outage-record.ts: a remote agent's link went away (kind 'agentOffline',
+      // agent_id) or the server was not running (kind 'serverDown', agent_id 0); ended_at is
+      // NULL while it lasts. The graphs name a gap without samples by the periods it overlaps
+      // (docs/target-window-logic.md "Gaps and their reasons").
+      `CREATE TABLE outage_periods (
+         kind VARCHAR NOT NULL,
+         agent_id INTEGER NOT NULL DEFAULT 0,
+         started_at BIGINT NOT NULL,
+         ended_at BIGINT)`,
+      // One row per server start: alive_at moves on while it runs, so the next start knows
+      // when the server went away (a SIGKILL or a power cut leaves no other trace).
+      `CREATE TABLE server_runs (
+         started_at BIGINT PRIMARY KEY,
+         alive_at BIGINT NOT NULL)`,
+    ],
+  },
+  {
+    id: 21,
+    name: 'agent setup keys kept until used or replaced (issue 40 item 3)',
+    up: [
+      // server/agents/setup-keys.ts: the agent's current setup key sealed (AES-256-GCM under
+      // agent-setup.key in the data directory), so Installer, Download Agent and Auto Setup show
+      // the same link again instead of minting a new key that broke the link copied before;
+      // agents.enrol_hash stays the key's check. replaced_hash: the key a "New Setup Link"
+      // replaced, so setting up with the old link is told it was replaced. A new table, not
+      // columns on agents: DuckDB cannot replay an ALTER TABLE ADD COLUMN on a table with a
+      // nextval() default from its WAL (migration 8).
+      `CREATE TABLE agent_setup_keys (
+         agent_id INTEGER PRIMARY KEY,
+         sealed_key VARCHAR NOT NULL,
+         replaced_hash VARCHAR,
+         created_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

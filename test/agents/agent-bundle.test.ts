@@ -37,6 +37,8 @@ describe('the agent installer bundle', () => {
     expect(r.headers.get('content-type')).toBe('application/gzip');
     writeFileSync(join(dir, 'bundle.tar.gz'), Buffer.from(await r.arrayBuffer()));
     execFileSync('tar', ['-C', dir, '-xzf', join(dir, 'bundle.tar.gz')]);
+    // What to do next is in the bundle too (issue 40 item 5): the console's install commands.
+    expect(readFileSync(join(dir, 'hopwatch-agent/README.md'), 'utf8')).toContain("sudo ./hopwatch-agent/install.sh '<Auto Setup link>'");
 
     const root = join(dir, 'root');
     const env = { ...process.env, HOPWATCH_INSTALL_ROOT: root };

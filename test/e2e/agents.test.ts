@@ -95,6 +95,9 @@ describe('the Agents page in Chromium', () => {
 
     await row.click();
     await expect.poll(() => page.getByRole('heading', { name: 'AGENT DETAIL' }).count()).toBe(1);
+    // Never installed: nothing to reconnect, so no Reconnect (issue 40 item 8); Rename is there.
+    expect(await page.getByRole('button', { name: 'Rename' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Reconnect' }).count()).toBe(0);
     // What a copy without the Clipboard API put on the clipboard: the selection it copied.
     await page.evaluate(() =>
       document.addEventListener('copy', () => {
@@ -103,7 +106,7 @@ describe('the Agents page in Chromium', () => {
       }),
     );
     await page.getByRole('button', { name: 'Auto Setup' }).click();
-    await expect.poll(() => page.getByText('Auto Setup URL copied to clipboard. Paste in browser on agent machine.').count()).toBe(1);
+    await expect.poll(() => page.getByText('Auto Setup link copied to clipboard. On the agent machine give it to install.sh or hopwatch-agent setup').count()).toBe(1);
     const link = await page.evaluate(() =>
       window.isSecureContext ? navigator.clipboard.readText() : ((window as unknown as { copied?: string }).copied ?? ''),
     );
@@ -117,6 +120,7 @@ describe('the Agents page in Chromium', () => {
     await expect.poll(() => row.locator('td').nth(6).textContent()).toBe('APP');
     expect(await row.locator('td').nth(3).textContent()).toBe('0.1.0');
     expect(await page.getByRole('button', { name: 'Uninstall' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Reconnect' }).count()).toBe(1);
     // The sidebar's CloudConnect group lists the configured agent.
     await expect.poll(() => page.locator('nav').getByRole('link', { name: 'Branch office' }).count()).toBe(1);
     await page.screenshot({ path: join(shots, 'agents-online.png') });

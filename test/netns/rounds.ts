@@ -9,7 +9,8 @@ export function collectRounds(handle: TraceHandle, count: number, timeoutMs = 60
     const timer = setTimeout(() => reject(new Error(`only ${rounds.length} of ${count} rounds`)), timeoutMs);
     handle.on('error', (e) => { clearTimeout(timer); reject(e); });
     handle.on('round', (r) => {
-      if (r.marker) return;
+      // Rounds that arrive together (one delivery) after the count is reached are not this call's.
+      if (r.marker || rounds.length === count) return;
       rounds.push(r);
       if (rounds.length === count) { clearTimeout(timer); resolve(rounds); }
     });

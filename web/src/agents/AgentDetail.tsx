@@ -1,8 +1,11 @@
-// The AGENT DETAIL panel (spec 1): name, Active Targets, Reconnect / Rename / Delete /
-// Uninstall (online only), the TARGETS list with Stop, and the DEPLOY footer (Installer,
-// Auto Setup). Reports what the user chose; the page runs the calls.
+// The AGENT DETAIL panel (spec 1): name, Active Targets, Reconnect (once it connected:
+// logic/agentActions) / Rename / Delete / Uninstall (online only), the TARGETS list with Stop, and the DEPLOY footer (Installer,
+// Auto Setup, New Setup Link, and the install commands once the link is loaded: AgentInstall).
+// Reports what the user chose; the page runs the calls.
 import { useNavigate } from 'react-router-dom';
-import type { AgentTarget } from '../../../server/contract/agents';
+import type { AgentDownloadLink, AgentTarget } from '../../../server/contract/agents';
+import { AgentInstall } from './AgentInstall';
+import { offersReconnect } from './logic/agentActions';
 import type { AgentRowSource } from './logic/agentRows';
 
 export interface AgentDetailActions {
@@ -13,6 +16,8 @@ export interface AgentDetailActions {
   onStop(targetId: number): void;
   onInstaller(): void;
   onAutoSetup(): void;
+  /** A new setup key: the link copied before stops working. */
+  onNewSetupLink(): void;
 }
 
 export function AgentDetail({
@@ -20,8 +25,11 @@ export function AgentDetail({
   targets,
   averages,
   actions,
+  setupLink,
 }: {
   agent: AgentRowSource;
+  /** The agent's links once loaded (PENDING agents at once): the install commands show. */
+  setupLink: AgentDownloadLink | null;
   targets: AgentTarget[];
   /** Avg. of each target by id (its final hop over the last 10 minutes). */
   averages: Map<number, string>;
@@ -43,7 +51,9 @@ export function AgentDetail({
       </p>
       {remote && (
         <div className="agent-actions">
-          <button type="button" className="button secondary" onClick={actions.onReconnect}>Reconnect</button>
+          {offersReconnect(agent) && (
+            <button type="button" className="button secondary" onClick={actions.onReconnect}>Reconnect</button>
+          )}
           <button type="button" className="button secondary" onClick={actions.onRename}>Rename</button>
           <button type="button" className="button secondary" onClick={() => actions.onDelete(false)}>Delete</button>
           {agent.IsOnline && (
@@ -81,7 +91,9 @@ export function AgentDetail({
           <h3>DEPLOY</h3>
           <button type="button" className="button secondary" onClick={actions.onInstaller}>Installer</button>
           <button type="button" className="button" onClick={actions.onAutoSetup}>Auto Setup</button>
+          <button type="button" className="button secondary" onClick={actions.onNewSetupLink}>New Setup Link</button>
           <p className="hint">Agents run on Linux x64 (raw sockets); Windows and macOS agents are not offered.</p>
+          {setupLink && <AgentInstall link={setupLink} />}
         </footer>
       )}
     </section>

@@ -18,10 +18,11 @@ import { overview, Texts, toRow } from './logic/agentRows';
 import { useAgents } from './useAgents';
 import { useAgentTargetAverages } from './useAgentTargetAverages';
 import { useAgentTargets } from './useAgentTargets';
+import { useSetupLink } from './useSetupLink';
 import './agents.css';
 import { useDocumentTitle } from '../shell/documentTitle';
 
-type Dialog = { kind: 'create' } | { kind: 'rename' } | { kind: 'delete'; uninstall: boolean } | null;
+type Dialog = { kind: 'create' } | { kind: 'rename' } | { kind: 'delete'; uninstall: boolean } | { kind: 'renew' } | null;
 
 export function AgentsPage() {
   useDocumentTitle('Agents');
@@ -33,6 +34,7 @@ export function AgentsPage() {
   const selected = useMemo(() => agents?.find((a) => a.UniqueID === agentUniqueID || String(a.ID) === agentUniqueID) ?? null, [agents, agentUniqueID]);
   const { targets, reload: reloadTargets } = useAgentTargets(selected?.ID ?? null, agents);
   const averages = useAgentTargetAverages(selected?.ID ?? null, agents);
+  const setup = useSetupLink(selected);
   const rows = useMemo(() => (agents ?? []).map((a) => toRow(a)), [agents]);
   const select = (id: number | null) => {
     const a = agents?.find((x) => x.ID === id);
@@ -65,6 +67,7 @@ export function AgentsPage() {
             agent={selected}
             targets={targets}
             averages={averages}
+            setupLink={setup.link}
             actions={{
               onClose: () => select(null),
               onReconnect: () => void run(() => api.forceReconnect(selected.ID), Texts.reconnected, Texts.reconnectFailed),
@@ -75,19 +78,21 @@ export function AgentsPage() {
                   () => reloadTargets(),
                   (e) => reportError(e),
                 ),
+              // Both show the agent's kept link (the server makes no new key: issue 40 item 3), and the install commands with it.
               onInstaller: () =>
-                void api.downloadLink(selected.ID).then(
-                  (l) => l && window.open(l.DownloadUrl, '_blank', 'noopener'),
+                void setup.load(selected.ID).then(
+                  (l) => window.open(l.DownloadUrl, '_blank', 'noopener'),
                   (e) => reportError(e, { prefix: `${Texts.downloadFailed}: ` }),
                 ),
               onAutoSetup: () =>
-                void api
-                  .downloadLink(selected.ID)
-                  .then((l) => copyText(l!.SetupLink))
+                void setup
+                  .load(selected.ID)
+                  .then((l) => copyText(l.SetupLink))
                   .then(
                     () => showInfo(Texts.autoSetupCopied),
                     (e) => reportError(e, { prefix: `${Texts.downloadFailed}: ` }),
                   ),
+              onNewSetupLink: () => setDialog({ kind: 'renew' }),
             }}
           />
         ) : (
@@ -100,7 +105,8 @@ export function AgentsPage() {
           onClose={() => setDialog(null)}
           onSubmit={(name) => {
             setDialog(null);
-            void run(() => api.createAgent(name), Texts.created(name), Texts.createFailed);
+            // The new agent is selected: PENDING, its install commands show (issue 40 item 5).
+            void run(() => api.createAgent(name).then((a) => a && navigate(`/agent/${a.UniqueID}`)), Texts.created(name), Texts.createFailed);
           }}
         />
       )}
@@ -112,6 +118,26 @@ export function AgentsPage() {
           onSubmit={(name) => {
             setDialog(null);
             void run(() => api.updateSentinelName(selected.ID, name), Texts.renamed, Texts.renameFailed);
+          }}
+        />
+      )}
+      {dialog?.kind === 'renew' && selected && (
+        <ConfirmDialog
+          confirmation={{
+            title: 'New Auto Setup Link',
+            message: `Make a new Auto Setup link for ${selected.Name}? The link copied before stops working: an agent not set up yet with it must be given the new one.`,
+            confirmLabel: 'Make New Link',
+          }}
+          onCancel={() => setDialog(null)}
+          onConfirm={() => {
+            setDialog(null);
+            void setup
+              .load(selected.ID, true)
+              .then(async (l) => {
+                await copyText(l.SetupLink);
+                showInfo(Texts.setupLinkRenewed(l.Replaced));
+              })
+              .catch((e) => reportError(e, { prefix: `${Texts.downloadFailed}: ` }));
           }}
         />
       )}

@@ -17,9 +17,10 @@ export function deleteAgent(sentinelId: number, shouldUninstall: boolean) {
   return get<null>(withQuery('/cmd/deleteAgent', { sentinelId, shouldUninstall }));
 }
 export const forceReconnect = (sentinelId: number) => get<null>(withQuery('/cmd/forceReconnect', { sentinelId }));
-export function downloadLink(agentId: number) {
+/** The agent's links; `renew` makes a new setup key (the link copied before stops working). */
+export function downloadLink(agentId: number, renew = false) {
   need('agentId', agentId);
-  return get<AgentDownloadLink>(`/cmd/download-link/${encodeURIComponent(agentId)}`);
+  return get<AgentDownloadLink>(`/cmd/download-link/${encodeURIComponent(agentId)}${renew ? '?renew=true' : ''}`);
 }
 export const updateSentinelName = (agentId: number, newName: string) =>
   get<Agent>(withQuery('/cmd/updateSentinelName', { agentId, newName: encodeURIComponent(newName) }));

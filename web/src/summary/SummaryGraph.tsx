@@ -76,6 +76,7 @@ export function SummaryGraph({ row, time, dispatch, warnMs, badMs, fixedScaleMs,
         canComment={canComment}
         onComment={onComment}
         reloadToken={0}
+        intervalMs={row.TraceInterval * 1000}
         targetLink={link}
         newestSampleMs={Date.parse(row.End ?? '') || null}
       />

@@ -7,7 +7,7 @@ import { appConfigAtom, currentUserAtom } from '../state/user';
 import { Link } from 'react-router-dom';
 import { liveShareViewerPath } from '../state/liveShareCookie';
 import { AlertsToggle } from '../alerts/AlertsSidebar';
-import { formatDurationShort } from './logic/duration';
+import { traceBadge } from './logic/traceBadge';
 import { targetHeadingText } from './logic/targetHeading';
 import type { TimeRange } from './logic/graphTimeState';
 import { DownloadButton } from './DownloadButton';
@@ -44,7 +44,8 @@ export function TargetHeading({
   const user = useAtomValue(currentUserAtom);
   // Signed-in users with a target, on the cloud edition or with Insights switched on (spec 3 section 2.2).
   const insights = useAtomValue(appConfigAtom).InsightsEnabled && !!user?.IsUser && !!targetId && !notFound;
-  const running = !!details?.IsRunning;
+  // What is true now: tracing, waiting for an offline agent, or paused (logic/traceBadge).
+  const badge = traceBadge({ running: !!details?.IsRunning, agentOffline: !!agent?.offline, agentName: agent?.name ?? '', intervalMs });
   return (
     <header className="target-heading">
       <div className="target-title">
@@ -61,8 +62,8 @@ export function TargetHeading({
                 via <AgentName agent={agent} />
               </span>
             )}
-            <span className={`state-pill ${running ? 'running' : 'paused'}`} title={running ? 'Tracing' : 'This target is paused.'}>
-              {running ? `Tracing every ${formatDurationShort(intervalMs)}` : 'Paused'}
+            <span className={`state-pill ${badge.tone}`} data-testid="trace-badge" title={badge.title}>
+              {badge.text}
             </span>
           </span>
         )}

@@ -109,12 +109,13 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
   const alertsSize = useSidebarWidth();
   const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
-  const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
-  // The session's agent: "via {agent}" with its offline marker; in multi-agent mode also the
-  // Agent column and the agent name on each graph (logic/traceAgent).
+  // The session's agent: "via {agent}" with its offline marker, the heading's badge, the Agent
+  // picker's choice while the target is open; in multi-agent mode also the Agent column and
+  // the agent name on each graph (logic/traceAgent).
+  const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations(details ? { agentId: details.HubSentinelID, serverName: rows[0]?.Columns.Agent } : null, targetId);
+  const sessionAgent = details ? traceAgent(details.HubSentinelID, agents, rows[0]?.Columns.Agent) : null;
   const multiAgent = isMultiAgent(agents);
   const knownAgents = useMemo(() => agents.map((a) => ({ id: a.ID, online: a.IsOnline })), [agents]);
-  const sessionAgent = details ? traceAgent(details.HubSentinelID, agents, rows[0]?.Columns.Agent) : null;
   const hideAgentName = useAtomValue(hideAgentNameAtom);
   const shownColumns = useMemo(() => traceColumnDefs(columns, multiAgent), [columns, multiAgent]);
   const { intervalMs, chooseInterval } = useTraceInterval(targetId, details?.TraceInterval);
@@ -327,6 +328,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     canComment={canManage}
                     onComment={onComment}
                     reloadToken={0}
+                    intervalMs={intervalMs}
                     onDrawnWithData={drawn.onGraphDrawn}
                   />
                 );

@@ -14,6 +14,8 @@ import { formatDurationShort } from './logic/duration';
 import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
 import { isMeasuredLatency, lossPercent } from './logic/hopStatus';
 import { bucketIndexAt, hoverReadoutText } from './logic/hoverReadout';
+import { gapAt, gapMarkerTitle, GapReasonText, timelineColumns, timelineGaps, type TimelineGap } from './logic/timelineGaps';
+import { clock } from './logic/timeRangeText';
 import { nextAutomaticScale } from './logic/latencyScale';
 import { PopupMenu, type MenuItem } from './PopupMenu';
 import { useBuckets } from './useBuckets';
@@ -39,6 +41,8 @@ export interface TimelineGraphProps {
   canComment: boolean;
   onComment: (a: CommentAction) => void;
   reloadToken: number;
+  /** The trace's interval (ms): a stretch missing more than a round or two is a gap (logic/timelineGaps). */
+  intervalMs: number;
   /** Called after uPlot drew a frame holding data (the "fully drawn" signal of the perf suite). */
   onDrawnWithData?: (rowId: string) => void;
   /** Summary mode: the link to the target's own window (/targets/{id}). */
@@ -76,26 +80,17 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const plotHeight = Math.max(40, p.height - CommentStripPx);
   const series = useBuckets(p.rowId, p.state, Math.max(100, width - 110), p.reloadToken, p.newestSampleMs === undefined ? p.state.newestSampleMs : p.newestSampleMs);
   const view = viewportRange(p.state);
-  const latest = useRef({ ...p, periodMs: series.periodMs });
-  latest.current = { ...p, periodMs: series.periodMs };
+  // Stretches without samples and why (issue 40 item 2): drawn as gaps with a marker.
+  const gaps = useMemo(() => timelineGaps(series.points, series.periodMs, p.intervalMs, series.outages, Date.now()), [series, p.intervalMs]);
+  const latest = useRef({ ...p, periodMs: series.periodMs, gaps });
+  latest.current = { ...p, periodMs: series.periodMs, gaps };
 
-  // Columns for uPlot: bucket centres, min, max, avg, loss %.
-  const data = useMemo(() => {
-    const xs: number[] = [];
-    const min: (number | null)[] = [];
-    const max: (number | null)[] = [];
-    const avg: (number | null)[] = [];
-    const loss: (number | null)[] = [];
-    for (const pt of series.points) {
-      xs.push(Date.parse(pt.Period) + series.periodMs / 2);
-      const m = (v: number | null) => (isMeasuredLatency(v) ? v : null);
-      avg.push(m(pt.AverageLatency));
-      min.push(m(pt.LatencyMinimum) ?? m(pt.AverageLatency));
-      max.push(m(pt.LatencyMaximum) ?? m(pt.AverageLatency));
-      loss.push(pt.LatencyCount > 0 && pt.LostPacketCount > 0 ? lossPercent(pt.LostPacketCount, pt.LatencyCount) : null);
-    }
-    return [xs, min, max, avg, loss] as uPlot.AlignedData;
-  }, [series]);
+  // Columns for uPlot: bucket centres, min, max, avg, loss %, with a null row in each gap
+  // (uPlot joins neighbouring values unless a null lies between them).
+  const data = useMemo(
+    () => timelineColumns(series.points, series.periodMs, gaps, (v) => (isMeasuredLatency(v) ? v : null), lossPercent) as uPlot.AlignedData,
+    [series, gaps],
+  );
 
   // The latency axis: fixed from Settings, or grown with the data on screen (shrinks only past 15%).
   const autoScale = useRef(10);
@@ -229,7 +224,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
             const cursorMs = u.posToVal(left, 'x');
             const i = bucketIndexAt(u.data[0], latest.current.periodMs, cursorMs);
             const value = (k: number) => (i < 0 ? null : ((u.data[k][i] as number | null | undefined) ?? null));
-            el.textContent = hoverReadoutText(cursorMs, i < 0 ? null : { avgMs: value(3), lossPercent: value(4) });
+            const gap = gapAt(latest.current.gaps, cursorMs);
+            el.textContent = hoverReadoutText(cursorMs, i < 0 ? null : { avgMs: value(3), lossPercent: value(4) }, gap && GapReasonText[gap.reason]);
           },
         ],
       },
@@ -326,6 +322,11 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const plotLeft = u ? u.bbox.left / devicePixelRatio : 46;
   const plotWidth = u ? u.bbox.width / devicePixelRatio : width - 86;
   const xOf = (ms: number) => plotLeft + ((ms - view.startMs) / (view.endMs - view.startMs)) * plotWidth;
+  const plotTop = u ? u.bbox.top / devicePixelRatio : 0;
+  const plotHeightPx = u ? u.bbox.height / devicePixelRatio : plotHeight - 38;
+  const shownGaps = gaps.filter((g) => g.endMs > view.startMs && g.startMs < view.endMs);
+  // The x values where the plotted average is null (the line breaks there): tests read them.
+  const lineBreaks = (data[0] as number[]).filter((x, i) => data[3][i] === null && x >= view.startMs && x <= view.endMs);
 
   const menuItems = (m: { atMs: number; comment?: Comment }): MenuItem[] => [
     ...ViewPeriodPresetsMinutes.map((min) => ({
@@ -345,7 +346,7 @@ export function TimelineGraph(p: TimelineGraphProps) {
 
   const presetValue = ViewPeriodPresetsMinutes.find((min) => min * 60_000 === p.state.viewportPeriodMs);
   return (
-    <section className="timeline-graph" data-row-id={p.rowId} style={{ height: p.height + 26 }}>
+    <section className="timeline-graph" data-row-id={p.rowId} data-gaps={JSON.stringify(shownGaps)} data-line-breaks={JSON.stringify(lineBreaks)} style={{ height: p.height + 26 }}>
       <header className="timeline-head">
         <TimelineTitle title={p.title} subtitle={p.subtitle} targetLink={p.targetLink} />
         <span className="timeline-readout" ref={readout} />
@@ -368,7 +369,12 @@ export function TimelineGraph(p: TimelineGraphProps) {
           <option value="reset">{ResetToCurrentLabel}</option>
         </select>
       </header>
-      <div className="timeline-plot" ref={host} />
+      <div className="timeline-plot-wrap">
+        <div className="timeline-plot" ref={host} />
+        {shownGaps.map((g) => (
+          <GapMarker key={g.startMs} gap={g} left={Math.max(plotLeft, xOf(g.startMs))} right={Math.min(plotLeft + plotWidth, xOf(g.endMs))} top={plotTop} height={plotHeightPx} />
+        ))}
+      </div>
       <div className="comment-strip" style={{ height: CommentStripPx }} data-testid="comment-strip">
         {p.comments.map((c) => {
           const t = Date.parse(c.When);
@@ -392,5 +398,26 @@ export function TimelineGraph(p: TimelineGraphProps) {
       </div>
       {menu && <PopupMenu x={menu.x} y={menu.y} items={menuItems(menu)} onClose={() => setMenu(null)} />}
     </section>
+  );
+}
+
+/**
+ * A gap's marker over the plot: dashed lines where the samples stopped and started again, a
+ * light hatch between, and the reason ("Agent offline", "Server down", "Trace paused").
+ * It lets the pointer through: drag, zoom and the readout (which names the gap) still work.
+ */
+function GapMarker({ gap, left, right, top, height }: { gap: TimelineGap; left: number; right: number; top: number; height: number }) {
+  if (right <= left) return null;
+  return (
+    <div
+      className={`gap-marker gap-${gap.reason}`}
+      data-reason={gap.reason}
+      data-start-ms={gap.startMs}
+      data-end-ms={gap.endMs}
+      title={gapMarkerTitle(gap, (ms) => clock(new Date(ms)))}
+      style={{ left, width: right - left, top, height }}
+    >
+      {right - left >= 24 && <span className="gap-label">{GapReasonText[gap.reason]}</span>}
+    </div>
   );
 }

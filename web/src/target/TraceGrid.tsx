@@ -17,6 +17,7 @@ import {
   type GridMouseEventArgs,
 } from '@glideapps/glide-data-grid';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { figureCellText } from './logic/gridFigures';
 import { graphColumnWidth } from './logic/gridFit';
 import type { ColumnDef, TargetRow } from '../../../server/contract/targets';
 import { ColumnAlign } from '../../../server/contract/targets';
@@ -139,7 +140,8 @@ export function TraceGrid(props: TraceGridProps) {
         });
       }
       const header = isHeaderRow(row.UniqueID);
-      let text = row.Columns[def.Name] ?? '';
+      // A window without samples says so rather than 0 (logic/gridFigures).
+      let text = figureCellText(def.Name, row.Columns[def.Name] ?? '', row.TotalCount);
       if (def.Name === 'Hop' && header) text = '';
       if (def.Name === 'DNSName' && header) text = row.DNSName || row.IP;
       if (def.Name === 'IPAddress' && header) text = row.IP;

@@ -5,7 +5,7 @@
 // time state's newest sample, or on the summary this graph's own target's (the shared state's
 // newest moves with every target's samples, and 100 graphs asked for data at every batch).
 import { useEffect, useRef, useState } from 'react';
-import type { DataPoint } from '../../../server/contract/data';
+import type { DataPoint, Outage } from '../../../server/contract/data';
 import { dataPointBuckets } from './api';
 import { DataLoadThrottleMs, ViewportUpdateDebounceMs } from './logic/constants';
 import { bucketPeriodSeconds, dataRangeToLoad, liveFetchRange, needsDataReload } from './logic/graphDataRange';
@@ -16,6 +16,8 @@ export interface BucketSeries {
   /** Bucket start -> point, in time order when read through `points`. */
   points: DataPoint[];
   loaded: TimeRange | null;
+  /** The outages of the trace's agent and of the server over the loaded range (the gaps' reasons). */
+  outages: Outage[];
   /** Bumps on every change, for effects. */
   version: number;
 }
@@ -27,7 +29,8 @@ export function useBuckets(
   reloadToken: number,
   newestSampleMs: number | null = state.newestSampleMs,
 ): BucketSeries {
-  const [series, setSeries] = useState<BucketSeries>({ periodMs: 1000, points: [], loaded: null, version: 0 });
+  const [series, setSeries] = useState<BucketSeries>({ periodMs: 1000, points: [], loaded: null, outages: [], version: 0 });
+  const outages = useRef(new Map<string, Outage>());
   const byTime = useRef(new Map<number, DataPoint>());
   const loaded = useRef<TimeRange | null>(null);
   const fetchedEnd = useRef(0);
@@ -43,7 +46,8 @@ export function useBuckets(
     byTime.current = new Map();
     loaded.current = null;
     fetchedEnd.current = 0;
-    setSeries({ periodMs: 1000, points: [], loaded: null, version: 0 });
+    outages.current = new Map();
+    setSeries({ periodMs: 1000, points: [], loaded: null, outages: [], version: 0 });
   }, [rowId, reloadToken]);
 
   useEffect(() => {
@@ -71,14 +75,18 @@ export function useBuckets(
         if (ac.signal.aborted || !answer) return;
         if (full) {
           byTime.current = new Map();
+          outages.current = new Map();
           periodMs.current = period;
           loaded.current = dataRangeToLoad(s);
         }
         for (const p of answer.Points) byTime.current.set(Date.parse(p.Period), p);
+        // By start: a top-up's answer holds the open outage again, now perhaps ended.
+        for (const o of answer.Outages ?? []) outages.current.set(`${o.Reason} ${o.Start}`, o);
         const newest = answer.MostRecentDatapoint ? Date.parse(answer.MostRecentDatapoint) + 1 : range.endMs;
         fetchedEnd.current = Math.max(range.startMs, Math.min(range.endMs, newest));
         const points = [...byTime.current.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
-        setSeries((prev) => ({ periodMs: periodMs.current, points, loaded: loaded.current, version: prev.version + 1 }));
+        const known = [...outages.current.values()].sort((a, b) => Date.parse(a.Start) - Date.parse(b.Start));
+        setSeries((prev) => ({ periodMs: periodMs.current, points, loaded: loaded.current, outages: known, version: prev.version + 1 }));
       } catch (e) {
         // Spec 2 section 8: a bucket failure is logged and stops the spinner.
         if (!ac.signal.aborted) console.warn('DataPointBuckets failed', e);

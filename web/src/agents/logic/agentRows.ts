@@ -1,6 +1,6 @@
 // The Agents page's rules (spec 1 "Agents page", "Agent status"): grid texts, default order,
 // filter, the overview's capacity figures, and the Auto Setup and toast texts.
-import { agentStatus, AgentModeText, capacityFullText, capacityOneLeftText, type Agent, type AgentItem, type Entitlement } from '../../../../server/contract/agents';
+import { agentStatus, AgentModeText, capacityFullText, capacityOneLeftText, SetupLinkReplacedText, type Agent, type AgentItem, type Entitlement } from '../../../../server/contract/agents';
 
 export type AgentRowSource = AgentItem & Partial<Agent>;
 
@@ -101,8 +101,13 @@ export function capacityToast(e: Entitlement, selfHosted: boolean): string | und
 }
 
 export const Texts = {
-  autoSetupCopied: 'Auto Setup URL copied to clipboard. Paste in browser on agent machine.',
-  created: (name: string) => `Successfully created agent: ${name}`,
+  // Not spec 1's "Paste in browser on agent machine": a headless Linux agent has no browser
+  // (issue 40 item 5); the link goes to install.sh or hopwatch-agent setup.
+  autoSetupCopied: 'Auto Setup link copied to clipboard. On the agent machine give it to install.sh or hopwatch-agent setup: the commands are under DEPLOY.',
+  created: (name: string) => `Successfully created agent: ${name}. Install it with the commands under DEPLOY.`,
+  setupLinkRenewed: (replaced: boolean) =>
+    replaced ? `New Auto Setup link copied to clipboard. The link copied before no longer works; a setup with it is told: ${SetupLinkReplacedText}` : 'New Auto Setup link copied to clipboard.',
+  commandsCopied: 'Commands copied to clipboard.',
   createFailed: 'Error creating agent: ',
   deleted: 'Successfully deleted agent',
   deleteFailed: 'Error deleting agent: ',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentPickerDisabled, agentPickerVisible, agentTextStyle, chosenAgent, filterAgents, OfflineAgentColour, sidekickAgent, sortAgents, type AgentItem } from './agentPicker';
+import { agentPickerDisabled, agentPickerVisible, agentTextStyle, chosenAgent, defaultNewTraceAgent, filterAgents, OfflineAgentColour, pickerAgent, sidekickAgent, sortAgents, type AgentItem } from './agentPicker';
 
 const local: AgentItem = { ID: -1, Name: 'Local Machine', IsOnline: true };
 const berlin: AgentItem = { ID: 4, Name: 'berlin', IsOnline: true };
@@ -35,6 +35,25 @@ describe('agent picker', () => {
     // Hosted: the Local Machine is the provider's, not in the customer's list.
     expect(sidekickAgent([zurich, attic, berlin], null)).toBe(berlin);
     expect(sidekickAgent([], null)).toBeNull();
+  });
+  it("shows the open trace's own agent, even offline, not the first online one (issue 40 item 2)", () => {
+    const branch: AgentItem = { ID: 9, Name: 'Branch office', IsOnline: false };
+    expect(pickerAgent([local, branch, berlin], null, branch, false)).toBe(branch);
+    // Not in the console's list (a user who may not manage agents): still the trace's agent.
+    expect(pickerAgent([local], null, branch, false)).toBe(branch);
+    // What the user picked stays picked.
+    expect(pickerAgent([local, branch, berlin], 4, branch, false)).toBe(berlin);
+  });
+  it('defaults a new trace to the Local Machine self-hosted, to the first online own agent hosted (issue 40 item 8)', () => {
+    const pending: AgentItem = { ID: 3, Name: 'Aardvark (never installed)', IsOnline: false };
+    // Self-hosted: the Local Machine, not the first in picker order (berlin) nor a pending agent.
+    expect(defaultNewTraceAgent([pending, zurich, berlin, local], false)).toBe(local);
+    expect(pickerAgent([pending, zurich, berlin, local], null, null, false)).toBe(local);
+    // Hosted: the account's first online agent, even where staff granted the Local Machine.
+    expect(defaultNewTraceAgent([pending, zurich, berlin, local], true)).toBe(berlin);
+    expect(defaultNewTraceAgent([pending, attic, local], true)).toBe(local);
+    expect(defaultNewTraceAgent([pending, attic], true)).toBe(pending);
+    expect(defaultNewTraceAgent([], true)).toBeNull();
   });
   it('is disabled while rows are selected', () => {
     expect(agentPickerDisabled(0)).toBe(false);

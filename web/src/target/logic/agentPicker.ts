@@ -26,6 +26,33 @@ export function chosenAgent(agents: readonly AgentItem[], chosenId: number | nul
 }
 
 /**
+ * The agent a new trace starts on when the user chose none (issue 40 item 8): self-hosted, the
+ * Local Machine (the appliance itself, always there); hosted, the account's first online
+ * agent of its own in picker order (the Local Machine is the provider's server there, listed
+ * only when staff granted it), else the Local Machine where offered, else the first agent.
+ * Never an agent that was only created and never connected while a working one exists.
+ */
+export function defaultNewTraceAgent(agents: readonly AgentItem[], hosted: boolean): AgentItem | null {
+  const local = agents.find((a) => a.ID === LocalMachineAgentId);
+  const sorted = sortAgents(agents);
+  if (!hosted) return local ?? sorted[0] ?? null;
+  return sorted.find((a) => a.IsOnline && a.ID !== LocalMachineAgentId) ?? local ?? sorted[0] ?? null;
+}
+
+/**
+ * What the Agent picker shows (issue 40 item 2): the agent the user chose while it exists;
+ * else, with a target open, that trace's own agent, online or not, and even when the list
+ * does not hold it (never silently another: the heading says "via" that agent); else the
+ * default for a new trace.
+ */
+export function pickerAgent(agents: readonly AgentItem[], chosenId: number | null, traceAgent: AgentItem | null, hosted: boolean): AgentItem | null {
+  const chosen = agents.find((a) => a.ID === chosenId);
+  if (chosen) return chosen;
+  if (traceAgent) return agents.find((a) => a.ID === traceAgent.ID) ?? traceAgent;
+  return defaultNewTraceAgent(agents, hosted);
+}
+
+/**
  * Sidekick's agent: the one chosen while it still exists, else the Local Machine where it is
  * offered (Sidekick looks at that machine's network), else the first in picker order (a
  * hosted customer's own agent: the Local Machine is the provider's there, issue 39 item 15).

@@ -24,4 +24,8 @@ describe('hoverReadoutText', () => {
     expect(hoverReadoutText(at(10, 0, 1) + 900, { avgMs: 12.34, lossPercent: null })).toBe('10:00:01  avg 12.3 ms  loss 0%');
     expect(hoverReadoutText(at(23, 0, 0), { avgMs: null, lossPercent: 33.3 })).toBe('23:00:00  avg –  loss 33%');
   });
+  it('says "no data" on a bucket that measured nothing, and names a gap (issue 40 item 2)', () => {
+    expect(hoverReadoutText(at(10, 0, 0), { avgMs: null, lossPercent: null })).toBe('10:00:00  no data');
+    expect(hoverReadoutText(at(10, 0, 0), null, 'Agent offline')).toBe('10:00:00  Agent offline, no data');
+  });
 });

@@ -27,10 +27,15 @@ export function bucketIndexAt(centres: ArrayLike<number>, periodMs: number, curs
   return -1;
 }
 
-/** "HH:mm:ss  avg 12.3 ms  loss 0%" at the cursor; "no data" where no bucket covers it. */
-export function hoverReadoutText(cursorMs: number, bucket: ReadoutBucket | null): string {
+/**
+ * "HH:mm:ss  avg 12.3 ms  loss 0%" at the cursor; "no data" where no bucket covers it or the
+ * bucket measured nothing (a gap's null row, a marker round); in a gap, its reason
+ * ("HH:mm:ss  Agent offline, no data": issue 40 item 2).
+ */
+export function hoverReadoutText(cursorMs: number, bucket: ReadoutBucket | null, gapText?: string): string {
   const time = clock(new Date(cursorMs));
-  if (!bucket) return `${time}  no data`;
+  if (gapText) return `${time}  ${gapText}, no data`;
+  if (!bucket || (bucket.avgMs === null && bucket.lossPercent === null)) return `${time}  no data`;
   const avg = bucket.avgMs === null ? '–' : `${bucket.avgMs.toFixed(1)} ms`;
   const loss = bucket.lossPercent ? `${bucket.lossPercent.toFixed(0)}%` : '0%';
   return `${time}  avg ${avg}  loss ${loss}`;
