@@ -96,3 +96,18 @@ describe('session rows', () => {
     expect(deleteCountText(3)).toBe('Delete 3');
   });
 });
+
+describe('issue 41 item 5: target name and Dynamic DNS', () => {
+  it('a target without a name shows its host', () => {
+    const r = toRow(session(7, { TargetName: '', OriginalTarget: 'example.net', TargetIP: '192.0.2.7' }));
+    expect(r.text.TargetName).toBe('example.net');
+    const ip = toRow(session(8, { TargetName: '', OriginalTarget: '', TargetIP: '192.0.2.8' }));
+    expect(ip.text.TargetName).toBe('192.0.2.8');
+    expect(ip.text.DynamicDns).toBe('N/A (IP Address)');
+  });
+  it('a literal IP target is not applicable for Dynamic DNS, whatever its mode', () => {
+    expect(toRow(session(9, { OriginalTarget: '192.0.2.9', DynamicDnsMode: 0 })).text.DynamicDns).toBe('N/A (IP Address)');
+    expect(toRow(session(10, { OriginalTarget: '2001:db8::1', DynamicDnsMode: 0 })).text.DynamicDns).toBe('N/A (IP Address)');
+    expect(toRow(session(11, { OriginalTarget: 'example.net', DynamicDnsMode: 0 })).text.DynamicDns).toBe('Following');
+  });
+});

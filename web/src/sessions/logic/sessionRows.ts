@@ -42,6 +42,15 @@ export interface SessionRow {
 /** Spec 2 section 3: value 1 (Auto) shows "N/A (IP Address)", otherwise "Following". */
 export const dynamicDnsText = (mode: number) => (mode === DynamicDnsMode.Auto ? 'N/A (IP Address)' : 'Following');
 
+/** What the user traced: the name typed, else the resolved name, else the address (issue 41 item 5: never blank). */
+export const targetHost = (s: Pick<Session, 'OriginalTarget' | 'TargetName' | 'TargetIP'>) => s.OriginalTarget.trim() || s.TargetName.trim() || s.TargetIP;
+
+/** A literal IPv4 or IPv6 address (not a name that resolves to one). */
+export const isIpLiteral = (host: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || (host.includes(':') && /^[0-9a-f:.]+$/i.test(host.replace(/^\[|\]$/g, '')));
+
+/** A literal IP has nothing to follow: "N/A (IP Address)" whatever the stored mode (issue 41 item 5). */
+const sessionDynamicDns = (s: Session) => (isIpLiteral(targetHost(s)) ? dynamicDnsText(DynamicDnsMode.Auto) : dynamicDnsText(s.DynamicDnsMode));
+
 /** "..." while the count is not loaded (negative). */
 export const sampleCountText = (n: number) => (n < 0 ? '...' : n.toLocaleString('en-US'));
 
@@ -82,11 +91,11 @@ export function toRow(s: Session, formatTime: (ms: number) => string = defaultTi
   return {
     id: s.SessionID,
     state: s.State,
-    text: new RowText(s.TargetName, s.TargetIP, dynamicDnsText(s.DynamicDnsMode), sampleCountText(s.SampleCount), s.StateString, s.AgentName, { start, end, format: formatTime }),
+    text: new RowText(s.TargetName.trim() || targetHost(s), s.TargetIP, sessionDynamicDns(s), sampleCountText(s.SampleCount), s.StateString, s.AgentName, { start, end, format: formatTime }),
     value: {
-      TargetName: s.TargetName.toLowerCase(),
+      TargetName: (s.TargetName.trim() || targetHost(s)).toLowerCase(),
       TargetIP: s.TargetIP,
-      DynamicDns: dynamicDnsText(s.DynamicDnsMode),
+      DynamicDns: sessionDynamicDns(s),
       Start: start,
       // An open session has no end yet: it is the newest, first in End descending.
       End: end ?? Number.MAX_SAFE_INTEGER,
