@@ -1,7 +1,9 @@
 // The remote agent program: runs the traces its server assigns with the same AgentRuntime the
 // server uses for the Local Machine, spools every round to disk, and streams the batches over
 // the agent link, deleting each only after the server acknowledged its commit. Keeps tracing
-// (from traces.json) while the server is away, and reconnects by itself.
+// (from traces.json) while the server is away, and reconnects by itself. A link that goes
+// silent (a dropped path, a server that vanished without a reset) is ended by the heartbeat
+// (./link-heartbeat.ts) within 20 s, and the agent reconnects as after any other close.
 import { appendFileSync } from 'node:fs';
 import { hostname, networkInterfaces, platform as osPlatform } from 'node:os';
 import WebSocket from 'ws';
@@ -12,6 +14,7 @@ import { Spool, type SpoolLimits, type SpooledFrame } from './spool.js';
 import { BatchBuffer } from './batch-buffer.js';
 import type { AgentState, Credentials } from './state.js';
 import { writeLinkStatus, type LinkStatus } from './link-status.js';
+import { HeartbeatTicker, heartbeatStep, silenceText, type HeartbeatPeer } from './link-heartbeat.js';
 
 export const AgentVersion = '0.1.0.0';
 export const AgentModeCode = { SERVICE: 1, APP: 2 } as const;
@@ -75,6 +78,9 @@ export class AgentProgram {
   private link?: LinkStatus;
   /** Why the last connection attempt failed (the server's refusal, a socket error), for the link state. */
   private downReason?: string;
+  /** The open link's heartbeat: when the server was last heard and last pinged. */
+  private heard: HeartbeatPeer = { lastHeard: 0, lastPing: 0 };
+  private readonly heartbeat = new HeartbeatTicker((now, judge) => this.beat(now, judge));
 
   constructor(
     private readonly creds: Credentials,
@@ -105,6 +111,7 @@ export class AgentProgram {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.heartbeat.stop();
     await this.runtime.stopAll();
     this.flushGathered();
     this.spool.close();
@@ -284,6 +291,26 @@ export class AgentProgram {
     }
   }
 
+  /**
+   * Pings the server when due; ends a link the server has been silent on too long with
+   * terminate (a closing handshake would wait for an answer that cannot come), so the usual
+   * close handling writes link.json "down" and reconnects with its back-off.
+   */
+  private beat(now: number, judge: boolean): void {
+    const ws = this.ws;
+    if (ws?.readyState !== WebSocket.OPEN) return;
+    const step = heartbeatStep(this.heard, now, judge);
+    if (step === 'ping') {
+      this.heard.lastPing = now;
+      ws.ping();
+    } else if (step === 'dead') {
+      const why = `the server stopped answering: ${silenceText(this.heard, now)}`;
+      this.log(`agent link: ${why}`);
+      this.downReason = why;
+      ws.terminate();
+    }
+  }
+
   private connect(): void {
     if (this.stopped) return;
     const url = this.creds.server.replace(/^http/, 'ws') + AgentLinkPath;
@@ -293,9 +320,18 @@ export class AgentProgram {
       ...(this.opts.ca ? { ca: this.opts.ca } : {}),
     });
     this.ws = ws;
+    // Anything from the server counts as heard; its frames are small (acks, commands), so whole
+    // frames and control frames are enough here (the server counts bytes: batches are large).
+    const heard = () => {
+      if (this.ws === ws) this.heard.lastHeard = Date.now();
+    };
+    ws.on('ping', heard);
+    ws.on('pong', heard);
     ws.on('open', () => {
       this.retryMs = 1000;
       this.sent = new Set();
+      this.heard = { lastHeard: Date.now(), lastPing: Date.now() };
+      this.heartbeat.start();
       this.log(`connected to ${this.creds.server}`);
       ws.send(
         JSON.stringify({
@@ -311,6 +347,7 @@ export class AgentProgram {
       );
     });
     ws.on('message', (data) => {
+      heard();
       let m: ServerMessage;
       try {
         m = JSON.parse(data.toString()) as ServerMessage;
@@ -336,7 +373,9 @@ export class AgentProgram {
       this.ready = false;
       if (this.ws !== ws) return;
       if (this.stopped) return;
-      this.setLink('down', this.downReason ?? `closed by the server: ${code}${reason.length ? ` ${reason.toString()}` : ''}`);
+      // 1006: no closing handshake, the connection broke (a reset, or this end's terminate), nothing the server said.
+      const closed = code === 1006 ? 'the connection was lost (1006)' : `closed by the server: ${code}${reason.length ? ` ${reason.toString()}` : ''}`;
+      this.setLink('down', this.downReason ?? closed);
       this.downReason = undefined;
       this.log(`disconnected (${code}${reason.length ? ` ${reason.toString()}` : ''}); retrying in ${this.retryMs / 1000} s`);
       this.retryTimer = setTimeout(() => this.connect(), this.retryMs);

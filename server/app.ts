@@ -208,7 +208,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
   app.addHook('onClose', stopOutageRecord);
   // Remote agents: their calls, and the link their traces run over (before the hub, which uses them).
-  await app.register(agentsPlugin, { runner, ingest });
+  await app.register(agentsPlugin, { runner, ingest, version: opts.version });
   // Accounts (staff) and the subscription (cloud flavour): after agents, whose figures they show.
   await app.register(accountsPlugin);
   // The settings editor: its saves restart the targets whose engine settings changed.

@@ -9,6 +9,7 @@ import { LoginThrottle } from '../account/login-throttle.js';
 import { loadMailSettings } from '../mail/settings.js';
 import { mailer } from '../mail/transport.js';
 import { activate, defaultSendLimits, describeActivationLink, sendActivationLink, type ActivationDeps } from './service.js';
+import { publicUrlInForce } from '../settings/public-url.js';
 
 const str = { type: 'string' } as const;
 const LinkInfoSchema = { type: 'object', required: ['Username', 'EmailAddress', 'ExpiresAt'], properties: { Username: str, EmailAddress: str, ExpiresAt: str } } as const;
@@ -29,10 +30,11 @@ export default async function activationPlugin(app: FastifyInstance, opts: { thr
   };
 
   /**
-   * Where the user opens the link: HOPWATCH_PUBLIC_URL when set, else the address the admin
-   * reached the console at (the same that users use in most installations; docs/users.md).
+   * Where the user opens the link: the public URL in force (HOPWATCH_PUBLIC_URL, else Settings >
+   * General > Public URL), else the address the admin reached the console at (docs/users.md).
    */
-  const baseUrl = (request: FastifyRequest) => app.config.publicUrl || `${request.protocol}://${request.host}`;
+  const baseUrl = async (request: FastifyRequest) =>
+    (await deps.store.read((q) => publicUrlInForce(q, app.config))) ?? `${request.protocol}://${request.host}`;
 
   app.post<{ Querystring: { email: string } }>(
     '/api/user/SendActivationLink',
@@ -45,7 +47,7 @@ export default async function activationPlugin(app: FastifyInstance, opts: { thr
     },
     async (request) => {
       try {
-        const sent = await sendActivationLink(deps, requireUser(request), request.query.email, baseUrl(request));
+        const sent = await sendActivationLink(deps, requireUser(request), request.query.email, await baseUrl(request));
         request.log.info({ to: sent.EmailAddress }, 'activation link mailed');
         return sent;
       } catch (err) {

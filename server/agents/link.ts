@@ -10,6 +10,10 @@
 // answer to a request is looked up among the requests sent on this link, by the link's own
 // numbers, so no agent can answer another's. A batch whose sequence number or times no agent
 // means is refused with the reason (./batch-checks.ts), which the agent drops.
+//
+// A link that goes silent is closed by the heartbeat (agent/link-heartbeat.ts, issue 40): the
+// server pings every agent every 8 s and terminates a link it has heard nothing from for 20 s,
+// so a dropped path or a reset that never arrived shows the agent OFFLINE within 30 s.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -29,6 +33,7 @@ import { batchProblem, timeProblem } from './batch-checks.js';
 import * as repo from './repository.js';
 import { listParam } from '../store/id-list.js';
 import { BatchedLookup } from '../store/batched-lookup.js';
+import { HeartbeatTicker, heartbeatStep, silenceText, type HeartbeatPeer } from '../../agent/link-heartbeat.js';
 import { GroupedWrites } from '../store/grouped-writes.js';
 
 interface Connection {
@@ -48,6 +53,11 @@ interface Connection {
   /** Re-resolve requests sent on this link and not yet answered, by this link's request numbers. */
   pending: Map<number, PendingResolve>;
   nextReq: number;
+  /**
+   * When the agent was last heard (any bytes on its socket, not only whole frames: a large batch
+   * on a slow path takes long to arrive, and the pong waits behind it) and last pinged.
+   */
+  heartbeat: HeartbeatPeer;
 }
 
 interface PendingResolve {
@@ -90,6 +100,8 @@ export class AgentLinks {
   private readonly validate: ValidateFunction<AgentMessage>;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MaxFrameBytes, perMessageDeflate: false });
   private closing = false;
+  /** One timer pings and judges every link (agent/link-heartbeat.ts). */
+  private readonly heartbeat = new HeartbeatTicker((now, judge) => this.beat(now, judge));
   /** The last error an agent reported per session. */
   readonly traceErrors = new Map<number, string>();
   private readonly targetIps: TargetIpWrites;
@@ -116,8 +128,10 @@ export class AgentLinks {
         socket.destroy();
       });
     });
+    this.heartbeat.start();
     app.addHook('preClose', async () => {
       this.closing = true;
+      this.heartbeat.stop();
       for (const c of this.conns.values()) c.ws.close(1001, 'The server is shutting down.');
       await Promise.all([...this.conns.values()].map((c) => c.queue.then(() => c.acks)));
       await this.progress.flush().catch(() => undefined);
@@ -242,10 +256,24 @@ export class AgentLinks {
       return rejectUpgrade(socket, 401, 'Unknown agent or wrong credential: set the agent up again with a new Auto Setup link.');
     }
     if (socket.destroyed) return;
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.attach(agent, ws));
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.attach(agent, ws, socket));
   }
 
-  private attach(agent: repo.AgentRecord, ws: WebSocket): void {
+  /** Pings the links due for a ping and terminates those silent too long (no closing handshake: no one would answer it). */
+  private beat(now: number, judge: boolean): void {
+    for (const c of this.conns.values()) {
+      const step = heartbeatStep(c.heartbeat, now, judge);
+      if (step === 'ping') {
+        c.heartbeat.lastPing = now;
+        if (c.ws.readyState === c.ws.OPEN) c.ws.ping();
+      } else if (step === 'dead') {
+        this.deps.log.warn({ agentId: c.agentId, silence: silenceText(c.heartbeat, now) }, 'agent link dead: closed');
+        c.ws.terminate();
+      }
+    }
+  }
+
+  private attach(agent: repo.AgentRecord, ws: WebSocket, socket: Duplex): void {
     const old = this.conns.get(agent.id);
     if (old) old.ws.close(4002, 'Another connection of this agent replaced this one.');
     const c: Connection = {
@@ -259,7 +287,9 @@ export class AgentLinks {
       helloSeen: false,
       pending: new Map(),
       nextReq: 1,
+      heartbeat: { lastHeard: Date.now(), lastPing: Date.now() },
     };
+    socket.on('data', () => (c.heartbeat.lastHeard = Date.now()));
     this.conns.set(agent.id, c);
     this.deps.log.info({ agentId: agent.id }, 'agent connected');
     ws.on('message', (data, isBinary) => {

@@ -13,6 +13,7 @@ import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
 import { PasswordSeal } from '../liveshare/secrets.js';
 import { AgentLinks } from './link.js';
 import { agentSettings } from './settings.js';
+import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
 import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema, AgentTargetListSchema } from './schemas.js';
 
@@ -29,11 +30,13 @@ export function serverUrlOf(request: FastifyRequest): string {
 
 const query = (required: string[], properties: Record<string, object>) => ({ type: 'object', required, properties });
 
-export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline }) {
+export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline; version: string }) {
   const links = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log });
   // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
   const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
-  const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner, seal };
+  // The Local Machine is this server: connected since now, with its version and OS.
+  const localMachine = localMachineDetails({ version: opts.version, startedAt: Date.now() }, thisMachine());
+  const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner, seal, localMachine };
   app.decorate('agents', deps);
   opts.runner.agent.attach(links);
   links.mount(app, AgentLinkPath);

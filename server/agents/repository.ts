@@ -132,6 +132,12 @@ export async function activeRemoteTraces(q: Queryable, accountId: number, withLo
   return row?.n ?? 0;
 }
 
+/** Active traces of the account on the Local Machine (the Agents overview says the uncounted ones). */
+export async function activeLocalMachineTraces(q: Queryable, accountId: number): Promise<number> {
+  const row = await q.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM sessions WHERE account_id = $1 AND state = 0 AND sentinel_id = -1`, [accountId]);
+  return row?.n ?? 0;
+}
+
 /** Open sessions of one agent (the detail panel's TARGETS list). */
 export async function openSessionsOf(q: Queryable, accountId: number, agentId: number) {
   const rows = await q.all<{ id: number; ip: string; name: string; latest: number | null; state: number }>(

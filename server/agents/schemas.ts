@@ -27,12 +27,14 @@ const agentProps = {
   MachineName: str,
   ClientDetails: str,
   Mode: int,
+  OsDescription: str,
 };
 
-export const AgentSchema = object(agentProps);
+/** OsDescription: the Local Machine's (remote agents do not report one yet). */
+export const AgentSchema = object(agentProps, ['OsDescription']);
 /** The Local Machine carries only some of the details. */
 export const AgentListSchema = { type: 'array', items: object(agentProps, Object.keys(agentProps).filter((k) => !['ID', 'Name', 'UniqueID', 'IsOnline'].includes(k))) };
-export const EntitlementSchema = object({ ActiveTraces: int, EntitledTraces: int });
+export const EntitlementSchema = object({ ActiveTraces: int, EntitledTraces: int, UncountedLocalMachineTraces: int });
 export const DownloadLinkSchema = object({ DownloadUrl: str, SetupLink: str, Server: str, ServerSource: { type: 'string', enum: ['PublicUrl', 'Browser', 'HostName'] }, Warning: str, Replaced: bool });
 export const EnrolAnswerSchema = object({ Credential: str });
 

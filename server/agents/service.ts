@@ -37,6 +37,7 @@ import { entitledTraces } from '../accounts/service.js';
 import { findAccount } from '../accounts/repository.js';
 import { localMachineUse, requireLocalMachine } from '../accounts/local-machine.js';
 import { agentCapacityText } from '../contract/accounts.js';
+import type { LocalMachineDetails } from './local-machine-info.js';
 
 export interface AgentDeps {
   store: Store;
@@ -47,6 +48,8 @@ export interface AgentDeps {
   runner: TraceRunner;
   /** Seals the setup keys kept to show the same Auto Setup link again (agent-setup.key in the data directory). */
   seal: PasswordSeal;
+  /** The Local Machine's row: the server's version, start and OS (local-machine-info.ts). */
+  localMachine: LocalMachineDetails;
 }
 
 /** Where the installer bundle is served (docs/agents.md). */
@@ -134,6 +137,7 @@ export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentIt
       Configured: true,
       MachineName: hostname(),
       Mode: 0,
+      ...deps.localMachine,
     });
   }
   // Without the claim or with remote agents off, only the Local Machine (the target window's picker).
@@ -141,18 +145,23 @@ export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentIt
   return out.concat(rows.map((a) => toAgent(deps, a, counts)));
 }
 
-/** The account's active counted traces and its entitled traces (a hosted customer's Local Machine traces count). */
-async function countedTraces(deps: Pick<AgentDeps, 'store' | 'settings'> & { config: Pick<Config, 'deployment'> }, accountId: number): Promise<[number, number]> {
+/**
+ * The account's active counted traces, its entitled traces, and its active Local Machine
+ * traces that are not counted (a hosted customer's Local Machine traces count; self-hosted
+ * and the provider's do not: server/accounts/local-machine.ts).
+ */
+async function countedTraces(deps: Pick<AgentDeps, 'store' | 'settings'> & { config: Pick<Config, 'deployment'> }, accountId: number): Promise<[number, number, number]> {
   return deps.store.read(async (q) => {
     const local = await localMachineUse(q, deps.config.deployment, accountId);
-    return Promise.all([repo.activeRemoteTraces(q, accountId, local.counted), entitledTraces(q, accountId, deps.settings.entitledTraces)]);
+    const uncounted = local.allowed && !local.counted ? repo.activeLocalMachineTraces(q, accountId) : Promise.resolve(0);
+    return Promise.all([repo.activeRemoteTraces(q, accountId, local.counted), entitledTraces(q, accountId, deps.settings.entitledTraces), uncounted]);
   });
 }
 
 export async function getEntitlement(deps: AgentDeps, p: Principal): Promise<Entitlement> {
   gate(deps, p);
-  const [active, entitled] = await countedTraces(deps, p.accountId);
-  return { ActiveTraces: active, EntitledTraces: entitled };
+  const [active, entitled, uncounted] = await countedTraces(deps, p.accountId);
+  return { ActiveTraces: active, EntitledTraces: entitled, UncountedLocalMachineTraces: uncounted };
 }
 
 export async function createAgent(deps: AgentDeps, p: Principal, rawName: string): Promise<Agent> {

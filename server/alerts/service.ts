@@ -23,6 +23,7 @@ import { Outbox, type OutboxNotification } from './outbox.js';
 import { StageTimes } from './stage-times.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
+import { publicUrlInForce } from '../settings/public-url.js';
 
 /** Per account: plenty for any network, and a bound on what one account makes the server hold. */
 export const MaxAlertsPerAccount = 10_000;
@@ -279,7 +280,8 @@ export class AlertService {
       : addresses
         ? { address: addresses.get(`${h.sessionId}:${h.hop}`) ?? '' }
         : await q.one<{ address: string }>('SELECT address FROM hosts WHERE session_id = $1 AND hop = $2', [h.sessionId, h.hop]);
-    const base = this.deps.config.publicUrl;
+    // Settings > General > Public URL when the variable is not set (server/settings/public-url.ts).
+    const base = await publicUrlInForce(q, this.deps.config);
     return {
       alert: h.alert.name,
       event: h.event,

@@ -34,12 +34,20 @@ export interface Agent extends AgentItem {
   MachineName: string;
   ClientDetails: string;
   Mode: AgentMode;
+  /** The operating system by name and release ("Debian GNU/Linux 12 (bookworm)"); the Local Machine's (issue 41 item 4). */
+  OsDescription?: string;
 }
 
 /** GET /cmd/cloudconnect-entitlement and the hub's GetCloudConnectEntitlement. */
 export interface Entitlement {
   ActiveTraces: number;
   EntitledTraces: number;
+  /**
+   * Active traces on the Local Machine that ActiveTraces leaves out (self-hosted, and the
+   * hosted provider's accounts: server/accounts/local-machine.ts); 0 where they count. The
+   * Agents overview says them, so its figures agree with the table (issue 41 item 4).
+   */
+  UncountedLocalMachineTraces: number;
 }
 
 /**

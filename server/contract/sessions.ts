@@ -42,6 +42,8 @@ export interface Session {
   MagnetoID: number | null;
   CloudConnectAccountId: number | null;
   AgentName: string;
+  /** Made by importing a data file (its End is where its data ends): the page marks it "Imported" (issue 41 item 5). */
+  Imported: boolean;
 }
 
 export interface SessionListCommand {

@@ -22,6 +22,7 @@ import { addPieces, coverPieces, type RecentSource } from './sources.js';
 import { maxHopOf } from './buckets.js';
 import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
 import { hopDetailsOf, hopDetailsOfMany, type OpenHopHosts } from '../hop-details/service.js';
+import { routeLength, targetHopOf } from './route-length.js';
 
 /** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
 export type RowsSource = RecentSource & Partial<OpenHopHosts>;
@@ -73,6 +74,7 @@ function hopRow(
   editable: boolean,
   d: Display,
   details: HopDetails | null,
+  hops: number,
 ): TargetRow {
   const fmt = (v: number) => (Number.isNaN(v) ? '' : latencyDisplayText(v));
   const count = st.count[k] ?? 0;
@@ -102,7 +104,8 @@ function hopRow(
       Notes: host?.notes ?? '',
       Agent: d.agent,
       ConfigName: d.name,
-      RouteLength: String(st.hopCount),
+      // The rows the target's window shows (route-length.ts), not the deepest TTL sampled.
+      RouteLength: String(hops),
     },
     IsRunning: running,
     Editable: editable,
@@ -133,10 +136,7 @@ async function displays(q: Queryable, sessions: SessionRecord[]): Promise<Map<nu
 }
 
 /** The first hop at which the target's own address answered, if it ever did. */
-export function targetHop(s: SessionRecord, hosts: HostRecord[]): number | undefined {
-  const hops = hosts.filter((h) => h.address && h.address === s.targetIp).map((h) => h.hop);
-  return hops.length ? Math.min(...hops) : undefined;
-}
+export const targetHop = (s: SessionRecord, hosts: HostRecord[]): number | undefined => targetHopOf(s.targetIp, hosts);
 
 /** The last hop that answered in the range (the target), else the deepest hop seen. */
 function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
@@ -184,14 +184,14 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
     const rows: TargetRow[] = [];
     // The route ends where the target answers: deeper hops only come from rounds whose
     // probe at the target's TTL was lost (the next TTL then reaches the target again).
-    const deepest = targetHop(s, hosts) ?? Math.max(hopCount, st.hopCount);
+    const deepest = routeLength(s.targetIp, hosts, st.hopCount);
     for (let hop = 1; hop <= deepest; hop++) {
-      const row = hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null);
+      const row = hopRow(s, hop, byHop.get(hop), st, hop - 1, editable, d, details.get(hop) ?? null, deepest);
       markPending(row, waiting, hop);
       rows.push(row);
     }
     const last = targetHop(s, hosts) ?? finalHop(st, hosts);
-    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null);
+    const header = hopRow(s, last, byHop.get(last), st, last - 1, editable, d, details.get(last) ?? null, deepest);
     markPending(header, waiting, last);
     header.UniqueID = rowId(s.id, 0);
     header.HopNum = 0;
@@ -261,7 +261,7 @@ async function targetListRows(q: Queryable, sessionIds: number[], args: GraphRow
     const d = { ...shown.get(s.id)!, hasAlert: watched.has(s.id) };
     warn = d.warn;
     bad = d.bad;
-    const row = hopRow(s, last, own.find((h) => h.hop === last), st, last - 1, editable, d, details.get(s.id)?.get(last) ?? null);
+    const row = hopRow(s, last, own.find((h) => h.hop === last), st, last - 1, editable, d, details.get(s.id)?.get(last) ?? null, routeLength(s.targetIp, own, st.hopCount));
     row.DNSName = s.targetName || row.DNSName;
     row.IP = s.targetIp;
     row.Columns.DNSName = row.DNSName;

@@ -19,6 +19,7 @@ import type { FileMetadata } from './format.js';
 import { checkLayout, readMetadata } from './read-file.js';
 import { writeSamplesAndRollups } from './bulk-import.js';
 import { configurationNamed, insertComments, insertHosts, insertRouteChanges, setImportedFields } from './repository.js';
+import { markImported } from '../sessions/imported.js';
 
 export interface ImportDeps {
   store: Store;
@@ -53,6 +54,7 @@ async function createSession(q: Queryable, p: Principal, meta: FileMetadata): Pr
     startTime: t.StartTime,
   });
   await setImportedFields(q, id, t.Description, t.EndTime);
+  await markImported(q, id, Date.now());
   await setSessionState(q, id, SessionState.Pause, t.EndTime);
   await insertHosts(q, id, meta.hosts, Date.now());
   await insertRouteChanges(q, id, meta.routeChanges);

@@ -51,8 +51,10 @@ export function runWisdomTests(series: InsightSeries, stats: StatsKernels, optio
     if (!isDataCheck && wanted && !wanted.has(test.id)) continue;
     options.onProgress?.(test.title);
     results.push(test.run(ctx));
-    // Too little data: the reasons, and nothing that would be a guess.
-    if (isDataCheck && results.at(-1)!.ResultEnum === WisdomResultEnum.Fail && test.id === WisdomTestId.Target_InsufficientData) break;
+    // Too little data: the reasons, and nothing that would be a guess. The first failing data
+    // check ends the run: when the route's check fails, the target's fails for the same
+    // reason and "did not run" listed it twice (issue 41 item 5).
+    if (isDataCheck && results.at(-1)!.ResultEnum === WisdomResultEnum.Fail) break;
   }
   const notRun = results.some((r) => InsufficientDataTests.includes(r.TestID) && r.ResultEnum === WisdomResultEnum.Fail);
   if (notRun) return results.filter((r) => InsufficientDataTests.includes(r.TestID));

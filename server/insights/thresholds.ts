@@ -1,9 +1,7 @@
 // The figures the tests judge by, in one place (docs/insights.md explains each).
 
-/** Average loss at or above this (percent) is sustained packet loss. */
-export const LossPercent = 2;
-/** Loss carries on when every later answering hop loses at least this share of it. */
-export const CarryOnShare = 0.5;
+/** Sustained loss and carrying on: one rule with the console's grid (server/contract/hop-loss.ts). */
+export { CarryOnShare, LossPercent } from '../contract/hop-loss.js';
 /** A bucket is lossy at or above this loss percent (segments). */
 export const LossyBucketPercent = 1;
 /** A bucket's latency is elevated this much above the hop's floor (Q1 of its buckets): */

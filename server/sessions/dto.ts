@@ -36,5 +36,6 @@ export function sessionDto(s: ListedSession, agentName?: string): Session {
     MagnetoID: null,
     CloudConnectAccountId: null,
     AgentName: local ? LocalMachineAgentName : (agentName ?? `Unknown Agent (${s.sentinelId}/)`),
+    Imported: s.imported,
   };
 }

@@ -17,7 +17,7 @@ export async function deleteSessionRows(q: Queryable, sessionIds: number[]): Pro
   // A semi-join on the ids (a hash table), not list_contains per row: that compared every
   // sample with every id, and 1,000 sessions of 10,000 (7.2 M samples) did not finish in minutes.
   const ofIds = 'IN (SELECT unnest($1::INTEGER[]))';
-  for (const table of ['samples', 'sample_packing', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'hop_hosts', 'route_changes']) {
+  for (const table of ['samples', 'sample_packing', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'hop_hosts', 'route_changes', 'imported_sessions']) {
     await q.run(`DELETE FROM ${table} WHERE session_id ${ofIds}`, [list]);
   }
   await forgetSessions(q, ids);
@@ -42,18 +42,25 @@ export function leftoverImports(q: Queryable): Promise<{ id: number; accountId: 
 export type ListedSession = Pick<
   SessionRecord,
   'id' | 'originalTarget' | 'targetName' | 'targetIp' | 'description' | 'state' | 'persistenceMode' | 'dynamicDnsMode' | 'collectorMode' | 'sentinelId' | 'startTime' | 'endTime' | 'sampleCount'
->;
+> & {
+  /** Made by an import (imported.ts): its End is where its data ends (issue 41 item 5). */
+  imported: boolean;
+};
 
 /**
  * The account's sessions for the list, oldest first, read column by column: row objects
  * (getRowObjectsJS) of every column cost most of GET /api/Sessions with 10,000 sessions.
+ * An imported session ends at its last sample: the end_time its file carried is when the
+ * original was closed, which is not where the data the copy holds ends.
  */
 export async function listedSessions(q: Queryable, accountId: number): Promise<ListedSession[]> {
-  const [id, originalTarget, targetName, targetIp, description, state, persistenceMode, dynamicDnsMode, collectorMode, sentinelId, startTime, endTime, sampleCount] =
+  const [id, originalTarget, targetName, targetIp, description, state, persistenceMode, dynamicDnsMode, collectorMode, sentinelId, startTime, endTime, sampleCount, imported] =
     await q.columns(
-      `SELECT id, original_target, target_name, target_ip, description, state, persistence_mode, dynamic_dns_mode, collector_mode, sentinel_id,
-              start_time, end_time, sample_count
-       FROM sessions_counted WHERE account_id = $1 AND state <> $2 ORDER BY id`,
+      `SELECT s.id, s.original_target, s.target_name, s.target_ip, s.description, s.state, s.persistence_mode, s.dynamic_dns_mode, s.collector_mode, s.sentinel_id,
+              s.start_time, CASE WHEN i.session_id IS NULL THEN s.end_time ELSE coalesce(s.latest_sample, s.end_time) END AS end_time, s.sample_count,
+              i.session_id IS NOT NULL AS imported
+       FROM sessions_counted s LEFT JOIN imported_sessions i ON i.session_id = s.id
+       WHERE s.account_id = $1 AND s.state <> $2 ORDER BY s.id`,
       [accountId, SessionState.WillDelete],
     );
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -71,6 +78,7 @@ export async function listedSessions(q: Queryable, accountId: number): Promise<L
     startTime: Number(startTime[i]),
     endTime: num(endTime[i]),
     sampleCount: Number(sampleCount[i]),
+    imported: imported[i] === true,
   }));
 }
 

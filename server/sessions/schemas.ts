@@ -42,6 +42,7 @@ export const SessionSchema = object({
   MagnetoID: nullableInt,
   CloudConnectAccountId: nullableInt,
   AgentName: str,
+  Imported: { type: 'boolean' },
 });
 export const SessionListSchema = { type: 'array', items: SessionSchema } as const;
 export const SessionListCommandResultSchema = object({ Type: int, IDs: { type: 'array', items: int }, DownloadUrls: { type: 'array', items: str } });

@@ -96,8 +96,9 @@ async function copyTable(q: Queryable, c: CompactCopy, { batchRows, log }: Conve
   const n = span.n;
   let from = progress?.copiedUntil ?? -Infinity;
   let copied = progress?.rows ?? 0;
-  if (!progress) log(`migration 5: converting ${c.from} (${n.toLocaleString('en')} rows) to compact columns, in batches of about ${batchRows.toLocaleString('en')}`);
-  else log(`migration 5: going on with ${c.from} after ${copied.toLocaleString('en')} of ${n.toLocaleString('en')} rows`);
+  // Nothing to convert (a fresh install): say nothing (issue 41 item 12).
+  if (n > 0 && !progress) log(`migration 5: converting ${c.from} (${n.toLocaleString('en')} rows) to compact columns, in batches of about ${batchRows.toLocaleString('en')}`);
+  else if (n > 0) log(`migration 5: going on with ${c.from} after ${copied.toLocaleString('en')} of ${n.toLocaleString('en')} rows`);
   // Windows of time: equal spans, one per batch's worth of rows on average, and a window that
   // holds more than a batch is halved until it does not (rows are not spread evenly over
   // time). A quantile of time would cut them evenly but costs a sort of the whole table (11 s
@@ -136,5 +137,4 @@ async function copyTable(q: Queryable, c: CompactCopy, { batchRows, log }: Conve
   }
   if (copied !== n) throw new Error(`migration 5: copied ${copied} of the ${n} rows of ${c.from}; the old table is kept, nothing was dropped`);
   await q.run('INSERT OR REPLACE INTO compact_progress VALUES ($1, $2, $3, true)', [c.from, from, copied]);
-  if (!n) log(`migration 5: ${c.from} 0 of 0 rows (100%)`);
 }

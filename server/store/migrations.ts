@@ -636,6 +636,18 @@ export const migrations: Migration[] = [
          created_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 22,
+    name: 'imported sessions marked (issue 41 item 5)',
+    up: [
+      // The sessions made by an import (server/datafiles/import.ts): the sessions page marks
+      // them "Imported" and ends them where their data ends, not when the original was
+      // closed. A table of its own, not a column on sessions (nextval() default: migration 21).
+      `CREATE TABLE imported_sessions (
+         session_id INTEGER PRIMARY KEY,
+         imported_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

@@ -40,6 +40,22 @@ function differences(a: unknown, b: unknown, path: string, out: string[]): strin
   return out;
 }
 
+/**
+ * DataPointBuckets answers carry Outages since issue 40 (after the release these answers come
+ * from). Nothing here records an outage (no app runs), so each must be empty; it is then taken
+ * out so that every other field is compared with the release's as before.
+ */
+function withoutOutages(value: unknown): any {
+  if (Array.isArray(value)) return value.map(withoutOutages);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'Outages') expect(v).toEqual([]);
+    else out[k] = withoutOutages(v);
+  }
+  return out;
+}
+
 describe('migration 18 (samples in day and hop order) on a database of the release before it', () => {
   let dir: string;
   let store: Awaited<ReturnType<typeof Store.open>>;
@@ -49,7 +65,8 @@ describe('migration 18 (samples in day and hop order) on a database of the relea
   const sessions: Record<string, number> = {};
   const answers = async () => {
     const account = await store.one<{ id: number }>('SELECT id FROM accounts');
-    return (await queries({ store, dataPointBuckets, traceGraphRows, accountId: account!.id, sessions, T0, HOPS })) as Record<string, unknown>;
+    const got = (await queries({ store, dataPointBuckets, traceGraphRows, accountId: account!.id, sessions, T0, HOPS })) as Record<string, unknown>;
+    return withoutOutages(got);
   };
   /** Whether the session's samples of [from, to) lie in the table (rowid order) by hop, then time. */
   const inHopOrder = async (sid: number, from: number, to: number) => {

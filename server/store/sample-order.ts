@@ -40,8 +40,9 @@ export async function convertSampleOrder(q: Queryable, { batchRows, log }: Conve
   );
   const total = parts.reduce((s, p) => s + p.n, 0);
   let copied = progress?.rows ?? 0;
-  if (!progress) log(`migration 18: ordering samples (${total.toLocaleString('en')} rows) by day, session and hop, in batches of about ${batchRows.toLocaleString('en')}`);
-  else log(`migration 18: going on with samples after ${copied.toLocaleString('en')} of ${total.toLocaleString('en')} rows`);
+  // Nothing to order (a fresh install): say nothing (issue 41 item 12).
+  if (total > 0 && !progress) log(`migration 18: ordering samples (${total.toLocaleString('en')} rows) by day, session and hop, in batches of about ${batchRows.toLocaleString('en')}`);
+  else if (total > 0) log(`migration 18: going on with samples after ${copied.toLocaleString('en')} of ${total.toLocaleString('en')} rows`);
   const done = (p: { day: number; sid: number }) => !!progress && (p.day < progress.day || (p.day === progress.day && p.sid <= progress.sid));
   let i = 0;
   while (i < parts.length) {
@@ -75,7 +76,6 @@ export async function convertSampleOrder(q: Queryable, { batchRows, log }: Conve
   }
   const { n } = (await q.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples_ordered'))!;
   if (n !== total) throw new Error(`migration 18: copied ${n} of the ${total} samples; the old table is kept, nothing was dropped`);
-  if (!total) log('migration 18: samples 0 of 0 rows (100%)');
 }
 
 /**

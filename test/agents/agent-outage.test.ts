@@ -17,7 +17,7 @@ import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
-import { agentList, cmd, createAgentWithLink, startAgent, waitFor, type AgentProcess } from './support.js';
+import { agentList, cmd, createAgentWithLink, roundsPerSecond, startAgent, waitAgentIdle, waitFor, type AgentProcess } from './support.js';
 
 const scenario: Scenario = { id: 54, routers: 3 };
 
@@ -149,14 +149,7 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
         const stop = await fetch(`${hw.url}/cmd/stoptrace?ID=${id}`, { headers: { cookie } });
         expect(stop.status).toBeLessThan(300);
       }
-      let last = -1;
-      await waitFor('the agent idle', async () => {
-        const n = agent.rounds().length;
-        const idle = n === last && agent.spooled() === 0;
-        last = n;
-        if (!idle) await sleep(1000);
-        return idle;
-      });
+      await waitAgentIdle(agent);
 
       for (const id of targetIds) {
         const measured = roundsOf(id);
@@ -169,13 +162,7 @@ for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'
         // ...at their original times: per second, the first hop's samples are the rounds the
         // agent measured in that second (0 lost, 0 duplicated, none moved; a marker round, at
         // the agent's restart, shows in its second without a sample)...
-        const start = Math.floor(measured[0][1] / 1000) * 1000;
-        const end = Math.floor(measured[measured.length - 1][1] / 1000) * 1000 + 1000;
-        const expected = new Map<number, number>();
-        for (const [, time, , marker] of measured) {
-          const second = Math.floor((time - start) / 1000);
-          expected.set(second, (expected.get(second) ?? 0) + (marker ? 0 : 1));
-        }
+        const { start, end, expected } = roundsPerSecond(measured);
         const perSecond = await hubCall<DataPointBuckets>(hw.url, cookie, 'DataPointBuckets', `${id}_h_1`, start, end, 1, false);
         expect(new Map(perSecond.Points.map((p) => [p.UnitNumber, p.LatencyCount]))).toEqual(expected);
         // ...and the graph has no gap: every 10 s from the first measured round to the last

@@ -39,6 +39,9 @@ describe('agent calls', () => {
     expect(created).toMatchObject({ Name: 'Branch A', IsOnline: false, Configured: false, SecurityKey: '', OpenSessions: 0, MachineID: '' });
     const list = await agentList(hw.url, cookie);
     expect(list[0]).toMatchObject({ ID: -1, Name: 'Local Machine', IsOnline: true });
+    // Issue 41 item 4: the Local Machine is the server: its version, its start, its OS (not blank, not UNKNOWN on Linux).
+    expect(list[0]).toMatchObject({ Version: expect.stringMatching(/^\d+\.\d+/), Platform: process.platform === 'linux' ? 3 : expect.any(Number), OsDescription: expect.stringMatching(/\S/) });
+    expect(Math.abs(list[0].LastMessageUnixTime! * 1000 - Date.now())).toBeLessThan(3_600_000);
     expect(list.map((a) => a.ID)).toContain(created.ID);
     expect((await cmd<Agent[]>(hw.url, cookie, '/cmd/getAgentsListWithDetails')).map((a) => a.ID)).toEqual(list.map((a) => a.ID));
 
@@ -46,7 +49,7 @@ describe('agent calls', () => {
     expect(renamed.Name).toBe('Branch B');
     expect((await get(hw, cookie, `/cmd/updateSentinelName?agentId=${created.ID}&newName=%2520`)).status).toBe(400);
 
-    expect(await cmd(hw.url, cookie, '/cmd/cloudconnect-entitlement')).toEqual({ ActiveTraces: 0, EntitledTraces: 2 });
+    expect(await cmd(hw.url, cookie, '/cmd/cloudconnect-entitlement')).toEqual({ ActiveTraces: 0, EntitledTraces: 2, UncountedLocalMachineTraces: 0 });
 
     // PENDING: never installed, so nothing to reconnect (issue 40 item 8: it said "not connected").
     const r = await get(hw, cookie, `/cmd/forceReconnect?sentinelId=${created.ID}`);
@@ -89,7 +92,7 @@ describe('agent calls', () => {
       expect(await c.invoke('UpdateSentinelName', a.ID, 'Hub%20renamed')).toMatchObject({ Name: 'Hub renamed' });
       const l = (await c.invoke('AgentDownloadLink', a.ID)) as AgentDownloadLink;
       expect(parseSetupLink(l.SetupLink).id).toBe(a.ID);
-      expect(await c.invoke('GetCloudConnectEntitlement')).toEqual({ ActiveTraces: 0, EntitledTraces: 2 });
+      expect(await c.invoke('GetCloudConnectEntitlement')).toEqual({ ActiveTraces: 0, EntitledTraces: 2, UncountedLocalMachineTraces: 0 });
       await expect(c.invoke('ForceReconnect', a.ID)).rejects.toThrow(/has not been installed yet/);
       await c.invoke('DeleteAgent', a.ID, true);
       await expect(c.invoke('DeleteAgent', a.ID, true)).rejects.toThrow(/not found/);

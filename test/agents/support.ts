@@ -94,3 +94,31 @@ export function startAgent(args: string[], opts: { env?: Record<string, string>;
     },
   };
 }
+
+/** Waits until the agent measures nothing more and has nothing left to send (after its traces were stopped). */
+export async function waitAgentIdle(agent: AgentProcess): Promise<void> {
+  let last = -1;
+  await waitFor('the agent idle', async () => {
+    const n = agent.rounds().length;
+    const idle = n === last && agent.spooled() === 0;
+    last = n;
+    if (!idle) await new Promise((r) => setTimeout(r, 1000));
+    return idle;
+  });
+}
+
+/**
+ * What the server should hold of a trace's rounds (the agent's round log), per second from the
+ * first round's second: the number of rounds measured in it (a marker round counts none), to
+ * compare with DataPointBuckets of the first hop at 1 s (none lost, none doubled, none moved).
+ */
+export function roundsPerSecond(measured: AgentRound[]): { start: number; end: number; expected: Map<number, number> } {
+  const start = Math.floor(measured[0][1] / 1000) * 1000;
+  const end = Math.floor(measured[measured.length - 1][1] / 1000) * 1000 + 1000;
+  const expected = new Map<number, number>();
+  for (const [, time, , marker] of measured) {
+    const second = Math.floor((time - start) / 1000);
+    expected.set(second, (expected.get(second) ?? 0) + (marker ? 0 : 1));
+  }
+  return { start, end, expected };
+}

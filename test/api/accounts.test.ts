@@ -131,7 +131,7 @@ describe('entitlements', () => {
     expect(capacityFullText(0, false)).toContain('of your Cloud traces');
 
     const ent = await json<{ ActiveTraces: number; EntitledTraces: number }>(await call('/cmd/cloudconnect-entitlement', cookie));
-    expect(ent).toEqual({ ActiveTraces: 0, EntitledTraces: 0 });
+    expect(ent).toEqual({ ActiveTraces: 0, EntitledTraces: 0, UncountedLocalMachineTraces: 0 });
     const sub = await json<Subscription>(await call('/api/subscription', cookie));
     expect(sub).toMatchObject({ EntitledTraces: 0, EntitledAgents: 1, PendingAgents: 1, OnlineAgents: 0, OfflineAgents: 0 });
 
@@ -148,7 +148,7 @@ describe('entitlements', () => {
     const more = await call(`/cmd/newtarget?target=10.251.0.2&agentID=${agent.ID}`, cookie);
     expect(more.status).toBe(409);
     expect((await more.json()).Error).toBe(capacityFullText(1, false));
-    expect(await json(await call('/cmd/cloudconnect-entitlement', cookie))).toEqual({ ActiveTraces: 1, EntitledTraces: 1 });
+    expect(await json(await call('/cmd/cloudconnect-entitlement', cookie))).toEqual({ ActiveTraces: 1, EntitledTraces: 1, UncountedLocalMachineTraces: 0 });
   });
 
   it('the subscription needs UserManagement', async () => {

@@ -237,3 +237,24 @@ describe('bad links', () => {
     for (const token of tokens) expect(output).not.toContain(token);
   });
 });
+
+describe('the public URL', () => {
+  // Last in this file: the links above open hw.url, the address the admin used.
+  it('set in Settings > General, is where an activation link opens', async () => {
+    type SettingsNode = { Name: string; Type: number; ComplexType: string; Children: SettingsNode[]; Value: unknown };
+    const leaf = (Name: string, Value: unknown): SettingsNode => ({ Name, Type: 0, ComplexType: '', Children: [], Value });
+    const node = (Name: string, Children: SettingsNode[]): SettingsNode => ({ Name, Type: 0, ComplexType: '', Children, Value: null });
+    const settings = (await call('GET', '/api/Settings/getsettings', { cookie: admin })).body as { Settings: { Version: number } };
+    const save = await call('POST', '/api/Settings/savesettings', {
+      cookie: admin,
+      body: { Version: settings.Settings.Version, Root: node('Root', [node('ClientSettings', [node('General', [leaf('PublicUrl', 'https://hopwatch.example.org/')])])]) },
+    });
+    expect(save.status, JSON.stringify(save.body)).toBe(200);
+    await createUser('jules@example.org', 'temporary-pw-77');
+    expect((await sendLink('jules@example.org')).status).toBe(200);
+    const mail = await waitFor('activation mail to jules', () => mails.find((m) => m.to.includes('jules@example.org')), 20_000);
+    const links = [...decoded(mail.raw).matchAll(/(https?:\/\/[^\s"<>]+)\/activate#([A-Za-z0-9_-]+)/g)];
+    expect(links.length).toBeGreaterThan(0);
+    expect(new Set(links.map((l) => l[1]))).toEqual(new Set(['https://hopwatch.example.org']));
+  });
+});

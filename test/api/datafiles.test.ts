@@ -154,6 +154,16 @@ describe('export and import', () => {
     expect(sessions.find((s) => s.SessionID === imported)).toMatchObject({ State: 1, TargetName: 'gw.example.test', SampleCount: 2 * 1440 * HOPS });
   });
 
+  it('the imported session is marked Imported and ends where its data ends (issue 41 item 5)', async () => {
+    const sessions = (await (await get('/api/Sessions')).json()) as { SessionID: number; EndTime: string | null; Imported: boolean }[];
+    const tail = (await json(`/api/data/SamplesReport?ID=${original}&BeginTime=${T0 + 2 * H - 10_000}&EndTime=${T0 + 2 * H}`)) as { Samples: { Time: string }[] };
+    const dataEnd = Math.max(...tail.Samples.map((x) => Date.parse(x.Time)));
+    expect(dataEnd).toBeLessThan(T0 + 2 * H);
+    // The original was closed at T0 + 2 h; the copy's End is its last sample, not that.
+    expect(sessions.find((s) => s.SessionID === imported)).toMatchObject({ Imported: true, EndTime: new Date(dataEnd).toISOString() });
+    expect(sessions.find((s) => s.SessionID === original)).toMatchObject({ Imported: false, EndTime: new Date(T0 + 2 * H).toISOString() });
+  });
+
   it('MaxSamples cuts the range to the newest samples: 206, and the file says so', async () => {
     const r = await download(`ID=${original}&MaxSamples=100`, join(files, 'cut.pp2'));
     expect(r.status).toBe(206);

@@ -1,16 +1,19 @@
 // compose.yaml and compose.agent.yaml run by podman-compose 1.0.3 (Debian 12's), with the
-// image built from the working tree: the appliance comes up healthy, and the agent service
-// (`<image> agent '<link>'`) joins it, traces, and comes back as the same agent
-// after a restart (its link's key spent, its stored credential used). Needs root (rootful
-// podman); installs podman-compose when missing (test/setup.sh lists it too).
+// image built from the working tree by podman-compose as docs/deploy.md says (its HEALTHCHECK
+// kept): the appliance comes up healthy, the backup commands of docs/deploy.md copy its /data,
+// and the agent service (`<image> agent '<link>'`) joins it, traces, and comes back as the same
+// agent after a restart (its link's key spent, its stored credential used). Needs root
+// (rootful podman); installs podman-compose when missing (test/setup.sh lists it too).
 import { randomBytes } from 'node:crypto';
-import { networkInterfaces } from 'node:os';
-import { resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/appliance.js';
 import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
-import { Podman, run } from './support/podman.js';
-import { buildApplianceImage, ensureBaseImages, repoRoot } from './support/images.js';
+import { hostCaBundle, Podman, run } from './support/podman.js';
+import { debianImage, ensureBaseImages, nodeBaseImage, repoRoot } from './support/images.js';
+import { deployDocPodmanComposeEnv, deployDocBackupScript } from './support/deploy-doc.js';
 
 const runId = randomBytes(4).toString('hex');
 // HOPWATCH_COMPOSE_IMAGE: an image already built from this tree (kept; saves the slow build).
@@ -26,8 +29,8 @@ let url = '';
 let cookie = '';
 let link = '';
 
-function compose(project: string, file: string, args: string[], env: Record<string, string>) {
-  return run('podman-compose', ['-p', project, '-f', resolve(repoRoot, file), ...args], { ...podman.env, HOPWATCH_IMAGE: image, ...env }, 10 * 60_000);
+function compose(project: string, file: string, args: string[], env: Record<string, string>, globalArgs: string[] = []) {
+  return run('podman-compose', [...globalArgs, '-p', project, '-f', resolve(repoRoot, file), ...args], { ...podman.env, HOPWATCH_IMAGE: image, ...env }, 40 * 60_000);
 }
 
 async function call<T>(path: string): Promise<T> {
@@ -58,7 +61,6 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 beforeAll(async () => {
   podman = await Podman.open();
   await ensureBaseImages(podman);
-  if (!given) await buildApplianceImage(podman, image);
   port = await freePort();
   url = `http://127.0.0.1:${port}`;
 }, 40 * 60_000);
@@ -72,6 +74,27 @@ afterAll(async () => {
 }, 5 * 60_000);
 
 describe('podman-compose 1.0.3', () => {
+  // What this host needs besides the documented command: the local base images, npm through
+  // the host network and its CA bundle, no layer cache piling up across runs.
+  it.skipIf(given)('builds the image with the command of docs/deploy.md, HEALTHCHECK included', async () => {
+    const built = await compose(serverProject, 'compose.yaml', [
+      'build',
+      '--build-arg', `BASE_IMAGE=${nodeBaseImage}`,
+      '--build-arg', `RUNTIME_IMAGE=${debianImage}`,
+      '--build-arg', `npm_config_cafile=${hostCaBundle}`,
+    ], deployDocPodmanComposeEnv(), ['--podman-build-args', `--layers=false --network=host -v ${hostCaBundle}:${hostCaBundle}:ro`]);
+    expect(built.code, built.stderr.slice(-4000) + built.stdout.slice(-2000)).toBe(0);
+    expect(built.stderr + built.stdout).not.toContain('HEALTHCHECK is not supported');
+    // Top-level Healthcheck of `podman image inspect` (docker format only; OCI has no such field).
+    const [inspected] = JSON.parse(await podman.must(['image', 'inspect', image])) as { Healthcheck?: { Test?: string[] } }[];
+    // The Dockerfile's HEALTHCHECK (the entry point's `health`: /readyz for the server).
+    const declared = /^HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])$/m.exec(readFileSync(resolve(repoRoot, 'Dockerfile'), 'utf8'))?.[1];
+    expect(declared, 'the HEALTHCHECK of the Dockerfile').toBeDefined();
+    expect(inspected.Healthcheck?.Test).toEqual(['CMD', ...(JSON.parse(declared!) as string[])]);
+    const size = await podman.imageSize(image);
+    console.log(`[container] ${new Date().toISOString().slice(0, 10)}: image built by podman-compose: ${(size / 1e6).toFixed(1)} MB (${size} bytes; the host's Node ${process.version} in the local base)`);
+  }, 40 * 60_000);
+
   it('brings compose.yaml up healthy with the root password from the environment (.env form)', async () => {
     const up = await compose(serverProject, 'compose.yaml', ['up', '-d'], { HOPWATCH_HTTP_PORT: String(port), HOPWATCH_ROOT_PASSWORD: rootPassword });
     expect(up.code, up.stderr + up.stdout).toBe(0);
@@ -89,6 +112,34 @@ describe('podman-compose 1.0.3', () => {
     });
     expect(login.status).toBe(200);
     cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  }, 10 * 60_000);
+
+  it('backs up /data with the commands of docs/deploy.md, from a checkout of its own as a user has it', async () => {
+    // podman-compose names the project after the checkout directory (ignoring `name:`).
+    const checkout = mkdtempSync(join(tmpdir(), 'hwbackup'));
+    const project = basename(checkout).toLowerCase().replace(/[^a-z0-9]/g, '');
+    copyFileSync(resolve(repoRoot, 'compose.yaml'), join(checkout, 'compose.yaml'));
+    const backupPort = await freePort();
+    const env = { ...podman.env, HOPWATCH_IMAGE: image, HOPWATCH_HTTP_PORT: String(backupPort), HOPWATCH_ROOT_PASSWORD: rootPassword };
+    const inCheckout = (script: string) => run('bash', ['-euo', 'pipefail', '-c', `cd '${checkout}' && ${script}`], env, 10 * 60_000);
+    try {
+      const up = await inCheckout('podman-compose up -d');
+      expect(up.code, up.stderr + up.stdout).toBe(0);
+      await until('the second appliance ready', async () => ((await fetch(`http://127.0.0.1:${backupPort}/readyz`)).status === 200 ? true : undefined));
+      expect((await podman.run(['volume', 'exists', `${project}_hopwatch-data`])).code).toBe(0);
+
+      const backup = await inCheckout(deployDocBackupScript({ compose: 'podman-compose', engine: 'podman', image: debianImage }));
+      expect(backup.code, backup.stderr + backup.stdout).toBe(0);
+      const archive = join(checkout, 'hopwatch-data.tgz');
+      expect(existsSync(archive)).toBe(true);
+      const listed = await run('tar', ['-tzf', archive]);
+      expect(listed.stdout.split('\n')).toContain('./hopwatch.duckdb');
+      // The block ends by starting the service again.
+      await until('the appliance back after the backup', async () => ((await fetch(`http://127.0.0.1:${backupPort}/readyz`)).status === 200 ? true : undefined));
+    } finally {
+      await inCheckout('podman-compose down -v');
+      rmSync(checkout, { recursive: true, force: true });
+    }
   }, 10 * 60_000);
 
   it('runs the agent service of compose.agent.yaml, which joins, traces and survives a restart', async () => {

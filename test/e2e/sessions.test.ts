@@ -75,7 +75,7 @@ describe('the sessions page in Chromium', () => {
     await page.waitForURL((u) => u.pathname === '/sessions');
     await expect.poll(rowCount, { timeout: 15_000 }).toBe(5);
     const headers = await page.locator('[data-testid="session-grid"] [role="columnheader"]').allTextContents();
-    expect(headers.map((h) => h.replace(/ [▾▴]$/, ''))).toEqual(['Target Name', 'Target IP', 'Dynamic DNS', 'Start', 'End', 'Samples', 'Status', 'Actions']);
+    expect(headers.map((h) => h.replace(/ [▾▴]$/, ''))).toEqual(['Target Name', 'Target IP', 'Dynamic DNS', 'Start', 'End', 'Samples', 'Status', 'Imported', 'Actions']);
     expect(await names()).toEqual(['paused.example.test', 'gamma.example.test', 'beta.example.test', 'alpha-2.example.test', 'alpha-1.example.test']);
     // beta: 3 hops x 3 h at 30 s = 1,080 hop samples, counted at ingest.
     await expect.poll(() => row(ids[2]).locator('[data-column="Samples"]').textContent()).toBe('1,080');

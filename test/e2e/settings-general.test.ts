@@ -87,7 +87,7 @@ describe('Settings > General in Chromium', () => {
   it('switching Insights on shows the Insights button on an open target window without a reload', () =>
     onFailure('on', async () => {
       await editor.getByLabel('Insights', { exact: true }).check();
-      await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
+      await expect.poll(pending, { timeout: 10_000 }).toBe('1 change pending');
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
       await insightsButton().waitFor({ timeout: 15_000 });
@@ -104,7 +104,7 @@ describe('Settings > General in Chromium', () => {
       const raw = editor.getByLabel('Keep raw samples (days)');
       await raw.fill('14');
       await raw.press('Enter');
-      await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
+      await expect.poll(pending, { timeout: 10_000 }).toBe('1 change pending');
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
       const disk = editor.getByRole('region', { name: 'Disk use' });

@@ -102,7 +102,7 @@ describe('the settings editor in Chromium', () => {
       await editor.locator('.settings-screen-head', { hasText: 'New configuration' }).waitFor();
       const name = editor.getByLabel('Name', { exact: true });
       await name.fill('HTTPS 443');
-      await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
+      await expect.poll(pending, { timeout: 10_000 }).toBe('1 change pending');
       await editor.getByRole('button', { name: 'Save' }).click();
       await entry('HTTPS 443').waitFor();
       await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
@@ -167,7 +167,7 @@ describe('the settings editor in Chromium', () => {
       await expect.poll(() => watcher.locator('.timeline-sub').first().textContent(), { timeout: 10_000 }).not.toBe('');
       const hide = editor.getByLabel('Timegraphs: always hide the setting name');
       await hide.check();
-      await expect.poll(pending, { timeout: 10_000 }).toBe('1 changes pending');
+      await expect.poll(pending, { timeout: 10_000 }).toBe('1 change pending');
       await editor.getByRole('button', { name: 'Save' }).click();
       await expect.poll(pending, { timeout: 10_000 }).toBe('0 changes pending');
       // After: no configuration name; and with one agent no agent name either (spec 2: the agent

@@ -1,17 +1,12 @@
 // Where loss starts: loss at a hop that carries on to every later answering hop is loss on
 // the path (WAN_SustainedPacketLoss); loss at a hop that does not carry on is that router's
 // ICMP handling (rate limiting its own answers), a red herring (WAN_FindRedHerringHops).
+import { pathLossFindings } from '../../contract/hop-loss.js';
 import { TestCategory, WisdomResultEnum, WisdomTestId } from '../../contract/insights.js';
-import { CarryOnShare, LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap } from '../thresholds.js';
+import { LossPercent, LossyBucketPercent, RedHerringLatencyMs, RedHerringLatencyShare, SegmentMaxGap } from '../thresholds.js';
 import { answeringAfter, intermediateHops, pathHops, type PathHop } from '../path.js';
 import { host, hopLabel, pct, result, stat, timeSegments, type WisdomTest } from '../result.js';
 import { lossSeries, type TestContext } from '../series.js';
-
-/** Loss at `h` carries on when every later answering hop loses at least a share of it. */
-function carriesOn(ctx: TestContext, h: PathHop): boolean {
-  const need = Math.max(LossPercent * CarryOnShare, h.figures.lossPercent * CarryOnShare);
-  return answeringAfter(ctx, h.series.hop).every((later) => later.figures.lossPercent >= need);
-}
 
 export interface LossFindings {
   /** The first hop whose loss carries on to the end of the path; undefined when none. */
@@ -20,16 +15,11 @@ export interface LossFindings {
   redHerrings: PathHop[];
 }
 
+/** The shared rule (server/contract/hop-loss.ts, also the console's) over the path's hops. */
 export function lossFindings(ctx: TestContext): LossFindings {
-  const answering = pathHops(ctx).filter((h) => h.figures.answered);
-  // The last hop that answered, when it is not the target (an unreachable target): nothing
-  // after it shows whether its loss carries on (routers also rate limit the "unreachable"
-  // answers they send there), so it is judged neither way.
-  const judgeable = (h: PathHop) => h.series.hop === ctx.series.targetHop || answeringAfter(ctx, h.series.hop).length > 0;
-  const lossy = answering.filter((h) => h.figures.lossPercent >= LossPercent && judgeable(h));
-  const start = lossy.find((h) => carriesOn(ctx, h));
-  const redHerrings = lossy.filter((h) => !carriesOn(ctx, h));
-  return { start, redHerrings };
+  const hops = pathHops(ctx).map((h) => ({ hop: h.series.hop, lossPercent: h.figures.lossPercent, answered: h.figures.answered, h }));
+  const { start, redHerrings } = pathLossFindings(hops, ctx.series.targetHop);
+  return { start: start?.h, redHerrings: redHerrings.map((r) => r.h) };
 }
 
 export const sustainedPacketLoss: WisdomTest = {

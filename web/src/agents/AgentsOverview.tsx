@@ -1,6 +1,6 @@
 // The Agents Overview cards: TOTAL TRACE CAPACITY and AGENT CAPACITY (spec 1).
 import { Link } from 'react-router-dom';
-import type { Overview } from './logic/agentRows';
+import { overviewTargetsText, type Overview } from './logic/agentRows';
 
 function Bar({ percent, label }: { percent: number; label: string }) {
   return (
@@ -15,9 +15,7 @@ export function AgentsOverview({ o, cloud }: { o: Overview; cloud: boolean }) {
     <section className="agents-overview" aria-label="Agents overview">
       <div className="capacity-card">
         <h3>TOTAL TRACE CAPACITY</h3>
-        <p>
-          {o.activeTargets} of {o.entitled} Active Targets
-        </p>
+        <p>{overviewTargetsText(o)}</p>
         <Bar percent={o.tracePercent} label="Trace capacity" />
         {cloud && <Link to="/subscription">Change Capacity</Link>}
       </div>

@@ -59,6 +59,12 @@ export function AgentsPage() {
           Create Agent
         </button>
       </header>
+      {/* /agent/{id} of an agent that is not (or no longer) in the list says so (issue 41 item 10). */}
+      {agents && agentUniqueID && !selected && (
+        <p className="agents-missing" role="alert">
+          No agent {agentUniqueID}: it was deleted, or the link is wrong. Pick an agent from the list.
+        </p>
+      )}
       {magneto === false && <p className="agents-off">Remote agents are turned off on this server (HOPWATCH_REMOTE_AGENTS=0): only the Local Machine traces.</p>}
       <div className="agents-body">
         <AgentGrid rows={rows} selectedId={selected?.ID ?? null} onSelect={select} />

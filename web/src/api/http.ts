@@ -1,9 +1,10 @@
 // The fetch wrapper every console call goes through (spec 1 sections 4 and 8): 200 gives the
 // parsed body, 204 gives null, anything else throws a ServerError carrying status and body.
-// A 401/403 outside the login page hands over to the registered handler, which clears the
-// user and redirects to /login.
-import { ExpiredTrialHeader, TemporaryPasswordHeader } from '../../../server/contract/account';
+// An answer about the session (a 401; a 403 carrying the expired-trial or temporary-password
+// header: signedOut.ts) outside the login page hands over to the registered handler; any
+// other 403 is only that call's failure (issue 41 item 6).
 import { ServerError, unexpectedServerErrorMessage } from './errors';
+import { sessionAnswer } from './signedOut';
 
 export interface RequestOptions {
   /** JSON body (serialised here). */
@@ -61,14 +62,11 @@ export async function request<T>(method: string, url: string, options: RequestOp
   const text = await response.text();
   if (response.status !== 200) {
     const error = new ServerError(unexpectedServerErrorMessage(response.status, text), response.status, text, response.headers, url);
-    if ((response.status === 401 || response.status === 403) && options.authRedirect !== false && !isLoginPath(location.pathname)) {
+    const session = sessionAnswer(response.status, response.headers);
+    if (session && options.authRedirect !== false && !isLoginPath(location.pathname)) {
       if (onUnauthorized) {
         error.redirectedToLogin = true;
-        onUnauthorized({
-          status: response.status,
-          expired: response.headers.get(ExpiredTrialHeader) === 'True',
-          temporaryPassword: response.headers.get(TemporaryPasswordHeader) === 'True',
-        });
+        onUnauthorized({ status: response.status, expired: session === 'trialExpired', temporaryPassword: session === 'temporaryPassword' });
       }
     }
     throw error;

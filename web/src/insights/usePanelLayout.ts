@@ -1,6 +1,11 @@
 // The panel's visibility and width, kept per browser session (spec 3 section 3.1 keys
-// wisdomPanelVisible and wisdomPanelWidth), the width held to 450..550 px.
+// wisdomPanelVisible and wisdomPanelWidth), the width held to 450..550 px. While Insights
+// are off on this server (appConfig InsightsEnabled, the self-hosted default) the panel is
+// never visible, whatever was stored or asked for (an import's auto-run): its invitation
+// would only lead to "Insights are off on this server" (issue 41 item 6).
+import { useAtomValue } from 'jotai';
 import { useCallback, useState } from 'react';
+import { appConfigAtom } from '../state/user';
 import { clampPanelWidth, PanelMinWidth } from './logic/results';
 
 const VisibleKey = 'wisdomPanelVisible';
@@ -33,5 +38,6 @@ export function usePanelLayout() {
     setWidthState(c);
     write(WidthKey, String(c));
   }, []);
-  return { visible, setVisible, width, setWidth };
+  const enabled = useAtomValue(appConfigAtom).InsightsEnabled;
+  return { visible: enabled && visible, setVisible, width, setWidth };
 }

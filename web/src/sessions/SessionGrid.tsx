@@ -76,7 +76,7 @@ export function SessionGrid(p: SessionGridProps) {
         <div className="session-grid-head" style={{ gridTemplateColumns: template, width }}>
           {p.columns.map((c) => (
             <div key={c.key} className="session-grid-th" role="columnheader" aria-sort={p.sort.key === c.key ? (p.sort.descending ? 'descending' : 'ascending') : 'none'}>
-              <button type="button" onClick={() => p.onSort(c.key)}>
+              <button type="button" title={c.tooltip} onClick={() => p.onSort(c.key)}>
                 {c.title}
                 {p.sort.key === c.key ? (p.sort.descending ? ' ▾' : ' ▴') : ''}
               </button>

@@ -18,6 +18,7 @@ import { SettingEditor } from './SettingEditor';
 import { useEngineData } from './useEngineData';
 import { useScreen } from './useScreen';
 import { useSettingsEditor } from './useSettingsEditor';
+import { pendingChangesText } from './logic/counts';
 import './settings.css';
 
 const screenOf = (k: EntryKey): string | null => (k.kind === 'New' ? null : k.kind);
@@ -93,7 +94,7 @@ export function SettingsPage() {
         <h1>Settings</h1>
         <div className="settings-actions">
           <span className="settings-pending" data-testid="settings-pending">
-            {ed.count} changes pending
+            {pendingChangesText(ed.count)}
           </span>
           {canClone(selected) && (
             <button type="button" className="button secondary" disabled={ed.busy} onClick={clone}>

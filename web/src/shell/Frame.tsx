@@ -7,7 +7,7 @@ import { ChangePasswordModal } from '../components/ChangePasswordModal';
 import { SupportTicketDialog } from '../components/SupportTicketDialog';
 import { changePasswordOpenAtom, getHelpAtom, supportDialogOpenAtom } from '../state/dialogs';
 import { store } from '../state/store';
-import { storedLiveShareId } from '../state/liveShareCookie';
+import { forgetLiveShareId, storedLiveShareId } from '../state/liveShareCookie';
 import { currentUserAtom, trialExpiredAtom } from '../state/user';
 import { ErrorBanner } from './ErrorBanner';
 import { Toasts } from './Toasts';
@@ -18,11 +18,19 @@ export function Frame() {
   const changePasswordOpen = useAtomValue(changePasswordOpenAtom);
   const [getHelp, setGetHelp] = useAtom(getHelpAtom);
 
-  // A lost session anywhere: clear the user and sign in again, then come back here.
+  // A signed-in user is never a LiveShare visitor: a link this tab opened before (its
+  // liveshareid cookie and session key) is dropped, so it rides on none of the user's
+  // requests and a later sign-out is not taken for an invalid link (issue 41 item 6).
+  const user = useAtomValue(currentUserAtom);
+  useEffect(() => {
+    if (user?.IsUser && storedLiveShareId()) forgetLiveShareId();
+  }, [user]);
+
+  // A lost session anywhere (a 401, or a session-wide 403: api/signedOut.ts): clear the
+  // user and sign in again, then come back here.
   useEffect(() => {
     setUnauthorizedHandler(({ status, expired, temporaryPassword }) => {
-      // A LiveShare visitor: a call it may not make (403) is that call's failure only; a 401
-      // means its link was switched off or expired (spec 3 section 2.6).
+      // A LiveShare visitor: a 401 means its link was switched off or expired (spec 3 section 2.6).
       if (store.get(currentUserAtom)?.IsLiveshare || (!store.get(currentUserAtom)?.IsUser && storedLiveShareId())) {
         if (status === 403) return;
         store.set(currentUserAtom, null);

@@ -2,7 +2,7 @@
 // a "coming" page, but their paths and gates are the real ones.
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import { Navigate, type RouteObject } from 'react-router-dom';
 import { Claim } from '../../../server/contract/account';
 import { ComingPage } from '../pages/ComingPage';
 import { TargetPage } from '../target/TargetPage';
@@ -58,6 +58,9 @@ const coming = (paths: string[], gate: Gate, screen: string): Entry => gated(pat
 /** Screens inside the sidebar layout. */
 export const shellEntries: Entry[] = [
   gated(['/'], SignedIn, <HomePage />),
+  // Spec 3 section 2.1: /target, /sktargets and /agent without an id "go to the main
+  // container": they land on / (one address for the main screen, so reload and links agree).
+  gated(['/target', '/sktargets', '/agent'], SignedIn, <Navigate to="/" replace />),
   gated(['/summary/:summaryUniqueID?', '/summarys/:summaryId?'], SummaryGate, <SummaryPage />),
   gated(['/targets/:targetUniqueID?'], SignedIn, <TargetPage />),
   gated(['/agents', '/cloudconnect', '/agent/:agentUniqueID'], needsClaim(Claim.CloudConnectManagement), <AgentsPage />),

@@ -10,6 +10,8 @@ import type { ColumnDef } from '../../../server/contract/targets';
 import { TraceIntervalChoicesMs } from '../../../server/contract/targets';
 import { LatencyColours } from './colours';
 import { FocusChoiceLabels, NoPermissionToStartTracesTooltip } from './logic/constants';
+import type { PlayAction } from './logic/playAction';
+import { playButtonTitle } from './logic/playTitle';
 import { formatDurationShort, parseTraceIntervalText } from './logic/duration';
 import { parseFocusChoiceText } from './logic/focusChoice';
 import { ChoiceField } from './ChoiceField';
@@ -76,7 +78,8 @@ export function ControlPanel(p: ControlPanelProps) {
     return { x: r?.left ?? 0, y: (r?.bottom ?? 0) + 4 };
   };
   const noPermission = p.canManageTargets ? undefined : NoPermissionToStartTracesTooltip;
-  const playLabel = p.playStarts ? 'Start' : p.running ? 'Pause' : 'Resume';
+  const playCommand: PlayAction = p.playStarts ? 'start' : p.running ? 'pause' : 'resume';
+  const playLabel = playButtonTitle(playCommand, true);
   const playItems: MenuItem[] = [
     { label: 'Reset And Restart', disabled: !p.hasTarget || !p.rowEditable, onSelect: () => setConfirming('reset') },
     { label: 'New Target', onSelect: p.onNewTarget },
@@ -110,7 +113,7 @@ export function ControlPanel(p: ControlPanelProps) {
             type="button"
             className={`button play ${p.running && !p.playStarts ? 'running' : ''}`}
             aria-label={playLabel}
-            title={noPermission ?? playLabel}
+            title={playButtonTitle(playCommand, p.canManageTargets)}
             disabled={!p.canManageTargets || (p.playStarts && p.entryText.trim() === '') || (!p.playStarts && !p.rowEditable)}
             onClick={p.onPlay}
           >

@@ -25,6 +25,7 @@ import { formatDurationShort } from './logic/duration';
 import { graphTimeReducer, initialGraphTimeState, statsRange, viewportRange } from './logic/graphTimeState';
 import { entryReducer, initialEntryState, playAction } from './logic/playAction';
 import { isHeaderRow, sessionIdOf } from './logic/rowId';
+import { mutedLossRows } from './logic/mutedLoss';
 import { TracedTargetDialog } from './TracedTargetDialog';
 import { useTracedTargetLookup } from './useTracedTargetLookup';
 import { formatTimeRangeText } from './logic/timeRangeText';
@@ -91,6 +92,9 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const { rows: rowsState, refresh } = useTargetRows(targetId, focus, onNewSamples);
   const result = rowsState.status === 'ready' ? rowsState.result : null;
   const rows = result?.Rows ?? [];
+  // Hops whose loss is not loss on the path (a silent or rate-limiting router): shown muted in
+  // the grid and the graphs by the rule Insights uses (issue 41 item 1).
+  const mutedLoss = useMemo(() => mutedLossRows(result?.Rows ?? []), [result]);
   const details = result?.Details ?? null;
   const notFound = rowsState.status === 'notFound';
   const heading = targetHeadingText({ targetId, notFound, details });
@@ -293,6 +297,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                 agents={knownAgents}
                 onSelectAll={selection.selectAll}
                 decorations={decorations}
+                mutedLoss={mutedLoss}
               />
             </div>
           ) : (
@@ -330,6 +335,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
                     reloadToken={0}
                     intervalMs={intervalMs}
                     onDrawnWithData={drawn.onGraphDrawn}
+                    lossMuted={mutedLoss.get(row.UniqueID)}
                   />
                 );
               })}

@@ -8,7 +8,8 @@ import uPlot from 'uplot';
 import { useEffect, useMemo, useRef, useState, type Dispatch, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Comment } from '../../../server/contract/summaries';
-import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, WarnBand } from './colours';
+import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, MutedLossColour, MutedLossFill, WarnBand } from './colours';
+import { LossNotOnPathText, type LossNotOnPath } from '../../../server/contract/hop-loss';
 import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logic/constants';
 import { formatDurationShort } from './logic/duration';
 import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
@@ -52,6 +53,8 @@ export interface TimelineGraphProps {
    * (the shared time state's newest is that of any target). Default: the state's.
    */
   newestSampleMs?: number | null;
+  /** The hop's loss is not loss on the path (logic/mutedLoss): its loss bars are grey, with a note saying why. */
+  lossMuted?: LossNotOnPath;
 }
 
 const periodLabel = (minutes: number) => formatDurationShort(minutes * 60_000);
@@ -155,8 +158,9 @@ export function TimelineGraph(p: TimelineGraphProps) {
         { scale: 'ms', stroke: LatencyLine, width: 1.6, points: { show: false }, spanGaps: false },
         {
           scale: 'pl',
-          stroke: LossColour,
-          fill: 'rgba(225,29,72,0.8)',
+          // Read at each draw: a hop's loss can become (or stop being) loss on the path.
+          stroke: () => (latest.current.lossMuted ? MutedLossColour : LossColour),
+          fill: () => (latest.current.lossMuted ? MutedLossFill : 'rgba(225,29,72,0.8)'),
           width: 0,
           points: { show: false },
           paths: uPlot.paths.bars!({ size: [0.9, 24], align: 0 }),
@@ -253,6 +257,10 @@ export function TimelineGraph(p: TimelineGraphProps) {
   }, [plotHeight]);
 
   useEffect(() => {
+    plot.current?.redraw(false);
+  }, [p.lossMuted]);
+
+  useEffect(() => {
     const u = plot.current;
     if (!u) return;
     u.batch(() => {
@@ -346,9 +354,14 @@ export function TimelineGraph(p: TimelineGraphProps) {
 
   const presetValue = ViewPeriodPresetsMinutes.find((min) => min * 60_000 === p.state.viewportPeriodMs);
   return (
-    <section className="timeline-graph" data-row-id={p.rowId} data-gaps={JSON.stringify(shownGaps)} data-line-breaks={JSON.stringify(lineBreaks)} style={{ height: p.height + 26 }}>
+    <section className="timeline-graph" data-row-id={p.rowId} data-loss-muted={p.lossMuted} data-gaps={JSON.stringify(shownGaps)} data-line-breaks={JSON.stringify(lineBreaks)} style={{ height: p.height + 26 }}>
       <header className="timeline-head">
         <TimelineTitle title={p.title} subtitle={p.subtitle} targetLink={p.targetLink} />
+        {p.lossMuted && (
+          <span className="timeline-muted-loss" title={LossNotOnPathText[p.lossMuted]}>
+            loss not on the path
+          </span>
+        )}
         <span className="timeline-readout" ref={readout} />
         <select
           aria-label="Time span"

@@ -25,7 +25,8 @@ import { drawScaleHeader, hopGraphCell, hopGraphRenderer } from './graphCellRend
 import { latencyColourClass } from './logic/hopStatus';
 import { isHeaderRow } from './logic/rowId';
 import type { ClickModifiers } from './logic/rowSelection';
-import { LatencyColours } from './colours';
+import { LatencyColours, MutedLossColour } from './colours';
+import type { LossNotOnPath } from '../../../server/contract/hop-loss';
 import { agentTooltip, cellTooltip, type KnownAgent } from './gridTooltip';
 import { useSpacedValue } from './useSpacedValue';
 
@@ -79,6 +80,8 @@ export interface TraceGridProps {
   onHeaderClick?: (name: string) => void;
   /** Rows an Insights hover decorates (spec 2 row decoration Highlight, Diminish). */
   decorations?: ReadonlyMap<string, 'Highlight' | 'Diminish'>;
+  /** Hop rows whose loss is not loss on the path (logic/mutedLoss): grey, no bar, a tooltip. */
+  mutedLoss?: ReadonlyMap<string, LossNotOnPath>;
 }
 
 /** Room for a vertical scrollbar when the hops outgrow the pane (the Graph column grows into it otherwise). */
@@ -134,6 +137,7 @@ export function TraceGrid(props: TraceGridProps) {
           Average: row.Average,
           Maximum: row.Maximum,
           PL: row.PL,
+          lossMuted: p.mutedLoss?.has(row.UniqueID),
           scaleMaxMs: p.scaleMaxMs,
           warnMs: p.warnMs,
           badMs: p.badMs,
@@ -145,15 +149,16 @@ export function TraceGrid(props: TraceGridProps) {
       if (def.Name === 'Hop' && header) text = '';
       if (def.Name === 'DNSName' && header) text = row.DNSName || row.IP;
       if (def.Name === 'IPAddress' && header) text = row.IP;
-      // Latency cells in the hop's colour; loss cells red when there is loss.
+      // Latency cells in the hop's colour; loss cells red when there is loss on the path, grey
+      // when the hop's loss is not (a silent or rate-limiting router, logic/mutedLoss).
       let colour: string | undefined;
       if (NumericLatency.has(def.Name)) {
         const value = def.Name === 'Avg' ? row.Average : def.Name === 'Min' ? row.Minimum : def.Name === 'Max' ? row.Maximum : row.Current;
         const cls = latencyColourClass(value, p.warnMs, p.badMs);
         if (cls && cls !== 'Good') colour = LatencyColours[cls];
-        if (text === '*') colour = LatencyColours.Bad;
+        if (text === '*') colour = p.mutedLoss?.has(row.UniqueID) ? MutedLossColour : LatencyColours.Bad;
       } else if (def.Name === 'PacketLoss' && (row.PL ?? 0) > 0) {
-        colour = LatencyColours.Bad;
+        colour = p.mutedLoss?.has(row.UniqueID) ? MutedLossColour : LatencyColours.Bad;
       } else if (def.Name === 'Agent' && agentTooltip(row.HubSentinelID, p.agents).offline) {
         colour = LatencyColours.Bad; // the red offline marker
       }
@@ -167,7 +172,7 @@ export function TraceGrid(props: TraceGridProps) {
       };
       return cell;
     },
-    [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs, p.agents],
+    [p.rows, shown, p.scaleMaxMs, p.warnMs, p.badMs, p.agents, p.mutedLoss],
   );
 
   // Tooltips (spec 2): shown under the hovered cell when it has one.
@@ -178,10 +183,10 @@ export function TraceGrid(props: TraceGridProps) {
       const [col, rowIndex] = args.location;
       const row = p.rows[rowIndex];
       const def = shown[col];
-      const text = row && def ? cellTooltip(row, def.Name, p.agents) : null;
+      const text = row && def ? cellTooltip(row, def.Name, p.agents, p.mutedLoss?.get(row.UniqueID)) : null;
       setTip(text ? { text, x: args.bounds.x + 8, y: args.bounds.y + args.bounds.height + 4 } : null);
     },
-    [p.rows, shown, p.agents],
+    [p.rows, shown, p.agents, p.mutedLoss],
   );
 
   const getRowThemeOverride = useCallback(
@@ -228,6 +233,7 @@ export function TraceGrid(props: TraceGridProps) {
       data-testid="trace-grid"
       data-row-count={rowCount}
       data-decorations={p.decorations?.size ? [...p.decorations].map(([id, d]) => `${id}:${d}`).join(' ') : undefined}
+      data-muted-loss={p.mutedLoss?.size ? [...p.mutedLoss].map(([id, why]) => `${id}:${why}`).join(' ') : undefined}
       onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}
       onMouseLeave={() => setTip(null)}
       onKeyDownCapture={(e) => {

@@ -4,7 +4,7 @@
 // logic/graphCell; this file only paints it.
 import { GridCellKind, type CustomCell, type CustomRenderer } from '@glideapps/glide-data-grid';
 import { graphCellDrawing, type GraphCellInput, type GraphCellThresholds } from './logic/graphCell';
-import { LatencyColours, LossFill, LossColour } from './colours';
+import { LatencyColours, LossFill, LossColour, MutedLossColour } from './colours';
 
 export interface HopGraphData extends GraphCellInput, GraphCellThresholds {
   kind: 'hop-graph';
@@ -72,7 +72,8 @@ export const hopGraphRenderer: CustomRenderer<HopGraphCell> = {
     }
 
     if (drawing.kind === 'text') {
-      ctx.fillStyle = drawing.text === '*' ? LossColour : '#64748b';
+      // A silent router's "*" is grey like its loss (logic/mutedLoss), not the red of a loss.
+      ctx.fillStyle = drawing.text === '*' && !d.lossMuted ? LossColour : drawing.text === '*' ? MutedLossColour : '#64748b';
       ctx.font = `600 13px ${args.theme.fontFamily}`;
       ctx.textBaseline = 'middle';
       ctx.fillText(drawing.text, x0 + 4, mid);

@@ -25,3 +25,14 @@ describe('grid tooltips', () => {
     expect(cellTooltip(row({ UniqueID: '7_h_3', HubSentinelID: 4 }), 'Agent', [{ id: 4, online: true }])).toBe('Agent 4 is online');
   });
 });
+
+describe('tooltip of loss that is not loss on the path (issue 41 item 1)', () => {
+  it('says why on the loss and graph cells of a muted hop, and nothing on its other cells', () => {
+    const hop = row({ UniqueID: '7_h_2' });
+    expect(cellTooltip(hop, 'PacketLoss', [], 'Silent')).toBe('This router does not answer traceroute probes; later hops do, so the path is not losing packets here.');
+    expect(cellTooltip(hop, 'Graph', [], 'Silent')).toContain('later hops do');
+    expect(cellTooltip(hop, 'PacketLoss', [], 'NotCarriedOn')).toContain('does not carry on to later hops');
+    expect(cellTooltip(hop, 'IPAddress', [], 'Silent')).toBeNull();
+    expect(cellTooltip(hop, 'PacketLoss', [])).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 // Tooltip texts of the trace grid (spec 2 "Trace grid"): the target row says when the target
 // is paused or watched by alerts; the Agent cell says whether its agent is online.
+import { LossNotOnPathText, type LossNotOnPath } from '../../../server/contract/hop-loss';
 import type { TargetRow } from '../../../server/contract/targets';
 import { isHeaderRow } from './logic/rowId';
 
@@ -14,9 +15,16 @@ export function agentTooltip(agentId: number, agents: readonly KnownAgent[]): { 
   return agent.online ? { text: `Agent ${agentId} is online`, offline: false } : { text: `Agent ${agentId} is offline`, offline: true };
 }
 
-/** The tooltip of one cell, or null. Target-state notes go on the target's own row. */
-export function cellTooltip(row: TargetRow, columnName: string, agents: readonly KnownAgent[]): string | null {
+/** Cells that show a hop's loss: muted ones say why (issue 41 item 1). */
+const LossColumns = new Set(['PacketLoss', 'Graph']);
+
+/**
+ * The tooltip of one cell, or null. Target-state notes go on the target's own row; the loss
+ * cells of a hop whose loss is not loss on the path (`mutedLoss`) say why it is muted.
+ */
+export function cellTooltip(row: TargetRow, columnName: string, agents: readonly KnownAgent[], mutedLoss?: LossNotOnPath): string | null {
   if (columnName === 'Agent') return agentTooltip(row.HubSentinelID, agents).text;
+  if (mutedLoss && LossColumns.has(columnName)) return LossNotOnPathText[mutedLoss];
   if (!isHeaderRow(row.UniqueID) || columnName === 'Graph') return null;
   const notes: string[] = [];
   if (!row.IsRunning) notes.push('This target is paused.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityToast, filterRows, overview, shortVersion, sortRows, toRow, type AgentRowSource } from './agentRows';
+import { capacityToast, filterRows, overview, overviewTargetsText, shortVersion, sortRows, toRow, type AgentRowSource } from './agentRows';
 
 const a = (over: Partial<AgentRowSource>): AgentRowSource => ({ ID: 1, Name: 'x', UniqueID: 'u', IsOnline: false, Configured: true, ...over });
 
@@ -14,7 +14,7 @@ describe('agent rows', () => {
     expect(toRow(a({ Configured: false })).status).toBe('PENDING');
     expect(toRow(a({ IsOnline: true, Mode: 2 }))).toMatchObject({ status: 'ONLINE', mode: 'APP' });
     expect(toRow(a({ Mode: 1, Platform: 2 }))).toMatchObject({ status: 'OFFLINE', mode: 'SERVICE', os: 'MAC' });
-    expect(toRow(a({ Platform: 3 })).os).toBe('UNKNOWN');
+    expect(toRow(a({ Platform: 0 })).os).toBe('UNKNOWN');
   });
 
   it('orders online first, then by name; a chosen column sorts by itself', () => {
@@ -24,9 +24,19 @@ describe('agent rows', () => {
     expect(filterRows(rows, 'ONL').map((r) => r.name)).toEqual(['c']);
   });
 
-  it('counts the overview over remote agents', () => {
-    const o = overview([a({ ID: -1, IsOnline: true }), a({ ID: 1, IsOnline: true }), a({ ID: 2 }), a({ ID: 3, Configured: false })], { ActiveTraces: 5, EntitledTraces: 10 });
-    expect(o).toEqual({ activeTargets: 5, entitled: 10, tracePercent: 50, online: 1, offline: 1, pending: 1, onlinePercent: 33 });
+  it('counts the overview over the agents the table shows, the Local Machine included', () => {
+    const o = overview([a({ ID: -1, IsOnline: true }), a({ ID: 1, IsOnline: true }), a({ ID: 2 }), a({ ID: 3, Configured: false })], { ActiveTraces: 5, EntitledTraces: 10, UncountedLocalMachineTraces: 3 });
+    expect(o).toEqual({ activeTargets: 5, entitled: 10, tracePercent: 50, uncountedLocalTargets: 3, online: 2, offline: 1, pending: 1, onlinePercent: 50 });
+  });
+
+  it('issue 41 item 4: Linux is named, and the Local Machine shows its version, start and OS', () => {
+    expect(toRow(a({ Platform: 3 })).os).toBe('LINUX');
+    const local = toRow(a({ ID: -1, IsOnline: true, Platform: 3, OsDescription: 'Debian GNU/Linux 12 (bookworm)', Version: '1.4.0', LastMessageUnixTime: 100 }), (ms) => `t${ms}`);
+    expect(local).toMatchObject({ os: 'LINUX (Debian GNU/Linux 12 (bookworm))', version: '1.4.0', lastConnected: 't100000' });
+    expect(overviewTargetsText(overview([a({ ID: -1, IsOnline: true })], { ActiveTraces: 0, EntitledTraces: 100, UncountedLocalMachineTraces: 4 }))).toBe(
+      '0 of 100 Active Targets on agents; 4 on the Local Machine (not counted)',
+    );
+    expect(overviewTargetsText(overview([], { ActiveTraces: 2, EntitledTraces: 100, UncountedLocalMachineTraces: 0 }))).toBe('2 of 100 Active Targets');
   });
 
   it('words the capacity toasts of spec 1 section 8', () => {

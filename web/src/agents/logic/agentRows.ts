@@ -16,15 +16,17 @@ export interface AgentRow {
   os: string;
 }
 
-/** Version with the last dotted segment dropped ("1.2.3.4" -> "1.2.3"). */
+/** Version with the build segment dropped ("1.2.3.4" -> "1.2.3"); a three-part version (the server's, on the Local Machine) as it is. */
 export function shortVersion(v: string | undefined): string {
   if (!v) return '';
   const parts = v.split('.');
-  return parts.length > 1 ? parts.slice(0, -1).join('.') : v;
+  return parts.length > 3 ? parts.slice(0, 3).join('.') : v;
 }
 
-export function osText(platform: number | undefined): string {
-  return platform === 1 ? 'WINDOWS' : platform === 2 ? 'MAC' : 'UNKNOWN';
+/** The platform's name (Linux agents and the Local Machine on Linux report 3), with the OS description when known. */
+export function osText(platform: number | undefined, description?: string): string {
+  const name = platform === 1 ? 'WINDOWS' : platform === 2 ? 'MAC' : platform === 3 ? 'LINUX' : 'UNKNOWN';
+  return description ? `${name} (${description})` : name;
 }
 
 export function toRow(a: AgentRowSource, formatTime: (ms: number) => string = (ms) => new Date(ms).toLocaleString()): AgentRow {
@@ -38,7 +40,7 @@ export function toRow(a: AgentRowSource, formatTime: (ms: number) => string = (m
     lastConnected: a.LastMessageUnixTime ? formatTime(a.LastMessageUnixTime * 1000) : '',
     status: agentStatus({ IsOnline: a.IsOnline, Configured: configured }),
     mode: a.ID < 0 ? 'SERVICE' : AgentModeText[(a.Mode ?? 0) as 0 | 1 | 2] ?? 'UNKNOWN',
-    os: osText(a.Platform),
+    os: osText(a.Platform, a.OsDescription),
   };
 }
 
@@ -69,32 +71,46 @@ export interface Overview {
   activeTargets: number;
   entitled: number;
   tracePercent: number;
+  /** Active Local Machine targets that the entitlement leaves out (said beside it). */
+  uncountedLocalTargets: number;
   online: number;
   offline: number;
   pending: number;
   onlinePercent: number;
 }
 
-/** The Agents Overview cards (remote agents only; the Local Machine is not counted). */
+/**
+ * The Agents Overview cards. Agent counts are over the rows the table shows, the Local
+ * Machine included where it is listed (it is online); Active Targets are the counted ones
+ * (server/accounts/local-machine.ts), and the Local Machine's uncounted ones are said beside
+ * them, so the cards never contradict the table (issue 41 item 4).
+ */
 export function overview(agents: AgentRowSource[], e: Entitlement | null): Overview {
-  const remote = agents.filter((a) => a.ID > 0).map((a) => toRow(a));
-  const online = remote.filter((r) => r.status === 'ONLINE').length;
-  const pending = remote.filter((r) => r.status === 'PENDING').length;
+  const rows = agents.map((a) => toRow(a));
+  const online = rows.filter((r) => r.status === 'ONLINE').length;
+  const pending = rows.filter((r) => r.status === 'PENDING').length;
   const active = e?.ActiveTraces ?? 0;
   const entitled = e?.EntitledTraces ?? 0;
   return {
     activeTargets: active,
     entitled,
     tracePercent: entitled > 0 ? Math.min(100, Math.round((active / entitled) * 100)) : 0,
+    uncountedLocalTargets: e?.UncountedLocalMachineTraces ?? 0,
     online,
-    offline: remote.length - online - pending,
+    offline: rows.length - online - pending,
     pending,
-    onlinePercent: remote.length ? Math.round((online / remote.length) * 100) : 0,
+    onlinePercent: rows.length ? Math.round((online / rows.length) * 100) : 0,
   };
 }
 
+/** TOTAL TRACE CAPACITY's line: the counted targets, and the Local Machine's uncounted ones when there are any. */
+export function overviewTargetsText(o: Overview): string {
+  if (!o.uncountedLocalTargets) return `${o.activeTargets} of ${o.entitled} Active Targets`;
+  return `${o.activeTargets} of ${o.entitled} Active Targets on agents; ${o.uncountedLocalTargets} on the Local Machine (not counted)`;
+}
+
 /** Spec 1 section 8: the capacity toasts after starting a remote trace (undefined: none). */
-export function capacityToast(e: Entitlement, selfHosted: boolean): string | undefined {
+export function capacityToast(e: Pick<Entitlement, 'ActiveTraces' | 'EntitledTraces'>, selfHosted: boolean): string | undefined {
   if (e.EntitledTraces > 0 && e.ActiveTraces >= e.EntitledTraces) return capacityFullText(e.EntitledTraces, selfHosted);
   if (e.EntitledTraces > 1 && e.ActiveTraces === e.EntitledTraces - 1) return capacityOneLeftText(e.ActiveTraces, e.EntitledTraces);
   return undefined;

@@ -33,13 +33,14 @@ const session = (id: number, over: Partial<Session> = {}): Session => ({
   MagnetoID: null,
   CloudConnectAccountId: null,
   AgentName: 'Local Machine',
+  Imported: false,
   ...over,
 });
 const iso = (h: number) => new Date(Date.UTC(2026, 0, 5, h)).toISOString();
 
 describe('session rows', () => {
   it('has the Agent column only in multi-agent mode', () => {
-    expect(sessionColumns(false).map((c) => c.title)).toEqual(['Target Name', 'Target IP', 'Dynamic DNS', 'Start', 'End', 'Samples', 'Status']);
+    expect(sessionColumns(false).map((c) => c.title)).toEqual(['Target Name', 'Target IP', 'Dynamic DNS', 'Start', 'End', 'Samples', 'Status', 'Imported']);
     expect(sessionColumns(true).map((c) => c.title)).toContain('Agent');
   });
 
@@ -94,5 +95,31 @@ describe('session rows', () => {
     expect(commandFailureText('OPEN', 'boom')).toBe('Error opening session: boom');
     expect(commandFailureText('EXPORT', 'x')).toBe('Error exporting session: x');
     expect(deleteCountText(3)).toBe('Delete 3');
+  });
+});
+
+describe('issue 41 item 5: target name and Dynamic DNS', () => {
+  it('a target without a name shows its host', () => {
+    const r = toRow(session(7, { TargetName: '', OriginalTarget: 'example.net', TargetIP: '192.0.2.7' }));
+    expect(r.text.TargetName).toBe('example.net');
+    const ip = toRow(session(8, { TargetName: '', OriginalTarget: '', TargetIP: '192.0.2.8' }));
+    expect(ip.text.TargetName).toBe('192.0.2.8');
+    expect(ip.text.DynamicDns).toBe('N/A (IP Address)');
+  });
+  it('a literal IP target is not applicable for Dynamic DNS, whatever its mode', () => {
+    expect(toRow(session(9, { OriginalTarget: '192.0.2.9', DynamicDnsMode: 0 })).text.DynamicDns).toBe('N/A (IP Address)');
+    expect(toRow(session(10, { OriginalTarget: '2001:db8::1', DynamicDnsMode: 0 })).text.DynamicDns).toBe('N/A (IP Address)');
+    expect(toRow(session(11, { OriginalTarget: 'example.net', DynamicDnsMode: 0 })).text.DynamicDns).toBe('Following');
+  });
+});
+
+describe('issue 41 item 5: imported sessions and the Samples unit', () => {
+  it('marks an imported session, and not the live one it came from', () => {
+    expect(toRow(session(12, { Imported: true })).text.Imported).toBe('Imported');
+    expect(toRow(session(13)).text.Imported).toBe('');
+    expect(filterRows([toRow(session(12, { Imported: true })), toRow(session(13))], { Imported: 'imp' }).map((r) => r.id)).toEqual([12]);
+  });
+  it('says the Samples unit in the column tooltip', () => {
+    expect(sessionColumns(false).find((c) => c.key === 'Samples')?.tooltip).toMatch(/one per probe.*hop/i);
   });
 });

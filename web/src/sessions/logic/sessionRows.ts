@@ -3,16 +3,25 @@
 // toast texts of the session commands. Pure: no React, no fetch.
 import { DynamicDnsMode, type Session } from '../../../../server/contract/sessions';
 
-export type ColumnKey = 'TargetName' | 'TargetIP' | 'DynamicDns' | 'Start' | 'End' | 'Samples' | 'Status' | 'Agent';
+export type ColumnKey = 'TargetName' | 'TargetIP' | 'DynamicDns' | 'Start' | 'End' | 'Samples' | 'Status' | 'Imported' | 'Agent';
 
 export interface SessionColumn {
   key: ColumnKey;
   title: string;
   width: number;
   numeric?: boolean;
+  /** The header's tooltip: what the column counts, where that is not plain. */
+  tooltip?: string;
 }
 
-/** Spec 2: Target Name, Target IP, Dynamic DNS, Start, End, Samples, Status, Agent (multi-agent mode only), Actions. */
+/**
+ * The Samples unit (issue 41 item 5, docs/sessions.md): one per probe stored, at each hop a
+ * round probed, answered or lost. A trace of every hop stores one per hop per round; a
+ * final-hop-only trace probes one hop, so one per round.
+ */
+export const SamplesTooltip = 'Hop samples: one per probe stored, at each hop a round probed (answered or lost). A trace of every hop has one per hop per round; a final-hop-only trace one per round.';
+
+/** Spec 2: Target Name, Target IP, Dynamic DNS, Start, End, Samples, Status, Imported (issue 41 item 5), Agent (multi-agent mode only), Actions. */
 export function sessionColumns(multiAgent: boolean): SessionColumn[] {
   const all: SessionColumn[] = [
     { key: 'TargetName', title: 'Target Name', width: 200 },
@@ -20,8 +29,9 @@ export function sessionColumns(multiAgent: boolean): SessionColumn[] {
     { key: 'DynamicDns', title: 'Dynamic DNS', width: 120 },
     { key: 'Start', title: 'Start', width: 165 },
     { key: 'End', title: 'End', width: 165 },
-    { key: 'Samples', title: 'Samples', width: 85, numeric: true },
+    { key: 'Samples', title: 'Samples', width: 85, numeric: true, tooltip: SamplesTooltip },
     { key: 'Status', title: 'Status', width: 85 },
+    { key: 'Imported', title: 'Imported', width: 80 },
     { key: 'Agent', title: 'Agent', width: 130 },
   ];
   return multiAgent ? all : all.filter((c) => c.key !== 'Agent');
@@ -41,6 +51,18 @@ export interface SessionRow {
 
 /** Spec 2 section 3: value 1 (Auto) shows "N/A (IP Address)", otherwise "Following". */
 export const dynamicDnsText = (mode: number) => (mode === DynamicDnsMode.Auto ? 'N/A (IP Address)' : 'Following');
+
+/** What the user traced: the name typed, else the resolved name, else the address (issue 41 item 5: never blank). */
+export const targetHost = (s: Pick<Session, 'OriginalTarget' | 'TargetName' | 'TargetIP'>) => s.OriginalTarget.trim() || s.TargetName.trim() || s.TargetIP;
+
+/** A literal IPv4 or IPv6 address (not a name that resolves to one). */
+export const isIpLiteral = (host: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || (host.includes(':') && /^[0-9a-f:.]+$/i.test(host.replace(/^\[|\]$/g, '')));
+
+/** A literal IP has nothing to follow: "N/A (IP Address)" whatever the stored mode (issue 41 item 5). */
+const sessionDynamicDns = (s: Session) => (isIpLiteral(targetHost(s)) ? dynamicDnsText(DynamicDnsMode.Auto) : dynamicDnsText(s.DynamicDnsMode));
+
+/** The mark that tells an imported session from the live one it was exported from. */
+export const importedText = (s: Pick<Session, 'Imported'>) => (s.Imported ? 'Imported' : '');
 
 /** "..." while the count is not loaded (negative). */
 export const sampleCountText = (n: number) => (n < 0 ? '...' : n.toLocaleString('en-US'));
@@ -65,6 +87,7 @@ class RowText implements Record<ColumnKey, string> {
     readonly DynamicDns: string,
     readonly Samples: string,
     readonly Status: string,
+    readonly Imported: string,
     readonly Agent: string,
     private readonly times: { start: number; end: number | null; format: (ms: number) => string },
   ) {}
@@ -82,16 +105,17 @@ export function toRow(s: Session, formatTime: (ms: number) => string = defaultTi
   return {
     id: s.SessionID,
     state: s.State,
-    text: new RowText(s.TargetName, s.TargetIP, dynamicDnsText(s.DynamicDnsMode), sampleCountText(s.SampleCount), s.StateString, s.AgentName, { start, end, format: formatTime }),
+    text: new RowText(s.TargetName.trim() || targetHost(s), s.TargetIP, sessionDynamicDns(s), sampleCountText(s.SampleCount), s.StateString, importedText(s), s.AgentName, { start, end, format: formatTime }),
     value: {
-      TargetName: s.TargetName.toLowerCase(),
+      TargetName: (s.TargetName.trim() || targetHost(s)).toLowerCase(),
       TargetIP: s.TargetIP,
-      DynamicDns: dynamicDnsText(s.DynamicDnsMode),
+      DynamicDns: sessionDynamicDns(s),
       Start: start,
       // An open session has no end yet: it is the newest, first in End descending.
       End: end ?? Number.MAX_SAFE_INTEGER,
       Samples: s.SampleCount,
       Status: s.StateString,
+      Imported: importedText(s),
       Agent: s.AgentName.toLowerCase(),
     },
   };

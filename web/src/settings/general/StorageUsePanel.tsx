@@ -1,9 +1,8 @@
 // Settings > General, "Disk use": the database, bytes per sample, the data volume, and how
 // long the retention tiers and the free space last at the current rate (docs/store.md).
 import { formatBytes, storageLevel } from '../../shell/storageWarning';
+import { freeSpaceDaysText as days } from '../logic/counts';
 import { useStorageUse } from './useStorageUse';
-
-const days = (d: number | null) => (d === null ? 'n/a (nothing stored in the last 24 hours)' : `${d.toLocaleString()} days`);
 
 export function StorageUsePanel() {
   const { use, error, refresh } = useStorageUse();

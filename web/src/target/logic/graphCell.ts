@@ -11,6 +11,8 @@ export interface GraphCellInput {
   Maximum: number | null | undefined;
   /** Packet loss percent (PL). */
   PL: number | null | undefined;
+  /** The hop's loss is not loss on the path (logic/mutedLoss): no loss bar. */
+  lossMuted?: boolean;
 }
 
 export interface GraphCellThresholds {
@@ -34,7 +36,7 @@ export type GraphCellDrawing =
     };
 
 export function graphCellDrawing(row: GraphCellInput, scale: GraphCellThresholds, widthPx: number): GraphCellDrawing {
-  const lossWidthPx = packetLossBarFraction(row.PL ?? 0) * widthPx;
+  const lossWidthPx = row.lossMuted ? 0 : packetLossBarFraction(row.PL ?? 0) * widthPx;
   const average = row.Average;
   if (typeof average === 'number' && isSpecialLatency(average)) {
     return { kind: 'text', text: latencyDisplayText(average), lossWidthPx };
