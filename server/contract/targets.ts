@@ -80,6 +80,8 @@ export interface TargetDetails {
   FirstSample: string | null;
   LatestSample: string | null;
   Editable: boolean;
+  /** The packet type the target's configuration traces with now: "ICMP", "UDP", "TCP port 443" (issue 41 item 5). */
+  PacketType: string;
 }
 
 export interface GraphRowsResult {

@@ -23,6 +23,8 @@ import { maxHopOf } from './buckets.js';
 import { hopDetailColumnTexts, type HopDetails } from '../contract/hop-details.js';
 import { hopDetailsOf, hopDetailsOfMany, type OpenHopHosts } from '../hop-details/service.js';
 import { routeLength, targetHopOf } from './route-length.js';
+import { packetTypeText } from './packet-type.js';
+import { engineSettingsOf } from '../targets/engine-settings.js';
 
 /** The ingest pipeline: recent samples, and the hop hosts of the open minute. */
 export type RowsSource = RecentSource & Partial<OpenHopHosts>;
@@ -219,6 +221,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
         FirstSample: iso(s.firstSample),
         LatestSample: iso(s.latestSample),
         Editable: editable,
+        PacketType: packetTypeText(await engineSettingsOf(q, s.configurationId)),
       },
     };
   });

@@ -78,8 +78,8 @@ describe('two consoles saving settings at once', () => {
       await openDisplay(b);
       await enter(a, WarnLabel, '90');
       await enter(b, BadLabel, '300');
-      await expect.poll(() => pending(a)).toBe('1 changes pending');
-      await expect.poll(() => pending(b)).toBe('1 changes pending');
+      await expect.poll(() => pending(a)).toBe('1 change pending');
+      await expect.poll(() => pending(b)).toBe('1 change pending');
 
       await a.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => pending(a), { timeout: 10_000 }).toBe('0 changes pending');
@@ -88,7 +88,7 @@ describe('two consoles saving settings at once', () => {
       await error.waitFor({ timeout: 10_000 });
       expect(await error.textContent()).toContain('Your edits are kept');
       // B keeps its edit and now shows what A saved under it.
-      expect(await pending(b)).toBe('1 changes pending');
+      expect(await pending(b)).toBe('1 change pending');
       expect(await b.getByLabel(BadLabel).inputValue()).toBe('300');
       await expect.poll(() => b.getByLabel(WarnLabel).inputValue(), { timeout: 10_000 }).toBe('90');
       expect(await saved()).toEqual({ Warn: 90, Bad: 250 });
@@ -107,13 +107,13 @@ describe('two consoles saving settings at once', () => {
       await openDisplay(b);
       await enter(a, WarnLabel, '80');
       await enter(b, BadLabel, '280');
-      await expect.poll(() => pending(b)).toBe('1 changes pending');
+      await expect.poll(() => pending(b)).toBe('1 change pending');
       await a.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => pending(a), { timeout: 10_000 }).toBe('0 changes pending');
       // B reloads the saved settings at once: A's Warn shows, B's own edit stays pending.
       await expect.poll(() => b.getByLabel(WarnLabel).inputValue(), { timeout: 10_000 }).toBe('80');
       expect(await b.getByLabel(BadLabel).inputValue()).toBe('280');
-      expect(await pending(b)).toBe('1 changes pending');
+      expect(await pending(b)).toBe('1 change pending');
       await b.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => pending(b), { timeout: 10_000 }).toBe('0 changes pending');
       expect(await b.getByRole('alert').filter({ hasText: 'changed in another console' }).count()).toBe(0);

@@ -65,6 +65,12 @@ export function TargetHeading({
             <span className={`state-pill ${badge.tone}`} data-testid="trace-badge" title={badge.title}>
               {badge.text}
             </span>
+            {/* The packet type the configuration traces with now (issue 41 item 5: a switch to TCP shows). */}
+            {details.PacketType && (
+              <span className="state-pill" data-testid="packet-type" title="The packet type this target's configuration traces with">
+                {details.PacketType}
+              </span>
+            )}
           </span>
         )}
       </div>
