@@ -148,6 +148,16 @@ export class AgentLinks {
     return this.conns.get(agentId)?.helloSeen ?? false;
   }
 
+  /**
+   * The agents online now. Taken before a read of the agents' rows, it agrees with them: an
+   * agent counts as online only once its hello (version, mode, machine) was committed, so a
+   * row read after the snapshot holds it; one asked after the read could pair an agent that
+   * came online meanwhile with its row from before its hello (Mode 0, no version).
+   */
+  onlineNow(): ReadonlySet<number> {
+    return new Set([...this.conns.values()].filter((c) => c.helloSeen).map((c) => c.agentId));
+  }
+
   // ---- trace control (the dispatcher calls these for sessions of remote agents) ----
 
   has(traceId: number): boolean {

@@ -79,9 +79,10 @@ function decodeName(raw: string): string {
   return name;
 }
 
-function toAgent(deps: AgentDeps, a: repo.AgentRecord, counts: Map<number, { open: number; total: number }>): Agent {
+/** `onlineBefore`: AgentLinks.onlineNow() taken before `a` was read (so a row online has its hello). */
+function toAgent(a: repo.AgentRecord, counts: Map<number, { open: number; total: number }>, onlineBefore: ReadonlySet<number>): Agent {
   const c = counts.get(a.id) ?? { open: 0, total: 0 };
-  const online = deps.links.isOnline(a.id);
+  const online = onlineBefore.has(a.id);
   return {
     ID: a.id,
     Name: a.name,
@@ -110,9 +111,10 @@ async function ownAgent(deps: AgentDeps, p: Principal, id: number): Promise<repo
 }
 
 async function agentOut(deps: AgentDeps, p: Principal, id: number): Promise<Agent> {
+  const online = deps.links.onlineNow();
   const [a, counts] = await deps.store.read((q) => Promise.all([repo.findAgent(q, id), repo.sessionCounts(q, p.accountId)]));
   if (!a) throw notFound(`Agent ${id} not found.`);
-  return toAgent(deps, a, counts);
+  return toAgent(a, counts, online);
 }
 
 /**
@@ -121,6 +123,7 @@ async function agentOut(deps: AgentDeps, p: Principal, id: number): Promise<Agen
  * remote agents, online first, then by name.
  */
 export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentItem & Partial<Agent>)[]> {
+  const online = deps.links.onlineNow();
   const [rows, counts, local] = await deps.store.read((q) =>
     Promise.all([repo.listAgents(q, p.accountId), repo.sessionCounts(q, p.accountId), localMachineUse(q, deps.config.deployment, p.accountId)]),
   );
@@ -142,7 +145,7 @@ export async function getAgents(deps: AgentDeps, p: Principal): Promise<(AgentIt
   }
   // Without the claim or with remote agents off, only the Local Machine (the target window's picker).
   if (!deps.settings.enabled || !p.claims.includes(Claim.CloudConnectManagement)) return out;
-  return out.concat(rows.map((a) => toAgent(deps, a, counts)));
+  return out.concat(rows.map((a) => toAgent(a, counts, online)));
 }
 
 /**
