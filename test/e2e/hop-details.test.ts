@@ -87,12 +87,15 @@ describe('hop details columns in Chromium', () => {
         }));
       };
       await expect.poll(async () => (await cells()).map((c) => c.dscp), { timeout: 30_000, interval: 500 }).toEqual(['46', '46', '46', '0']);
+      // Hop 2's two paths (ECMP) are listed once each has been seen in the rounds shown: wait for that work too.
+      const twoHosts = /^10\.251\.116\.1[04] \d+(\.\d)?%, 10\.251\.116\.1[04] \d+(\.\d)?%$/;
+      await expect.poll(async () => (await cells())[1].hosts, { timeout: 30_000, interval: 500 }).toMatch(twoHosts);
       const rows = await cells();
       expect(rows.map((r) => r.mpls)).toEqual(['24001 exp 0 ttl 1 S', '', '', '']);
       expect(rows.map((r) => r.as)).toEqual(['Private', 'Private', 'Private', 'Private']);
       expect(rows.map((r) => r.nat)).toEqual(['', '', 'NAT', 'NAT']);
       expect(rows[0].hosts).toBe('');
-      expect(rows[1].hosts).toMatch(/^10\.251\.116\.1[04] \d+(\.\d)?%, 10\.251\.116\.1[04] \d+(\.\d)?%$/);
+      expect(rows[1].hosts).toMatch(twoHosts);
       expect(rows[1].hosts).toContain('10.251.116.10');
       expect(rows[1].hosts).toContain('10.251.116.14');
       await page.screenshot({ path: join(shots, 'hop-details-columns.png') });
