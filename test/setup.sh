@@ -4,7 +4,7 @@
 # missing; otherwise it names the one command to run.
 set -euo pipefail
 
-packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose prometheus)
+packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose prometheus postgresql-15)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
