@@ -648,6 +648,20 @@ export const migrations: Migration[] = [
          imported_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 24,
+    name: 'support ticket mails (issue 41 item 11)',
+    up: [
+      // What became of each ticket's mail to the operator (server/support/): the root user's
+      // Support Tickets page says whether it was mailed, and why not. A table of its own, not
+      // columns on support_tickets (DuckDB adds no NOT NULL column to a table).
+      `CREATE TABLE support_ticket_mails (
+         ticket_id INTEGER PRIMARY KEY,
+         mailed_to VARCHAR NOT NULL,
+         problem VARCHAR NOT NULL,
+         mailed_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {
