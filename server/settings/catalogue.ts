@@ -112,7 +112,7 @@ export const SettingDefs: readonly SettingDef[] = [
   // Sidekick's two external sources (server/sidekick/, docs/sidekick.md): any address or DNS name.
   ...[1, 2].map((n): SettingDef => ({
     group: 'General', name: `SidekickExternalSource${n}`, type: NodeValueType.String, screen: 'General',
-    label: `Sidekick external source ${n}`, hint: 'An address or DNS name on the internet Sidekick traces to (used at its next Clear All and Restart).',
+    label: `Sidekick external source ${n}`, hint: 'An address or DNS name Sidekick traces to: a well-known host on the internet, or one of your own in a closed network. Sidekick lists it before Get Started and uses it at its next start (Clear All and Restart).',
     validation: 'an address or DNS name (1-253 characters)', maxChars: 40, check: hostText,
   })),
   // Settings > General, appliance-wide (server/settings/appliance.ts: stored in storage_settings,
