@@ -14,6 +14,7 @@ import { SidekickPlannedSourceListSchema } from '../../server/openapi/answers.js
 import type { SidekickPlannedSource, SidekickState } from '../../server/contract/sidekick.js';
 import type { SettingsNode } from '../../server/contract/settings.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { sidekickNetworkEnv } from '../sidekick/network-env.js';
 
 const password = 'Sidekick-sources-pw-1';
 const validPlan = new Ajv({ strict: false, allErrors: true }).compile(SidekickPlannedSourceListSchema);
@@ -52,20 +53,7 @@ describe('Sidekick destinations said first, external sources from Settings', () 
         [`name: sidekick-own-${n}`, 'hops:', '  - { v4: 10.251.131.1, v6: "fd00:251:131::1", rttMs: 0.4 }', '  - { v4: 10.251.131.66, v6: "fd00:251:131::66", rttMs: 3 }', `target: { v4: 10.251.131.${n}, v6: "fd00:251:131::${n}", rttMs: 5 }`, ''].join('\n'),
       );
     }
-    writeFileSync(join(dir, 'route'), 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0183FB0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n');
-    writeFileSync(join(dir, 'resolv.conf'), 'nameserver 10.251.131.53\n');
-    hw = await startAppliance({
-      env: {
-        HOPWATCH_ROOT_PASSWORD: password,
-        HOPWATCH_ENGINE: 'simulated',
-        HOPWATCH_SIM_SCENARIOS: scenarios,
-        HOPWATCH_SIDEKICK_ROUTE_TABLE: join(dir, 'route'),
-        HOPWATCH_SIDEKICK_RESOLV_CONF: join(dir, 'resolv.conf'),
-        HOPWATCH_SIDEKICK_PRIVATE_RANGES: '10.251.131.0/26',
-        HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '10.251.131.100,10.251.131.101',
-        HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '30',
-      },
-    });
+    hw = await startAppliance({ env: sidekickNetworkEnv(dir, scenarios, password) });
     cookie = await signIn(hw.url, 'admin', password);
   }, 120_000);
   afterAll(async () => {
