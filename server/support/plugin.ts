@@ -17,8 +17,12 @@ const rootOnly = { root: true, appliance: true } as const;
 
 export default async function supportPlugin(app: FastifyInstance) {
   const deps: SupportDeps = { store: app.store, config: app.config, sendMail: mailer(app.store), log: app.log };
+  // A mail still on its way gets a moment to finish at shutdown, not the mail timeout's 15 s
+  // (the ticket itself is stored already; the page then says no mail was recorded).
   app.addHook('onClose', async () => {
-    await mailsInFlight();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([mailsInFlight(), new Promise((done) => (timer = setTimeout(done, 2000)))]);
+    clearTimeout(timer);
   });
 
   app.post<{ Querystring: { name?: string; email?: string; problemStatement: string }; Body: unknown }>(

@@ -7,7 +7,8 @@ export interface MailStatus {
 }
 
 export function mailStatus(mail: SupportTicketMail | null): MailStatus {
-  if (!mail) return { text: 'Not mailed yet', ok: false };
+  // On its way, or a ticket from before mails were recorded (or cut short by a restart).
+  if (!mail) return { text: 'No mail recorded', ok: false };
   if (!mail.Problem) return { text: `Mailed to ${mail.To}`, ok: true };
   return { text: `Not mailed: ${mail.Problem}`, ok: false };
 }
