@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { Claim } from '../contract/account.js';
-import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, type ActionConfig, type ActionKind, type AlertInput } from '../contract/alerts.js';
+import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, MaxHysteresisSeconds, type ActionConfig, type ActionKind, type AlertInput } from '../contract/alerts.js';
 import type { AlertService } from './service.js';
 import { actionFromForm, finishAlert, getPage, parseSerialized, type PageRequest } from './pages.js';
 
@@ -45,6 +45,8 @@ export const alertBodySchema = {
     Condition: conditionSchema,
     Events: { type: 'array', minItems: 1, maxItems: 4, items: { type: 'string', enum: AlertEvents } },
     MinRepeatSeconds: { type: 'integer', minimum: 0, maximum: 2678400 },
+    ForSeconds: { type: 'integer', minimum: 0, maximum: MaxHysteresisSeconds },
+    RecoverSeconds: { type: 'integer', minimum: 0, maximum: MaxHysteresisSeconds },
     Enabled: { type: 'boolean' },
     Targets: { type: 'array', maxItems: 1000, items: id },
     Actions: { type: 'array', maxItems: 20, items: actionSchema },
