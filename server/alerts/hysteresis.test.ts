@@ -8,6 +8,7 @@ import { LatencyCode } from '../../engine/latency-codes.js';
 import { AlertEvaluator, type Happening } from './evaluator.js';
 import type { AlertRecord } from './repository.js';
 import type { Condition } from '../contract/alerts.js';
+import { mailOf, substitute, type NotificationVariables } from './templates.js';
 
 const T = LatencyCode.Timeout;
 const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertRecord => ({
@@ -143,5 +144,17 @@ describe('start/end pairs at most once per minimum repeat', () => {
     const hs = ev.committed(7, rounds(t0 + 5000, Array(30).fill(T))).happenings;
     expect(hs.map((h) => [h.event, h.time - t0, h.flapped])).toEqual([['start', 60_000, 0]]);
     expect(ev.firingTargets(1)).toEqual([7]);
+  });
+});
+
+describe('the held-back flaps in the message', () => {
+  const v: NotificationVariables = { alert: 'Loss', event: 'start', condition: 'c', host: 'h', hop: '3', loss: '20.0', latency: '1.00', jitter: '0.10', mos: '4.30', time: 't', agent: 'a', link: '' };
+
+  it('says how often it flapped in $eventWords, the mail and $flapped', () => {
+    expect(substitute('$alert $eventWords', { ...v, flapped: '7' })).toBe('Loss started (flapped 7 times since the last message)');
+    expect(substitute('$alert $eventWords ($flapped)', { ...v, flapped: '0' })).toBe('Loss started (0)');
+    // Rows queued by an older version have no flapped.
+    expect(substitute('$eventWords $flapped', v)).toBe('started 0');
+    expect(mailOf({ ...v, event: 'end', flapped: '1' }).text).toContain('Event: ended (flapped 1 time since the last message)');
   });
 });
