@@ -11,7 +11,7 @@ import { html, json, type Markup } from './html.js';
 import type { AlertService } from './service.js';
 import { actionFromForm, alertForm, alertFromForm, editedConfig } from './form-page.js';
 
-export { actionFromForm };
+
 
 export const AlertPages = ['Alerts/Management.html', 'Alerts/New.html', 'Alerts/Edit.html', 'Alerts/Finish.html'] as const;
 export type AlertPage = (typeof AlertPages)[number];
@@ -227,4 +227,16 @@ export async function finishAlert(alerts: AlertService, p: Principal, body: { Se
   const targets = selected.length ? selected : body.SessionID ? [body.SessionID] : [];
   const created = await alerts.createAlert(p, alertFromForm(data, targets));
   return getPage(alerts, p, { page: 'Alerts/Finish.html', parameters: JSON.stringify({ AlertID: created.AlertID }) });
+}
+
+/**
+ * "Send test" of the form's action. From the edit form (AlertID and ActionID), the action as
+ * Save would store it: what the form does not show (a webhook's Headers) comes from the stored
+ * action, so the test calls what the alert will call.
+ */
+export async function actionToTest(alerts: AlertService, p: Principal, data: Record<string, unknown>): Promise<{ Kind: ActionKind; Config: ActionConfig }> {
+  const action = actionFromForm(data);
+  if (data.AlertID === undefined || data.AlertID === '' || data.ActionID === undefined || data.ActionID === '') return action;
+  const stored = (await alerts.getAlert(p, requireId(data.AlertID, 'AlertID'))).Actions.find((x) => x.ActionID === Number(data.ActionID));
+  return stored && stored.Kind === action.Kind ? { Kind: action.Kind, Config: editedConfig(action.Kind, stored.Config, action.Config) } : action;
 }

@@ -167,3 +167,23 @@ describe('Send test', () => {
     expect(slack.body).toMatchObject({ Ok: true, Answer: '200 OK' });
   });
 });
+
+describe('Send test from the edit form', () => {
+  it('runs the edited action with what the form does not show (the stored webhook headers)', async () => {
+    const id = (await call('GET', `/cmd/newtarget?target=${Target}&traceInterval=2.5`)).body.ID as number;
+    await call('GET', `/cmd/stoptrace?ID=${id}`);
+    const created = await call('POST', '/api/alerts', {
+      Name: 'With a header',
+      Condition: { Kind: 'loss', Hop: 0, Samples: 10, Lost: 2 },
+      Events: ['start'],
+      Targets: [id],
+      Actions: [{ Kind: 'webhook', Config: { Method: 'POST', Url: `${hook.url}/old`, Format: 'custom', Template: '{"a":"$alert"}', Headers: { 'X-Team': 'noc' } } }],
+    });
+    const form = { AlertID: String(created.body.AlertID), ActionID: String(created.body.Actions[0].ActionID), ActionKind: 'webhook', Method: 'POST', Url: `${hook.url}/edited`, Format: 'custom', Template: '{"b":"$alert"}' };
+    const r = await call('POST', '/cmd/testalertaction', { SerializedData: JSON.stringify(form), SessionID: id });
+    expect(r.body).toMatchObject({ Ok: true });
+    const got = hook.requests.find((x) => x.url === '/edited')!;
+    expect(got.headers['x-team']).toBe('noc');
+    expect(JSON.parse(got.body)).toEqual({ b: 'Test alert' });
+  });
+});
