@@ -158,3 +158,22 @@ describe('the held-back flaps in the message', () => {
     expect(mailOf({ ...v, event: 'end', flapped: '1' }).text).toContain('Event: ended (flapped 1 time since the last message)');
   });
 });
+
+describe('an agent link that comes and goes', () => {
+  const t0 = 2_100_000_000_000;
+  const away = alert({ Kind: 'agentOffline', Hop: 0, Samples: 1, OfflineSeconds: 60 }, { minRepeatSeconds: 300 });
+  const offline = (since: number | undefined) => () => since;
+
+  it('pages one start/end pair per minimum repeat; a start held back is sent once the repeat passed if the agent is still away', () => {
+    const ev = new AlertEvaluator({ maxStaleMs: 300_000 });
+    ev.load([away], []);
+    expect(events(ev.checkAgents(t0 + 60_000, offline(t0)).happenings)).toEqual(['start']);
+    expect(events(ev.checkAgents(t0 + 100_000, offline(undefined)).happenings)).toEqual(['end']);
+    // Away again 10 s later: its T passes at +170 s, within 300 s of the start: held back.
+    expect(ev.checkAgents(t0 + 170_000, offline(t0 + 110_000)).happenings).toEqual([]);
+    expect(ev.firingTargets(1)).toEqual([7]);
+    // Still away at the periodic check after the repeat time: the start now.
+    const late = ev.checkAgents(t0 + 360_000, offline(t0 + 110_000)).happenings;
+    expect(late.map((h) => [h.event, h.time - t0, h.flapped])).toEqual([['start', 360_000, 0]]);
+  });
+});
