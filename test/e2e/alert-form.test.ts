@@ -135,6 +135,16 @@ describe('the alert form in Chromium', () => {
       expect(await api('/api/alerts')).toEqual([]);
       expect(browserDialogs).toEqual([]);
       await shot('deleted');
+
+      // At 1024x700 the form fits the window's width and scrolls inside its dialog.
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await sidebar().getByRole('button', { name: 'New alert...' }).click();
+      const small = page.locator('.alerts-modal');
+      await small.locator('input[name="Name"]').waitFor({ timeout: 10_000 });
+      const fit = await small.evaluate((m) => ({ over: m.scrollWidth - m.clientWidth, right: m.getBoundingClientRect().right }));
+      expect(fit.over).toBeLessThanOrEqual(0);
+      expect(fit.right).toBeLessThanOrEqual(1024);
+      await shot('new-1024');
     } catch (err) {
       await shot('failure');
       throw err;
