@@ -5,7 +5,8 @@
 // ("0.05", not "0.0"); the hover readout gives a value at every position over the data (it
 // said "no data" at most of them: 1 s buckets, a sample every 2.5 s); a 20% loss hop's bars
 // are the share lost per bucket, not 100% spikes; clicking hop 2 and then hop 4 shows their
-// graphs (the focus graph). Screenshots: test-results/lan-graphs-*.png.
+// graphs (the focus graph); All Targets' graph of the LAN follows its configuration's
+// Automatic scale too. Screenshots: test-results/lan-graphs-*.png.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -214,4 +215,20 @@ describe('the timeline graphs show a LAN, and follow the selected row (Chromium)
     expect(texts.some((t) => /loss [1-9]\d?%/.test(t))).toBe(true);
     await shot('hop-4-hover');
   }, 60_000);
+
+  it('fits the summary\'s graph and Graph column to the LAN too (All Targets)', async () => {
+    await page.goto(`${app.url}/`);
+    const section = page.locator('.graphs-pane section.timeline-graph').first();
+    await section.locator('canvas').first().waitFor({ timeout: 15_000 });
+    // The target's configuration says Automatic: the summary's graph follows it (it used the
+    // default 100 ms whatever Settings said), with sub-millisecond labels.
+    await expect.poll(async () => Number((await section.getAttribute('data-latency-scale')) ?? NaN), { timeout: 15_000 }).toBeLessThan(1);
+    await expect.poll(async () => (await section.locator('.timeline-plot').getAttribute('data-latency-ticks')) ?? '', { timeout: 5_000 }).toMatch(/^0\.00 0\.\d\d /);
+    // The Graph column (drawn on its canvas; the grid element carries its scale): automatic, below 1 ms.
+    const gridScale = (await page.getByTestId('trace-grid').getAttribute('data-scale')) ?? '';
+    expect(gridScale).not.toMatch(/fixed/);
+    expect(Number(gridScale)).toBeLessThan(1);
+    await page.waitForTimeout(1_500);
+    await shot('summary');
+  }, 40_000);
 });
