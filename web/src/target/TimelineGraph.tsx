@@ -15,7 +15,7 @@ import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logi
 import { formatDurationShort } from './logic/duration';
 import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
 import { isMeasuredLatency, lossPercent } from './logic/hopStatus';
-import { hoverReadoutText, nearestSampleIndex } from './logic/hoverReadout';
+import { hoverReadoutText, readoutBucketAt } from './logic/hoverReadout';
 import { fixedScaleNote, FixedScaleNoteTitle, latencyTickText } from './logic/latencyAxis';
 import { lossBucketAt, lossBuckets } from './logic/lossBuckets';
 import { gapAt, gapMarkerTitle, GapReasonText, gapThresholdMs, timelineColumns, timelineGaps, type TimelineGap } from './logic/timelineGaps';
@@ -266,10 +266,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
             const { periodMs, intervalMs, gaps: known, losses: loss } = latest.current;
             const cursorMs = u.posToVal(left, 'x');
             const gap = gapAt(known, cursorMs);
-            const value = (k: number, i: number) => (u.data[k][i] as number | null | undefined) ?? null;
-            const i = gap ? -1 : nearestSampleIndex(u.data[0], (k) => value(3, k) !== null || value(1, k) !== null, cursorMs, gapThresholdMs(intervalMs, periodMs));
-            const startMs = i < 0 ? 0 : u.data[0][i] - periodMs / 2;
-            const bucket = i < 0 ? null : { startMs, avgMs: value(3, i), lossPercent: lossBucketAt(loss, startMs)?.percent ?? null };
+            const lossShareAt = (startMs: number) => lossBucketAt(loss, startMs)?.percent ?? null;
+            const bucket = gap ? null : readoutBucketAt(u.data as Parameters<typeof readoutBucketAt>[0], periodMs, cursorMs, gapThresholdMs(intervalMs, periodMs), lossShareAt);
             el.textContent = hoverReadoutText(cursorMs, bucket, gap ? GapReasonText[gap.reason] : undefined);
           },
         ],

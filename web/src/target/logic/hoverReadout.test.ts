@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hoverReadoutText, lossShareText, nearestSampleIndex } from './hoverReadout';
+import { hoverReadoutText, lossShareText, nearestSampleIndex, readoutBucketAt } from './hoverReadout';
 
 const at = (h: number, m: number, s: number) => new Date(2026, 10, 24, h, m, s).getTime();
 
@@ -48,5 +48,28 @@ describe('lossShareText', () => {
     expect(lossShareText(0)).toBe('0%');
     expect(lossShareText(0.2)).toBe('<1%');
     expect(lossShareText(19.6)).toBe('20%');
+  });
+});
+
+describe('readoutBucketAt', () => {
+  const t = at(10, 0, 0);
+  // Centres of 1 s buckets; the second's rounds were all lost (no average, loss 100%); a gap's null row last.
+  const columns = [
+    [t + 500, t + 2500, t + 5500, t + 6000],
+    [0.02, null, 0.03, null],
+    [0.04, null, 0.05, null],
+    [0.03, null, 0.04, null],
+    [null, 100, null, null],
+  ] as const;
+  const share = (startMs: number) => (startMs < t + 5000 ? 50 : null);
+  it('names the nearest bucket, its start, average and the loss bucket\'s share', () => {
+    expect(readoutBucketAt(columns, 1000, t + 900, 5000, share)).toEqual({ startMs: t, avgMs: 0.03, lossPercent: 50 });
+    expect(readoutBucketAt(columns, 1000, t + 5200, 5000, share)).toEqual({ startMs: t + 5000, avgMs: 0.04, lossPercent: null });
+  });
+  it('counts a bucket whose rounds were all lost as one with samples', () => {
+    expect(readoutBucketAt(columns, 1000, t + 2400, 5000, share)).toEqual({ startMs: t + 2000, avgMs: null, lossPercent: 50 });
+  });
+  it('answers null where no bucket with samples is near', () => {
+    expect(readoutBucketAt(columns, 1000, t + 60_000, 5000, share)).toBeNull();
   });
 });

@@ -38,6 +38,23 @@ export function nearestSampleIndex(xs: ArrayLike<number>, hasSamples: (i: number
   return Math.min(dBefore, dAfter) <= maxDistanceMs ? best : -1;
 }
 
+/** The timeline's columns as uPlot holds them: bucket centres, min, max, average, loss % (null: none). */
+type Columns = readonly [ArrayLike<number>, ...ArrayLike<number | null | undefined>[]];
+
+/**
+ * The bucket the readout names at cursorMs: the nearest with samples within maxDistanceMs (a
+ * bucket whose rounds were all lost has samples: its loss, not an average), with its start,
+ * its average and the share lost of the loss bucket it lies in (`lossShareAt`, what the bars
+ * draw); null when none is that close.
+ */
+export function readoutBucketAt(columns: Columns, periodMs: number, cursorMs: number, maxDistanceMs: number, lossShareAt: (startMs: number) => number | null): ReadoutBucket | null {
+  const value = (k: number, i: number) => columns[k]?.[i] ?? null;
+  const i = nearestSampleIndex(columns[0], (k) => value(3, k) !== null || value(4, k) !== null, cursorMs, maxDistanceMs);
+  if (i < 0) return null;
+  const startMs = columns[0][i] - periodMs / 2;
+  return { startMs, avgMs: value(3, i), lossPercent: lossShareAt(startMs) };
+}
+
 /** "12%" for a loss share; "<1%" for a share that rounds to 0 but is not 0. */
 export function lossShareText(percent: number): string {
   if (!(percent > 0)) return '0%';
