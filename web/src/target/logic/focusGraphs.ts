@@ -5,6 +5,7 @@
 // hop's graph is shown, as before, since rows arrive hop by hop during the first round and the
 // automatically selected row may be an early hop. Decisions: docs/target-window-logic.md.
 import { HeaderRowHostId } from './constants';
+import { visibleGraphHosts } from './visibleGraphs';
 
 export interface FocusGraphInput {
   /** Hops the user pinned (Visible_Graphs), or null when nothing is stored. */
@@ -27,9 +28,10 @@ export function pinnedGraphHops(pinned: readonly number[] | null, hops: readonly
  */
 export function focusGraphHops({ pinned, hops, focused }: FocusGraphInput): number[] {
   const rows = hops.filter((h) => h !== HeaderRowHostId);
-  const shown = new Set([...pinnedGraphHops(pinned, rows), ...focused.filter((h) => rows.includes(h))]);
-  if (shown.size > 0) return rows.filter((h) => shown.has(h));
-  return rows.length > 0 ? [rows[rows.length - 1]] : [];
+  const chosen = focused.filter((h) => rows.includes(h));
+  if (chosen.length === 0) return visibleGraphHosts(pinned, rows);
+  const shown = new Set([...pinnedGraphHops(pinned, rows), ...chosen]);
+  return rows.filter((h) => shown.has(h));
 }
 
 /**
