@@ -171,9 +171,6 @@ describe('the timeline graphs show a LAN, and follow the selected row (Chromium)
     const px = (await pixels(5))!;
     expect(px.lineBottom - px.lineTop).toBeGreaterThan(px.height * 0.25);
     expect(px.lineMean).toBeLessThan(px.height * 0.8);
-    // The grid's latency cells have the digits too.
-    const grid = await page.getByTestId('trace-grid').innerText().catch(() => '');
-    expect(grid).not.toMatch(/\b0\.0\b/);
   }, 40_000);
 
   it('gives a value at every hover position over the data of a 2.5 s trace, with sub-millisecond digits', async () => {
