@@ -649,6 +649,20 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    id: 23,
+    name: 'alerts: For and Recover (issue 41 item 7)',
+    up: [
+      // server/alerts/evaluator.ts: an alert starts once its condition has held for_seconds and
+      // ends once it has not held for recover_seconds (docs/alerts.md "Hysteresis"). A table of
+      // its own, not columns on alerts (nextval() default: migration 21); an alert without a row
+      // (stored before this migration) has the defaults, For 0 and Recover 120.
+      `CREATE TABLE alert_hysteresis (
+         alert_id INTEGER PRIMARY KEY,
+         for_seconds INTEGER NOT NULL,
+         recover_seconds INTEGER NOT NULL)`,
+    ],
+  },
+  {
     id: 24,
     name: 'support ticket mails (issue 41 item 11)',
     up: [
