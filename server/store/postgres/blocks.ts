@@ -22,10 +22,20 @@ export function decodeSampleBlock(data: Uint8Array, n: number): { time: Float64A
 /** The columns a rollup block holds: every row column but the hop (the block's), as stored. */
 export const RollupBlockColumns = RollupRowColumns.filter((c) => c.key !== 'hop');
 
-/** A rollup block of one hop: `columns` in RollupBlockColumns order, stored values (NaN a NULL). */
+/**
+ * A rollup block of one hop: `columns` in RollupBlockColumns order, stored values (NaN a NULL),
+ * each column after its length in bytes (a varint), so that a read of some columns (a timeline
+ * graph's lean columns of every hop) skips the others without decoding them.
+ */
 export function encodeRollupBlock(columns: ArrayLike<number>[], n: number): Uint8Array {
   const w = new ByteWriter();
-  RollupBlockColumns.forEach((c, k) => writeColumn(w, columns[k], n, c.nullable));
+  RollupBlockColumns.forEach((c, k) => {
+    const col = new ByteWriter();
+    writeColumn(col, columns[k], n, c.nullable);
+    const bytes = col.done();
+    w.varint(bytes.length);
+    w.bytes(bytes);
+  });
   return w.done();
 }
 
@@ -36,13 +46,10 @@ export function encodeRollupBlock(columns: ArrayLike<number>[], n: number): Uint
 export function decodeRollupBlock(data: Uint8Array, n: number, wanted?: ReadonlySet<number>): (Float64Array | undefined)[] {
   const r = new ByteReader(data);
   const out: (Float64Array | undefined)[] = [];
-  const scratch = new Float64Array(n);
   for (let k = 0; k < RollupBlockColumns.length; k++) {
-    if (!wanted || wanted.has(k)) out.push(readColumn(r, n));
-    else {
-      readColumn(r, n, scratch);
-      out.push(undefined);
-    }
+    const length = r.varint();
+    const bytes = r.bytes(length);
+    out.push(!wanted || wanted.has(k) ? readColumn(new ByteReader(bytes), n) : undefined);
   }
   return out;
 }

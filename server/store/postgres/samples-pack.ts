@@ -8,7 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { RollupRowColumns } from '../../rollups/columns.js';
 import { RollupBlockColumns, encodeRollupBlock, encodeSampleBlock, roundSamples } from './blocks.js';
 import { CopyRows, copyInto } from './copy-binary.js';
-import { DayMs, RollupLevels, SampleBlockPeriod, SampleBlocks, SampleRounds, MinuteRollupBlocks, dayOf, ensureDays, type RollupLevelTables } from './samples-schema.js';
+import { DayMs, RollupLevels, SampleBlockPeriod, SampleBlocks, SampleRounds, MinuteRollupBlocks, MinuteRollupRows, dayOf, ensureDays, partitionName, type RollupLevelTables } from './samples-schema.js';
 
 /**
  * Samples are packed once their hour ended this long before the session's newest round: a
@@ -19,6 +19,8 @@ export const SamplePackGraceMs = 15 * 60_000;
 
 export interface PackReport {
   transactions: number;
+  /** The plain tables (day partitions) emptied rows of, vacuumed after. */
+  vacuumed: string[];
   /** Hop samples, or rollup rows, packed. */
   rows: number;
   blocks: number;
@@ -56,8 +58,9 @@ async function daySteps(
   list: { sessionId: number; first: number; until: number }[],
   step: (c: PoolClient, sessionId: number, from: number, to: number) => Promise<{ rows: number; blocks: number }>,
   before?: (day: number) => Promise<void>,
+  plainOf?: (day: number) => string,
 ): Promise<PackReport> {
-  const report: PackReport = { transactions: 0, rows: 0, blocks: 0, longestMs: 0 };
+  const report: PackReport = { transactions: 0, vacuumed: [], rows: 0, blocks: 0, longestMs: 0 };
   for (const s of list) {
     for (let day = dayOf(s.first); day * DayMs < s.until; day++) {
       const from = Math.max(s.first, day * DayMs);
@@ -69,9 +72,41 @@ async function daySteps(
       report.transactions++;
       report.rows += r.rows;
       report.blocks += r.blocks;
+      if (plainOf && !report.vacuumed.includes(plainOf(day))) report.vacuumed.push(plainOf(day));
     }
   }
+  await vacuum(pool, report.vacuumed);
   return report;
+}
+
+/**
+ * Gives back the space of the plain rows the packer deleted. A day partition left empty (its
+ * day is packed whole) is truncated: heap and indexes back to nothing at once (VACUUM would
+ * leave the index pages); taken with NOWAIT, so a writer that holds the partition makes it a
+ * VACUUM instead, and the next run truncates it. A partition that still holds rows (today's) is
+ * vacuumed: its dead rows' space is reused by the rows that come next.
+ */
+async function vacuum(pool: Pool, tables: string[]): Promise<void> {
+  for (const t of tables) {
+    const c = await pool.connect();
+    let truncated = false;
+    try {
+      await c.query('BEGIN');
+      await c.query(`LOCK TABLE ${t} IN ACCESS EXCLUSIVE MODE NOWAIT`);
+      const { rows } = await c.query(`SELECT EXISTS (SELECT 1 FROM ${t}) AS any`);
+      if (!rows[0].any) {
+        await c.query(`TRUNCATE ${t}`);
+        truncated = true;
+      }
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      if ((e as { code?: string }).code !== '55P03') throw e; // lock_not_available: vacuumed instead
+    } finally {
+      c.release();
+    }
+    if (!truncated) await pool.query(`VACUUM ${t}`);
+  }
 }
 
 /** Packs every session's plain samples of hours that ended SamplePackGraceMs before its newest round. */
@@ -122,6 +157,7 @@ export async function packSamples(pool: Pool, opts: { graceMs?: number } = {}): 
       return { rows: samples, blocks: out.rows };
     },
     (day) => ensureDays(pool, SampleBlocks, [day]),
+    (day) => partitionName(SampleRounds, day),
   );
 }
 
@@ -146,10 +182,11 @@ const hopIndex = RollupRowColumns.findIndex((c) => c.key === 'hop');
  * time order, so no row can come later for an earlier period).
  */
 export async function packRollups(pool: Pool): Promise<PackReport> {
-  const total: PackReport = { transactions: 0, rows: 0, blocks: 0, longestMs: 0 };
+  const total: PackReport = { transactions: 0, vacuumed: [], rows: 0, blocks: 0, longestMs: 0 };
   for (const level of RollupLevels) {
     const r = await packRollupLevel(pool, level);
     total.transactions += r.transactions;
+    total.vacuumed.push(...r.vacuumed);
     total.rows += r.rows;
     total.blocks += r.blocks;
     total.longestMs = Math.max(total.longestMs, r.longestMs);
@@ -198,6 +235,7 @@ async function packRollupLevel(pool: Pool, level: RollupLevelTables): Promise<Pa
       return { rows: all.length, blocks: out.rows };
     },
     level.daily ? (day) => ensureDays(pool, MinuteRollupBlocks, [day]) : undefined,
+    level.daily ? (day) => partitionName(MinuteRollupRows, day) : () => level.rows,
   );
 }
 

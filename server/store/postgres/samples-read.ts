@@ -144,6 +144,7 @@ const rowIndexOfBlock = RollupBlockColumns.map((c) => RollupRowColumns.findIndex
  */
 async function storedColumns(pool: Pool, resolution: number, sessionId: number, from: number, to: number, sel: RollupSelection): Promise<Float64Array[]> {
   const level = rollupLevel(resolution);
+  if (!(to > from)) return RollupRowColumns.map(() => new Float64Array(0));
   const hopWhere = sel.kind === 'hop' ? ' AND hop = $5' : '';
   const params = (extra: number[]) => (sel.kind === 'hop' ? [...extra, sel.hop] : extra);
   const [blocks, plain] = await Promise.all([
@@ -161,56 +162,84 @@ async function storedColumns(pool: Pool, resolution: number, sessionId: number, 
   ]);
   const wanted = sel.kind === 'lean' ? leanBlockColumns : undefined;
   const width = RollupRowColumns.length;
-  // Per hop, pieces of columns: decoded blocks (rows in range), then plain rows.
-  type Part = { cols: (ArrayLike<number> | undefined)[]; idx: number[] };
-  const byHop = new Map<number, Part[]>();
-  const parts = (hop: number) => {
-    let p = byHop.get(hop);
-    if (!p) byHop.set(hop, (p = []));
-    return p;
-  };
+  const filled = sel.kind === 'lean' ? LeanColumns : RollupRowColumns.map((_, k) => k);
+  // Pieces of columns, each of one hop and in time order: the rows in range of a block (a
+  // contiguous run: a block is in time order), or a hop's plain rows. Blocks come by hop.
+  type Part = { hop: number; cols: (ArrayLike<number> | undefined)[]; a: number; b: number };
+  const partList: Part[] = [];
   for (const [hop, n, data] of blocks.rows as [number, number, Buffer][]) {
-    if (sel.kind === 'hop' && hop !== sel.hop) continue;
     const decoded = decodeRollupBlock(data, n, wanted);
     const cols: (ArrayLike<number> | undefined)[] = new Array(width);
     decoded.forEach((c, k) => (cols[rowIndexOfBlock[k]] = c));
-    cols[hopIndex] = new Float64Array(n).fill(hop);
     const time = cols[timeIndex]!;
-    const idx: number[] = [];
-    for (let i = 0; i < n; i++) if (time[i] >= from && time[i] < to) idx.push(i);
-    if (idx.length) parts(hop).push({ cols, idx });
+    let a = 0;
+    while (a < n && time[a] < from) a++;
+    let b = n;
+    while (b > a && time[b - 1] >= to) b--;
+    if (b > a) partList.push({ hop, cols, a, b });
   }
   const rows = plain.rows as (number | null)[][];
   for (let i = 0; i < rows.length; ) {
     const hop = rows[i][hopIndex] as number;
     let j = i + 1;
     while (j < rows.length && rows[j][hopIndex] === hop) j++;
-    const cols = Array.from({ length: width }, (_, k) => Float64Array.from(rows.slice(i, j), (r) => r[k] ?? NaN));
-    parts(hop).push({ cols, idx: cols[0].length ? Array.from(cols[0], (_, x) => x) : [] });
+    const cols: Float64Array[] = [];
+    for (let k = 0; k < width; k++) {
+      const c = new Float64Array(j - i);
+      for (let x = i; x < j; x++) c[x - i] = rows[x][k] ?? NaN;
+      cols.push(c);
+    }
+    partList.push({ hop, cols, a: 0, b: j - i });
     i = j;
   }
+  // Hop order, blocks before plain rows within a hop (a stable sort keeps that).
+  partList.sort((x, y) => x.hop - y.hop);
   let n = 0;
-  for (const ps of byHop.values()) for (const p of ps) n += p.idx.length;
+  for (const p of partList) n += p.b - p.a;
   const out = Array.from({ length: width }, () => new Float64Array(n));
-  const filled = sel.kind === 'lean' ? LeanColumns : RollupRowColumns.map((_, k) => k);
-  const starts: number[] = [];
-  let at = 0;
-  for (const hop of [...byHop.keys()].sort((a, b) => a - b)) {
-    starts.push(at);
-    const begin = at;
-    for (const p of byHop.get(hop)!) {
-      for (const k of filled) {
-        const src = p.cols[k]!;
-        const dst = out[k];
-        let o = at;
-        for (const i of p.idx) dst[o++] = src[i];
-      }
-      at += p.idx.length;
+  // Time, then hop order. Rows of a level lie on its grid (times are multiples of the
+  // resolution), so a counting sort by grid slot, filled in hop order, orders them in one pass;
+  // rows off the grid (none are written) would be merged instead.
+  const base = floorTo(from, resolution);
+  const slots = Math.ceil((to - base) / resolution) + 1;
+  const starts = new Int32Array(slots + 1);
+  let onGrid = slots <= 50_000_000;
+  for (const p of partList) {
+    const t = p.cols[timeIndex]!;
+    for (let i = p.a; i < p.b && onGrid; i++) {
+      const slot = (t[i] - base) / resolution;
+      if (slot >= 0 && slot < slots && Number.isInteger(slot)) starts[slot + 1]++;
+      else onGrid = false;
     }
+  }
+  if (onGrid) {
+    for (let k = 1; k <= slots; k++) starts[k] += starts[k - 1];
+    for (const p of partList) {
+      const t = p.cols[timeIndex]!;
+      for (let i = p.a; i < p.b; i++) {
+        const at = starts[(t[i] - base) / resolution]++;
+        for (const k of filled) out[k][at] = k === hopIndex ? p.hop : p.cols[k]![i];
+      }
+    }
+    return out;
+  }
+  const runStarts: number[] = [];
+  let at = 0;
+  let lastHop = -1;
+  for (const p of partList) {
+    if (p.hop !== lastHop) runStarts.push(at);
+    const begin = p.hop !== lastHop ? at : runStarts[runStarts.length - 1];
+    lastHop = p.hop;
+    for (let i = p.a; i < p.b; i++, at++) for (const k of filled) out[k][at] = k === hopIndex ? p.hop : p.cols[k]![i];
     sortRange(out, filled, begin, at);
   }
-  const perm = mergeRuns(out[timeIndex], starts, n);
-  return out.map((c, k) => (filled.includes(k) ? Float64Array.from(perm, (p) => c[p]) : c));
+  const perm = mergeRuns(out[timeIndex], runStarts, n);
+  return out.map((c, k) => {
+    if (!filled.includes(k)) return c;
+    const sorted = new Float64Array(n);
+    for (let i = 0; i < n; i++) sorted[i] = c[perm[i]];
+    return sorted;
+  });
 }
 
 /** Sorts rows [a, b) of the columns by time (stable) when they are not in time order. */

@@ -1,8 +1,9 @@
 // Ingest's writes on PostgreSQL: a flush's hop samples as round rows (sample_rounds) and the
 // rollup rows of a group (rollup_rows_*), both by binary COPY inside the caller's transaction.
-// The day partitions the rows need are made first, on the pool (CREATE ... PARTITION OF locks
-// the parent until its transaction ends: inside a flush's transaction it would hold every
-// other writer for the flush's length).
+// The day partitions the rows need are made first, on the pool and before the caller takes its
+// client (CREATE ... PARTITION OF locks the parent until its transaction ends: inside a flush's
+// transaction it would hold every other writer for the flush's length; and a pool whose every
+// client waits for one more would wait for ever): prepareSampleDays, then copySamples.
 import type { Pool, PoolClient } from 'pg';
 import { latencyMicros, sumMicros } from '../latency-micros.js';
 import type { SampleBatch } from '../../ingest/sample-columns.js';
@@ -50,17 +51,11 @@ export function prepareSampleDays(pool: Pool, b: SampleBatch): Promise<void> {
   return ensureDays(pool, SampleRounds, daysOf(b.time, b.length));
 }
 
-/** Writes the samples on `client` (in its transaction); prepareSampleDays first. */
+/** Writes the samples on `client` (in its transaction); prepareSampleDays before the transaction. */
 export function copySamples(client: PoolClient, b: SampleBatch): Promise<void> {
   return copyInto(client, SampleRounds.name, 'session_id, time, hops, latencies', roundRows(b));
 }
 
-/** Both: the partitions on the pool, the rows on the client. */
-export async function writeSamples(pool: Pool, client: PoolClient, b: SampleBatch): Promise<void> {
-  if (!b.length) return;
-  await prepareSampleDays(pool, b);
-  await copySamples(client, b);
-}
 
 const RollupCopyColumns = ['resolution', 'session_id', ...RollupRowColumns.map((c) => c.sql)].join(', ');
 
@@ -81,7 +76,7 @@ export function prepareRollupDays(pool: Pool, sets: RollupSet[]): Promise<void> 
   return ensureDays(pool, MinuteRollupRows, days);
 }
 
-/** Writes the rollup rows of every set on `client` (one COPY per level); prepareRollupDays first. */
+/** Writes the rollup rows of every set on `client` (one COPY per level); prepareRollupDays before the transaction. */
 export async function copyRollups(client: PoolClient, sets: RollupSet[]): Promise<void> {
   const byTable = new Map<string, RollupSet[]>();
   for (const s of sets) {
@@ -100,10 +95,4 @@ export async function copyRollups(client: PoolClient, sets: RollupSet[]): Promis
     }
     await copyInto(client, table, RollupCopyColumns, out);
   }
-}
-
-/** Both: the partitions on the pool, the rows on the client. */
-export async function writeRollups(pool: Pool, client: PoolClient, sets: RollupSet[]): Promise<void> {
-  await prepareRollupDays(pool, sets);
-  await copyRollups(client, sets);
 }

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresInstalled, startPostgres, type ThrowawayPostgres } from '../../../test/support/postgres.js';
 import { DomainEventBus, IngestPipeline, Store } from '../../../test/support/built.js';
 import { createSamplesSchema, listDays, SampleBlocks, SampleRounds, MinuteRollupRows, MinuteRollupBlocks, DayMs } from './samples-schema.js';
-import { writeRollups, writeSamples } from './samples-write.js';
+import { copyRollups, copySamples, prepareRollupDays, prepareSampleDays } from './samples-write.js';
+import type { RollupSet } from '../../rollups/append.js';
 import { packClosed } from './samples-pack.js';
 import { pgCover } from './samples-pieces.js';
 import { readSamples } from './samples-read.js';
@@ -98,6 +99,17 @@ let store: Awaited<ReturnType<typeof Store.open>>;
 let sessions: number[] = [];
 const pgUp = postgresInstalled();
 
+/** As ingest writes: the day partitions first, then a transaction of its own. */
+async function writeSamples(b: SampleBatch): Promise<void> {
+  await prepareSampleDays(pool, b);
+  await pgWrite((c) => copySamples(c, b));
+}
+
+async function writeRollups(sets: RollupSet[]): Promise<void> {
+  await prepareRollupDays(pool, sets);
+  await pgWrite((c) => copyRollups(c, sets));
+}
+
 async function pgWrite(fn: (c: pg.PoolClient) => Promise<void>): Promise<void> {
   const c = await pool.connect();
   try {
@@ -133,7 +145,7 @@ beforeAll(async () => {
     ingest.openSession(id, account.id);
     for (const b of history(id, from, END)) {
       await ingest.addBatch(b);
-      await pgWrite((c) => writeSamples(pool, c, b));
+      await writeSamples(b);
     }
   }
   await ingest.finishSession(sessions[0]);
@@ -142,7 +154,7 @@ beforeAll(async () => {
   // The late round: into DuckDB through the pipeline, into PostgreSQL plain, after its hour was packed.
   for (const id of sessions) {
     await ingest.addBatch(lateRound(id));
-    await pgWrite((c) => writeSamples(pool, c, lateRound(id)));
+    await writeSamples(lateRound(id));
   }
   await ingest.close();
   // The rollup rows DuckDB holds now, written to PostgreSQL as the pipeline hands them over.
@@ -154,7 +166,7 @@ beforeAll(async () => {
       // In groups, as ingest writes them: the first half, then the rest.
       const n = rows.time.length;
       const half = (part: 0 | 1) => Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, (v as Float64Array).slice(part ? n >> 1 : 0, part ? n : n >> 1)]));
-      for (const part of [0, 1] as const) await pgWrite((c) => writeRollups(pool, c, [{ resolution, sessionId: id, rows: half(part) as never }]));
+      for (const part of [0, 1] as const) await writeRollups([{ resolution, sessionId: id, rows: half(part) as never }]);
     }
   }
   // Rollups packed but each level's newest period; samples up to 15 minutes before the newest.
@@ -163,7 +175,7 @@ beforeAll(async () => {
   // flush appends them.
   for (const id of sessions) {
     await store.transaction((_q: unknown, conn: unknown) => appendSamples(conn, lateRound(id, LateTime2)));
-    await pgWrite((c) => writeSamples(pool, c, lateRound(id, LateTime2)));
+    await writeSamples(lateRound(id, LateTime2));
   }
 }, 240_000);
 
@@ -297,7 +309,7 @@ describe.skipIf(!pgUp)('samples on PostgreSQL answer as DuckDB does', () => {
     expect(after.length).toBeGreaterThan(0);
     expect(Array.from(after.latency)).toEqual(Array.from(before.latency));
     // A write for the day after the drop makes its partition again (an import of old data).
-    await pgWrite((c) => writeSamples(pool, c, batchOf(sid, [T0 + 60_000], [1], [5])));
+    await writeSamples(batchOf(sid, [T0 + 60_000], [1], [5]));
     expect((await readSamples(pool, sid, T0, Midnight1)).length).toBe(1);
   });
 });
