@@ -21,6 +21,9 @@ export interface SampleRead {
 }
 
 const floorTo = (t: number, step: number) => Math.floor(t / step) * step;
+/** The latest time a Date can hold: a bound of Infinity ("everything after") as a bigint parameter. */
+const MaxTime = 8.64e15;
+const bounded = (t: number) => Math.max(-MaxTime, Math.min(MaxTime, t));
 
 /**
  * The permutation that orders runs (contiguous in `time`, given by their starts, each in time
@@ -54,7 +57,9 @@ export function mergeRuns(time: ArrayLike<number>, starts: number[], n: number):
 }
 
 /** The samples of [from, to) of a session from blocks and round rows, in time, then hop order. */
-export async function readSamples(pool: Pool, sessionId: number, from: number, to: number): Promise<SampleRead> {
+export async function readSamples(pool: Pool, sessionId: number, fromTime: number, toTime: number): Promise<SampleRead> {
+  const from = bounded(fromTime);
+  const to = bounded(toTime);
   const [blocks, rounds] = await Promise.all([
     pool.query({
       text: `SELECT hop, n, data FROM ${SampleBlocks.name} WHERE session_id = $1 AND period >= $2 AND period < $3 AND last_time >= $4 AND first_time < $3
@@ -142,7 +147,9 @@ const rowIndexOfBlock = RollupBlockColumns.map((c) => RollupRowColumns.findIndex
  * level's rows in [from, to), in time, then hop order; with `lean` only the lean columns are
  * filled (the others stay empty).
  */
-async function storedColumns(pool: Pool, resolution: number, sessionId: number, from: number, to: number, sel: RollupSelection): Promise<Float64Array[]> {
+async function storedColumns(pool: Pool, resolution: number, sessionId: number, fromTime: number, toTime: number, sel: RollupSelection): Promise<Float64Array[]> {
+  const from = bounded(fromTime);
+  const to = bounded(toTime);
   const level = rollupLevel(resolution);
   if (!(to > from)) return RollupRowColumns.map(() => new Float64Array(0));
   const hopWhere = sel.kind === 'hop' ? ' AND hop = $5' : '';
@@ -200,10 +207,19 @@ async function storedColumns(pool: Pool, resolution: number, sessionId: number, 
   // Time, then hop order. Rows of a level lie on its grid (times are multiples of the
   // resolution), so a counting sort by grid slot, filled in hop order, orders them in one pass;
   // rows off the grid (none are written) would be merged instead.
-  const base = floorTo(from, resolution);
-  const slots = Math.ceil((to - base) / resolution) + 1;
-  const starts = new Int32Array(slots + 1);
-  let onGrid = slots <= 50_000_000;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of partList) {
+    const t = p.cols[timeIndex]!;
+    for (let i = p.a; i < p.b; i++) {
+      if (t[i] < lo) lo = t[i];
+      if (t[i] > hi) hi = t[i];
+    }
+  }
+  const base = floorTo(lo, resolution);
+  const slots = n ? Math.floor((hi - base) / resolution) + 1 : 0;
+  let onGrid = slots <= 4 * n + 1_000_000;
+  const starts = new Int32Array(onGrid ? slots + 1 : 0);
   for (const p of partList) {
     const t = p.cols[timeIndex]!;
     for (let i = p.a; i < p.b && onGrid; i++) {

@@ -292,6 +292,22 @@ describe.skipIf(!pgUp)('samples on PostgreSQL answer as DuckDB does', () => {
     }
   });
 
+  it('reads everything after a time (the ingest loader asks up to Infinity)', async () => {
+    const { readStoredRollups } = await import('./samples-read.js');
+    for (const sid of sessions) {
+      const from = END - 3 * H;
+      const ours = await readSamples(pool, sid, from, Infinity);
+      const duck = await store.numbers('SELECT time FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time, hop', [sid, from]);
+      expect(ours.length).toBe(duck[0].length);
+      expect(ours.length).toBeGreaterThan(0);
+      expect(Array.from(ours.time)).toEqual(Array.from(duck[0]));
+      const rows = await readStoredRollups(pool, 60_000, sid, from, Infinity);
+      const duckRows = await store.numbers('SELECT time, hop FROM rollups WHERE resolution = 60000 AND session_id = $1 AND time >= $2 ORDER BY time, hop', [sid, from]);
+      expect(Array.from(rows.time)).toEqual(Array.from(duckRows[0]));
+      expect(Array.from(rows.hop)).toEqual(Array.from(duckRows[1]));
+    }
+  });
+
   it('expires a day by dropping its partitions: its samples and 1-minute rows gone, the other days as they were', async () => {
     const sid = sessions[0];
     const before = await readSamples(pool, sid, Midnight1, Midnight1 + 2 * H);
