@@ -7,6 +7,7 @@
 // and rollup table, partitions, indexes and TOAST), the first read of a 24 h range that ended
 // 6 days ago (p95), and the retention of a day (its partitions dropped).
 import pg from 'pg';
+import { loadavg } from 'node:os';
 
 const DAY = 86_400_000;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -38,7 +39,7 @@ export async function postgresSide({ dist, history, rollupsOf, marks, producers,
   try {
     await schema.createSamplesSchema(pool);
     const { rows: v } = await pool.query('SHOW server_version');
-    log(`PostgreSQL ${v[0].server_version} (throwaway cluster, fsync on, shared_buffers 256MB)`);
+    log(`PostgreSQL ${v[0].server_version} (throwaway cluster, fsync on, shared_buffers 256MB); load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     const { time, hop, latency, total, perBatch, start, end, hops } = history;
     const sessions = [1, 2];
 
@@ -108,12 +109,12 @@ export async function postgresSide({ dist, history, rollupsOf, marks, producers,
     const sizes = await retention.sampleTableBytes(pool);
     const counts = await retention.sampleCounts(pool, 0);
     const bytes = sizes.reduce((s, x) => s + x.bytes, 0);
-    out.bytesPerSample = bytes / counts.samples;
+    out.bytes = bytes / counts.samples;
     const per = (names) => sizes.filter((x) => names.some((n) => x.table.startsWith(n))).reduce((s, x) => s + x.bytes, 0) / counts.samples;
     const plainLeft = await pool.query(`SELECT coalesce(sum(octet_length(hops)), 0)::float8 AS n FROM sample_rounds`);
     log(
       `disk, ${counts.samples.toLocaleString()} hop samples (${plainLeft.rows[0].n.toLocaleString()} of them still plain) and ${rollupRows.toLocaleString()} rollup rows: ` +
-        `${out.bytesPerSample.toFixed(2)} bytes per hop sample all in; samples ${per(['sample_']).toFixed(2)} (round rows ${per(['sample_rounds']).toFixed(2)}, blocks ${per(['sample_blocks']).toFixed(2)}), ` +
+        `${out.bytes.toFixed(2)} bytes per hop sample all in; samples ${per(['sample_']).toFixed(2)} (round rows ${per(['sample_rounds']).toFixed(2)}, blocks ${per(['sample_blocks']).toFixed(2)}), ` +
         `rollups ${per(['rollup_']).toFixed(2)}; ${sizes.map((x) => `${x.table} ${(x.bytes / 1e6).toFixed(1)} MB`).join(', ')}`,
     );
     // The plain layout alone (what the data would take never packed): one day of round rows.
@@ -157,20 +158,21 @@ export async function postgresSide({ dist, history, rollupsOf, marks, producers,
       calls.push(ms(t0));
     }
     out.readP95 = pct(calls, 95);
-    log(`24 h that ended 6 days ago, buckets of ${periodMs / 1000} s, a new range each call (100 calls, ${points} points): p50 ${pct(calls, 50).toFixed(2)} p95 ${out.readP95.toFixed(2)} max ${pct(calls, 100).toFixed(2)} ms`);
+    log(`24 h that ended 6 days ago, buckets of ${bucketGrid(until - DAY, until, periodMs).period / 1000} s, a new range each call (100 calls, ${points} points): p50 ${pct(calls, 50).toFixed(2)} p95 ${out.readP95.toFixed(2)} max ${pct(calls, 100).toFixed(2)} ms`);
 
     // 6. Retention of a day: the oldest whole day's partitions of samples (rounds and blocks)
     // dropped in one transaction; then its 1-minute rollup rows likewise.
     const firstWhole = (Math.floor(start / DAY) + 1) * DAY;
     t = performance.now();
     const dropped = await retention.expireSampleDays(pool, firstWhole + DAY);
-    out.retentionMs = ms(t);
+    const bothMs = ms(t);
     const minuteDrop = await retention.expireMinuteRollupDays(pool, firstWhole + DAY);
     log(
-      `retention: raw samples of ${dropped.days.length} days (${dropped.days.map((d) => new Date(d * DAY).toISOString().slice(0, 10)).join(', ')}) dropped in ${out.retentionMs.toFixed(1)} ms ` +
+      `retention: raw samples of ${dropped.days.length} days (${dropped.days.map((d) => new Date(d * DAY).toISOString().slice(0, 10)).join(', ')}) dropped in ${bothMs.toFixed(1)} ms ` +
         `(longest day ${dropped.longestMs.toFixed(1)} ms, both sessions); their 1-minute rollup rows in ${minuteDrop.longestMs.toFixed(1)} ms a day`,
     );
-    out.retentionDayMs = dropped.longestMs;
+    out.retentionMs = dropped.longestMs; // a day: the longer of the two
+    log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     return out;
   } finally {
     await pool.end();
