@@ -60,19 +60,18 @@ export function mergeRuns(time: ArrayLike<number>, starts: number[], n: number):
 export async function readSamples(pool: Pool, sessionId: number, fromTime: number, toTime: number): Promise<SampleRead> {
   const from = bounded(fromTime);
   const to = bounded(toTime);
-  const [blocks, rounds] = await Promise.all([
-    pool.query({
-      text: `SELECT hop, n, data FROM ${SampleBlocks.name} WHERE session_id = $1 AND period >= $2 AND period < $3 AND last_time >= $4 AND first_time < $3
-             ORDER BY hop, first_time`,
-      values: [sessionId, floorTo(from, SampleBlockPeriod), to, from],
-      rowMode: 'array',
-    }),
-    pool.query({
-      text: `SELECT time::float8, hops, latencies FROM ${SampleRounds.name} WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time`,
-      values: [sessionId, from, to],
-      rowMode: 'array',
-    }),
-  ]);
+  // Blocks and round rows in one statement: one snapshot. Two statements could see a pack
+  // between them (its blocks not yet, its deleted rows no more) and miss those samples.
+  const { rows: found } = await pool.query({
+    text: `(SELECT hop, n, data, NULL::float8 AS time, NULL::bytea AS hops, NULL::bytea AS latencies FROM ${SampleBlocks.name}
+              WHERE session_id = $1 AND period >= $2 AND period < $3 AND last_time >= $4 AND first_time < $3 ORDER BY hop, first_time)
+           UNION ALL
+           (SELECT NULL, NULL, NULL, time::float8, hops, latencies FROM ${SampleRounds.name} WHERE session_id = $1 AND time >= $4 AND time < $3 ORDER BY time)`,
+    values: [sessionId, floorTo(from, SampleBlockPeriod), to, from],
+    rowMode: 'array',
+  });
+  const blocks = { rows: found.filter((r) => r[0] !== null).map((r) => r.slice(0, 3)) };
+  const rounds = { rows: found.filter((r) => r[0] === null).map((r) => r.slice(3)) };
   // Per hop: the block samples in range, then the plain ones.
   const byHop = new Map<number, { time: number[]; latency: number[] }>();
   const run = (hop: number) => {
@@ -152,21 +151,21 @@ async function storedColumns(pool: Pool, resolution: number, sessionId: number, 
   const to = bounded(toTime);
   const level = rollupLevel(resolution);
   if (!(to > from)) return RollupRowColumns.map(() => new Float64Array(0));
-  const hopWhere = sel.kind === 'hop' ? ' AND hop = $5' : '';
-  const params = (extra: number[]) => (sel.kind === 'hop' ? [...extra, sel.hop] : extra);
-  const [blocks, plain] = await Promise.all([
-    pool.query({
-      text: `SELECT hop, n, data FROM ${level.blocks} WHERE resolution = $1 AND session_id = $2 AND period >= $3 AND period < $4 AND last_time >= $5 AND first_time < $4${sel.kind === 'hop' ? ' AND hop = $6' : ''}
-             ORDER BY hop, first_time`,
-      values: [resolution, sessionId, floorTo(from, level.blockPeriod), to, from, ...(sel.kind === 'hop' ? [sel.hop] : [])],
-      rowMode: 'array',
-    }),
-    pool.query({
-      text: `SELECT ${plainSelect} FROM ${level.rows} WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4${hopWhere} ORDER BY hop, time`,
-      values: params([resolution, sessionId, from, to]),
-      rowMode: 'array',
-    }),
-  ]);
+  // Blocks and plain rows in one statement (one snapshot, see readSamples): a block row carries
+  // its hop, n and data and NULL for the row columns; a plain row NULL for those three.
+  const rowNulls = RollupRowColumns.map(() => 'NULL').join(', ');
+  const { rows: found } = await pool.query({
+    text: `(SELECT hop, n, data, ${rowNulls} FROM ${level.blocks}
+              WHERE resolution = $1 AND session_id = $2 AND period >= $5 AND period < $4 AND last_time >= $3 AND first_time < $4${sel.kind === 'hop' ? ' AND hop = $6' : ''}
+              ORDER BY hop, first_time)
+           UNION ALL
+           (SELECT NULL, NULL, NULL, ${plainSelect} FROM ${level.rows}
+              WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4${sel.kind === 'hop' ? ' AND hop = $6' : ''} ORDER BY hop, time)`,
+    values: [resolution, sessionId, from, to, floorTo(from, level.blockPeriod), ...(sel.kind === 'hop' ? [sel.hop] : [])],
+    rowMode: 'array',
+  });
+  const blocks = { rows: found.filter((r) => r[2] !== null).map((r) => r.slice(0, 3)) };
+  const plain = { rows: found.filter((r) => r[2] === null).map((r) => r.slice(3)) };
   const wanted = sel.kind === 'lean' ? leanBlockColumns : undefined;
   const width = RollupRowColumns.length;
   const filled = sel.kind === 'lean' ? LeanColumns : RollupRowColumns.map((_, k) => k);

@@ -328,4 +328,50 @@ describe.skipIf(!pgUp)('samples on PostgreSQL answer as DuckDB does', () => {
     await writeSamples(batchOf(sid, [T0 + 60_000], [1], [5]));
     expect((await readSamples(pool, sid, T0, Midnight1)).length).toBe(1);
   });
+
+  it('a read that a pack overtakes between its blocks and its plain rows still sees every sample once', async () => {
+    // A session of two hours of rounds, all plain; the read's statement on the plain rows (or
+    // its one statement) runs only once a pack committed in the meantime.
+    const sid = 999;
+    const from = Date.UTC(2026, 0, 6, 10, 0, 0);
+    const b = history(sid, from, from + 2 * H);
+    for (const x of b) await writeSamples(x);
+    const written = b.reduce((n, x) => n + x.length, 0);
+    let packs = 0;
+    const racing = {
+      query: async (q: { text: string }) => {
+        if (q.text.includes(SampleRounds.name) && !packs++) await packClosed(pool);
+        return pool.query(q as never);
+      },
+    } as unknown as pg.Pool;
+    const read = await readSamples(racing, sid, from, from + 2 * H);
+    expect(packs).toBe(1);
+    expect(Number((await pool.query(`SELECT count(*) AS n FROM ${SampleBlocks.name} WHERE session_id = $1`, [sid])).rows[0].n)).toBeGreaterThan(0);
+    expect(read.length).toBe(written);
+    expect(read.length).toBe((await readSamples(pool, sid, from, from + 2 * H)).length);
+  });
+
+  it('the same for rollup rows: a pack between the blocks and the plain rows loses no row', async () => {
+    const { readStoredRollups } = await import('./samples-read.js');
+    const sid = 998;
+    const from = T0 + 2 * H;
+    // Session 1's 1-minute rows of two hours, as another session's, all plain.
+    const rows = rowsFromStoredColumns(
+      await store.numbers(`SELECT ${RollupStoredColumns} FROM rollups WHERE resolution = 60000 AND session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop`, [sessions[0], from, from + 2 * H]),
+    );
+    await writeRollups([{ resolution: 60_000, sessionId: sid, rows }]);
+    let packs = 0;
+    const racing = {
+      query: async (q: { text: string }) => {
+        if (q.text.includes(MinuteRollupRows.name) && !packs++) await packClosed(pool);
+        return pool.query(q as never);
+      },
+    } as unknown as pg.Pool;
+    const read = await readStoredRollups(racing, 60_000, sid, from, from + 2 * H);
+    expect(packs).toBe(1);
+    expect(Number((await pool.query(`SELECT count(*) AS n FROM ${MinuteRollupBlocks.name} WHERE session_id = $1`, [sid])).rows[0].n)).toBeGreaterThan(0);
+    expect(rows.time.length).toBeGreaterThan(0);
+    expect(Array.from(read.time)).toEqual(Array.from(rows.time));
+    expect(Array.from(read.sum)).toEqual(Array.from(rows.sum));
+  });
 });
