@@ -229,11 +229,21 @@ async function storedColumns(pool: Pool, resolution: number, sessionId: number, 
   }
   if (onGrid) {
     for (let k = 1; k <= slots; k++) starts[k] += starts[k - 1];
+    // Column by column (one typed loop each): row by row over every column cost 80 ms for a
+    // day of 30 hops' lean columns.
     for (const p of partList) {
-      const t = p.cols[timeIndex]!;
-      for (let i = p.a; i < p.b; i++) {
-        const at = starts[(t[i] - base) / resolution]++;
-        for (const k of filled) out[k][at] = k === hopIndex ? p.hop : p.cols[k]![i];
+      const t = p.cols[timeIndex] as Float64Array;
+      const m = p.b - p.a;
+      const pos = new Int32Array(m);
+      for (let i = 0; i < m; i++) pos[i] = starts[(t[p.a + i] - base) / resolution]++;
+      for (const k of filled) {
+        const dst = out[k];
+        if (k === hopIndex) {
+          for (let i = 0; i < m; i++) dst[pos[i]] = p.hop;
+          continue;
+        }
+        const src = p.cols[k] as Float64Array;
+        for (let i = 0; i < m; i++) dst[pos[i]] = src[p.a + i];
       }
     }
     return out;
