@@ -22,34 +22,33 @@ export function decodeSampleBlock(data: Uint8Array, n: number): { time: Float64A
 /** The columns a rollup block holds: every row column but the hop (the block's), as stored. */
 export const RollupBlockColumns = RollupRowColumns.filter((c) => c.key !== 'hop');
 
-/**
- * A rollup block of one hop: `columns` in RollupBlockColumns order, stored values (NaN a NULL),
- * each column after its length in bytes (a varint), so that a read of some columns (a timeline
- * graph's lean columns of every hop) skips the others without decoding them.
- */
-export function encodeRollupBlock(columns: ArrayLike<number>[], n: number): Uint8Array {
+/** The block columns (RollupBlockColumns indexes) kept in `data`: the lean ones; the others in `detail`. */
+export const LeanBlockColumns: readonly number[] = RollupBlockColumns.map((c, k) => ('lean' in c ? k : -1)).filter((k) => k >= 0);
+const DetailBlockColumns: readonly number[] = RollupBlockColumns.map((c, k) => ('lean' in c ? -1 : k)).filter((k) => k >= 0);
+
+function encodePart(columns: ArrayLike<number>[], n: number, which: readonly number[]): Uint8Array {
   const w = new ByteWriter();
-  RollupBlockColumns.forEach((c, k) => {
-    const col = new ByteWriter();
-    writeColumn(col, columns[k], n, c.nullable);
-    const bytes = col.done();
-    w.varint(bytes.length);
-    w.bytes(bytes);
-  });
+  for (const k of which) writeColumn(w, columns[k], n, RollupBlockColumns[k].nullable);
   return w.done();
 }
 
 /**
- * The columns of a rollup block in RollupBlockColumns order; `wanted` (indexes into that
- * order) decodes only those and leaves the others undefined (they are skipped, not read).
+ * A rollup block of one hop: `columns` in RollupBlockColumns order, stored values (NaN a NULL),
+ * as two byte strings: `data` the lean columns (what a timeline graph reads of every hop),
+ * `detail` the others, so that a lean read transfers and decodes only the first.
  */
-export function decodeRollupBlock(data: Uint8Array, n: number, wanted?: ReadonlySet<number>): (Float64Array | undefined)[] {
-  const r = new ByteReader(data);
-  const out: (Float64Array | undefined)[] = [];
-  for (let k = 0; k < RollupBlockColumns.length; k++) {
-    const length = r.varint();
-    const bytes = r.bytes(length);
-    out.push(!wanted || wanted.has(k) ? readColumn(new ByteReader(bytes), n) : undefined);
+export function encodeRollupBlock(columns: ArrayLike<number>[], n: number): { data: Uint8Array; detail: Uint8Array } {
+  return { data: encodePart(columns, n, LeanBlockColumns), detail: encodePart(columns, n, DetailBlockColumns) };
+}
+
+/** The columns of a rollup block in RollupBlockColumns order; without `detail` (a lean read) only the lean ones. */
+export function decodeRollupBlock(data: Uint8Array, detail: Uint8Array | null, n: number): (Float64Array | undefined)[] {
+  const out: (Float64Array | undefined)[] = new Array(RollupBlockColumns.length);
+  const lean = new ByteReader(data);
+  for (const k of LeanBlockColumns) out[k] = readColumn(lean, n);
+  if (detail) {
+    const rest = new ByteReader(detail);
+    for (const k of DetailBlockColumns) out[k] = readColumn(rest, n);
   }
   return out;
 }

@@ -219,8 +219,9 @@ async function packRollupLevel(pool: Pool, level: RollupLevelTables): Promise<Pa
           for (let x = 0; x < n; x++) col[x] = all[i + x][k] ?? NaN;
           return col;
         });
+        const packed = encodeRollupBlock(columns, n);
         out
-          .row(8)
+          .row(9)
           .int4(level.resolution)
           .int4(sessionId)
           .int2(all[i][hopIndex] as number)
@@ -228,10 +229,11 @@ async function packRollupLevel(pool: Pool, level: RollupLevelTables): Promise<Pa
           .int8(all[i][0] as number)
           .int8(all[j - 1][0] as number)
           .int4(n)
-          .bytea(encodeRollupBlock(columns, n));
+          .bytea(packed.data)
+          .bytea(packed.detail);
         i = j;
       }
-      await copyInto(c, level.blocks, 'resolution, session_id, hop, period, first_time, last_time, n, data', out);
+      await copyInto(c, level.blocks, 'resolution, session_id, hop, period, first_time, last_time, n, data, detail', out);
       return { rows: all.length, blocks: out.rows };
     },
     level.daily ? (day) => ensureDays(pool, MinuteRollupBlocks, [day]) : undefined,

@@ -137,8 +137,6 @@ const timeIndex = RollupRowColumns.findIndex((c) => c.key === 'time');
 const hopIndex = RollupRowColumns.findIndex((c) => c.key === 'hop');
 const plainSelect = RollupRowColumns.map((c) => ('micros' in c && c.micros === 'sum') || c.key === 'time' ? `${c.sql}::float8` : c.sql).join(', ');
 const LeanColumns = RollupRowColumns.map((c, i) => ('lean' in c ? i : -1)).filter((i) => i >= 0);
-// The block columns (RollupBlockColumns order) a lean read decodes.
-const leanBlockColumns = new Set(RollupBlockColumns.map((c, k) => ('lean' in c ? k : -1)).filter((k) => k >= 0));
 const rowIndexOfBlock = RollupBlockColumns.map((c) => RollupRowColumns.findIndex((x) => x.key === c.key));
 
 /**
@@ -155,26 +153,25 @@ async function storedColumns(pool: Pool, resolution: number, sessionId: number, 
   // its hop, n and data and NULL for the row columns; a plain row NULL for those three.
   const rowNulls = RollupRowColumns.map(() => 'NULL').join(', ');
   const { rows: found } = await pool.query({
-    text: `(SELECT hop, n, data, ${rowNulls} FROM ${level.blocks}
+    text: `(SELECT hop, n, data, ${sel.kind === 'lean' ? 'NULL::bytea' : 'detail'}, ${rowNulls} FROM ${level.blocks}
               WHERE resolution = $1 AND session_id = $2 AND period >= $5 AND period < $4 AND last_time >= $3 AND first_time < $4${sel.kind === 'hop' ? ' AND hop = $6' : ''}
               ORDER BY hop, first_time)
            UNION ALL
-           (SELECT NULL, NULL, NULL, ${plainSelect} FROM ${level.rows}
+           (SELECT NULL, NULL, NULL, NULL, ${plainSelect} FROM ${level.rows}
               WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4${sel.kind === 'hop' ? ' AND hop = $6' : ''} ORDER BY hop, time)`,
     values: [resolution, sessionId, from, to, floorTo(from, level.blockPeriod), ...(sel.kind === 'hop' ? [sel.hop] : [])],
     rowMode: 'array',
   });
-  const blocks = { rows: found.filter((r) => r[2] !== null).map((r) => r.slice(0, 3)) };
-  const plain = { rows: found.filter((r) => r[2] === null).map((r) => r.slice(3)) };
-  const wanted = sel.kind === 'lean' ? leanBlockColumns : undefined;
+  const blocks = { rows: found.filter((r) => r[2] !== null).map((r) => r.slice(0, 4)) };
+  const plain = { rows: found.filter((r) => r[2] === null).map((r) => r.slice(4)) };
   const width = RollupRowColumns.length;
   const filled = sel.kind === 'lean' ? LeanColumns : RollupRowColumns.map((_, k) => k);
   // Pieces of columns, each of one hop and in time order: the rows in range of a block (a
   // contiguous run: a block is in time order), or a hop's plain rows. Blocks come by hop.
   type Part = { hop: number; cols: (ArrayLike<number> | undefined)[]; a: number; b: number };
   const partList: Part[] = [];
-  for (const [hop, n, data] of blocks.rows as [number, number, Buffer][]) {
-    const decoded = decodeRollupBlock(data, n, wanted);
+  for (const [hop, n, data, detail] of blocks.rows as [number, number, Buffer, Buffer | null][]) {
+    const decoded = decodeRollupBlock(data, detail, n);
     const cols: (ArrayLike<number> | undefined)[] = new Array(width);
     decoded.forEach((c, k) => (cols[rowIndexOfBlock[k]] = c));
     const time = cols[timeIndex]!;

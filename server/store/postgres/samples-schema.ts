@@ -20,12 +20,20 @@ export const HourMs = 3_600_000;
 export interface DayTable {
   name: string;
   key: string;
+  /** The columns of packed bits (block tables): kept in the row, not compressed. */
+  packed?: string[];
 }
 
+/**
+ * A rollup block's two byte columns: `data` the lean columns (columns.ts `lean`: what a timeline
+ * graph reads of every hop), `detail` the others; a lean read transfers half the bytes.
+ */
+export const RollupBlockBytes = ['data', 'detail'];
+
 export const SampleRounds: DayTable = { name: 'sample_rounds', key: 'time' };
-export const SampleBlocks: DayTable = { name: 'sample_blocks', key: 'period' };
+export const SampleBlocks: DayTable = { name: 'sample_blocks', key: 'period', packed: ['data'] };
 export const MinuteRollupRows: DayTable = { name: 'rollup_rows_1m', key: 'time' };
-export const MinuteRollupBlocks: DayTable = { name: 'rollup_blocks_1m', key: 'period' };
+export const MinuteRollupBlocks: DayTable = { name: 'rollup_blocks_1m', key: 'period', packed: RollupBlockBytes };
 
 /** Per rollup level (resolution ms): its tables, and the period one block of a hop holds. */
 export interface RollupLevelTables {
@@ -60,6 +68,7 @@ const rollupColumns = `time bigint NOT NULL, hop smallint NOT NULL, count intege
 
 const blockColumns = `hop smallint NOT NULL, period bigint NOT NULL, first_time bigint NOT NULL, last_time bigint NOT NULL,
   n integer NOT NULL, data bytea NOT NULL`;
+const rollupBlockColumns = `${blockColumns}, detail bytea NOT NULL`;
 
 /** The statements that create the tables (idempotent). */
 export const SamplesSchemaSql: string[] = [
@@ -70,9 +79,9 @@ export const SamplesSchemaSql: string[] = [
   ...RollupLevels.flatMap((l) => [
     `CREATE TABLE IF NOT EXISTS ${l.rows} (resolution integer NOT NULL, session_id integer NOT NULL, ${rollupColumns})${l.daily ? ' PARTITION BY RANGE (time)' : ''}`,
     `CREATE INDEX IF NOT EXISTS ${l.rows}_session ON ${l.rows} (session_id, time)`,
-    `CREATE TABLE IF NOT EXISTS ${l.blocks} (resolution integer NOT NULL, session_id integer NOT NULL, ${blockColumns})${l.daily ? ' PARTITION BY RANGE (period)' : ''}`,
+    `CREATE TABLE IF NOT EXISTS ${l.blocks} (resolution integer NOT NULL, session_id integer NOT NULL, ${rollupBlockColumns})${l.daily ? ' PARTITION BY RANGE (period)' : ''}`,
     `CREATE INDEX IF NOT EXISTS ${l.blocks}_session ON ${l.blocks} (session_id, period)`,
-    ...(l.daily ? [] : blockStorage(l.blocks)),
+    ...(l.daily ? [] : blockStorage(l.blocks, RollupBlockBytes)),
   ]),
 ];
 
@@ -80,8 +89,8 @@ export const SamplesSchemaSql: string[] = [
  * A packed block is a few KB of bits that do not compress further: kept in the row (up to
  * 8 KB, no TOAST pointer and chunk rows) and not run through pglz.
  */
-function blockStorage(table: string): string[] {
-  return [`ALTER TABLE ${table} SET (toast_tuple_target = 8160)`, `ALTER TABLE ${table} ALTER COLUMN data SET STORAGE EXTERNAL`];
+function blockStorage(table: string, columns: string[]): string[] {
+  return [`ALTER TABLE ${table} SET (toast_tuple_target = 8160)`, ...columns.map((c) => `ALTER TABLE ${table} ALTER COLUMN ${c} SET STORAGE EXTERNAL`)];
 }
 
 export async function createSamplesSchema(pool: Pool | PoolClient): Promise<void> {
@@ -120,7 +129,7 @@ export async function ensureDays(pool: Pool, t: DayTable, days: Iterable<number>
     if (seen.has(name)) continue;
     try {
       await pool.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${t.name} FOR VALUES FROM (${day * DayMs}) TO (${(day + 1) * DayMs})`);
-      if (t.key === 'period') for (const sql of blockStorage(name)) await pool.query(sql);
+      if (t.packed) for (const sql of blockStorage(name, t.packed)) await pool.query(sql);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code !== '42P07' && code !== '23505') throw e; // made by another writer meanwhile
