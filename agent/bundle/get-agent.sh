@@ -1,7 +1,7 @@
 #!/bin/sh
 # The self-served installer (issue 46): GET /downloads/hopwatch-agent-install.sh, built by
 # agent/bundle/build.sh (machine-arch.sh's function above this) and served with this server's
-# address in place of @HOPWATCH_SERVER@ (server/agents/installer.ts).
+# address on the server= line below (server/agents/installer.ts).
 #   curl -fLO <server>/downloads/hopwatch-agent-install.sh
 #   sudo sh hopwatch-agent-install.sh '<Auto Setup link>'
 # Picks the bundle for this machine by `uname -m` (hopwatch_agent_arch), downloads it from the

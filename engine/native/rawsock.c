@@ -22,6 +22,7 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -400,7 +401,7 @@ static napi_value SendBatch(napi_env env, napi_callback_info info) {
 static int interface_mtu(int fd, int family, const char *ifname) {
   char name[IF_NAMESIZE] = "";
   if (ifname[0]) {
-    strncpy(name, ifname, IF_NAMESIZE - 1);
+    snprintf(name, sizeof name, "%s", ifname);
   } else {
     struct sockaddr_storage local;
     socklen_t llen = sizeof local;

@@ -13,5 +13,5 @@ export function shellQuoted(s: string): string {
 export async function installerScript(deps: Pick<AgentDeps, 'store' | 'config'>, template: string, serverUrl: string): Promise<string> {
   const [server] = await agentServerAddress(deps, serverUrl);
   // The Host header comes from the caller: quoted, it cannot become shell text.
-  return template.replace('@HOPWATCH_SERVER@', () => shellQuoted(server));
+  return template.replace(/^server=@HOPWATCH_SERVER@$/m, () => `server=${shellQuoted(server)}`);
 }
