@@ -20,11 +20,16 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "Downloading the Hopwatch agent for Linux $arch: $server/downloads/$file"
 if command -v curl >/dev/null; then
-  curl -fsSL -o "$work/$file" "$server/downloads/$file"
+  got() { curl -fsSL -o "$work/$file" "$server/downloads/$file"; }
 elif command -v wget >/dev/null; then
-  wget -q -O "$work/$file" "$server/downloads/$file"
+  got() { wget -q -O "$work/$file" "$server/downloads/$file"; }
 else
   echo "hopwatch-agent-install.sh: needs curl or wget to download $server/downloads/$file" >&2
+  exit 1
+fi
+if ! got; then
+  # A server built without the cross compiler serves no arm64 bundle (404; docs/agents.md).
+  echo "hopwatch-agent-install.sh: $server/downloads/$file could not be downloaded (above). If the server answers 404, it was built without the Linux $arch agent: see docs/agents.md \"Supported platforms\"." >&2
   exit 1
 fi
 tar -C "$work" -xzf "$work/$file"
