@@ -89,4 +89,12 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')("the linu
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('function');
   }, 60_000);
+
+  // qemu-user answers getsockopt(IP_MTU) with ENOPROTOOPT; the addon then takes the outgoing
+  // interface's MTU (a trace failed with "Cannot find the MTU toward ..." before).
+  it('finds the MTU toward an address under qemu (the interface MTU where IP_MTU is not answered)', () => {
+    const r = run(['-p', `require(${JSON.stringify(join(bundle, 'app/dist/engine/native/rawsock.node'))}).pathMtu(4, '127.0.0.1', null)`]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(readFileSync('/sys/class/net/lo/mtu', 'utf8').trim());
+  }, 60_000);
 });
