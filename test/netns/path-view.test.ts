@@ -228,7 +228,7 @@ describe.skipIf(!asRoot)('the Path view on routed namespaces (issue 44)', () => 
     expect(node(after, addr('S1'))).toBeUndefined();
     expect(edge(after, addr('B1'), addr('C'))).toBeDefined();
     expect(edge(after, addr('C'), addr('S2'))).toBeDefined();
-    // The hub method answers the same as the REST call.
+    // The summary's view lists the same change for that trace.
     const viaSummary = await pathView('Summary', summaryId, minute - 2 * Minute, minute + 2 * Minute);
     expect(viaSummary.RouteChanges.filter((c) => c.SessionId === branchTrace)).toEqual(v.RouteChanges);
   });

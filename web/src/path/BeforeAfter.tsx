@@ -2,7 +2,7 @@
 // changed at that minute, read for up to 10 minutes before the change's minute and after it,
 // drawn on one layout (the same router in the same place on both sides), the nodes only one
 // side has highlighted (removed red, added green).
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { PathRouteChange, PathViewKind } from '../../../server/contract/path-view';
 import { layoutGraph } from './logic/layout';
 import { beforeAfterRanges, changedNodes } from './logic/routeChangeExport';
@@ -44,6 +44,16 @@ export function BeforeAfter({ kind, id, minuteMs, changes, onClose }: Props) {
     return { b, a, layout, diff };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, before.view, after.view, sessions]);
+  // Both sides scrolled to the change (the same place: one layout).
+  const sides = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (!drawn) return;
+    const changed = [...drawn.diff.removed, ...drawn.diff.added].map((id) => drawn.layout.nodes.get(id)).filter((p) => !!p);
+    if (!changed.length) return;
+    const x = Math.min(...changed.map((p) => p.x)) - 240;
+    const y = Math.min(...changed.map((p) => p.y)) - 60;
+    sides.current?.querySelectorAll<HTMLDivElement>('.path-scroll').forEach((el) => el.scrollTo({ left: Math.max(0, x), top: Math.max(0, y) }));
+  }, [drawn]);
   const failed = before.status === 'failed' ? before.message : after.status === 'failed' ? after.message : null;
   return (
     <section className="path-before-after" data-testid="path-before-after" aria-label="Before and after the route change">
@@ -65,7 +75,7 @@ export function BeforeAfter({ kind, id, minuteMs, changes, onClose }: Props) {
       ) : !drawn ? (
         <p className="path-muted">Loading…</p>
       ) : (
-        <div className="path-before-after-sides">
+        <div className="path-before-after-sides" ref={sides}>
           <figure data-testid="path-before">
             <figcaption>Before ({new Date(ranges.before.startMs).toLocaleTimeString()} – {new Date(ranges.before.endMs).toLocaleTimeString()})</figcaption>
             <div className="path-scroll">

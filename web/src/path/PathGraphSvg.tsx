@@ -67,7 +67,7 @@ export function PathGraphSvg({ graph, layout, highlight, expandedAs, onHover, on
   return (
     <svg className="path-graph" data-testid={testId} width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="img" aria-label="Path graph">
       <defs>
-        <marker id="path-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+        <marker id="path-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
           <path d="M0,0 L10,5 L0,10 z" fill="#94a3b8" />
         </marker>
       </defs>

@@ -29,7 +29,7 @@ export interface PathPanelProps {
 declare global {
   interface Window {
     /** Draw times of the Path view (ms from data to painted), read by the browser test and benchmark. */
-    __hopwatchPathDraws?: { ms: number; layoutRan: boolean; nodes: number }[];
+    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; nodes: number }[];
   }
 }
 
@@ -58,7 +58,7 @@ export function PathPanel({ kind, id, range, onSelectRange, onOpenHop }: PathPan
     const graph = shownGraph(view, { hiddenSessions, groupByAs, expandedAs });
     const runsBefore = stable.current!.layout.runs;
     const layout = stable.current!.layout.place(graph);
-    return { graph, layout, layoutRan: stable.current!.layout.runs !== runsBefore };
+    return { graph, layout, layoutRan: stable.current!.layout.runs !== runsBefore, layoutMs: performance.now() - started.current };
   }, [view, hiddenAgents, groupByAs, expandedAs]);
   const matches = useMemo(() => (drawn ? searchMatches(drawn.graph, search) : new Set<string>()), [drawn, search]);
 
@@ -67,7 +67,7 @@ export function PathPanel({ kind, id, range, onSelectRange, onOpenHop }: PathPan
     const t0 = started.current;
     requestAnimationFrame(() => {
       const ms = performance.now() - t0;
-      (window.__hopwatchPathDraws ??= []).push({ ms, layoutRan: drawn.layoutRan, nodes: drawn.graph.nodes.length });
+      (window.__hopwatchPathDraws ??= []).push({ ms, layoutMs: drawn.layoutMs, layoutRan: drawn.layoutRan, nodes: drawn.graph.nodes.length });
       root.current?.setAttribute('data-draw-ms', ms.toFixed(1));
     });
   }, [drawn]);
@@ -101,6 +101,7 @@ export function PathPanel({ kind, id, range, onSelectRange, onOpenHop }: PathPan
 
   return (
     <div className="path-panel" data-testid="path-panel" ref={root} data-state={state.status}>
+      <div className="path-head">
       <div className="path-toolbar">
         <input type="search" placeholder="Search an address, name or AS" aria-label="Search the path" value={search} onChange={(e) => setSearch(e.target.value)} />
         {search.trim() && <span className="path-muted" data-testid="path-search-count">{matches.size} found</span>}
@@ -131,6 +132,7 @@ export function PathPanel({ kind, id, range, onSelectRange, onOpenHop }: PathPan
         </span>
       </div>
       {view && <PathTimeStrip view={view} width={stripWidth} onMark={(m) => setCompare({ minuteMs: m.minuteMs, changes: m.changes })} onSelectRange={onSelectRange} />}
+      </div>
       {compare && <BeforeAfter kind={kind} id={id} minuteMs={compare.minuteMs} changes={compare.changes} onClose={() => setCompare(null)} />}
       <div className="path-scroll" onClick={(e) => e.target === e.currentTarget && setPinned(null)}>
         {drawn && drawn.graph.nodes.length === 0 && <p className="path-muted">No hop answered in this range.</p>}
