@@ -14,6 +14,7 @@ import type { TargetRow } from '../contract/targets.js';
 import type { OpenHopHosts } from '../hop-details/service.js';
 import { HopHostMinuteMs } from '../hop-details/tally.js';
 import type { Store } from '../store/db.js';
+import { sessionFor } from '../targets/service.js';
 import { buildPathGraph, type TraceHop, type TraceHopMinute, type TracePath } from './graph.js';
 import { hopHostMinutes } from './repository.js';
 import { stripIntervalSeconds, stripOf } from './strip.js';
@@ -33,11 +34,9 @@ export interface PathViewRequest {
 }
 
 /** The sessions of the view: the target's, or every open target of the summary (as its grid lists them). */
-async function sessionIdsOf(deps: PathViewDeps, p: Principal, req: PathViewRequest, range: { from: number; to: number }): Promise<number[]> {
-  if (req.kind === 'Target') {
-    const rows = await deps.data.traceGraphRows(p, { listType: 'Target', uniqueID: req.id, columnNames: [], requests: [{ ID: req.id, Start: String(range.from), End: String(range.to) }] });
-    return [Number(rows.UniqueID)];
-  }
+async function sessionIdsOf(deps: PathViewDeps, p: Principal, req: PathViewRequest): Promise<number[]> {
+  // The same checks as the grid's: another account's target, or one outside a visitor's link, is not found.
+  if (req.kind === 'Target') return [(await sessionFor(deps.store, p, req.id)).id];
   const id = req.id.replace(/^SUM-/i, '');
   const rows = await deps.data.traceGraphRows(p, { listType: 'Summary', uniqueID: id, columnNames: [], requests: [] });
   return [...new Set(rows.Rows.map((r) => parseRecordId(r.UniqueID.split('_h_')[0])).filter((x): x is number => x !== undefined))];
@@ -58,7 +57,7 @@ export async function pathView(deps: PathViewDeps, p: Principal, req: PathViewRe
   const to = parseTime(req.end, 'end');
   if (!(to > from)) throw badRequest('end must be after start.');
   if (to - from > MaxPathViewRangeMs) throw badRequest('The Path view reads at most 31 days at once: choose a shorter range.');
-  const ids = await sessionIdsOf(deps, p, req, { from, to });
+  const ids = await sessionIdsOf(deps, p, req);
   const range = [{ ID: '', Start: String(from), End: String(to) }];
   const interval = stripIntervalSeconds(to - from);
   const [perSession, minutes] = await Promise.all([
