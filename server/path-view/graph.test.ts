@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HopHostDetails } from '../contract/hop-details.js';
-import { buildPathGraph, type TraceHop, type TracePath } from './graph.js';
+import { buildPathGraph, minutePaths, parseMinutePath, type TraceHop, type TraceHopMinute, type TracePath } from './graph.js';
 
 const M = 60_000;
 const host = (Address: string, SharePercent = 100, extra: Partial<HopHostDetails> = {}): HopHostDetails => ({
@@ -26,11 +26,12 @@ const hop = (n: number, addresses: string[], latencyMs: number | null, lossPerce
 });
 
 /** A trace whose hops answer with the same addresses every minute of `minutes`. */
-function trace(sessionId: number, agentId: number, hops: TraceHop[], minutes = 3, target = '10.0.0.9'): TracePath {
+/** A trace whose hops answer with the same addresses every minute of `minutes`; `rows` adds hop_hosts rows. */
+function trace(sessionId: number, agentId: number, hops: TraceHop[], minutes = 3, target = '10.0.0.9', rows: TraceHopMinute[] = []): TracePath {
   return {
     session: { SessionId: sessionId, TargetId: String(sessionId), AgentId: agentId, AgentName: `agent ${agentId}`, TargetAddress: target, TargetName: 'svc' },
     hops,
-    minutes: Array.from({ length: minutes }, (_, m) => hops.flatMap((h) => h.hosts.map((x) => ({ minute: m * M, hop: h.hop, address: x.Address })))).flat(),
+    minutes: minutePaths([...Array.from({ length: minutes }, (_, m) => hops.flatMap((h) => h.hosts.map((x) => ({ minute: m * M, hop: h.hop, address: x.Address })))).flat(), ...rows]),
   };
 }
 
@@ -94,11 +95,11 @@ describe('the path graph', () => {
   });
 
   it('lists a route change of a hop at its minute with old and new addresses', () => {
-    const t = trace(1, -1, [hop(1, ['10.0.1.1'], 1), hop(2, ['10.0.5.1', '10.0.6.1'], 2), hop(3, ['10.0.0.9'], 3)], 0);
+    const rows: TraceHopMinute[] = [];
     for (let m = 0; m < 6; m++) {
-      t.minutes.push({ minute: m * M, hop: 1, address: '10.0.1.1' }, { minute: m * M, hop: 2, address: m < 3 ? '10.0.5.1' : '10.0.6.1' }, { minute: m * M, hop: 3, address: '10.0.0.9' });
+      rows.push({ minute: m * M, hop: 1, address: '10.0.1.1' }, { minute: m * M, hop: 2, address: m < 3 ? '10.0.5.1' : '10.0.6.1' }, { minute: m * M, hop: 3, address: '10.0.0.9' });
     }
-    const g = buildPathGraph([t]);
+    const g = buildPathGraph([trace(1, -1, [hop(1, ['10.0.1.1'], 1), hop(2, ['10.0.5.1', '10.0.6.1'], 2), hop(3, ['10.0.0.9'], 3)], 0, '10.0.0.9', rows)]);
     expect(g.routeChanges).toEqual([{ Time: new Date(3 * M).toISOString(), SessionId: 1, AgentName: 'agent -1', TargetId: '1', Hop: 2, Old: ['10.0.5.1'], New: ['10.0.6.1'] }]);
     // Both routes of the range are drawn; a minute where hop 2 lost every probe is not silent.
     expect(edge(g, 'ip:10.0.1.1', 'ip:10.0.5.1')!.Weight).toBe(3);
@@ -106,11 +107,32 @@ describe('the path graph', () => {
   });
 
   it('takes a hop that lost every probe in a minute to be where it was last seen, not silent', () => {
-    const t = trace(1, -1, [hop(1, ['10.0.1.1'], 1), hop(2, ['10.0.2.1'], 2, 10), hop(3, ['10.0.0.9'], 3)], 0);
-    t.minutes.push({ minute: 0, hop: 1, address: '10.0.1.1' }, { minute: 0, hop: 2, address: '10.0.2.1' }, { minute: 0, hop: 3, address: '10.0.0.9' });
-    t.minutes.push({ minute: M, hop: 1, address: '10.0.1.1' }, { minute: M, hop: 3, address: '10.0.0.9' });
-    const g = buildPathGraph([t]);
+    const g = buildPathGraph([
+      trace(1, -1, [hop(1, ['10.0.1.1'], 1), hop(2, ['10.0.2.1'], 2, 10), hop(3, ['10.0.0.9'], 3)], 0, '10.0.0.9', [
+        { minute: 0, hop: 1, address: '10.0.1.1' },
+        { minute: 0, hop: 2, address: '10.0.2.1' },
+        { minute: 0, hop: 3, address: '10.0.0.9' },
+        { minute: M, hop: 1, address: '10.0.1.1' },
+        { minute: M, hop: 3, address: '10.0.0.9' },
+      ]),
+    ]);
     expect(g.nodes.some((n) => n.Kind === 'Silent')).toBe(false);
     expect(edge(g, 'ip:10.0.2.1', 'ip:10.0.0.9')!.Weight).toBe(2);
+  });
+
+  it('reads minute paths as the store writes them, and counts equal minutes once each', () => {
+    expect([...parseMinutePath('1=10.0.1.1 2=10.0.6.1,10.0.5.1 3=10.0.0.9')]).toEqual([
+      [1, ['10.0.1.1']],
+      [2, ['10.0.5.1', '10.0.6.1']],
+      [3, ['10.0.0.9']],
+    ]);
+    expect(minutePaths([{ minute: M, hop: 2, address: 'b' }, { minute: M, hop: 1, address: 'x' }, { minute: M, hop: 2, address: 'a' }, { minute: 0, hop: 1, address: 'x' }])).toEqual([
+      { minute: 0, path: '1=x' },
+      { minute: M, path: '1=x 2=a,b' },
+    ]);
+    // 500 equal minutes: weight 500 on every edge, no route change.
+    const g = buildPathGraph([trace(1, -1, [hop(1, ['10.0.1.1'], 1), hop(2, ['10.0.0.9'], 2)], 500)]);
+    expect(edge(g, 'ip:10.0.1.1', 'ip:10.0.0.9')!.Weight).toBe(500);
+    expect(g.routeChanges).toEqual([]);
   });
 });

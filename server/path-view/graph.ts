@@ -38,10 +38,54 @@ export interface TraceHopMinute {
   address: string;
 }
 
+/**
+ * One minute of a trace as one text: every hop that answered with its addresses, in hop order,
+ * addresses sorted: "1=10.0.0.1 2=10.0.1.1,10.0.2.1 3=10.0.0.9". The store answers this form
+ * (one row per trace and minute, not one per address), and equal minutes are read once.
+ */
+export interface TraceMinutePath {
+  minute: number;
+  path: string;
+}
+
 export interface TracePath {
   session: Omit<PathSession, 'TargetNodeId'>;
   hops: TraceHop[];
-  minutes: TraceHopMinute[];
+  minutes: TraceMinutePath[];
+}
+
+/** hop_hosts rows as minute paths (the open minute from memory; tests). */
+export function minutePaths(rows: readonly TraceHopMinute[]): TraceMinutePath[] {
+  const byMinute = new Map<number, Map<number, Set<string>>>();
+  for (const r of rows) {
+    let hops = byMinute.get(r.minute);
+    if (!hops) byMinute.set(r.minute, (hops = new Map()));
+    let set = hops.get(r.hop);
+    if (!set) hops.set(r.hop, (set = new Set()));
+    set.add(r.address);
+  }
+  return [...byMinute.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([minute, hops]) => ({
+      minute,
+      path: [...hops.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([hop, set]) => `${hop}=${[...set].sort().join(',')}`)
+        .join(' '),
+    }));
+}
+
+/** A minute path's hops and their sorted addresses. */
+export function parseMinutePath(path: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const part of path.split(' ')) {
+    const eq = part.indexOf('=');
+    if (eq < 1) continue;
+    const hop = Number(part.slice(0, eq));
+    const list = part.slice(eq + 1).split(',').filter(Boolean).sort();
+    if (Number.isInteger(hop) && hop > 0 && list.length) out.set(hop, list);
+  }
+  return out;
 }
 
 export interface PathGraph {
@@ -60,27 +104,6 @@ function targetHopOf(t: TracePath): number | null {
   return h ? h.hop : null;
 }
 
-/** The deepest hop of the path: the target's, else the deepest that answered. */
-function lastHopOf(t: TracePath, targetHop: number | null): number {
-  if (targetHop !== null) return targetHop;
-  return Math.max(0, ...t.hops.filter((h) => h.hosts.length > 0).map((h) => h.hop), ...t.minutes.map((m) => m.hop));
-}
-
-/** Per minute, each hop's sorted address set (hops up to `last`). */
-function minuteSets(t: TracePath, last: number): Map<number, Map<number, string[]>> {
-  const out = new Map<number, Map<number, string[]>>();
-  for (const m of t.minutes) {
-    if (m.hop > last) continue;
-    let byHop = out.get(m.minute);
-    if (!byHop) out.set(m.minute, (byHop = new Map()));
-    const list = byHop.get(m.hop) ?? [];
-    if (!list.includes(m.address)) list.push(m.address);
-    byHop.set(m.hop, list);
-  }
-  for (const byHop of out.values()) for (const list of byHop.values()) list.sort();
-  return out;
-}
-
 class GraphBuilder {
   readonly nodes = new Map<string, PathNode>();
   readonly edges = new Map<string, PathEdge & { latencySum: number; latencyWeight: number }>();
@@ -95,15 +118,16 @@ class GraphBuilder {
     if (!n.SessionIds.includes(sessionId)) n.SessionIds.push(sessionId);
   }
 
-  edge(from: string, to: string, sessionId: number, addedLatency: number | null): void {
+  /** The edge seen in `minutes` more minutes of a trace. */
+  edge(from: string, to: string, sessionId: number, addedLatency: number | null, minutes: number): void {
     const key = `${from} ${to}`;
     let e = this.edges.get(key);
     if (!e) this.edges.set(key, (e = { From: from, To: to, Weight: 0, AddedLatencyMs: null, SessionIds: [], latencySum: 0, latencyWeight: 0 }));
-    e.Weight++;
+    e.Weight += minutes;
     if (!e.SessionIds.includes(sessionId)) e.SessionIds.push(sessionId);
     if (addedLatency !== null) {
-      e.latencySum += addedLatency;
-      e.latencyWeight++;
+      e.latencySum += addedLatency * minutes;
+      e.latencyWeight += minutes;
     }
   }
 }
@@ -118,10 +142,25 @@ export function buildPathGraph(traces: readonly TracePath[]): PathGraph {
   for (const t of traces) {
     const s = t.session;
     const targetHop = targetHopOf(t);
-    const last = lastHopOf(t, targetHop);
     const hops = new Map(t.hops.map((h) => [h.hop, h]));
-    const sets = minuteSets(t, last);
-    const everAnswered = new Set([...sets.values()].flatMap((byHop) => [...byHop.keys()]));
+    const order = [...t.minutes].sort((a, b) => a.minute - b.minute);
+    // Each distinct minute path is parsed once (a steady route: one text for the whole range).
+    const parsed = new Map<string, Map<number, string[]>>();
+    const parse = (path: string) => {
+      let p = parsed.get(path);
+      if (!p) parsed.set(path, (p = parseMinutePath(path)));
+      return p;
+    };
+    const firstSeen = new Map<number, string[]>();
+    let deepestSeen = 0;
+    for (const m of order) {
+      for (const [hop, set] of parse(m.path)) {
+        if (!firstSeen.has(hop)) firstSeen.set(hop, set);
+        if (hop > deepestSeen) deepestSeen = hop;
+      }
+    }
+    // The route ends where the target answered; else at the deepest hop that answered.
+    const last = targetHop ?? Math.max(deepestSeen, 0, ...t.hops.filter((h) => h.hosts.length > 0).map((h) => h.hop));
     const agent = g.node(agentNodeId(s.AgentId), () => ({ Kind: 'Agent', Address: null, Name: s.AgentName, ...emptyDetails }));
     g.cross(agent, s.SessionId);
 
@@ -159,22 +198,41 @@ export function buildPathGraph(traces: readonly TracePath[]): PathGraph {
       return n;
     };
 
-    // Walk the minutes in order, carrying each hop's last seen set over minutes it lost.
+    // Walk the minutes in order, carrying each hop's last seen set over minutes it lost; equal
+    // walks (the same sets at every hop) are counted, and drawn once with their count.
     const lastSeen = new Map<number, string[]>();
-    const order = [...sets.keys()].sort((a, b) => a - b);
-    const firstSeenSets = new Map<number, string[]>();
-    for (const m of order) for (const [hop, set] of sets.get(m)!) if (!firstSeenSets.has(hop)) firstSeenSets.set(hop, set);
-    for (const minute of order) {
-      const byHop = sets.get(minute)!;
-      const deepest = Math.max(...byHop.keys());
-      const columns: { hop: number; ids: string[]; silent: boolean }[] = [{ hop: 0, ids: [agent.Id], silent: false }];
+    const walks = new Map<string, { sets: (string[] | null)[]; minutes: number }>();
+    const hopMinutes = new Map<number, HopMinute[]>();
+    for (const m of order) {
+      const answered = parse(m.path);
+      let deepest = 0;
+      for (const hop of answered.keys()) if (hop <= last && hop > deepest) deepest = hop;
+      if (!deepest) continue;
+      const sets: (string[] | null)[] = [];
+      let carried = false;
       for (let hop = 1; hop <= deepest; hop++) {
-        let set = byHop.get(hop);
-        if (set) lastSeen.set(hop, set);
-        else if (everAnswered.has(hop)) set = lastSeen.get(hop) ?? firstSeenSets.get(hop);
-        if (set && set.length) columns.push({ hop, ids: set.map((a) => addressNode(hop, a).Id), silent: false });
-        else columns.push({ hop, ids: [], silent: true });
+        let set = answered.get(hop);
+        if (set) {
+          lastSeen.set(hop, set);
+          const list = hopMinutes.get(hop) ?? [];
+          const prev = list[list.length - 1];
+          if (prev && sameList(prev.addresses, set)) prev.count = (prev.count ?? 1) + 1;
+          else list.push({ minute: m.minute, addresses: set, count: 1 });
+          hopMinutes.set(hop, list);
+        } else if (firstSeen.has(hop)) {
+          set = lastSeen.get(hop) ?? firstSeen.get(hop);
+          carried = true;
+        }
+        sets.push(set ?? null);
       }
+      const key = carried ? sets.map((x) => (x ? x.join(',') : '?')).join(' ') : `${m.path}|${deepest}`;
+      const w = walks.get(key);
+      if (w) w.minutes++;
+      else walks.set(key, { sets, minutes: 1 });
+    }
+    for (const { sets, minutes } of walks.values()) {
+      const columns: { hop: number; ids: string[]; silent: boolean }[] = [{ hop: 0, ids: [agent.Id], silent: false }];
+      sets.forEach((set, i) => columns.push(set ? { hop: i + 1, ids: set.map((a) => addressNode(i + 1, a).Id), silent: false } : { hop: i + 1, ids: [], silent: true }));
       // Silent hops between answering neighbours, keyed by them.
       for (let i = 1; i < columns.length; i++) {
         if (!columns[i].silent) continue;
@@ -199,14 +257,14 @@ export function buildPathGraph(traces: readonly TracePath[]): PathGraph {
         const fromLatency = from.hop === 0 ? 0 : latencyAt(from.hop);
         const toLatency = hops.get(to.hop)?.latencyMs ?? null;
         const added = fromLatency !== null && toLatency !== null ? toLatency - fromLatency : null;
-        for (const a of from.ids) for (const b of to.ids) g.edge(a, b, s.SessionId, added);
+        for (const a of from.ids) for (const b of to.ids) g.edge(a, b, s.SessionId, added, minutes);
       }
     }
 
     markLoss(g, t, targetHop);
     const targetNode = targetHop !== null ? addressNodeId(s.TargetAddress) : null;
     sessions.push({ ...s, TargetNodeId: targetNode && g.nodes.has(targetNode) ? targetNode : null });
-    routeChanges.push(...changesOf(t, sets, last));
+    routeChanges.push(...changesOf(t, hopMinutes));
   }
   const edges = [...g.edges.values()].map(({ latencySum, latencyWeight, ...e }) => ({
     ...e,
@@ -240,18 +298,11 @@ function markLoss(g: GraphBuilder, t: TracePath, targetHop: number | null): void
   for (const h of redHerrings) for (const n of nodesAt(h.hop)) if (n.LossStartPercent === null && n.Kind !== 'Silent') n.MutedLoss = 'NotCarriedOn';
 }
 
-function changesOf(t: TracePath, sets: Map<number, Map<number, string[]>>, last: number): PathRouteChange[] {
-  const byHop = new Map<number, HopMinute[]>();
-  for (const [minute, hops] of sets) {
-    for (const [hop, addresses] of hops) {
-      if (hop > last) continue;
-      const list = byHop.get(hop) ?? [];
-      list.push({ minute, addresses });
-      byHop.set(hop, list);
-    }
-  }
+const sameList = (a: string[], b: string[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
+
+function changesOf(t: TracePath, hopMinutes: Map<number, HopMinute[]>): PathRouteChange[] {
   const out: PathRouteChange[] = [];
-  for (const [hop, minutes] of byHop) {
+  for (const [hop, minutes] of hopMinutes) {
     for (const c of hopRouteChanges(minutes)) {
       out.push({
         Time: new Date(c.minute).toISOString(),

@@ -36,3 +36,18 @@ describe('route changes of a hop', () => {
     ]);
   });
 });
+
+describe('route changes of a hop, minutes counted', () => {
+  it('reads an entry of several equal minutes as that many minutes', () => {
+    // Two minutes of {a,b} between a and b is no transition minute: a change to {a,b}, then to b.
+    const m = [
+      { minute: 0, addresses: ['a'], count: 3 },
+      { minute: 3 * M, addresses: ['a', 'b'], count: 2 },
+      { minute: 5 * M, addresses: ['b'], count: 3 },
+    ];
+    expect(hopRouteChanges(m)).toEqual([
+      { minute: 3 * M, old: ['a'], new: ['a', 'b'] },
+      { minute: 5 * M, old: ['a', 'b'], new: ['b'] },
+    ]);
+  });
+});

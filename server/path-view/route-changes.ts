@@ -14,6 +14,8 @@ export interface HopMinute {
   minute: number;
   /** The addresses that answered at the hop in the minute, sorted. */
   addresses: string[];
+  /** Answered minutes this entry stands for (consecutive ones with the same addresses); default 1. */
+  count?: number;
 }
 
 export interface HopRouteChange {
@@ -37,8 +39,8 @@ function runsOf(minutes: readonly HopMinute[]): Run[] {
   for (const m of [...minutes].sort((a, b) => a.minute - b.minute)) {
     if (!m.addresses.length) continue;
     const last = runs[runs.length - 1];
-    if (last && same(last.addresses, m.addresses)) last.minutes++;
-    else runs.push({ first: m.minute, addresses: m.addresses, minutes: 1 });
+    if (last && same(last.addresses, m.addresses)) last.minutes += m.count ?? 1;
+    else runs.push({ first: m.minute, addresses: m.addresses, minutes: m.count ?? 1 });
   }
   return runs;
 }

@@ -15,8 +15,8 @@ import type { OpenHopHosts } from '../hop-details/service.js';
 import { HopHostMinuteMs } from '../hop-details/tally.js';
 import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
-import { buildPathGraph, type TraceHop, type TraceHopMinute, type TracePath } from './graph.js';
-import { hopHostMinutes } from './repository.js';
+import { buildPathGraph, minutePaths, type TraceHop, type TraceMinutePath, type TracePath } from './graph.js';
+import { minutePathsOf } from './repository.js';
 import { stripIntervalSeconds, stripOf } from './strip.js';
 
 export interface PathViewDeps {
@@ -70,7 +70,7 @@ export async function pathView(deps: PathViewDeps, p: Principal, req: PathViewRe
         return { id, rows, buckets };
       }),
     ),
-    deps.store.read((q) => hopHostMinutes(q, ids, from, to)),
+    deps.store.read((q) => minutePathsOf(q, ids, from, to)),
   ]);
   const traces: TracePath[] = perSession.map(({ id, rows }) => {
     const header = rows.Rows.find((r) => r.HopNum === 0)!;
@@ -105,9 +105,7 @@ export async function pathView(deps: PathViewDeps, p: Principal, req: PathViewRe
 }
 
 /** The minute ingest still counts in memory (not stored yet), inside the range. */
-function openMinutes(deps: PathViewDeps, sessionId: number, from: number, to: number): TraceHopMinute[] {
+function openMinutes(deps: PathViewDeps, sessionId: number, from: number, to: number): TraceMinutePath[] {
   const first = Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs;
-  return (deps.open?.openHopHosts?.(sessionId) ?? [])
-    .filter((r) => r.answers > 0 && r.minute >= first && r.minute < to)
-    .map((r) => ({ minute: r.minute, hop: r.hop, address: r.address }));
+  return minutePaths((deps.open?.openHopHosts?.(sessionId) ?? []).filter((r) => r.answers > 0 && r.minute >= first && r.minute < to));
 }

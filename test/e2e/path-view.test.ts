@@ -141,6 +141,24 @@ describe('the Path view (Chromium)', () => {
     await compare.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, 'path-view-before-after.png') });
     expect(await page.getByTestId('path-changes').locator('tbody tr').count()).toBe(1);
+    // The list exports as CSV.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = await new Promise<string>((ok, fail) => download.createReadStream().then((s) => {
+      let text = '';
+      s.on('data', (d) => (text += d));
+      s.on('end', () => ok(text));
+      s.on('error', fail);
+    }, fail));
+    expect(csv.split('\r\n')[1]).toBe(`${new Date(seed.changeAt).toISOString()},Site 3,service.example.test,10,10.3.10.1 10.3.10.2,10.3.10.9`);
+
+    // Group by AS: each site's routers one node; a click expands one into a box of its routers.
+    await page.getByLabel('Group by AS').check();
+    await expect.poll(() => graph.locator('g.path-node[data-node="as:64501"]').count()).toBe(1);
+    expect(await graph.locator('g.path-node[data-node="ip:10.1.2.1"]').count()).toBe(0);
+    await graph.locator('g.path-node[data-node="as:64501"]').click();
+    await expect.poll(() => graph.locator('g.path-as-box[data-asn="64501"]').count()).toBe(1);
+    expect(await graph.locator('g.path-node[data-node="ip:10.1.2.1"]').count()).toBe(1);
+    await page.getByLabel('Group by AS').uncheck();
 
     // Hide an agent, search an address.
     await page.getByRole('group', { name: 'Agents shown' }).getByLabel('Site 2').uncheck();

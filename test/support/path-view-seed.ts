@@ -67,3 +67,10 @@ export async function seedPathView(dataDir: string, o: { agents: number; hops: n
     await store.close();
   }
 }
+
+declare global {
+  interface Window {
+    /** The Path view's draw times (web/src/path/PathPanel.tsx), read in the browser. */
+    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; nodes: number }[];
+  }
+}

@@ -2,15 +2,12 @@
 // old -> new, each opening the before/after comparison, exported as CSV or JSON.
 import type { PathRouteChange, PathView } from '../../../server/contract/path-view';
 import { routeChangesCsv, routeChangesJson } from './logic/routeChangeExport';
+import { downloadUrl } from '../api/download';
 
+/** The export as a file download (made in the browser: the list is already here). */
 function save(text: string, type: string, name: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
+  downloadUrl(url, name);
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
