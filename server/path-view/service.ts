@@ -9,13 +9,14 @@ import { parseRecordId } from '../http/schemas.js';
 import { parseTime } from '../http/time.js';
 import { badRequest } from '../http/errors.js';
 import type { DataService } from '../data/service.js';
-import type { DataPointBuckets } from '../contract/data.js';
-import type { TargetRow } from '../contract/targets.js';
-import type { OpenHopHosts } from '../hop-details/service.js';
+import { hopDetailsOfMany, type OpenHopHosts } from '../hop-details/service.js';
 import { HopHostMinuteMs } from '../hop-details/tally.js';
 import type { Store } from '../store/db.js';
 import { sessionFor } from '../targets/service.js';
-import { buildPathGraph, minutePaths, type TraceHop, type TraceMinutePath, type TracePath } from './graph.js';
+import { buildPathGraph, minutePaths, type TraceMinutePath, type TracePath } from './graph.js';
+import { hopsOfBuckets } from './hop-figures.js';
+import { findSessions, hostsOf } from '../targets/repository.js';
+import { agentNames } from '../agents/repository.js';
 import { minutePathsOf } from './repository.js';
 import { stripIntervalSeconds, stripOf } from './strip.js';
 
@@ -42,54 +43,49 @@ async function sessionIdsOf(deps: PathViewDeps, p: Principal, req: PathViewReque
   return [...new Set(rows.Rows.map((r) => parseRecordId(r.UniqueID.split('_h_')[0])).filter((x): x is number => x !== undefined))];
 }
 
-const hopOf = (r: TargetRow): TraceHop => ({
-  hop: r.HopNum,
-  // A hop that sent nothing in the range has no loss to judge (NaN), as the grid reads it.
-  lossPercent: r.TotalCount > 0 && typeof r.PL === 'number' ? r.PL : NaN,
-  answered: r.TotalCount > 0 && (r.PL ?? 0) < 100,
-  latencyMs: r.Average,
-  hosts: r.HopDetails?.Hosts ?? [],
-  name: r.DNSName,
-});
-
 export async function pathView(deps: PathViewDeps, p: Principal, req: PathViewRequest): Promise<PathView> {
   const from = parseTime(req.start, 'start');
   const to = parseTime(req.end, 'end');
   if (!(to > from)) throw badRequest('end must be after start.');
   if (to - from > MaxPathViewRangeMs) throw badRequest('The Path view reads at most 31 days at once: choose a shorter range.');
   const ids = await sessionIdsOf(deps, p, req);
-  const range = [{ ID: '', Start: String(from), End: String(to) }];
   const interval = stripIntervalSeconds(to - from);
-  const [perSession, minutes] = await Promise.all([
-    Promise.all(
-      ids.map(async (id) => {
-        const [rows, buckets] = await Promise.all([
-          deps.data.traceGraphRows(p, { listType: 'Target', uniqueID: String(id), columnNames: [], requests: [{ ...range[0], ID: String(id) }] }),
-          deps.data.dataPointBuckets(p, { targetId: String(id), startTime: from, endTime: to, periodSeconds: interval, includeJitter: false }),
-        ]);
-        return { id, rows, buckets };
-      }),
-    ),
-    deps.store.read((q) => minutePathsOf(q, ids, from, to)),
+  // The buckets (the strip, and each hop's figures) through the data service, which checks each
+  // target again; the rest read directly for the sessions checked above.
+  const [buckets, stored] = await Promise.all([
+    Promise.all(ids.map((id) => deps.data.dataPointBuckets(p, { targetId: String(id), startTime: from, endTime: to, periodSeconds: interval, includeJitter: false }))),
+    deps.store.read(async (q) => {
+      const sessions = await findSessions(q, ids);
+      const [hosts, agents, minutes, details] = await Promise.all([
+        hostsOf(q, ids),
+        agentNames(q, sessions.map((s) => s.sentinelId)),
+        minutePathsOf(q, ids, from, to),
+        hopDetailsOfMany(q, ids.map((sessionId) => ({ sessionId, from, to })), deps.open?.openHopHosts ? { openHopHosts: (id: number) => deps.open!.openHopHosts!(id) } : undefined),
+      ]);
+      return { sessions, hosts, agents, minutes, details };
+    }),
   ]);
-  const traces: TracePath[] = perSession.map(({ id, rows }) => {
-    const header = rows.Rows.find((r) => r.HopNum === 0)!;
-    const hops = rows.Rows.filter((r) => r.HopNum > 0).map(hopOf);
-    return {
-      session: {
-        SessionId: id,
-        TargetId: String(id),
-        AgentId: rows.Details?.HubSentinelID ?? header.HubSentinelID,
-        AgentName: header.Columns.Agent ?? '',
-        TargetAddress: header.IP,
-        TargetName: header.DNSName,
+  const traces: TracePath[] = ids.flatMap((id, k) => {
+    const s = stored.sessions.find((x) => x.id === id);
+    if (!s) return [];
+    const names = new Map(stored.hosts.filter((h) => h.sessionId === id).map((h) => [h.hop, h.name || h.dnsName]));
+    return [
+      {
+        session: {
+          SessionId: id,
+          TargetId: String(id),
+          AgentId: s.sentinelId,
+          AgentName: stored.agents.get(s.sentinelId) ?? '',
+          TargetAddress: s.targetIp,
+          TargetName: s.targetName || s.originalTarget,
+        },
+        hops: hopsOfBuckets(buckets[k], stored.details.get(id) ?? new Map(), names),
+        minutes: [...(stored.minutes.get(id) ?? []), ...openMinutes(deps, id, from, to)],
       },
-      hops,
-      minutes: [...(minutes.get(id) ?? []), ...openMinutes(deps, id, from, to)],
-    };
+    ];
   });
   const g = buildPathGraph(traces);
-  const strip: PathStripInterval[] = stripOf(from, interval, perSession.map((x) => x.buckets as DataPointBuckets));
+  const strip: PathStripInterval[] = stripOf(from, interval, buckets);
   return {
     Kind: req.kind,
     ID: req.id,
