@@ -27,6 +27,7 @@ import healthPlugin from './health/plugin.js';
 import webPlugin from './web/plugin.js';
 import targetsPlugin from './targets/plugin.js';
 import dataPlugin from './data/plugin.js';
+import pathViewPlugin from './path-view/plugin.js';
 import mainHubPlugin from './mainhub/plugin.js';
 import supportPlugin from './support/plugin.js';
 import { startRetention } from './store/retention-runner.js';
@@ -218,6 +219,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The runner answers which hops' probes are still out (the Pending code).
   const data = createDataService(opts.store, ingest, (id) => runner.agent.waitingTtls(id));
   await app.register(dataPlugin, { data });
+  // The Path view (issue 44): one deps object for its REST route and hub method.
+  const pathView = { store: opts.store, data, open: ingest };
+  await app.register(pathViewPlugin, { deps: pathView });
   await app.register(insightsPlugin, { recent: ingest });
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
@@ -230,7 +234,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, { ingest, alerts, isAgentOnline: (id) => app.agents.links.isOnline(id) });
   await app.register(staffPlugin, { version: opts.version });
   await app.register(sidekickPlugin, { targets: targetDeps, data });
-  await app.register(mainHubPlugin, { targets: targetDeps, data });
+  await app.register(mainHubPlugin, { targets: targetDeps, data, pathView });
   await app.register(webPlugin, { webDir: opts.config.webDir });
 
   // Sessions that were running when the server stopped run again; hosted customers' Local

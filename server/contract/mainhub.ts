@@ -5,6 +5,7 @@
 // other does not follow fails to compile.
 import type { Agent, AgentDownloadLink, AgentItem, Entitlement } from './agents.js';
 import type { DataPointBuckets } from './data.js';
+import type { PathView, PathViewKind } from './path-view.js';
 import type { SessionListCommandResult, SessionListCommandType } from './sessions.js';
 import type { Comment, DisplaySettings, Summary } from './summaries.js';
 import type { ColumnDef, GraphRowsResult, TargetIdResult, TargetListType } from './targets.js';
@@ -66,6 +67,8 @@ export type MainHubMethods = {
   /** WisdomTestProgressUpdated events of the target's Insights runs. */
   RegisterForWisdom: HubCall<[targetId: HubId], void>;
   UnregisterForWisdom: HubCall<[targetId: HubId], void>;
+  /** The Path view of a target or summary over [start, end) (issue 44; GET /api/path/PathView). */
+  PathView: HubCall<[kind: PathViewKind, id: HubId, start: HubTime, end: HubTime], PathView>;
 };
 
 export type MainHubMethodName = keyof MainHubMethods;
@@ -110,7 +113,7 @@ const methodNames = {
   ResetAndRestartForSummary: 1, DisplaySettings: 1, ReresolveHost: 1, UpdateHostValue: 1, RegisterForNewSamples: 1,
   UnregisterForNewSamples: 1, RegisterForChangesToSummary: 1, UnregisterForChangesToSummary: 1, RegisterForComments: 1,
   UnregisterForComments: 1, GetComments: 1, GetSampleCountForSession: 1, PerformSessionListCommand: 1, DataPointBuckets: 1,
-  RegisterForWisdom: 1, UnregisterForWisdom: 1,
+  RegisterForWisdom: 1, UnregisterForWisdom: 1, PathView: 1,
 } as const satisfies Record<MainHubMethodName, 1>;
 const eventNames = {
   SummaryListChanged: 1, UserUpdated: 1, SettingsChanged: 1, CloudConnectAccountUpdated: 1, HostUpdated: 1, SummaryHostUpdated: 1,

@@ -21,6 +21,8 @@ import { columnNameListArg, includeJitterArg, listTypeArg, periodSecondsArg, tar
 import { Claim, LicenseMode } from '../contract/account.js';
 import { SignedInOrVisitor, type Access } from '../http/access.js';
 import { authorizeInvocation, requireDeclaredAccess } from './access.js';
+import { pathView, type PathViewDeps } from '../path-view/service.js';
+import { pathViewIdArg, pathViewKindArg, pathViewTimeArg } from '../path-view/schemas.js';
 import { accountGroup, agentSummaryGroup, commentsGroup, samplesGroup, summaryGroup, userGroup, wisdomGroup } from './groups.js';
 
 export interface MainHubDeps {
@@ -32,6 +34,8 @@ export interface MainHubDeps {
   data: DataService;
   /** The same agent service deps the /cmd agent routes use. */
   agents: agents.AgentDeps;
+  /** The Path view's reads (the same deps its REST route has); without, the store and data service alone. */
+  pathView?: PathViewDeps;
   /** The caller as they are now (their session may have ended, their rights changed). */
   currentPrincipal: (p: Principal) => Promise<Principal | null>;
 }
@@ -208,6 +212,16 @@ export function createMainHub(deps: MainHubDeps): Hub<Principal, MainHubEvents> 
       },
     }),
     UnregisterForWisdom: method({ access: signedIn, args: [{ name: 'targetId', schema: id }], handler: (ctx, tid) => ctx.groups.leave(wisdomGroup(Number.parseInt(String(tid), 10))) }),
+    PathView: method({
+      access: viewing,
+      args: [
+        { name: 'kind', schema: pathViewKindArg },
+        { name: 'id', schema: pathViewIdArg },
+        { name: 'start', schema: pathViewTimeArg },
+        { name: 'end', schema: pathViewTimeArg },
+      ],
+      handler: (ctx, kind, pid, start, end) => pathView(deps.pathView ?? { store: deps.store, data: deps.data }, ctx.principal, { kind, id: String(pid), start, end }),
+    }),
   } satisfies HubMethodsOf<Principal, MainHubMethods>;
   requireDeclaredAccess(methods);
 

@@ -15,8 +15,9 @@ import { closeEndedVisits, closeRevokedConnections } from './revocation.js';
 import { bridgeEvents } from './event-bridge.js';
 import { connectionOwner } from './connection-owner.js';
 import { followVisitorScopes } from './visitor-groups.js';
+import type { PathViewDeps } from '../path-view/service.js';
 
-export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService }) {
+export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService; pathView?: PathViewDeps }) {
   // Created before the revocation listener: its cache forgets a change before the
   // listener reads who the user is now.
   const principals = new CurrentPrincipals(app.store, app.config, app.events);
@@ -26,6 +27,7 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     events: app.events,
     targets: opts.targets,
     data: opts.data,
+    pathView: opts.pathView,
     agents: app.agents,
     // Who the session is now, with the address its connection came from (for the audit).
     currentPrincipal: async (p) => {

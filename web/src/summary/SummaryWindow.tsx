@@ -63,6 +63,8 @@ import { useConfigurationScales } from './useConfigurationScales';
 import { fixedScaleOf, rowScaleSetting, summaryScaleSetting } from './logic/summaryScale';
 import '../target/target.css';
 import './summary.css';
+import { PathPanel } from '../path/PathPanel';
+import { PaneTabs, openHopState, type GraphsPane } from '../path/PathTab';
 
 const KnownAgents = [{ id: LocalMachineAgentId, online: true }];
 const summaryColumns: ColumnSource = { prefsAtom: summaryColumnsAtom, load: summaryGridColumnDefs };
@@ -90,6 +92,9 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   useEffect(() => {
     if (newestMs > 0) dispatch({ type: 'newData', newestMs, oldestMs: Number.isFinite(oldestMs) ? oldestMs : null });
   }, [newestMs, oldestMs]);
+
+  // The Path tab beside the graphs (issue 44): every route of the summary's targets; a hop clicked there opens in its target window at the same range.
+  const [pane, setPane] = useState<GraphsPane>('graphs');
 
   const [sort, setSort] = useAtom(summarySortAtom);
   const rows = useMemo(() => sortSummaryRows(result?.Rows ?? [], sort), [result, sort]);
@@ -263,7 +268,17 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
           )}
           <div className="splitter" role="separator" aria-orientation="horizontal" title="Drag to resize" onMouseDown={splitter.startDrag} style={{ height: SplitterPx }} />
           <div className="graphs-pane" ref={setGraphsPane} style={{ height: graphsHeight }}>
-            {rows.map((row) => (
+            <PaneTabs pane={pane} onPane={setPane} />
+            {pane === 'path' && (
+              <PathPanel
+                kind="Summary"
+                id={summaryId}
+                range={focus}
+                onSelectRange={(startMs, endMs) => dispatch({ type: 'selectRange', startMs, endMs })}
+                onOpenHop={(sessionId, hop) => navigate(`/targets/${sessionId}`, { state: openHopState(focus, hop) })}
+              />
+            )}
+            {pane === 'graphs' && rows.map((row) => (
               <SummaryGraph
                 key={row.UniqueID}
                 row={row}

@@ -60,6 +60,8 @@ import { InsightsPanel } from '../insights/InsightsPanel';
 import { usePanelLayout } from '../insights/usePanelLayout';
 import type { RowDecoration } from '../insights/logic/results';
 import '../insights/insights.css';
+import { PathPanel } from '../path/PathPanel';
+import { PaneTabs, openHopState, useOpenHopFromNavigation, type GraphsPane } from '../path/PathTab';
 
 /** A timeline graph's subtitle: its configuration, and its agent where graphs show one (Settings > General may hide either). */
 function GraphSubtitle({ configName, agent }: { configName: string; agent: TraceAgent | null }) {
@@ -185,6 +187,19 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   useEffect(() => {
     if (runInsights) panel.setVisible(true);
   }, [runInsights, panel.setVisible]);
+  // The Path tab beside the graphs (issue 44); a hop clicked there opens at the same range.
+  const [pane, setPane] = useState<GraphsPane>('graphs');
+  useOpenHopFromNavigation(
+    targetId,
+    location.state as TargetNavigationState | null,
+    (startMs, endMs) => dispatch({ type: 'selectRange', startMs, endMs }),
+    (hop) => setGraphVisible(hop, true),
+  );
+  const openHop = (sessionId: number, hop: number) => {
+    if (String(sessionId) !== targetId) return navigate(`/targets/${sessionId}`, { state: openHopState(focus, hop) });
+    setGraphVisible(hop, true);
+    setPane('graphs');
+  };
   const [decorations, setDecorations] = useState<Map<string, RowDecoration>>(new Map());
   const lastHop = rows.reduce((m, r) => (isHeaderRow(r.UniqueID) ? m : Math.max(m, r.HopNum)), 0);
   const insightsOpen = panel.visible && hasTarget;
@@ -307,8 +322,13 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           )}
           <div className="splitter" role="separator" aria-orientation="horizontal" title="Drag to resize" onMouseDown={splitter.startDrag} style={{ height: SplitterPx }} />
           <div className="graphs-pane" style={{ height: graphsHeight }}>
-            {result && rows.length > 1 && graphHops.length === 0 && <div className="graphs-empty">Waiting for the first trace round…</div>}
-            {result &&
+            <PaneTabs pane={pane} onPane={setPane} />
+            {pane === 'path' && targetId && (
+              <PathPanel kind="Target" id={targetId} range={focus} onSelectRange={(startMs, endMs) => dispatch({ type: 'selectRange', startMs, endMs })} onOpenHop={openHop} />
+            )}
+            {pane === 'graphs' && result && rows.length > 1 && graphHops.length === 0 && <div className="graphs-empty">Waiting for the first trace round…</div>}
+            {pane === 'graphs' &&
+              result &&
               graphHops.map((hop) => {
                 const row = rows.find((r) => r.HopNum === hop && !isHeaderRow(r.UniqueID));
                 if (!row) return null;

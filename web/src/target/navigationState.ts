@@ -5,4 +5,7 @@ export interface TargetNavigationState {
    * the Insights panel and runs its tests at once.
    */
   runInsights?: boolean;
+  /** The Path view opened this target at a hop (issue 44): the range it showed, and the hop whose graph to show. */
+  pathRange?: { startMs: number; endMs: number };
+  pathHop?: number;
 }

@@ -1,0 +1,46 @@
+// SQL of the Path view: the hop hosts of traces minute by minute (hop_hosts, migration 14),
+// which the graph's edges and the route-change rule read (docs/path-view.md). The rows come
+// sorted, so each trace's minute paths (graph.ts TraceMinutePath) are written in one pass.
+// (Building the path texts in SQL with ordered string_agg was slower than this on DuckDB.)
+import type { Queryable } from '../store/db.js';
+import { HopHostMinuteMs } from '../hop-details/tally.js';
+import { listParam } from '../store/id-list.js';
+import type { TraceMinutePath } from './graph.js';
+
+/** Per session, the path of every minute in [from, to) (the minutes the range touches) in which a hop answered. */
+export async function minutePathsOf(q: Queryable, sessionIds: number[], from: number, to: number): Promise<Map<number, TraceMinutePath[]>> {
+  const out = new Map<number, TraceMinutePath[]>(sessionIds.map((id) => [id, []]));
+  if (!sessionIds.length) return out;
+  const rows = await q.all<{ sessionId: number; minute: number; hop: number; address: string }>(
+    `SELECT session_id AS "sessionId", minute, hop, address FROM hop_hosts
+     WHERE session_id IN (SELECT unnest($1::INTEGER[])) AND minute >= $2 AND minute < $3 AND answers > 0
+     ORDER BY session_id, minute, hop, address`,
+    [listParam(sessionIds), Math.floor(from / HopHostMinuteMs) * HopHostMinuteMs, to],
+  );
+  let session = NaN;
+  let minute = NaN;
+  let hop = NaN;
+  let path = '';
+  const flush = () => {
+    if (path) out.get(session)?.push({ minute, path });
+  };
+  for (const r of rows) {
+    const s = Number(r.sessionId);
+    const m = Number(r.minute);
+    const h = Number(r.hop);
+    if (s !== session || m !== minute) {
+      flush();
+      session = s;
+      minute = m;
+      hop = h;
+      path = `${h}=${r.address}`;
+    } else if (h !== hop) {
+      hop = h;
+      path += ` ${h}=${r.address}`;
+    } else {
+      path += `,${r.address}`;
+    }
+  }
+  flush();
+  return out;
+}
