@@ -15,9 +15,8 @@
 // and took 1.09 GB). What the store holds after it is what the pipeline leaves after a
 // session of the same samples finishes (test: bulk-import.integration.test.ts compares the
 // two row by row).
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../http/errors.js';
-import type { Queryable } from '../store/db.js';
+import type { Connection, Queryable } from '../store/db.js';
 import type { NumericColumn } from '../store/numeric-columns.js';
 import { floorTo, LateSampleGraceMs, RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
@@ -89,7 +88,7 @@ export function appendParts(sets: RollupSet[], most = AppendRows): RollupSet[][]
 }
 
 /** The sets through appenders of at most AppendRows rows each, with a turn of the event loop between them. */
-async function appendInParts(conn: DuckDBConnection, sets: RollupSet[]): Promise<void> {
+async function appendInParts(conn: Connection, sets: RollupSet[]): Promise<void> {
   for (const part of appendParts(sets)) {
     await appendRollups(conn, part);
     await new Promise((resolve) => setImmediate(resolve));
@@ -202,7 +201,7 @@ export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: {
  */
 export async function writeSamplesAndRollups(
   q: Queryable,
-  conn: DuckDBConnection,
+  conn: Connection,
   sessionId: number,
   path: string,
   name: string,

@@ -3,6 +3,7 @@
 import type { AccountFeedbackAnswer, FeedbackAnswer, FeedbackItem, FeedbackKind } from '../../contract/staff.js';
 import type { Queryable } from '../../store/db.js';
 import { isoOf } from '../time.js';
+import { list } from '../../store/dialect.js';
 
 interface ItemRow {
   Kind: FeedbackKind;
@@ -92,8 +93,8 @@ async function answersOf(q: Queryable, items: [FeedbackKind, number][]): Promise
   if (!items.length) return out;
   const rows = await q.all<{ kind: string; itemId: number; Id: number; Time: number; StaffName: string; Text: string; Mailed: boolean; MailProblem: string }>(
     `SELECT kind, item_id AS "itemId", id AS "Id", created_at AS "Time", staff_name AS "StaffName", text AS "Text", mailed AS "Mailed", mail_problem AS "MailProblem"
-     FROM feedback_answers WHERE list_contains(string_split($1, ','), kind || ':' || item_id) ORDER BY created_at, id`,
-    [items.map(([k, i]) => `${k}:${i}`).join(',')],
+     FROM feedback_answers WHERE list_contains($1::VARCHAR[], kind || ':' || item_id) ORDER BY created_at, id`,
+    [list(items.map(([k, i]) => `${k}:${i}`))],
   );
   for (const r of rows) {
     const key = `${r.kind}:${r.itemId}`;
