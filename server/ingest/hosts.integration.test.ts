@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 
 import { DomainEventBus, IngestPipeline, Store } from '../../test/support/built.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-hosts-'));
@@ -20,7 +21,7 @@ const pause = () => new Promise((r) => setTimeout(r, 5));
 
 describe('hosts written by ingest', () => {
   it('writes a hop again only when its address or name changed', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();
@@ -81,7 +82,7 @@ describe('hosts written by ingest', () => {
   });
 
   it('writes the hops of many sessions in one flush (more than one statement of them)', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();

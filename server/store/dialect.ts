@@ -75,5 +75,8 @@ export const PostgresCompat: string[] = [
   `CREATE FUNCTION to_days(n integer) RETURNS interval LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT make_interval(days => n)'`,
   `CREATE FUNCTION contains(s text, part text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT strpos(s, part) > 0'`,
   `CREATE FUNCTION string_split(s text, sep text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT string_to_array(s, sep)'`,
+  `CREATE FUNCTION epoch(t timestamptz) RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT extract(epoch FROM t)::double precision'`,
+  // DuckDB's sha256 of a text is its lowercase hex digest (PostgreSQL's own takes and gives bytea).
+  `CREATE FUNCTION sha256(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT encode(sha256(convert_to(s, 'UTF8')), 'hex')$$`,
   ...argAggregates(),
 ];
