@@ -5,6 +5,7 @@ import { Store } from './built.js';
 import type * as PasswordsModule from '../../server/account/passwords.js';
 import type { Store as StoreType } from '../../server/store/db.js';
 import { openTestStore } from '../../server/store/testing/test-store.js';
+import { list } from '../../server/store/dialect.js';
 
 const { hashPassword } = (await import(new URL('../../dist/server/account/passwords.js', import.meta.url).href)) as typeof PasswordsModule;
 
@@ -26,8 +27,8 @@ export async function seedAccount(dataDir: string, accountName: string, users: S
     const userIds: Record<string, number> = {};
     for (const u of users) {
       const row = await store.one<{ id: number }>(
-        `INSERT INTO users (account_id, name, email, password_hash, roles) VALUES ($1, $2, $3, $4, list_filter(string_split($5, ','), r -> r <> '')) RETURNING id`,
-        [account!.id, u.name, u.email, await hashPassword(u.password), u.roles.join(',')],
+        `INSERT INTO users (account_id, name, email, password_hash, roles) VALUES ($1, $2, $3, $4, $5::VARCHAR[]) RETURNING id`,
+        [account!.id, u.name, u.email, await hashPassword(u.password), list(u.roles.filter((r) => r !== ''))],
       );
       userIds[u.name] = row!.id;
     }

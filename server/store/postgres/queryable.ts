@@ -2,6 +2,7 @@
 // (db.ts), numbers as JS numbers. BIGINT and NUMERIC (sum() of a BIGINT) come back as
 // numbers, as DuckDB's BIGINT and HUGEINT do through plain(): everything this app stores fits
 // one. Numeric column reads come as arrays of rows and are turned into typed columns here.
+import { appendFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Params, Queryable, Row } from '../db.js';
 import { ListParam } from '../dialect.js';
@@ -50,8 +51,13 @@ function columnsOf(result: pg.QueryArrayResult, integers: boolean): NumericColum
   });
 }
 
-/** HOPWATCH_LOG_FAILED_SQL=1: a failed statement's text goes to stderr (porting a statement to PostgreSQL). */
-const logFailed = process.env.HOPWATCH_LOG_FAILED_SQL === '1';
+/**
+ * HOPWATCH_LOG_FAILED_SQL=1: a failed statement's text goes to stderr; =/a/file: appended there
+ * (porting a statement to PostgreSQL; the test matrix's appliances write to one file).
+ */
+const failedLog = process.env.HOPWATCH_LOG_FAILED_SQL;
+const logFailed = !!failedLog && failedLog !== '0';
+const writeFailed = (line: string) => (failedLog === '1' ? process.stderr.write(line) : appendFileSync(failedLog!, line));
 
 export function pgQueryable(inner: Client, opts: { concurrent?: boolean } = {}): Queryable {
   const client: Client = logFailed
@@ -59,7 +65,7 @@ export function pgQueryable(inner: Client, opts: { concurrent?: boolean } = {}):
         query: ((...args: unknown[]) =>
           (inner.query as (...a: unknown[]) => Promise<unknown>)(...args).catch((err: Error) => {
             const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
-            process.stderr.write(`PostgreSQL: ${err.message} in: ${text}\n`);
+            writeFailed(`PostgreSQL: ${err.message} in: ${text.replace(/\s+/g, ' ')}\n`);
             throw err;
           })) as unknown as Client["query"],
       }
