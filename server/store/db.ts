@@ -27,7 +27,7 @@ export const isPgConnection = (conn: Connection): conn is PgConnection => (conn 
 /** A ListParam as DuckDB binds it. */
 function duckParams(params?: Params): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
   if (!params || !Array.isArray(params)) return params;
-  return params.map((v) => (v instanceof ListParam ? (v.asText ? `[${v.items.join(',')}]` : listValue(v.items as DuckDBValue[])) : v));
+  return params.map((v) => (ListParam.is(v) ? (v.asText ? `[${v.items.join(',')}]` : listValue(v.items as DuckDBValue[])) : v));
 }
 
 /** BIGINT and HUGEINT come back as bigint; everything this app stores fits a number. */
@@ -79,6 +79,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Lines for the operator (waiting for PostgreSQL). */
   log?: (line: string) => void;
+  /** PostgreSQL: how long startup waits for an unreachable server (ms; default 60 s). */
+  connectTimeoutMs?: number;
 }
 
 export const Store = {
@@ -87,7 +89,7 @@ export const Store = {
     if (opts.databaseUrl) {
       const { PgStore } = await import('./postgres/store.js');
       mkdirSync(dataDir, { recursive: true });
-      return PgStore.open(opts.databaseUrl, dataDir, { migrations: opts.migrations, log: opts.log });
+      return PgStore.open(opts.databaseUrl, dataDir, { migrations: opts.migrations, log: opts.log, connectTimeoutMs: opts.connectTimeoutMs });
     }
     return DuckStore.open(dataDir, opts);
   },

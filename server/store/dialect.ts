@@ -13,8 +13,18 @@ import type { Queryable } from './db.js';
 
 export type DialectName = 'duckdb' | 'postgres';
 
+/** Marks a ListParam: the same across copies of this module (suites load the built server and the sources side by side). */
+const ListParamBrand = Symbol.for('hopwatch.store.ListParam');
+
 /** A list bound as one parameter: DuckDB gets a LIST value, PostgreSQL an array. */
 export class ListParam {
+  readonly [ListParamBrand] = true;
+
+  /** Whether v is a ListParam (of any copy of this module). */
+  static is(v: unknown): v is ListParam {
+    return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[ListParamBrand] === true;
+  }
+
   constructor(
     readonly items: readonly (number | string | bigint | boolean | null)[],
     /** DuckDB only: bind as the text '[1,2,3]' (cast in SQL), the batched reads' historic form. */

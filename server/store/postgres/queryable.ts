@@ -24,7 +24,7 @@ export const pgTypes = {
 
 /** A value as node-postgres binds it: a list is an array; a BigInt its decimal text. */
 function bound(v: unknown): unknown {
-  if (v instanceof ListParam) return v.items.map((x) => (typeof x === 'bigint' ? x.toString() : x));
+  if (ListParam.is(v)) return v.items.map((x) => (typeof x === 'bigint' ? x.toString() : x));
   if (typeof v === 'bigint') return v.toString();
   return v;
 }
