@@ -71,6 +71,7 @@ const PostgresSuites = [
   'server/alerts/outbox.integration.test.ts',
   'server/data/outages.test.ts',
   'server/store/grouped-writes.integration.test.ts',
+  'server/settings/version.integration.test.ts',
   'test/security/authorization-matrix.test.ts',
 ];
 
