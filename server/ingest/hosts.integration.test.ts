@@ -10,6 +10,7 @@ import { insertActiveSession } from './testing/sessions.js';
 
 import { DomainEventBus, IngestPipeline, Store } from '../../test/support/built.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { listParam } from '../store/id-list.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-hosts-'));
@@ -102,7 +103,7 @@ describe('hosts written by ingest', () => {
       await ingest.commit();
       const stored = await store.all<{ session_id: number; hop: number; address: string; dns_name: string }>(
         `SELECT session_id, hop, address, dns_name FROM hosts WHERE list_contains($1::INTEGER[], session_id)`,
-        [`[${ids.join(',')}]`],
+        [listParam(ids)],
       );
       expect(stored).toHaveLength(750);
       for (const r of stored) {

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/db.js';
 import { RollupOwnerColumns, RollupRowColumns, RollupTable, storedType } from './columns.js';
 import { addRollupColumnSql, rollupTableSql } from './sql.js';
-import { openTestStore } from '../store/testing/test-store.js';
 
 interface ColumnInfo {
   name: string;
@@ -26,7 +25,7 @@ describe('the rollups table', () => {
   let store: Store;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-rollups-'));
-    store = await openTestStore(dir); // a fresh database: every migration applied
+    store = await Store.open(dir); // a fresh database: every migration applied
   });
   afterAll(async () => {
     await store.close();
