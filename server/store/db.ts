@@ -69,6 +69,8 @@ export interface Store extends Queryable {
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   side<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, lane?: SideLane): Promise<T>;
+  /** Frees the blocks of deleted rows now where the backend needs telling (DuckDB's CHECKPOINT; PostgreSQL's autovacuum does it). Never fails. */
+  reclaim(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -320,6 +322,11 @@ export class DuckStore implements Store {
     });
     l.tail = next.catch(() => undefined);
     return next;
+  }
+
+  /** A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later. */
+  async reclaim(): Promise<void> {
+    await this.run('CHECKPOINT').catch(() => undefined);
   }
 
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */

@@ -160,6 +160,9 @@ export class PgStore implements Store {
     return this.read((q) => q.numberChunks(sql, params));
   }
 
+  /** Autovacuum frees deleted rows' space; nothing to do now. */
+  async reclaim(): Promise<void> {}
+
   /** Waits for work in flight, then closes the pool. */
   async close(): Promise<void> {
     if (this.closed) return;
