@@ -58,7 +58,7 @@ function phase(name, args, env = {}) {
 
 // The PostgreSQL matrix (issue 42; docs/store.md "The test matrix"): the suites that open a
 // store or an appliance and reach SQL of their own run again with HOPWATCH_TEST_STORE=postgres:
-// the repositories' suites, the store's, the outbox, and the authorization matrix, which calls
+// the repositories' suites, the store's and the ingest's, the outbox, and the authorization matrix, which calls
 // every route and hub method of every area as every kind of caller (one API suite touching every
 // area). The rest is backend-agnostic: pure logic, kernels, the engine, the web console, or
 // suites whose store work goes through the same repositories these already cover.
@@ -72,6 +72,15 @@ const PostgresSuites = [
   'server/data/outages.test.ts',
   'server/store/grouped-writes.integration.test.ts',
   'server/settings/version.integration.test.ts',
+  'server/store/retention.integration.test.ts',
+  'server/ingest/recent.integration.test.ts',
+  'server/ingest/group-commit.integration.test.ts',
+  'server/ingest/memory-cap.integration.test.ts',
+  'server/ingest/hosts.integration.test.ts',
+  'server/ingest/finish-during-flush.integration.test.ts',
+  'server/rollups/append.test.ts',
+  'server/data/store-read.integration.test.ts',
+  'server/data/packet-type.integration.test.ts',
   'test/security/authorization-matrix.test.ts',
 ];
 

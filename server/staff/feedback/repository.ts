@@ -32,7 +32,7 @@ const itemsSql = `
     SELECT 'Ticket', t.id, t.created_at, t.account_id, coalesce(a.name, ''), t.user_id, coalesce(nullif(t.name, ''), u.name, ''),
            coalesce(nullif(t.email, ''), u.email, ''), 0, t.problem_statement, true, '', ''
     FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN accounts a ON a.id = t.account_id
-  )`;
+  ) AS items`;
 
 /** "session 12, Route Change Test" from an Insights feedback's session and ContextJson. */
 export function contextOf(sessionId: string, contextJson: string): string {
