@@ -72,6 +72,7 @@ const PostgresSuites = [
   'server/data/outages.test.ts',
   'server/store/grouped-writes.integration.test.ts',
   'server/settings/version.integration.test.ts',
+  'server/store/list-param.test.ts',
   'server/store/retention.integration.test.ts',
   'server/ingest/recent.integration.test.ts',
   'server/ingest/group-commit.integration.test.ts',

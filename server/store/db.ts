@@ -27,7 +27,9 @@ export const isPgConnection = (conn: Connection): conn is PgConnection => (conn 
 /** A ListParam as DuckDB binds it. */
 function duckParams(params?: Params): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
   if (!params || !Array.isArray(params)) return params;
-  return params.map((v) => (ListParam.is(v) ? (v.asText ? `[${v.items.join(',')}]` : listValue(v.items as DuckDBValue[])) : v));
+  // An empty list has no item type to bind a LIST with: its text '[]', cast by the statement
+  // (every list parameter is written `$n::TYPE[]`).
+  return params.map((v) => (ListParam.is(v) ? (v.asText || !v.items.length ? `[${v.items.join(',')}]` : listValue(v.items as DuckDBValue[])) : v));
 }
 
 /** BIGINT and HUGEINT come back as bigint; everything this app stores fits a number. */

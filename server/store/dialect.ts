@@ -32,7 +32,7 @@ export class ListParam {
   ) {}
 }
 
-/** A list parameter (`$1::INTEGER[]`, `unnest($1)`): one statement for many values on both backends. */
+/** A list parameter, always cast in the statement (`$1::INTEGER[]`, `unnest($1::VARCHAR[])`): one statement for many values on both backends. */
 export const list = (items: readonly (number | string | bigint | boolean | null)[]): ListParam => new ListParam(items);
 
 /** The dialect of a Queryable (DuckDB when it does not say). */

@@ -22,6 +22,7 @@ interface ItemRow {
 }
 
 // One list of both kinds, newest first; the ticket's own e-mail, else the user's.
+// Named i: callers filter on i."Kind" and friends (a subquery in FROM needs a name on PostgreSQL).
 const itemsSql = `
   SELECT * FROM (
     SELECT 'Insight' AS "Kind", f.id AS "Id", f.created_at AS "Time", f.account_id AS "AccountId", coalesce(a.name, '') AS "AccountName",
@@ -32,7 +33,7 @@ const itemsSql = `
     SELECT 'Ticket', t.id, t.created_at, t.account_id, coalesce(a.name, ''), t.user_id, coalesce(nullif(t.name, ''), u.name, ''),
            coalesce(nullif(t.email, ''), u.email, ''), 0, t.problem_statement, true, '', ''
     FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN accounts a ON a.id = t.account_id
-  ) AS items`;
+  ) AS i`;
 
 /** "session 12, Route Change Test" from an Insights feedback's session and ContextJson. */
 export function contextOf(sessionId: string, contextJson: string): string {
@@ -58,7 +59,7 @@ export interface FeedbackFilter {
 
 export async function listFeedback(q: Queryable, f: FeedbackFilter): Promise<FeedbackItem[]> {
   const rows = await q.all<ItemRow>(
-    `${itemsSql} i
+    `${itemsSql}
      WHERE ($1::VARCHAR IS NULL OR i."Kind" = $1) AND ($2::INTEGER IS NULL OR i."AccountId" = $2)
        AND (NOT $3 OR NOT EXISTS (SELECT 1 FROM feedback_answers x WHERE x.kind = i."Kind" AND x.item_id = i."Id"))
        AND ($5::INTEGER IS NULL OR i."Id" = $5)

@@ -7,6 +7,7 @@
 // process exits.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { Store, type OpenOptions } from '../db.js';
 import { startPostgres, type ThrowawayPostgres } from '../../../test/support/postgres.js';
 
@@ -21,7 +22,7 @@ export function testStore(): TestStoreKind {
 
 let cluster: Promise<ThrowawayPostgres> | undefined;
 
-/** This process's throwaway cluster, started on first use and removed at exit. */
+/** This process's throwaway cluster, started on first use, removed after the suite (vitest may end its worker with a signal, so not at exit). */
 export function testCluster(): Promise<ThrowawayPostgres> {
   if (!cluster) {
     cluster = startPostgres();
@@ -29,6 +30,14 @@ export function testCluster(): Promise<ThrowawayPostgres> {
   }
   return cluster;
 }
+
+// Registered while the suite's file is collected (this module is imported by it): after its
+// last test and hook, the cluster goes, appliances having been stopped by their own afterAll.
+afterAll(async () => {
+  const c = cluster;
+  cluster = undefined;
+  if (c) (await c).stop();
+});
 
 /** The database URL of a data directory on the test cluster (made on first use). */
 export async function testDatabaseUrl(dataDir: string): Promise<string> {
