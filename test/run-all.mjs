@@ -82,6 +82,7 @@ const PostgresSuites = [
   'server/rollups/append.test.ts',
   'server/data/store-read.integration.test.ts',
   'server/data/packet-type.integration.test.ts',
+  'test/api/datafiles.test.ts',
   'test/security/authorization-matrix.test.ts',
 ];
 

@@ -26,6 +26,15 @@ import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged, rowGroups } from './read-file.js';
 import { sqlPath } from './temp-files.js';
+import { insertFromFile, type CopyColumn } from '../store/file-copies.js';
+
+/** The samples table's columns as an import writes them. */
+const SampleColumns: CopyColumn[] = [
+  { name: 'session_id', type: 'INTEGER' },
+  { name: 'time', type: 'BIGINT' },
+  { name: 'hop', type: 'SMALLINT' },
+  { name: 'latency', type: 'INTEGER' },
+];
 
 /**
  * Samples read from the file at once: whole row groups up to this many (a larger group, at
@@ -310,13 +319,15 @@ export async function writeSamplesAndRollups(
   let short = false;
   for (const slice of slicesOf(await rowGroups(files, path, name))) {
     const t0 = performance.now();
-    const insert = q
-      .run(
-        `INSERT INTO samples (session_id, time, hop, latency)
-         SELECT ${Number(sessionId)}, time_ms, hop, ${layout.latencyMicros} FROM read_parquet(${sqlPath(path)}, file_row_number = true)
-         WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,
-      )
-      .finally(() => (phases.insert += since(t0)));
+    const insert = insertFromFile(
+      q,
+      conn,
+      files,
+      'samples',
+      SampleColumns,
+      `SELECT ${Number(sessionId)}::INTEGER, time_ms::BIGINT, hop::SMALLINT, (${layout.latencyMicros})::INTEGER FROM read_parquet(${sqlPath(path)}, file_row_number = true)
+       WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,
+    ).finally(() => (phases.insert += since(t0)));
     const rollUp = async () => {
       const t = performance.now();
       const chunks = await files.numberChunks(sliceSql(path, meta.version, slice));
@@ -346,7 +357,7 @@ export async function writeSamplesAndRollups(
   if (invalid || read !== total || !spans) {
     // The SQL checks name what is wrong (the same texts as before any write); a file they
     // pass but that did not read the same is damaged.
-    await checkSamples(q, path, name, meta);
+    await checkSamples(files, path, name, meta);
     throw damaged(name);
   }
   // Closing the session: every open period is rolled up, as finishSession does.

@@ -11,6 +11,7 @@ import { applyMigrations, type MigrationOptions } from './migrations.js';
 import { numericColumnChunks, numericColumns, type NumericColumn } from './numeric-columns.js';
 import { ListParam, type DialectName } from './dialect.js';
 import type { PgConnection } from './postgres/store.js';
+import type { FileReader } from './postgres/file-reader.js';
 
 /** A statement's parameters: positional ($1, $2...); a list is bound as one (dialect.ts `list`). */
 export type Params = (DuckDBValue | ListParam)[] | Record<string, DuckDBValue>;
@@ -68,6 +69,8 @@ export interface Store extends Queryable {
   readonly path: string;
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   readonly fileReader: Queryable;
+  /** PostgreSQL only: the in-memory DuckDB that reads and writes data files (file-copies.ts). */
+  readonly fileDb?: FileReader;
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   side<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, lane?: SideLane): Promise<T>;

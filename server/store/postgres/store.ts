@@ -87,6 +87,10 @@ export class PgStore implements Store {
     return this.track(fn(this.pooled));
   }
 
+  get fileDb(): FileReader {
+    return this.files;
+  }
+
   get fileReader(): Queryable {
     this.guard();
     return this.files.queryable;
