@@ -61,7 +61,8 @@ function phase(name, args, env = {}) {
 // the repositories' suites, the store's and the ingest's, the outbox, and the authorization matrix, which calls
 // every route and hub method of every area as every kind of caller (one API suite touching every
 // area). The rest is backend-agnostic: pure logic, kernels, the engine, the web console, or
-// suites whose store work goes through the same repositories these already cover.
+// suites whose store work goes through the same repositories these already cover. About 3.5
+// minutes on the 2-core machine (docs/store.md "The test matrix").
 const PostgresSuites = [
   'server/account/authenticate.test.ts',
   'server/settings/public-url.test.ts',
