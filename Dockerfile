@@ -21,9 +21,11 @@ FROM ${BASE_IMAGE} AS build
 # Set when the npm registry is reached through a TLS-intercepting proxy (path of a CA bundle
 # that the builder mounts into the build); unset for normal builds.
 ARG npm_config_cafile
-# raw-socket is a native addon built by node-gyp; libcap2-bin gives setcap for the runtime node.
+# raw-socket is a native addon built by node-gyp; libcap2-bin gives setcap for the runtime node;
+# gcc-aarch64-linux-gnu and libc6-dev-arm64-cross cross-compile the linux-arm64 agent bundle's
+# addon, so that the image serves the Raspberry Pi agent too (docs/agents.md "Supported platforms").
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ libcap2-bin \
+ && apt-get install -y --no-install-recommends python3 make g++ libcap2-bin gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first so that source edits do not invalidate the npm layer.

@@ -46,9 +46,12 @@ export async function retentionRun({ dist, HOPS = 30, INTERVAL = 2500, DAYS = 14
       return { length: perHour, session: new Int32Array(perHour).fill(sid), time, hop, latency };
     };
     const sizes = [];
+    const expiryMs = []; // each day's whole expiry (wall time), where it expired samples
     for (let d = 0; d < DAYS; d++) {
       for (let hr = 0; hr < 24; hr++) await ingest.addBatch(hourBatch(start + d * DAY + hr * 3_600_000));
+      const t0 = performance.now();
       const r = await expireOnce(store, start + (d + 1) * DAY, { rawDays: RAW_DAYS, minuteDays: 400 });
+      if (r.samples) expiryMs.push(performance.now() - t0);
       // The server's hourly packing: the day before this one is closed now (sample-order.ts).
       const p = await packSamples(store);
       await store.run('CHECKPOINT');
@@ -66,7 +69,7 @@ export async function retentionRun({ dist, HOPS = 30, INTERVAL = 2500, DAYS = 14
     // Growth per day while raw samples only accumulate, and once they expire as fast as they
     // come: what is left is the rollup tiers, kept 400 days (1 minute) and for ever.
     const perDay = (a, b) => (sizes[b] - sizes[a]) / (b - a) / 1048576;
-    return { lines, before: perDay(0, RAW_DAYS - 1), after: perDay(RAW_DAYS, DAYS - 1) };
+    return { lines, before: perDay(0, RAW_DAYS - 1), after: perDay(RAW_DAYS, DAYS - 1), expiryMs };
   } finally {
     await ingest.close();
     await store.close();

@@ -5,6 +5,9 @@
 // a range outside memory while the ingest path writes; the closed days packed into hop order and the bytes per hop sample on disk; then the WASM bucket kernel against the
 // TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 // BENCH_BUCKETS_ONLY=1 stops after the DataPointBuckets lines; BENCH_RETENTION=0 leaves out the 14 days.
+// `--store postgres` (or BENCH_STORE=postgres) also writes the history into a throwaway PostgreSQL 15
+// through server/store/postgres/ (bench/store-postgres.mjs) and ends with the issue 42 goals of both
+// backends side by side.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +32,10 @@ const HOPS = 30;
 const INTERVAL = 2500;
 const PRODUCERS = Number(process.env.PRODUCERS ?? 8);
 const bucketsOnly = process.env.BENCH_BUCKETS_ONLY === '1';
+const storeArg = process.argv.indexOf('--store');
+const withPostgres = process.env.BENCH_STORE === 'postgres' || process.argv.includes('--store=postgres') || (storeArg >= 0 && process.argv[storeArg + 1] === 'postgres');
+// The figures of the side-by-side table (withPostgres), per backend.
+const figures = { duckdb: {}, postgres: {} };
 const rounds = (7 * DAY) / INTERVAL;
 const total = rounds * HOPS;
 const end = Math.floor(Date.now() / 60_000) * 60_000;
@@ -168,6 +175,7 @@ try {
   ingestRuns.push(await ingestRun(sid2));
   rawRuns.push(await rawRate('samples_raw_b', chunks));
   const ingestRate = Math.max(...ingestRuns);
+  figures.duckdb.ingest = ingestRate;
   const rawChunkRate = Math.max(...rawRuns);
   const each = (xs) => xs.map((x) => Math.round(x).toLocaleString()).join(' and ');
   console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (faster of ${each(ingestRuns)}; after an unmeasured 8 h of another session)`);
@@ -244,6 +252,7 @@ try {
         `plain GROUP BY p50 ${fmt(pct(plain, 50))} p95 ${fmt(pct(plain, 95))} (${groups} groups); plain / ours p50 = ${(pct(plain, 50) / pct(ours, 50)).toFixed(2)}` +
         `${p95 <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`,
     );
+    if (cold) figures.duckdb.readP95 = pct(cold, 95);
     if (cold) console.log(`    the same, a new range each call (rows not cached, ${cold.length} calls): p50 ${fmt(pct(cold, 50))} p95 ${fmt(pct(cold, 95))} max ${fmt(pct(cold, 100))}${pct(cold, 95) <= 20 ? '' : '  [goal p95 <= 20 ms not met]'}`);
   }
 
@@ -279,6 +288,7 @@ try {
     }
   }
   await ingest.close();
+  if (withPostgres) await postgres();
   // BENCH_BUCKETS_ONLY=1: stop after the DataPointBuckets lines (steps 1 to 3 build what they read).
   if (!bucketsOnly) await afterBuckets();
 } finally {
@@ -308,6 +318,7 @@ async function afterBuckets() {
     );
     const { diskPerSample } = await import('./store-disk.mjs');
     const d = await diskPerSample(store, { plain: 'samples_raw_a', plainRows: total, drop: ['samples_raw_rows', 'samples_raw_b'] });
+    figures.duckdb.bytes = d.allIn;
     console.log(
       `disk after CHECKPOINT, ${d.samples.toLocaleString()} hop samples and ${d.rollupRows.toLocaleString()} rollup rows: ` +
         `${fmt(d.allIn)} bytes per hop sample all in${d.allIn <= 4 ? '' : '  [goal <= 4 not met]'} (file with free blocks ${fmt(d.file)}); ` +
@@ -340,4 +351,41 @@ if (process.env.BENCH_RETENTION !== '0' && !bucketsOnly) {
   console.log('file size over 14 simulated days of one target (30 hops at 2.5 s), raw samples kept 7 days, expiry and CHECKPOINT daily:');
   for (const line of r.lines) console.log(line);
   console.log(`  file growth per day: ${r.before.toFixed(2)} MB on days 1 to 7, ${r.after.toFixed(2)} MB on days 8 to 14 (the rollup rows, kept longer; goal: raw samples flat after day 7)`);
+  figures.duckdb.retentionMs = Math.max(...r.expiryMs);
+}
+
+if (withPostgres) {
+  // The issue 42 goals, both backends of this run side by side.
+  const cell = (x, f) => (x === undefined ? 'not measured' : f(x));
+  const rate = (x) => `${Math.round(x).toLocaleString()}/s`;
+  const rows = [
+    ['ingest, hop samples/s', 'ingest', rate, (x) => x >= 300_000, '>= 300,000 (PostgreSQL)'],
+    ['bytes per hop sample, all in', 'bytes', (x) => x.toFixed(2), (x) => x <= 6, '<= 6 (PostgreSQL)'],
+    ['24 h ended 6 days ago, first read, p95 ms', 'readP95', (x) => x.toFixed(1), (x) => x <= 30, '<= 30'],
+    ['retention of a day, ms (DuckDB: a day of one target)', 'retentionMs', (x) => x.toFixed(1), (x) => x <= 100, '<= 100 (a partition dropped)'],
+  ];
+  console.log('issue 42 goals, this run (DuckDB | PostgreSQL | goal, met on PostgreSQL):');
+  for (const [label, key, f, ok, goal] of rows) {
+    const p = figures.postgres[key];
+    console.log(`  ${label.padEnd(54)} ${cell(figures.duckdb[key], f).padStart(14)} | ${cell(p, f).padStart(14)} | ${goal}${p === undefined ? '' : ok(p) ? ' [met]' : ' [not met]'}`);
+  }
+}
+
+async function postgres() {
+  const { postgresSide } = await import('./store-postgres.mjs');
+  const { rowsFromStoredColumns } = await import(dist('server/rollups/rows.js'));
+  const { RollupStoredColumns } = await import(dist('server/rollups/sql.js'));
+  const { closedMarks } = await import(dist('server/data/sources.js'));
+  const sid = (await store.one(`SELECT id FROM sessions WHERE original_target = 'bench'`)).id;
+  console.log('PostgreSQL: the same history (bench/store-postgres.mjs):');
+  figures.postgres = await postgresSide({
+    dist,
+    history: { time, hop, latency, total, perBatch: (3_600_000 / INTERVAL) * HOPS, start, end, hops: HOPS, interval: INTERVAL },
+    // The rollup rows the real ingest path made for the first target, as it would hand them over.
+    rollupsOf: async (resolution) =>
+      rowsFromStoredColumns(await store.numbers(`SELECT ${RollupStoredColumns} FROM rollups WHERE resolution = $1 AND session_id = $2 ORDER BY time, hop`, [resolution, sid])),
+    marks: await store.read((q) => closedMarks(q, sid)),
+    producers: PRODUCERS,
+    log: (line) => console.log(`  ${line}`),
+  });
 }

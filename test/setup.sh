@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the suites need (browser, test networks, probing peers,
-# containers). Runs before `vitest run` in `npm test`. As root it installs what is
+# containers; the linux-arm64 agent bundle's cross compiler and the qemu that runs it in
+# test/agents/agent-arm64.test.ts). Runs before `vitest run` in `npm test`. As root it installs what is
 # missing; otherwise it names the one command to run.
 set -euo pipefail
 
-packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose prometheus postgresql-15)
+packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose prometheus postgresql-15
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross libstdc++6-arm64-cross qemu-user-static)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs the Hopwatch agent (Linux x64): /opt/hopwatch-agent, the systemd service
+# Installs the Hopwatch agent (Linux x64 or arm64: the bundle's bundle-arch): /opt/hopwatch-agent, the systemd service
 # hopwatch-agent (Mode SERVICE) and the hopwatch:// URL scheme for desktop browsers (xdg).
 #   sudo ./install.sh ['<Auto Setup link>']
 # HOPWATCH_INSTALL_ROOT (default /) installs under another root (tests); systemctl and
@@ -9,6 +9,20 @@
 # removes what this run made (issue 40 item 4; README.md).
 set -eu
 here="$(dirname "$(readlink -f "$0")")"
+# This bundle's Node must run here: an x64 bundle on a Raspberry Pi, or an arm64 one on a PC,
+# is told which bundle this machine needs (issue 46), before anything is done.
+if ! ran="$("$here/bin/node" --version 2>&1)"; then
+  . "$here/machine-arch.sh"
+  bundle="$(cat "$here/bundle-arch" 2>/dev/null || echo unknown)"
+  if arch="$(hopwatch_agent_arch)"; then
+    if [ "$arch" = "$bundle" ]; then
+      echo "install.sh: this bundle's Node (Linux $bundle) does not run on this machine: $ran" >&2
+    else
+      echo "install.sh: this is the Hopwatch agent for Linux $bundle; this machine ($(uname -m)) needs hopwatch-agent-linux-$arch.tar.gz from the same server (or the server's /downloads/hopwatch-agent-install.sh, which picks it)." >&2
+    fi
+  fi
+  exit 1
+fi
 root="${HOPWATCH_INSTALL_ROOT:-/}"
 root="${root%/}"
 [ -n "$root" ] || [ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (sudo ./install.sh)"; exit 1; }
@@ -38,7 +52,7 @@ if [ $# -ge 1 ]; then
 fi
 mkdir -p "$dest" "$root/etc/systemd/system" "$root/usr/share/applications" "$root/var/lib/hopwatch-agent"
 chmod 700 "$root/var/lib/hopwatch-agent"
-cp -r "$here/bin" "$here/app" "$here/hopwatch-agent" "$here/hopwatch-agent-open-link" "$here/uninstall.sh" "$dest/"
+cp -r "$here/bin" "$here/app" "$here/bundle-arch" "$here/hopwatch-agent" "$here/hopwatch-agent-open-link" "$here/uninstall.sh" "$dest/"
 cp "$here/hopwatch-agent.service" "$root/etc/systemd/system/hopwatch-agent.service"
 cp "$here/hopwatch-agent-setup.desktop" "$root/usr/share/applications/hopwatch-agent-setup.desktop"
 # What uninstall.sh needs to find again (key=value lines). Its presence also marks this copy

@@ -19,10 +19,14 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <stdint.h>
@@ -390,6 +394,37 @@ static napi_value SendBatch(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// The MTU of the interface a connected socket leaves by: `ifname` when bound to one, else the
+// interface holding the local address connect() chose by the route. Only where IP_MTU/IPV6_MTU
+// are not answered (ENOPROTOOPT): qemu-user, which runs the linux-arm64 agent in its test
+// (docs/agents.md "Supported platforms"), does not pass them through; a kernel always answers.
+static int interface_mtu(int fd, int family, const char *ifname) {
+  char name[IF_NAMESIZE] = "";
+  if (ifname[0]) {
+    snprintf(name, sizeof name, "%s", ifname);
+  } else {
+    struct sockaddr_storage local;
+    socklen_t llen = sizeof local;
+    if (getsockname(fd, (struct sockaddr *)&local, &llen) < 0) return -1;
+    struct ifaddrs *ifs;
+    if (getifaddrs(&ifs) < 0) return -1;
+    for (struct ifaddrs *i = ifs; i && !name[0]; i = i->ifa_next) {
+      if (!i->ifa_addr || i->ifa_addr->sa_family != local.ss_family) continue;
+      int same = family == 6
+        ? memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, &((struct sockaddr_in6 *)&local)->sin6_addr, 16) == 0
+        : ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == ((struct sockaddr_in *)&local)->sin_addr.s_addr;
+      if (same) strncpy(name, i->ifa_name, IF_NAMESIZE - 1);
+    }
+    freeifaddrs(ifs);
+    if (!name[0]) { errno = ENODEV; return -1; }
+  }
+  struct ifreq r;
+  memset(&r, 0, sizeof r);
+  memcpy(r.ifr_name, name, IFNAMSIZ);
+  if (ioctl(fd, SIOCGIFMTU, &r) < 0) return -1;
+  return r.ifr_mtu;
+}
+
 // pathMtu(family, address, interface | null) -> the MTU toward address: what the kernel's
 // routing says for a connected UDP socket (the outgoing interface's MTU, or a smaller path MTU
 // it learned). Nothing is sent. Throws on a bad address or no route.
@@ -428,6 +463,10 @@ static napi_value PathMtu(napi_env env, napi_callback_info info) {
   int mtu = 0;
   socklen_t mlen = sizeof mtu;
   int rc = family == 6 ? getsockopt(fd, IPPROTO_IPV6, IPV6_MTU, &mtu, &mlen) : getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &mlen);
+  if (rc < 0 && errno == ENOPROTOOPT) {
+    mtu = interface_mtu(fd, family, ifname);
+    rc = mtu < 0 ? -1 : 0;
+  }
   int err = errno;
   close(fd);
   if (rc < 0) return throw_errno(env, family == 6 ? "getsockopt IPV6_MTU" : "getsockopt IP_MTU", err);

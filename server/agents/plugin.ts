@@ -1,10 +1,11 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Claim } from '../contract/account.js';
+import { AgentBundleArchs, agentBundlePath, AgentInstallerScriptPath, type AgentBundleArch } from '../contract/agents.js';
 import { notFound } from '../http/errors.js';
 import { requireUser } from '../account/authenticate.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
@@ -15,6 +16,7 @@ import { AgentLinks } from './link.js';
 import { agentSettings } from './settings.js';
 import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
+import { installerScript } from './installer.js';
 import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema, AgentTargetListSchema } from './schemas.js';
 
 declare module 'fastify' {
@@ -26,6 +28,13 @@ declare module 'fastify' {
 /** The address the caller used to reach this server (links the console builds use it). */
 export function serverUrlOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
+}
+
+/** Why a bundle is not served: arm64 is left out where the build had no cross compiler (agent/bundle/build.sh). */
+function notBuiltText(arch: AgentBundleArch): string {
+  return arch === 'x64'
+    ? 'The agent installer is not built on this server (npm run build:agent-bundle).'
+    : `The Linux ${arch} agent is not built on this server: its build needs the cross compiler (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross), then npm run build:agent-bundle.`;
 }
 
 const query = (required: string[], properties: Record<string, object>) => ({ type: 'object', required, properties });
@@ -107,19 +116,35 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
     async (request) => agents.agentTargets(deps, requireUser(request), request.query.agentId),
   );
 
-  // The installer bundle (agent/bundle/build.sh). Public: it holds no secret, and agent
-  // machines fetch it without a console session (curl -O).
-  const bundle = fileURLToPath(new URL('../../agent-bundle/hopwatch-agent-linux-x64.tar.gz', import.meta.url));
+  // The installer bundles (agent/bundle/build.sh), one per CPU, and the self-served installer
+  // that picks one by `uname -m`. Public: they hold no secret, and agent machines fetch them
+  // without a console session (curl -O).
+  const built = (file: string) => fileURLToPath(new URL(`../../agent-bundle/${file}`, import.meta.url));
+  for (const arch of AgentBundleArchs) {
+    const path = agentBundlePath(arch);
+    const file = path.split('/').pop()!;
+    app.get(
+      path,
+      { config: { changesState: false, access: 'public' }, schema: { response: { 200: { type: 'string', format: 'binary' } } } },
+      async (_request, reply) => {
+        const bundle = built(file);
+        if (!existsSync(bundle)) throw notFound(notBuiltText(arch));
+        reply
+          .type('application/gzip')
+          .header('content-length', statSync(bundle).size)
+          .header('content-disposition', `attachment; filename="${file}"`);
+        return reply.send(createReadStream(bundle));
+      },
+    );
+  }
   app.get(
-    agents.InstallerPath,
-    { config: { changesState: false, access: 'public' }, schema: { response: { 200: { type: 'string', format: 'binary' } } } },
-    async (_request, reply) => {
-      if (!existsSync(bundle)) throw notFound('The agent installer is not built on this server (npm run build:agent-bundle).');
-      reply
-        .type('application/gzip')
-        .header('content-length', statSync(bundle).size)
-        .header('content-disposition', 'attachment; filename="hopwatch-agent-linux-x64.tar.gz"');
-      return reply.send(createReadStream(bundle));
+    AgentInstallerScriptPath,
+    { config: { changesState: false, access: 'public' }, schema: { response: { 200: { type: 'string' } } } },
+    async (request, reply) => {
+      const script = built('hopwatch-agent-install.sh');
+      if (!existsSync(script)) throw notFound('The agent installer is not built on this server (npm run build:agent-bundle).');
+      reply.type('text/x-shellscript; charset=utf-8').header('content-disposition', 'attachment; filename="hopwatch-agent-install.sh"');
+      return installerScript(deps, readFileSync(script, 'utf8'), serverUrlOf(request));
     },
   );
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Claim, DeploymentMode } from '../contract/account.js';
 import {
+  agentBundlePath,
   AgentNameMaxLength,
   capacityFullText,
   SetupKeySpentText,
@@ -52,8 +53,8 @@ export interface AgentDeps {
   localMachine: LocalMachineDetails;
 }
 
-/** Where the installer bundle is served (docs/agents.md). */
-export const InstallerPath = '/downloads/hopwatch-agent-linux-x64.tar.gz';
+/** The Installer link (DownloadUrl): the x64 bundle; the install commands use the self-served installer, which picks the CPU (docs/agents.md). */
+export const InstallerPath = agentBundlePath('x64');
 
 function gate(deps: AgentDeps, p: Principal): void {
   requireClaim(p, Claim.CloudConnectManagement);
@@ -227,6 +228,20 @@ export async function forceReconnect(deps: AgentDeps, p: Principal, id: number):
 }
 
 /**
+ * The server address agents are given: the public URL when one is in force (HOPWATCH_PUBLIC_URL,
+ * else Settings > General), else the address the caller used, else this host's name (the hub).
+ */
+export async function agentServerAddress(
+  deps: Pick<AgentDeps, 'store' | 'config'>,
+  serverUrl: string | undefined,
+): Promise<[string, AgentDownloadLink['ServerSource']]> {
+  const publicUrl = await deps.store.read((q) => publicUrlInForce(q, deps.config));
+  if (publicUrl) return [publicUrl, 'PublicUrl'];
+  if (serverUrl) return [serverUrl.replace(/\/+$/, ''), 'Browser'];
+  return [`${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`, 'HostName'];
+}
+
+/**
  * The Installer link and the Auto Setup link (issue 40 item 3). The agent's setup key is kept
  * (sealed) and shown again on every call, so Installer or Download Agent no longer break a link
  * copied before; a new key is made when the kept one was used (or cannot be unsealed: the key
@@ -240,12 +255,7 @@ export async function forceReconnect(deps: AgentDeps, p: Principal, id: number):
 export async function downloadLink(deps: AgentDeps, p: Principal, id: number, serverUrl: string | undefined, renew = false): Promise<AgentDownloadLink> {
   gate(deps, p);
   await ownAgent(deps, p, id);
-  const publicUrl = await deps.store.read((q) => publicUrlInForce(q, deps.config));
-  const [server, source]: [string, AgentDownloadLink['ServerSource']] = publicUrl
-    ? [publicUrl, 'PublicUrl']
-    : serverUrl
-      ? [serverUrl.replace(/\/+$/, ''), 'Browser']
-      : [`${deps.config.tls ? 'https' : 'http'}://${hostname()}:${deps.config.port}`, 'HostName'];
+  const [server, source] = await agentServerAddress(deps, serverUrl);
   const { key, replaced } = await deps.store.transaction(async (q) => {
     const a = await repo.findAgent(q, id);
     if (!a) throw notFound(`Agent ${id} not found.`);

@@ -70,6 +70,19 @@ export interface AgentDownloadLink {
 }
 
 /** The refusal of a setup with a link whose key a newer one replaced; the console says the same when it replaces one. */
+/**
+ * The CPUs agent bundles are built for (issue 46; docs/agents.md "Supported platforms"), named as
+ * Node's process.arch and the bundles' files: x64 (`uname -m` x86_64) and arm64 (aarch64).
+ */
+export const AgentBundleArchs = ['x64', 'arm64'] as const;
+export type AgentBundleArch = (typeof AgentBundleArchs)[number];
+
+/** Where the agent bundle for `arch` is served (agent/bundle/build.sh builds it). */
+export const agentBundlePath = (arch: AgentBundleArch): string => `/downloads/hopwatch-agent-linux-${arch}.tar.gz`;
+
+/** The self-served installer: picks the bundle by `uname -m`, downloads it from this server and installs it. */
+export const AgentInstallerScriptPath = '/downloads/hopwatch-agent-install.sh';
+
 export const SetupLinkReplacedText = 'This Auto Setup link was replaced by a newer one and no longer works: copy the current link from the console (Agents, the agent, Auto Setup).';
 /** The refusal of a setup with a key that was used already or never was this agent's. */
 export const SetupKeySpentText = 'Unknown agent or spent setup key: copy a new Auto Setup link from the console.';

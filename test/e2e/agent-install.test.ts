@@ -52,11 +52,12 @@ describe('the install commands on the Agents page in Chromium', () => {
     await expect.poll(() => warning.textContent()).toMatch(/^The link names 127\.0\.0\.1, a loopback address .*Set the public URL in Settings > General/);
     expect(await warning.getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('/settings');
 
-    const linux = install.locator('figure', { hasText: 'Install on a Linux x64 machine' });
+    // The installer the server serves picks x64 or arm64 by uname -m (issue 46).
+    const linux = install.locator('figure', { hasText: 'Install on Linux x64 or arm64' });
     const lines = (await linux.locator('pre').textContent())!.split('\n');
-    expect(lines[0]).toBe(`curl -fLO ${app.url}/downloads/hopwatch-agent-linux-x64.tar.gz`);
-    expect(lines[1]).toBe('tar -xzf hopwatch-agent-linux-x64.tar.gz');
-    const shown = /^sudo \.\/hopwatch-agent\/install\.sh '(hopwatch:\/\/setup\?[^']+)'$/.exec(lines[2])![1];
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`curl -fLO ${app.url}/downloads/hopwatch-agent-install.sh`);
+    const shown = /^sudo sh hopwatch-agent-install\.sh '(hopwatch:\/\/setup\?[^']+)'$/.exec(lines[1])![1];
     expect(parseSetupLink(shown).server).toBe(app.url);
     expect(await install.locator('figure', { hasText: 'in a container' }).locator('pre').textContent()).toContain(`hopwatch:latest agent '${shown}'`);
     await linux.getByRole('button', { name: /^Copy/ }).click();
@@ -70,7 +71,7 @@ describe('the install commands on the Agents page in Chromium', () => {
     const download = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Installer' }).click();
     await (await download).close();
-    expect((await linux.locator('pre').textContent())!.split('\n')[2]).toBe(lines[2]);
+    expect((await linux.locator('pre').textContent())!.split('\n')[1]).toBe(lines[1]);
 
     // New Setup Link: confirmed, a new link copied and shown, the old one said to stop working.
     await page.getByRole('button', { name: 'New Setup Link' }).click();
@@ -78,7 +79,7 @@ describe('the install commands on the Agents page in Chromium', () => {
     await expect.poll(() => page.getByText(SetupLinkReplacedText, { exact: false }).count()).toBe(1);
     const renewed = await clipboard();
     expect(renewed).not.toBe(shown);
-    await expect.poll(async () => (await linux.locator('pre').textContent())!.split('\n')[2]).toBe(`sudo ./hopwatch-agent/install.sh '${renewed}'`);
+    await expect.poll(async () => (await linux.locator('pre').textContent())!.split('\n')[1]).toBe(`sudo sh hopwatch-agent-install.sh '${renewed}'`);
     await page.screenshot({ path: join(shots, 'agent-install-renewed.png') });
 
     // Settings > General asks for the public URL while none is set.

@@ -7,17 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { installCommands, shellQuote } from './installCommands';
 
 const link = {
-  DownloadUrl: 'http://10.251.0.1:8080/downloads/hopwatch-agent-linux-x64.tar.gz',
+  Server: 'http://10.251.0.1:8080',
   SetupLink: 'hopwatch://setup?mode=sentinel&id=7&key=abc_-1&server=http%3A%2F%2F10.251.0.1%3A8080',
 };
 
 describe('install commands', () => {
-  it('download from this server, unpack, install with the link (install.sh runs hopwatch-agent setup)', () => {
+  it("download this server's installer (it picks x64 or arm64 by uname -m) and run it with the link", () => {
     const c = installCommands(link);
     expect(c.linux.split('\n')).toEqual([
-      'curl -fLO http://10.251.0.1:8080/downloads/hopwatch-agent-linux-x64.tar.gz',
-      'tar -xzf hopwatch-agent-linux-x64.tar.gz',
-      `sudo ./hopwatch-agent/install.sh '${link.SetupLink}'`,
+      'curl -fLO http://10.251.0.1:8080/downloads/hopwatch-agent-install.sh',
+      `sudo sh hopwatch-agent-install.sh '${link.SetupLink}'`,
     ]);
     expect(c.installed).toBe(`sudo /opt/hopwatch-agent/hopwatch-agent setup --no-run '${link.SetupLink}' && sudo systemctl restart hopwatch-agent`);
   });
@@ -30,8 +29,8 @@ describe('install commands', () => {
 
   it('quotes for a POSIX shell', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
-    expect(installCommands({ ...link, DownloadUrl: "http://h.example/x'y/downloads/hopwatch-agent-linux-x64.tar.gz" }).linux.split('\n')[0]).toBe(
-      `curl -fLO 'http://h.example/x'\\''y/downloads/hopwatch-agent-linux-x64.tar.gz'`,
+    expect(installCommands({ ...link, Server: "http://h.example/x'y" }).linux.split('\n')[0]).toBe(
+      `curl -fLO 'http://h.example/x'\\''y/downloads/hopwatch-agent-install.sh'`,
     );
   });
 

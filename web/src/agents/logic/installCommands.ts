@@ -1,10 +1,11 @@
 // The commands that install an agent (issue 40 item 5): what the Agents page shows to copy
 // after Create and under DEPLOY, and what the bundle's README.md (agent/bundle/README.md) and
 // docs/agents.md "Auto Setup" say. A headless Linux machine has no browser to paste a
-// hopwatch:// link into: it downloads the bundle from this server and gives the link to
-// install.sh, which runs `hopwatch-agent setup --no-run '<link>'` and starts the service.
-// Linux x64 only: there is no arm64 bundle yet.
-import type { AgentDownloadLink } from '../../../../server/contract/agents';
+// hopwatch:// link into: it downloads this server's installer script, which picks the bundle for
+// the machine's CPU by `uname -m` (x64 or arm64: a Raspberry Pi with a 64-bit OS; anything else
+// is told what is supported), downloads it from this server and gives the link to its
+// install.sh, which runs `hopwatch-agent setup --no-run '<link>'` and starts the service (issue 46).
+import { AgentInstallerScriptPath, type AgentDownloadLink } from '../../../../server/contract/agents';
 
 /** Single-quotes `s` for a POSIX shell unless it holds only characters no shell treats specially. */
 export function shellQuote(s: string): string {
@@ -15,7 +16,7 @@ export function shellQuote(s: string): string {
 export const AgentImage = 'hopwatch:latest';
 
 export interface InstallCommands {
-  /** Download, unpack, install with the link: one command a line. */
+  /** Download the installer, run it with the link (it picks x64 or arm64): one command a line. */
   linux: string;
   /** A machine with the agent installed already: set it up with this link and restart its service. */
   installed: string;
@@ -23,12 +24,12 @@ export interface InstallCommands {
   container: string;
 }
 
-export function installCommands(l: Pick<AgentDownloadLink, 'DownloadUrl' | 'SetupLink'>): InstallCommands {
-  const file = new URL(l.DownloadUrl).pathname.split('/').pop() || 'hopwatch-agent-linux-x64.tar.gz';
+export function installCommands(l: Pick<AgentDownloadLink, 'Server' | 'SetupLink'>): InstallCommands {
+  const installer = AgentInstallerScriptPath.split('/').pop()!;
   // Always quoted: the link holds & and ?.
   const link = `'${l.SetupLink.replace(/'/g, `'\\''`)}'`;
   return {
-    linux: [`curl -fLO ${shellQuote(l.DownloadUrl)}`, `tar -xzf ${shellQuote(file)}`, `sudo ./hopwatch-agent/install.sh ${link}`].join('\n'),
+    linux: [`curl -fLO ${shellQuote(l.Server + AgentInstallerScriptPath)}`, `sudo sh ${installer} ${link}`].join('\n'),
     installed: `sudo /opt/hopwatch-agent/hopwatch-agent setup --no-run ${link} && sudo systemctl restart hopwatch-agent`,
     container: `docker run -d --name hopwatch-agent --restart unless-stopped --cap-add NET_RAW --network host -v hopwatch-agent:/data ${AgentImage} agent ${link}`,
   };
