@@ -88,5 +88,7 @@ export const PostgresCompat: string[] = [
   `CREATE FUNCTION epoch(t timestamptz) RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT extract(epoch FROM t)::double precision'`,
   // DuckDB's sha256 of a text is its lowercase hex digest (PostgreSQL's own takes and gives bytea).
   `CREATE FUNCTION sha256(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$SELECT encode(sha256(convert_to(s, 'UTF8')), 'hex')$$`,
+  // DuckDB's range(n): 0 .. n-1 (seeding many rows in one statement).
+  `CREATE FUNCTION range(n bigint) RETURNS SETOF bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT generate_series(0, n - 1)'`,
   ...argAggregates(),
 ];

@@ -194,7 +194,7 @@ describe('Insights edition switch', () => {
       // The stored Settings > General > Insights switch (where the settings editor writes it).
       await hw.stop();
       const store = await openTestStore(hw.dataDir);
-      await store.run(`INSERT OR REPLACE INTO storage_settings VALUES ('Insights', 'true', 0)`);
+      await store.run(`INSERT INTO storage_settings VALUES ('Insights', 'true', 0) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
       await store.close();
       const on = await hw.restart();
       try {
