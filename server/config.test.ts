@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
 describe('loadConfig', () => {
+  it('reads HOPWATCH_DATABASE_URL: PostgreSQL when set, the DuckDB file without it (issue 42 item 1)', () => {
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    expect(loadConfig({ HOPWATCH_DATABASE_URL: ' postgres://hw:pw@db.example:5432/hopwatch ' }).databaseUrl).toBe('postgres://hw:pw@db.example:5432/hopwatch');
+    expect(loadConfig({ HOPWATCH_DATABASE_URL: 'postgresql://db/hopwatch' }).databaseUrl).toBe('postgresql://db/hopwatch');
+    expect(() => loadConfig({ HOPWATCH_DATABASE_URL: 'mysql://db/hopwatch' })).toThrow(/HOPWATCH_DATABASE_URL must be a postgres:\/\/ URL/);
+    // The message never repeats the URL: it may hold a password.
+    expect(() => loadConfig({ HOPWATCH_DATABASE_URL: 'mysql://u:secret@db/x' })).not.toThrow(/secret/);
+  });
+
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', deployment: 0, licenseMode: 3, rootUser: 'admin', rootPassword: undefined });

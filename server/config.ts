@@ -9,6 +9,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * postgres://...: every table in this PostgreSQL (15 or later) database instead of the data
+   * directory's DuckDB file (HOPWATCH_DATABASE_URL; docs/deploy.md). Undefined: DuckDB.
+   */
+  databaseUrl: string | undefined;
   deployment: DeploymentMode;
   licenseMode: LicenseMode;
   rootUser: string;
@@ -113,6 +118,14 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, allowed?
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   if (allowed && !allowed.includes(n)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${n}`);
   return n;
+}
+
+/** HOPWATCH_DATABASE_URL: a postgres:// (or postgresql://) URL; the message never repeats it (it may hold a password). */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.HOPWATCH_DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(raw)) throw new ConfigError('HOPWATCH_DATABASE_URL must be a postgres:// URL (PostgreSQL 15 or later), or unset for the embedded DuckDB store');
+  return raw;
 }
 
 function engineVar(raw: string | undefined): Config['engine'] {
@@ -231,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     port,
     host: env.HOPWATCH_HOST || '0.0.0.0',
     dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
+    databaseUrl: databaseUrl(env),
     deployment,
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,

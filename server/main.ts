@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { Store } from './store/db.js';
+import { DatabaseUnreachable, describeUrl } from './store/postgres/connect.js';
 import { buildApp } from './app.js';
 import { ensureRootUser } from './account/root-user.js';
 import { ensureStaffUser } from './accounts/staff-user.js';
@@ -31,7 +32,18 @@ async function main(): Promise<void> {
   }
 
   secureDataDir(config.dataDir, (line) => process.stdout.write(`${line}\n`));
-  const store = await Store.open(config.dataDir, { migrations: { log: (line) => process.stdout.write(`${line}\n`) } });
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  let store;
+  try {
+    // HOPWATCH_DATABASE_URL: PostgreSQL (waits for it, then migrates under an advisory lock); else the DuckDB file.
+    store = await Store.open(config.dataDir, { databaseUrl: config.databaseUrl, migrations: { log: say }, log: say });
+  } catch (err) {
+    if (err instanceof DatabaseUnreachable) {
+      process.stderr.write(`hopwatch: ${err.message}\n`);
+      process.exit(3);
+    }
+    throw err;
+  }
   await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
   await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
 
@@ -61,7 +73,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  process.stdout.write(`Hopwatch ${version} is listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (data in ${config.dataDir})\n`);
+  process.stdout.write(`Hopwatch ${version} is listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (data in ${config.databaseUrl ? `PostgreSQL at ${describeUrl(config.databaseUrl)}` : config.dataDir})\n`);
 }
 
 main().catch((err) => {

@@ -8,6 +8,7 @@ import { createLoginSession } from './login-sessions.js';
 import { licenceCovers, principalFromToken } from './authenticate.js';
 import { LicenseMode } from '../contract/account.js';
 import type { LiveShareScope } from './principal.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 describe('principalFromToken', () => {
   let dir: string;
@@ -23,7 +24,7 @@ describe('principalFromToken', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-auth-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     const account = await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('auth') RETURNING id`);
     userId = await store.exclusive((q) =>
       insertUser(q, { accountId: account!.id, name: 'dana', email: 'dana@example.org', passwordHash: 'x', roles: [], isRoot: false, tempPassword: false }),
@@ -39,10 +40,10 @@ describe('principalFromToken', () => {
     expect((await principalFromToken(store, token))?.userId).toBe(userId);
     // Fresh: nothing to renew (12 h left).
     expect(await expiresIn(token)).toBeGreaterThan(11.9 * 3600);
-    await store.run(`UPDATE login_sessions SET expires_at = now() + INTERVAL 2 HOUR WHERE token_hash = sha256($1)`, [token]);
+    await store.run(`UPDATE login_sessions SET expires_at = now() + INTERVAL '2 hours' WHERE token_hash = sha256($1)`, [token]);
     expect((await principalFromToken(store, token))?.userId).toBe(userId);
     expect(await expiresIn(token)).toBeGreaterThan(11.9 * 3600);
-    await store.run(`UPDATE login_sessions SET expires_at = now() - INTERVAL 1 SECOND WHERE token_hash = sha256($1)`, [token]);
+    await store.run(`UPDATE login_sessions SET expires_at = now() - INTERVAL '1 second' WHERE token_hash = sha256($1)`, [token]);
     expect(await principalFromToken(store, token)).toBeUndefined();
     expect(await principalFromToken(store, 'no-such-token')).toBeUndefined();
   });
@@ -50,7 +51,10 @@ describe('principalFromToken', () => {
   it('answers while an ingest transaction holds the writer', async () => {
     const token = await store.exclusive((q) => createLoginSession(q, userId, true));
     let release!: () => void;
-    const held = store.transaction(() => new Promise<void>((r) => (release = r)), { background: true });
+    let began!: () => void;
+    const holding = new Promise<void>((r) => (began = r));
+    const held = store.transaction(() => new Promise<void>((r) => ((release = r), began())), { background: true });
+    await holding; // the transaction is open (on PostgreSQL it starts on a client of its own)
     try {
       const waited = new Promise((_, reject) => setTimeout(() => reject(new Error('waited for the writer')), 5_000));
       const p = (await Promise.race([principalFromToken(store, token), waited])) as { userId: number } | undefined;

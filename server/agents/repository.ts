@@ -1,6 +1,6 @@
 // The agents table (migration 7): one row per remote agent of an account.
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
-import { listValue } from '@duckdb/node-api';
+import { list } from '../store/dialect.js';
 import { listParam } from '../store/id-list.js';
 import type { Queryable } from '../store/db.js';
 
@@ -72,20 +72,20 @@ export interface Hello {
 /** What agents said in their hellos, many agents in one statement. */
 export async function recordHellos(q: Queryable, rows: readonly [number, Hello][]): Promise<void> {
   if (!rows.length) return;
-  const col = <T>(f: (h: Hello) => T) => listValue(rows.map(([, h]) => f(h)) as never[]);
+  const col = <T>(f: (h: Hello) => T) => list(rows.map(([, h]) => f(h)) as never[]);
   await q.run(
     `UPDATE agents SET machine_id = v.machine_id, machine_name = v.machine_name, platform = v.platform, version = v.version, mode = v.mode, last_message = v.at
      FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::VARCHAR[]) AS machine_id, unnest($3::VARCHAR[]) AS machine_name, unnest($4::INTEGER[]) AS platform,
                   unnest($5::VARCHAR[]) AS version, unnest($6::INTEGER[]) AS mode, unnest($7::BIGINT[]) AS at) v
      WHERE agents.id = v.id`,
     [
-      listValue(rows.map(([id]) => id)),
+      list(rows.map(([id]) => id)),
       col((h) => h.machineId),
       col((h) => h.machineName),
       col((h) => h.platform),
       col((h) => h.version),
       col((h) => h.mode),
-      listValue(rows.map(([, h]) => BigInt(Math.round(h.at)))),
+      list(rows.map(([, h]) => BigInt(Math.round(h.at)))),
     ],
   );
 }

@@ -19,7 +19,8 @@ export async function findSetupKey(q: Queryable, agentId: number): Promise<Setup
 }
 
 export async function keepSetupKey(q: Queryable, k: SetupKeyRecord): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO agent_setup_keys (agent_id, sealed_key, replaced_hash, created_at) VALUES ($1, $2, $3, $4)', [
+  await q.run(`INSERT INTO agent_setup_keys (agent_id, sealed_key, replaced_hash, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (agent_id) DO UPDATE SET sealed_key = excluded.sealed_key, replaced_hash = excluded.replaced_hash, created_at = excluded.created_at`, [
     k.agentId,
     k.sealedKey,
     k.replacedHash,

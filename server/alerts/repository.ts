@@ -111,7 +111,7 @@ async function writeChildren(q: Queryable, id: number, a: Required<AlertInput>):
 
 export async function setTargets(q: Queryable, id: number, targets: number[], add: boolean): Promise<void> {
   for (const t of new Set(targets)) {
-    if (add) await q.run('INSERT OR IGNORE INTO alert_targets VALUES ($1, $2)', [id, t]);
+    if (add) await q.run('INSERT INTO alert_targets VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, t]);
     else {
       await q.run('DELETE FROM alert_targets WHERE alert_id = $1 AND session_id = $2', [id, t]);
       await q.run('DELETE FROM alert_state WHERE alert_id = $1 AND session_id = $2', [id, t]);
@@ -139,7 +139,7 @@ export async function loadAlerts(q: Queryable, accountId?: number, alertId?: num
   const params: number[] = [];
   if (accountId !== undefined) where.push(`account_id = $${params.push(accountId)}`);
   if (alertId !== undefined) where.push(`id = $${params.push(alertId)}`);
-  const rows = await q.all<AlertRow>(`SELECT * EXCLUDE (created_at) FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`, params);
+  const rows = await q.all<AlertRow>(`SELECT * FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`, params);
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const targets = await q.all<{ alert_id: number; session_id: number }>(`SELECT * FROM alert_targets WHERE alert_id IN (${ids.join(',')}) ORDER BY session_id`);
@@ -182,7 +182,8 @@ export async function loadStates(q: Queryable): Promise<StateRecord[]> {
 }
 
 export async function writeState(q: Queryable, s: StateRecord): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO alert_state VALUES ($1, $2, $3, $4, $5)', [s.alertId, s.sessionId, s.firing, s.since, s.notifiedStart]);
+  await q.run(`INSERT INTO alert_state VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (alert_id, session_id) DO UPDATE SET firing = excluded.firing, since = excluded.since, notified_start = excluded.notified_start`, [s.alertId, s.sessionId, s.firing, s.since, s.notifiedStart]);
 }
 
 export interface NotificationRecord {

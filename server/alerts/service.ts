@@ -24,6 +24,7 @@ import { StageTimes } from './stage-times.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
 import { publicUrlInForce } from '../settings/public-url.js';
+import { dialectOf } from '../store/dialect.js';
 
 /** Per account: plenty for any network, and a bound on what one account makes the server hold. */
 export const MaxAlertsPerAccount = 10_000;
@@ -62,6 +63,10 @@ export class AlertService {
   private namesTimer: NodeJS.Timeout | undefined;
   /** The journal notifications and states are written to before delivery (set at start). */
   private outbox: Outbox | undefined;
+  /** PostgreSQL: the outbox is the notifications table, written in the event's transaction (no journal file). */
+  private get journalInStore(): boolean {
+    return dialectOf(this.deps.store) === 'postgres';
+  }
   /** The DuckDB write of the last batch (settles on success and on failure). */
   private storing: Promise<void> = Promise.resolve();
   /** Notification ids are given here, before the store sees the row (from the stored maximum). */
@@ -90,7 +95,8 @@ export class AlertService {
   /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
   async start(ingest: IngestPipeline, opts: { isAgentOnline?: (agentId: number) => boolean } = {}): Promise<void> {
     // What the outbox journal holds that the store may not (a crash before its DuckDB write).
-    const { outbox, left } = Outbox.open(join(dirname(this.deps.store.path), OutboxDir));
+    // On PostgreSQL there is no journal file: the event's transaction is the outbox (record).
+    const { outbox, left } = this.journalInStore ? { outbox: undefined, left: [] } : Outbox.open(join(dirname(this.deps.store.path), OutboxDir));
     const [alerts, states] = await this.deps.store.transaction(async (q) => {
       const known = new Set((await repo.loadAlerts(q)).map((a) => a.id));
       for (const e of left) {
@@ -100,7 +106,7 @@ export class AlertService {
       this.lastNotificationId = await repo.maxNotificationId(q);
       return [await repo.loadAlerts(q), await repo.loadStates(q)] as const;
     });
-    outbox.replayed();
+    outbox?.replayed();
     this.outbox = outbox;
     void this.refreshNames();
     this.namesTimer = setInterval(() => void this.refreshNames(), NamesRefreshMs);
@@ -152,7 +158,7 @@ export class AlertService {
         const hs = this.waitingHappenings.splice(0);
         const ss = this.waitingStates.splice(0);
         const outbox = this.outbox;
-        if (!outbox) throw new Error('alerts: not started');
+        if (!outbox && !this.journalInStore) throw new Error('alerts: not started');
         const now = Date.now();
         const expiresAt = now + this.deps.config.alertRetryMinutes * 60_000;
         // Names come from the read connections: they do not wait for the write lane.
@@ -173,15 +179,29 @@ export class AlertService {
           }
         });
         const prepared = performance.now();
+        const write = (q: Queryable) =>
+          (async () => {
+            for (const s of ss) await repo.writeState(q, s);
+            await repo.insertNotifications(q, rows);
+          })();
+        if (!outbox) {
+          // PostgreSQL: the states and rows are committed in one transaction before anything is
+          // delivered (no single write lane to wait behind; a second replica sees them at once).
+          await this.deps.store.transaction(write);
+          const committed = performance.now();
+          this.stages.note('names', prepared - started);
+          this.stages.note('journal', committed - prepared);
+          this.stages.note('store', 0);
+          this.notificationsQueued += rows.length;
+          this.queue.deliverNow(rows, committed);
+          return;
+        }
         const seq = await outbox.append(ss, rows);
         const journaled = performance.now();
         this.stages.note('names', prepared - started);
         this.stages.note('journal', journaled - prepared);
         // Called now, so the lane holds this write before any outcome of these deliveries.
-        const stored = this.deps.store.transaction(async (q) => {
-          for (const s of ss) await repo.writeState(q, s);
-          await repo.insertNotifications(q, rows);
-        }, { background: true });
+        const stored = this.deps.store.transaction(write, { background: true });
         this.storing = stored.then(
           async () => {
             this.stages.note('store', performance.now() - journaled);

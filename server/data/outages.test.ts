@@ -10,6 +10,7 @@ import { Store } from '../store/db.js';
 import { OutageReason } from '../contract/data.js';
 import { recordAgentConnection, recordServerStart, ServerAliveMarkMs } from './outage-record.js';
 import { outagesOf } from './outages.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const at = (s: number) => 1_800_000_000_000 + s * 1000;
 const iso = (s: number) => new Date(at(s)).toISOString();
@@ -19,7 +20,7 @@ describe('outage periods', () => {
   let store: Store;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-outages-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     await store.exclusive((q) =>
       q.run(`INSERT INTO agents (id, account_id, unique_id, name, created_at) VALUES (7, 1, 'u7', 'Branch office', 0), (8, 1, 'u8', 'Attic', 0)`),
     );

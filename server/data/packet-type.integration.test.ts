@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -21,7 +22,7 @@ const details = async () =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-packet-type-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('pt') RETURNING id`);
   principal = { userId: 0, accountId: Number(account.id), username: 'pt', isRoot: true, claims: ['TargetManagement'] };
   config = Number((await store.one(`INSERT INTO configurations (account_id, name, warn, bad, scale) VALUES ($1, 'Web', 100, 250, 0) RETURNING id`, [principal.accountId])).id);

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -86,7 +87,7 @@ async function sessionWithRows(accountId: number): Promise<number> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-store-read-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('store-read') RETURNING id`);
   principal = { userId: 0, accountId: account.id, username: 'store-read', isRoot: true, claims: [] };
   samples = history();

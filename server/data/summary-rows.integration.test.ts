@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -92,7 +93,7 @@ function countStatements() {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-summary-rows-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('rows') RETURNING id`);
   principal = { userId: 0, accountId: Number(account.id), username: 'rows', isRoot: true, claims: ['TargetManagement'] };
   const fast = Number((await store.one(`INSERT INTO configurations (account_id, name, warn, bad, scale) VALUES ($1, 'Fast', 20, 40, 0) RETURNING id`, [principal.accountId])).id);

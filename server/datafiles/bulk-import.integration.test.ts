@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOUBLE, SMALLINT } from '@duckdb/node-api';
 import { insertActiveSession } from '../ingest/testing/sessions.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -69,7 +70,7 @@ describe('bulk import against the live ingest pipeline', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-bulk-import-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     accountId = (await store.one(`INSERT INTO accounts (name) VALUES ('bulk') RETURNING id`)).id;
     live = await insertActiveSession(store, accountId, 'live.example.test', T0);
     bulk = await insertActiveSession(store, accountId, 'bulk.example.test', T0);

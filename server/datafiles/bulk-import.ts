@@ -15,9 +15,8 @@
 // and took 1.09 GB). What the store holds after it is what the pipeline leaves after a
 // session of the same samples finishes (test: bulk-import.integration.test.ts compares the
 // two row by row).
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { HttpError } from '../http/errors.js';
-import type { Queryable } from '../store/db.js';
+import type { Connection, Queryable } from '../store/db.js';
 import type { NumericColumn } from '../store/numeric-columns.js';
 import { floorTo, LateSampleGraceMs, RollupResolutionsMs } from '../rollups/levels.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
@@ -27,6 +26,15 @@ import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged, rowGroups } from './read-file.js';
 import { sqlPath } from './temp-files.js';
+import { insertFromFile, type CopyColumn } from '../store/file-copies.js';
+
+/** The samples table's columns as an import writes them. */
+const SampleColumns: CopyColumn[] = [
+  { name: 'session_id', type: 'INTEGER' },
+  { name: 'time', type: 'BIGINT' },
+  { name: 'hop', type: 'SMALLINT' },
+  { name: 'latency', type: 'INTEGER' },
+];
 
 /**
  * Samples read from the file at once: whole row groups up to this many (a larger group, at
@@ -89,7 +97,7 @@ export function appendParts(sets: RollupSet[], most = AppendRows): RollupSet[][]
 }
 
 /** The sets through appenders of at most AppendRows rows each, with a turn of the event loop between them. */
-async function appendInParts(conn: DuckDBConnection, sets: RollupSet[]): Promise<void> {
+async function appendInParts(conn: Connection, sets: RollupSet[]): Promise<void> {
   for (const part of appendParts(sets)) {
     await appendRollups(conn, part);
     await new Promise((resolve) => setImmediate(resolve));
@@ -202,7 +210,7 @@ export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: {
  */
 export async function writeSamplesAndRollups(
   q: Queryable,
-  conn: DuckDBConnection,
+  conn: Connection,
   sessionId: number,
   path: string,
   name: string,
@@ -311,13 +319,15 @@ export async function writeSamplesAndRollups(
   let short = false;
   for (const slice of slicesOf(await rowGroups(files, path, name))) {
     const t0 = performance.now();
-    const insert = q
-      .run(
-        `INSERT INTO samples (session_id, time, hop, latency)
-         SELECT ${Number(sessionId)}, time_ms, hop, ${layout.latencyMicros} FROM read_parquet(${sqlPath(path)}, file_row_number = true)
-         WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,
-      )
-      .finally(() => (phases.insert += since(t0)));
+    const insert = insertFromFile(
+      q,
+      conn,
+      files,
+      'samples',
+      SampleColumns,
+      `SELECT ${Number(sessionId)}::INTEGER, time_ms::BIGINT, hop::SMALLINT, (${layout.latencyMicros})::INTEGER FROM read_parquet(${sqlPath(path)}, file_row_number = true)
+       WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,
+    ).finally(() => (phases.insert += since(t0)));
     const rollUp = async () => {
       const t = performance.now();
       const chunks = await files.numberChunks(sliceSql(path, meta.version, slice));
@@ -347,7 +357,7 @@ export async function writeSamplesAndRollups(
   if (invalid || read !== total || !spans) {
     // The SQL checks name what is wrong (the same texts as before any write); a file they
     // pass but that did not read the same is damaged.
-    await checkSamples(q, path, name, meta);
+    await checkSamples(files, path, name, meta);
     throw damaged(name);
   }
   // Closing the session: every open period is rolled up, as finishSession does.

@@ -73,11 +73,10 @@ export async function importDataFile(deps: ImportDeps, p: Principal, file: { pat
   requireClaim(p, Claim.TargetManagement);
   const joinSummary = await summaryToJoin(deps, p, summaryId);
   let t = performance.now();
-  const meta = await deps.store.read(async (q) => {
-    const m = await readMetadata(q, file.path, file.name);
-    await checkLayout(q, file.path, file.name, m);
-    return m;
-  });
+  // The file alone, on the file reader (DuckDB's Parquet functions, whichever the store's backend).
+  const files = deps.store.fileReader;
+  const meta = await readMetadata(files, file.path, file.name);
+  await checkLayout(files, file.path, file.name, meta);
   const checks = performance.now() - t;
   t = performance.now();
   let session = 0;

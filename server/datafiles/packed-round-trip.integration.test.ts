@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -85,7 +86,7 @@ describe('data file round trip of a session with a packed day', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-packed-round-trip-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     const accountId = (await store.one(`INSERT INTO accounts (name) VALUES ('packed') RETURNING id`)).id;
     principal = { userId: 0, accountId, username: 'packed', isRoot: true, claims: [Claim.TargetManagement] };
     original = (

@@ -34,7 +34,7 @@ export function sessionSamplesSql(s: SampleSelection, columns = msColumns): stri
   // a packed day is stored by hop, then time, after the days that followed it). Fine for
   // counts and aggregates; whoever reads rows in sequence asks for `ordered`.
   if (s.limit === undefined) return s.ordered ? `${all} ORDER BY time_ms, hop` : all;
-  return `SELECT * FROM (${all} ORDER BY time_ms DESC, hop DESC LIMIT ${num(s.limit)}) ORDER BY time_ms, hop`;
+  return `SELECT * FROM (${all} ORDER BY time_ms DESC, hop DESC LIMIT ${num(s.limit)}) AS newest ORDER BY time_ms, hop`;
 }
 
 /**
@@ -50,5 +50,5 @@ export function fileSamplesSql(s: SampleSelection): string {
 
 /** Count and first and last time of a selection. */
 export function selectionStatsSql(s: SampleSelection): string {
-  return `SELECT count(*)::BIGINT AS n, min(time_ms) AS "begin", max(time_ms) AS "end" FROM (${sessionSamplesSql(s)})`;
+  return `SELECT count(*)::BIGINT AS n, min(time_ms) AS "begin", max(time_ms) AS "end" FROM (${sessionSamplesSql(s)}) AS rows_of_session`;
 }

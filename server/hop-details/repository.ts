@@ -1,7 +1,7 @@
 // SQL of hop_hosts (migration 14): answers per session, hop, address and minute, with the
 // details text when it changed.
-import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Queryable } from '../store/db.js';
+import type { Connection, Queryable } from '../store/db.js';
+import { appendRows } from '../store/append-columns.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 import { listParam } from '../store/id-list.js';
 
@@ -10,24 +10,13 @@ import { listParam } from '../store/id-list.js';
  * a live server closes a row per hop and minute of every trace (30,000 a minute for 1,000
  * traces of 30 hops), and INSERT statements of 500 rows cost about 65 ms each to bind.
  */
-export async function appendHopHosts(conn: DuckDBConnection, rows: readonly HopHostRow[]): Promise<void> {
-  if (!rows.length) return;
-  const a = await conn.createAppender('hop_hosts');
-  try {
-    for (const r of rows) {
-      a.appendInteger(r.sessionId);
-      a.appendSmallInt(r.hop);
-      a.appendVarchar(r.address);
-      a.appendDouble(r.minute);
-      a.appendInteger(r.answers);
-      if (r.details === null) a.appendNull();
-      else a.appendVarchar(r.details);
-      a.endRow();
-    }
-    a.flushSync();
-  } finally {
-    a.closeSync();
-  }
+export async function appendHopHosts(conn: Connection, rows: readonly HopHostRow[]): Promise<void> {
+  await appendRows(
+    conn,
+    'hop_hosts',
+    ['INTEGER', 'SMALLINT', 'VARCHAR', 'DOUBLE', 'INTEGER', 'VARCHAR'],
+    rows.map((r) => [r.sessionId, r.hop, r.address, r.minute, r.answers, r.details]),
+  );
 }
 
 export interface StoredHopHost {

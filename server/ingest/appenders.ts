@@ -1,14 +1,15 @@
 // Appends a flush's samples (columns in the samples table's order): latency as integer
 // microseconds (server/store/latency-micros.ts, docs/store.md "Compact samples"), time as
 // integer ms (migration 18, docs/store.md "Sample order": a round's time is Date.now()).
-import { BIGINT, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, INTEGER, SMALLINT } from '@duckdb/node-api';
+import type { Connection } from '../store/db.js';
 import { appendColumns, type ChunkColumn } from '../store/append-columns.js';
 import { latencyMicros } from '../store/latency-micros.js';
 import type { SampleBatch } from './sample-columns.js';
 
 const of = (type: ChunkColumn['type'], values: Float64Array | Int32Array): ChunkColumn => ({ type, values });
 
-export function appendSamples(conn: DuckDBConnection, b: SampleBatch): Promise<void> {
+export function appendSamples(conn: Connection, b: SampleBatch): Promise<void> {
   return appendColumns(conn, 'samples', b.length, [
     of(INTEGER, b.session),
     { type: BIGINT, values: b.time, encode: Math.round },

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -65,14 +66,14 @@ describe('a session finished while a flush of its samples is in progress', () =>
   it('is rolled up completely and forgotten, and its samples are all counted after a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hopwatch-finish-race-'));
     dirs.push(dir);
-    let store = await Store.open(dir);
+    let store = await openTestStore(dir);
     // Groups large and old enough never to be due by themselves: only the finish writes them.
     let ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     let accountId = 0;
     let sid = 0;
     try {
       await ingest.init();
-      accountId = (await store.one(`INSERT INTO accounts (name) VALUES ('finish') RETURNING id`)).id as number;
+      accountId = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('finish') RETURNING id`))!.id;
       sid = await insertActiveSession(store, accountId, 'finish', T0);
       ingest.openSession(sid, accountId);
 
@@ -91,7 +92,7 @@ describe('a session finished while a flush of its samples is in progress', () =>
 
       // Finished: forgotten by the pipeline, every level rolled up past the last sample.
       expect(ingest.recent(sid)).toBeUndefined();
-      const marks = (await store.all('SELECT closed_until AS c FROM rollup_marks WHERE session_id = $1 ORDER BY resolution', [sid])).map((r: { c: number }) => r.c);
+      const marks = (await store.all<{ c: number }>('SELECT closed_until AS c FROM rollup_marks WHERE session_id = $1 ORDER BY resolution', [sid])).map((r: { c: number }) => r.c);
       expect(marks).toHaveLength(3);
       for (const m of marks) expect(m).toBeGreaterThan(T0 + 150_000);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 180_000);
@@ -99,7 +100,7 @@ describe('a session finished while a flush of its samples is in progress', () =>
       // A clean stop and start: the same answers from the store.
       await ingest.close();
       await store.close();
-      store = await Store.open(dir);
+      store = await openTestStore(dir);
       ingest = new IngestPipeline(store, new DomainEventBus());
       await ingest.init();
       await expectExact(store, undefined, sid, accountId, T0, T0 + 180_000);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 
 import { DomainEventBus, IngestPipeline, Store } from '../../test/support/built.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-groupcommit-'));
@@ -25,7 +26,7 @@ function minuteOfRounds(sid: number, minute: number) {
 
 describe('group commit', () => {
   it('commits batches sent while a flush runs together, and acknowledges each after its commit', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();
@@ -51,7 +52,7 @@ describe('group commit', () => {
   });
 
   it('keeps every session of a shared flush counted and marked (one statement per kind of change)', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     // Rollup rows written with every flush (not in groups), so the marks move with each one.
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 0 });
     try {

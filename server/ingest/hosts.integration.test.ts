@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 
 import { DomainEventBus, IngestPipeline, Store } from '../../test/support/built.js';
+import { openTestStore } from '../store/testing/test-store.js';
+import { listParam } from '../store/id-list.js';
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-hosts-'));
@@ -20,7 +22,7 @@ const pause = () => new Promise((r) => setTimeout(r, 5));
 
 describe('hosts written by ingest', () => {
   it('writes a hop again only when its address or name changed', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();
@@ -81,7 +83,7 @@ describe('hosts written by ingest', () => {
   });
 
   it('writes the hops of many sessions in one flush (more than one statement of them)', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();
@@ -101,7 +103,7 @@ describe('hosts written by ingest', () => {
       await ingest.commit();
       const stored = await store.all<{ session_id: number; hop: number; address: string; dns_name: string }>(
         `SELECT session_id, hop, address, dns_name FROM hosts WHERE list_contains($1::INTEGER[], session_id)`,
-        [`[${ids.join(',')}]`],
+        [listParam(ids)],
       );
       expect(stored).toHaveLength(750);
       for (const r of stored) {

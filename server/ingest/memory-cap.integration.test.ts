@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -27,11 +28,11 @@ function rounds(sid: number, from: number, to: number) {
 
 describe('memory cap on recent data', () => {
   it('keeps the first session in memory, answers the second from the store, both alike', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus(), { memorySessions: 1 });
     try {
       await ingest.init();
-      const account = await store.one(`INSERT INTO accounts (name) VALUES ('cap') RETURNING id`);
+      const account = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('cap') RETURNING id`))!;
       const ids: number[] = [];
       for (const name of ['a', 'b']) {
         ids.push(await insertActiveSession(store, account.id, name, T0));
@@ -54,11 +55,11 @@ describe('memory cap on recent data', () => {
   });
 
   it('gives a session memory once a place frees up, with its samples not rolled up yet', async () => {
-    const store = await Store.open(join(dir, 'freed')); // a store of its own: no open sessions from the test above
+    const store = await openTestStore(join(dir, 'freed')); // a store of its own: no open sessions from the test above
     const ingest = new IngestPipeline(store, new DomainEventBus(), { memorySessions: 1, rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     try {
       await ingest.init();
-      const account = await store.one(`INSERT INTO accounts (name) VALUES ('cap2') RETURNING id`);
+      const account = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('cap2') RETURNING id`))!;
       const a = await insertActiveSession(store, account.id, 'a', T0);
       const b = await insertActiveSession(store, account.id, 'b', T0);
       ingest.openSession(a, account.id);

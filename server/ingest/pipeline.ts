@@ -6,7 +6,7 @@
 // are rolled up again from the samples at start).
 import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
-import { listValue } from '@duckdb/node-api';
+import { list } from '../store/dialect.js';
 import { inTransaction, type Queryable, type Store } from '../store/db.js';
 import { appendSamples } from './appenders.js';
 import { appendRollups, type RollupSet } from '../rollups/append.js';
@@ -572,9 +572,9 @@ async function writeMarks(q: Queryable, moved: MarkMove[]): Promise<void> {
   // VALUES list of 3,000 rows took 143 ms of the flush's transaction (bench:agents), every
   // HostUpdated behind it waiting (as upsertHosts below found for the hosts).
   const lists = (ms: MarkMove[]) => [
-    listValue(ms.map((m) => m.resolution)),
-    listValue(ms.map((m) => m.sessionId)),
-    listValue(ms.map((m) => m.closedUntil)),
+    list(ms.map((m) => m.resolution)),
+    list(ms.map((m) => m.sessionId)),
+    list(ms.map((m) => m.closedUntil)),
   ];
   const updated = moved.filter((m) => m.stored);
   if (updated.length) {
@@ -608,16 +608,16 @@ async function upsertHosts(q: Queryable, hosts: HostSeen[], now: number): Promis
     const part = hosts.slice(i, i + HostsPerStatement);
     await q.run(
       `INSERT INTO hosts (session_id, hop, address, dns_name, updated_at)
-       SELECT *, $5::BIGINT FROM (SELECT unnest($1::INTEGER[]), unnest($2::SMALLINT[]), unnest($3::VARCHAR[]), unnest($4::VARCHAR[]))
+       SELECT *, $5::BIGINT FROM (SELECT unnest($1::INTEGER[]), unnest($2::SMALLINT[]), unnest($3::VARCHAR[]), unnest($4::VARCHAR[])) AS v
        ON CONFLICT (session_id, hop) DO UPDATE SET address = excluded.address,
          dns_name = CASE WHEN excluded.dns_name <> '' THEN excluded.dns_name
                          WHEN excluded.address <> hosts.address THEN '' ELSE hosts.dns_name END,
          updated_at = excluded.updated_at`,
       [
-        listValue(part.map((h) => h.sessionId)),
-        listValue(part.map((h) => h.hop)),
-        listValue(part.map((h) => h.address)),
-        listValue(part.map((h) => h.dnsName)),
+        list(part.map((h) => h.sessionId)),
+        list(part.map((h) => h.hop)),
+        list(part.map((h) => h.address)),
+        list(part.map((h) => h.dnsName)),
         now,
       ],
     );

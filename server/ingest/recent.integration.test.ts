@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -100,7 +101,7 @@ const writeEachFlush = { rollupWriteRows: 0 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-recent-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('recent') RETURNING id`);
   principal = { userId: 0, accountId: account.id, username: 'recent', isRoot: true, claims: [] };
   sid = await insertActiveSession(store, account.id, 'recent', T0, { targetIp: '10.0.0.1' });

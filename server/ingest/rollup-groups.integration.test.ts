@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -97,7 +98,7 @@ async function openSession(store: StoreT, name: string) {
 
 describe('rollup rows written in groups', () => {
   it('keeps closed rows back until a group is due, answers exactly meanwhile, then writes them all with their marks', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     // An hour of rounds closes 300 1-minute rows, 30 10-minute and 5 1-hour rows here.
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1500, rollupWriteAgeMs: 3_600_000 });
     try {
@@ -135,7 +136,7 @@ describe('rollup rows written in groups', () => {
   });
 
   it('keeps unwritten rows in memory past their window, so that no range falls between memory and store', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     try {
       await ingest.init();
@@ -161,7 +162,7 @@ describe('rollup rows written in groups', () => {
   });
 
   it('writes a trickle once its oldest row has waited, without another sample', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 300 });
     try {
       await ingest.init();
@@ -181,7 +182,7 @@ describe('rollup rows written in groups', () => {
   });
 
   it('writes what waits when the session finishes and when ingest closes', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     let ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     try {
       await ingest.init();
@@ -208,7 +209,7 @@ describe('rollup rows written in groups', () => {
   });
 
   it('announces a flush before its rollup rows are written, and keeps the rows when that write fails', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     const events = new DomainEventBus();
     const failures: Error[] = [];
     const ingest = new IngestPipeline(store, events, { rollupWriteRows: 0, onRollupWriteError: (e: Error) => failures.push(e) });
@@ -249,7 +250,7 @@ describe('rollup rows written in groups', () => {
   });
 
   it('goes on committing samples while a write of rollup rows waits, and writes the rows behind it next', async () => {
-    const store = await Store.open(newDir());
+    const store = await openTestStore(newDir());
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 0 });
     try {
       await ingest.init();
@@ -292,7 +293,7 @@ describe('rollup rows written in groups', () => {
   it('stores the same rows whether a flush is prepared on the calling thread or by the worker', async () => {
     const stored: unknown[][] = [];
     for (const inlineSamples of [0, Infinity]) {
-      const store = await Store.open(newDir());
+      const store = await openTestStore(newDir());
       const ingest = new IngestPipeline(store, new DomainEventBus(), { inlineSamples });
       try {
         await ingest.init();
@@ -324,7 +325,7 @@ describe('rollup rows written in groups', () => {
 
   it('loses no acknowledged sample to a kill -9, and rolls up again at start the rows it had not written', async () => {
     const dir = newDir();
-    let store = await Store.open(dir);
+    let store = await openTestStore(dir);
     const { accountId, sid } = await openSession(store, 'killed');
     await store.close();
     const child = spawn(process.execPath, [fileURLToPath(new URL('./testing/ingest-until-killed.mjs', import.meta.url)), dir, String(accountId), String(sid), String(T0), '3', String(HOPS)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -342,7 +343,7 @@ describe('rollup rows written in groups', () => {
     child.kill('SIGKILL');
     await exited;
 
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     try {
       expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(acked);

@@ -3,8 +3,8 @@
 // tallies are folded into the sessions row with each group of rollup rows and at start.
 // Readers see both through the sessions_counted view (migration 4). An UPDATE of the wide,
 // indexed sessions row in every flush cost about 8% of the ingest (bench:store, 2026-11-22).
-import { DOUBLE, INTEGER, type DuckDBConnection } from '@duckdb/node-api';
-import type { Queryable } from '../store/db.js';
+import { DOUBLE, INTEGER } from '@duckdb/node-api';
+import type { Connection, Queryable } from '../store/db.js';
 import { appendColumns } from '../store/append-columns.js';
 
 export interface SessionTally {
@@ -14,7 +14,7 @@ export interface SessionTally {
   last: number;
 }
 
-export function appendTallies(conn: DuckDBConnection, tallies: SessionTally[]): Promise<void> {
+export function appendTallies(conn: Connection, tallies: SessionTally[]): Promise<void> {
   return appendColumns(conn, 'sample_tallies', tallies.length, [
     { type: INTEGER, values: Int32Array.from(tallies, (t) => t.sessionId) },
     { type: INTEGER, values: Int32Array.from(tallies, (t) => t.count) },

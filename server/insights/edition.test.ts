@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeploymentMode, LicenseMode } from '../contract/account.js';
 import { Store } from '../store/db.js';
 import { insightsEnabled, storeInsightsSetting } from './edition.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 describe('Insights switch', () => {
   let dir: string;
   let store: Store;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-insights-edition-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
   });
   afterAll(async () => {
     await store.close();

@@ -19,5 +19,5 @@ export async function insightsEnabled(q: Queryable, config: Pick<Config, 'insigh
 
 /** Stores the setting (for the settings editor, and tests). */
 export async function storeInsightsSetting(q: Queryable, on: boolean): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO storage_settings VALUES ($1, $2, $3)', [InsightsSettingName, String(on), Date.now()]);
+  await q.run('INSERT INTO storage_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [InsightsSettingName, String(on), Date.now()]);
 }

@@ -7,6 +7,7 @@ import type { Principal } from '../account/principal.js';
 import { Store } from '../store/db.js';
 import { setKvp } from './service.js';
 import { getDefaultTraceHistory, getTraceHistory, recordTraceTarget, ServerDefaultTraceHistory } from './trace-history.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 let dir: string;
 let store: Store;
@@ -14,7 +15,7 @@ const user = (userId: number, accountId = 1): Principal => ({ userId, accountId,
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-trace-history-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
 });
 afterAll(async () => {
   await store?.close();

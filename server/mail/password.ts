@@ -28,7 +28,7 @@ export function mailPasswordSeal(store: Pick<Store, 'path'>): MailPasswordSeal {
 
 /** Stores `password` sealed ('' stores "no password") and drops a clear one. */
 export async function storeMailPassword(q: Queryable, seal: MailPasswordSeal, password: string): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO mail_settings VALUES ($1, $2, $3)', [SealedPasswordRow, password === '' ? '' : seal.seal(password), Date.now()]);
+  await q.run('INSERT INTO mail_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [SealedPasswordRow, password === '' ? '' : seal.seal(password), Date.now()]);
   await q.run('DELETE FROM mail_settings WHERE name = $1', [ClearPasswordRow]);
 }
 

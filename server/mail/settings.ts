@@ -135,7 +135,7 @@ export async function storeMailSettings(q: Queryable, input: MailSettingsInput, 
   ];
   for (const [name, value] of values) {
     if (value === undefined) continue;
-    await q.run('INSERT OR REPLACE INTO mail_settings VALUES ($1, $2, $3)', [name, value, Date.now()]);
+    await q.run('INSERT INTO mail_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [name, value, Date.now()]);
   }
   if (input.Password) await storeMailPassword(q, seal, input.Password);
   else if (input.ClearPassword) await storeMailPassword(q, seal, '');

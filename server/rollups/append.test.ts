@@ -9,6 +9,7 @@ import { appendRollups } from './append.js';
 import { RollupRowColumns } from './columns.js';
 import { concatRollupRows, emptyRollupRows, leanRowsFromStoredColumns, rowsFromColumns, type RollupRows } from './rows.js';
 import { RollupLeanStoredColumns, RollupSelectColumns, rollupReduceColumns } from './sql.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 /** n rows whose every column holds its own values, "no value" in every nullable column of row 1. */
 function distinctRows(n: number, t0: number): RollupRows {
@@ -30,7 +31,7 @@ describe('rollup rows in the store', () => {
   const b = distinctRows(2, 600_000);
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-rollups-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     await store.transaction((_, conn) =>
       appendRollups(conn, [
         { resolution: 60_000, sessionId: 7, rows: a },

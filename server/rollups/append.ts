@@ -1,7 +1,8 @@
 // Writes rollup rows to the store through DuckDB's appender, in the table's column order:
 // the owner columns, then the row's columns as declared (columns.ts), latencies and their
 // sums as integer microseconds.
-import { BIGINT, DOUBLE, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, INTEGER, SMALLINT } from '@duckdb/node-api';
+import type { Connection } from '../store/db.js';
 import { appendColumns, type ChunkColumn } from '../store/append-columns.js';
 import { RollupOwnerColumns, RollupRowColumns, RollupTable, type RollupColumn, type RollupColumnType } from './columns.js';
 import { latencyMicros, sumMicros } from '../store/latency-micros.js';
@@ -24,7 +25,7 @@ export interface RollupSet {
 }
 
 /** Appends every set through one appender (one per flush, not one per level and session). */
-export function appendRollups(conn: DuckDBConnection, sets: RollupSet[]): Promise<void> {
+export function appendRollups(conn: Connection, sets: RollupSet[]): Promise<void> {
   const parts = sets.filter((s) => s.rows.time.length > 0);
   if (!parts.length) return Promise.resolve();
   const r = parts.length === 1 ? parts[0].rows : concatRollupRows(parts.map((s) => s.rows));

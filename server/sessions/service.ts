@@ -109,8 +109,7 @@ export async function deleteForGood(deps: Pick<SessionDeps, 'store'>, ids: numbe
   await deps.store.transaction((q) => deleteSessionRows(q, ids));
   // Their closed rollup rows read before must not answer again (server/store/closed-reads.ts).
   closedReads(deps.store).forget(ids);
-  // A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later.
-  await deps.store.run('CHECKPOINT').catch(() => undefined);
+  await deps.store.reclaim();
 }
 
 /** Retention: deletes closed sessions that ended more than `days` ago. Answers how many. */

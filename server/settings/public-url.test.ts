@@ -11,6 +11,7 @@ import { applianceOverrides, applianceValues, storeApplianceValues } from './app
 import { defOf } from './catalogue.js';
 import { publicUrlInForce, publicUrlNote } from './public-url.js';
 import { generalValues, readChanges } from './tree.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 const saveOf = (value: string) => ({
   Name: 'Root',
@@ -23,7 +24,7 @@ describe('the public URL setting', () => {
   let store: Store;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-public-url-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
   });
   afterAll(async () => {
     await store?.close();

@@ -30,7 +30,7 @@ export async function storedPublicUrl(q: Queryable): Promise<string> {
 }
 
 export async function storePublicUrl(q: Queryable, value: string): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO storage_settings VALUES ($1, $2, $3)', [PublicUrlSettingName, value.trim(), Date.now()]);
+  await q.run('INSERT INTO storage_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [PublicUrlSettingName, value.trim(), Date.now()]);
 }
 
 /** The public URL in force, without a trailing slash: the variable's, else the stored one; undefined when neither is set. */

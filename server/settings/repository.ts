@@ -111,13 +111,13 @@ export async function accountSettings(q: Queryable, accountId: number): Promise<
  * when another save got there first (the caller's version is stale).
  */
 export async function bumpVersion(q: Queryable, accountId: number, expected: number, general: Record<string, unknown>): Promise<boolean> {
-  const current = await q.one<{ version: number }>('SELECT version FROM account_settings WHERE account_id = $1', [accountId]);
-  if (!current) {
-    if (expected !== 1) return false;
-    await q.run('INSERT INTO account_settings (account_id, version, general_json) VALUES ($1, 2, $2)', [accountId, JSON.stringify(general)]);
-    return true;
+  // Each step checks and writes in one statement, so two saves at once cannot both pass (on
+  // PostgreSQL their transactions run side by side: the row lock and the re-checked WHERE decide).
+  const json = JSON.stringify(general);
+  if (expected === 1) {
+    const made = await q.one('INSERT INTO account_settings (account_id, version, general_json) VALUES ($1, 2, $2) ON CONFLICT (account_id) DO NOTHING RETURNING version', [accountId, json]);
+    if (made) return true;
   }
-  if (Number(current.version) !== expected) return false;
-  await q.run('UPDATE account_settings SET version = version + 1, general_json = $2 WHERE account_id = $1', [accountId, JSON.stringify(general)]);
-  return true;
+  const moved = await q.one('UPDATE account_settings SET version = version + 1, general_json = $2 WHERE account_id = $1 AND version = $3 RETURNING version', [accountId, json, expected]);
+  return moved !== undefined;
 }

@@ -7,6 +7,8 @@
 // columns slower than appending the samples.
 import bindings from '@duckdb/node-bindings';
 import { BIGINT, DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+import { isPgConnection, type Connection } from './db.js';
+import type { PgConnection } from './postgres/store.js';
 
 /** DuckDB's standard vector size: the most rows one DataChunk holds. */
 export const ChunkRows = 2048;
@@ -81,8 +83,9 @@ function validityOf(values: Float64Array | Int32Array, off: number, rows: number
  * serves every slice of 2048 rows: the appender copies what it is given, so the chunk is
  * reset and filled again rather than a new one (and its vectors) made per slice.
  */
-export async function appendColumns(conn: DuckDBConnection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
+export async function appendColumns(conn: Connection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
   if (!n) return;
+  if (isPgConnection(conn)) return pgAppendColumns(conn, table, n, columns);
   const a = await conn.createAppender(table);
   try {
     const chunk = DuckDBDataChunk.create(columns.map((c) => c.type));
@@ -104,6 +107,70 @@ export async function appendColumns(conn: DuckDBConnection, table: string, n: nu
       bindings.data_chunk_set_size(chunk.chunk, rows);
       a.appendDataChunk(chunk);
       if (chunkNo % ChunksPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    a.flushSync();
+  } finally {
+    a.closeSync();
+  }
+}
+
+/** PostgreSQL's names of the column types. */
+function pgType(c: ChunkColumn): string {
+  if (c.type === BIGINT) return 'bigint';
+  if (c.type === INTEGER) return 'integer';
+  if (c.type === SMALLINT) return 'smallint';
+  return 'double precision';
+}
+
+/** Rows per INSERT on PostgreSQL: each column goes as one array parameter. */
+export const PgAppendRows = 50_000;
+
+/**
+ * The same append on PostgreSQL, in the caller's transaction: one INSERT ... SELECT FROM
+ * unnest of one typed array per column for each slice of rows (the generic bulk path; the
+ * samples' COPY in binary is server/store/postgres/samples-*.ts).
+ */
+async function pgAppendColumns(conn: PgConnection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
+  const stored = columns.map((c) => {
+    const v = c.values.subarray(0, n);
+    const out: (number | null)[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = c.encode ? c.encode(v[i]) : v[i];
+      out[i] = c.nullable && Number.isNaN(v[i]) ? null : c.type === DOUBLE ? x : Math.trunc(x);
+    }
+    return out;
+  });
+  const select = columns.map((c, k) => `$${k + 1}::${pgType(c)}[]`).join(', ');
+  for (let off = 0; off < n; off += PgAppendRows) {
+    const end = Math.min(n, off + PgAppendRows);
+    await conn.client.query(`INSERT INTO ${table} SELECT * FROM unnest(${select})`, stored.map((col) => col.slice(off, end)));
+  }
+}
+
+/** A row-wise append of mixed columns (text and numbers) to `table`, on either backend. */
+export async function appendRows(conn: Connection, table: string, types: readonly ('VARCHAR' | 'INTEGER' | 'SMALLINT' | 'BIGINT' | 'DOUBLE')[], rows: readonly (readonly (string | number | null)[])[]): Promise<void> {
+  if (!rows.length) return;
+  if (isPgConnection(conn)) {
+    const names: Record<string, string> = { VARCHAR: 'text', INTEGER: 'integer', SMALLINT: 'smallint', BIGINT: 'bigint', DOUBLE: 'double precision' };
+    const select = types.map((t, k) => `$${k + 1}::${names[t]}[]`).join(', ');
+    for (let off = 0; off < rows.length; off += PgAppendRows) {
+      const part = rows.slice(off, off + PgAppendRows);
+      await conn.client.query(`INSERT INTO ${table} SELECT * FROM unnest(${select})`, types.map((_, k) => part.map((r) => r[k])));
+    }
+    return;
+  }
+  const a = await conn.createAppender(table);
+  try {
+    for (const r of rows) {
+      r.forEach((v, k) => {
+        if (v === null) a.appendNull();
+        else if (types[k] === 'VARCHAR') a.appendVarchar(String(v));
+        else if (types[k] === 'INTEGER') a.appendInteger(v as number);
+        else if (types[k] === 'SMALLINT') a.appendSmallInt(v as number);
+        else if (types[k] === 'BIGINT') a.appendBigInt(BigInt(v as number));
+        else a.appendDouble(v as number);
+      });
+      a.endRow();
     }
     a.flushSync();
   } finally {

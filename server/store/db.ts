@@ -6,12 +6,32 @@
 // nor holds one up, and two queries of one call can run at once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { applyMigrations, type MigrationOptions } from './migrations.js';
 import { numericColumnChunks, numericColumns, type NumericColumn } from './numeric-columns.js';
+import { ListParam, type DialectName } from './dialect.js';
+import type { PgConnection } from './postgres/store.js';
+import type { FileReader } from './postgres/file-reader.js';
 
-export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+/** A statement's parameters: positional ($1, $2...); a list is bound as one (dialect.ts `list`). */
+export type Params = (DuckDBValue | ListParam)[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
+/**
+ * What exclusive and transaction work gets beside its Queryable: DuckDB's connection (its
+ * appenders) or PostgreSQL's client (append-columns.ts writes to either).
+ */
+export type Connection = DuckDBConnection | PgConnection;
+
+/** Whether conn is PostgreSQL's. */
+export const isPgConnection = (conn: Connection): conn is PgConnection => (conn as PgConnection).dialect === 'postgres';
+
+/** A ListParam as DuckDB binds it. */
+function duckParams(params?: Params): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
+  if (!params || !Array.isArray(params)) return params;
+  // An empty list has no item type to bind a LIST with: its text '[]', cast by the statement
+  // (every list parameter is written `$n::TYPE[]`).
+  return params.map((v) => (ListParam.is(v) ? (v.asText || !v.items.length ? `[${v.items.join(',')}]` : listValue(v.items as DuckDBValue[])) : v));
+}
 
 /** BIGINT and HUGEINT come back as bigint; everything this app stores fits a number. */
 function plain(row: Record<string, unknown>): Row {
@@ -36,37 +56,83 @@ export interface Queryable {
   numberChunks(sql: string, params?: Params): Promise<NumericColumn[][]>;
   /** Statements may be started together (each takes its own read connection). */
   readonly concurrent?: boolean;
+  /** The SQL dialect it speaks (dialect.ts); DuckDB when unset. */
+  readonly dialect?: DialectName;
 }
+
+/**
+ * The store: DuckDB's file (DuckStore, below) or PostgreSQL (postgres/store.ts), chosen at
+ * start by HOPWATCH_DATABASE_URL. Every caller sees this interface only.
+ */
+export interface Store extends Queryable {
+  /** The data directory's database path (key files and exports live beside it). */
+  readonly path: string;
+  read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  readonly fileReader: Queryable;
+  /** PostgreSQL only: the in-memory DuckDB that reads and writes data files (file-copies.ts). */
+  readonly fileDb?: FileReader;
+  exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
+  transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
+  side<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, lane?: SideLane): Promise<T>;
+  /** Frees the blocks of deleted rows now where the backend needs telling (DuckDB's CHECKPOINT; PostgreSQL's autovacuum does it). Never fails. */
+  reclaim(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
+  migrations?: MigrationOptions;
+  /** postgres://...: every table in that PostgreSQL database instead of the data directory's DuckDB file. */
+  databaseUrl?: string;
+  /** Lines for the operator (waiting for PostgreSQL). */
+  log?: (line: string) => void;
+  /** PostgreSQL: how long startup waits for an unreachable server (ms; default 60 s). */
+  connectTimeoutMs?: number;
+}
+
+export const Store = {
+  /** Opens the store the options name and applies the migrations. */
+  async open(dataDir: string, opts: OpenOptions = {}): Promise<Store> {
+    if (opts.databaseUrl) {
+      const { PgStore } = await import('./postgres/store.js');
+      mkdirSync(dataDir, { recursive: true });
+      return PgStore.open(opts.databaseUrl, dataDir, { migrations: opts.migrations, log: opts.log, connectTimeoutMs: opts.connectTimeoutMs });
+    }
+    return DuckStore.open(dataDir, opts);
+  },
+};
 
 /** How many read connections serve Store.read (DuckDB runs each query on its own threads too). */
 export const ReadConnections = 2;
 
-function queryable(conn: DuckDBConnection): Queryable {
+/** A Queryable over one DuckDB connection. */
+export function duckQueryable(conn: DuckDBConnection): Queryable {
   return {
-    async run(sql, params) {
-      await conn.run(sql, params);
+    dialect: 'duckdb',
+    async run(sql, p) {
+      await conn.run(sql, duckParams(p));
     },
     async all<T>(sql: string, params?: Params) {
-      const reader = await conn.runAndReadAll(sql, params);
+      const reader = await conn.runAndReadAll(sql, duckParams(params));
       return reader.getRowObjectsJS().map(plain) as T[];
     },
     async columns(sql, params) {
-      const reader = await conn.runAndReadAll(sql, params);
+      const reader = await conn.runAndReadAll(sql, duckParams(params));
       // An empty result has no column arrays at all: give one empty array per column.
       if (reader.currentRowCount === 0) return Array.from({ length: reader.columnCount }, () => []);
       return reader.getColumnsJS().map((col) => (col.length && typeof col[0] === 'bigint' ? col.map((v) => (typeof v === 'bigint' ? Number(v) : v)) : col));
     },
     async numbers(sql, params) {
-      return numericColumns(await conn.run(sql, params));
+      return numericColumns(await conn.run(sql, duckParams(params)));
     },
     async numbersWithIntegers(sql, params) {
-      return numericColumns(await conn.run(sql, params), true);
+      return numericColumns(await conn.run(sql, duckParams(params)), true);
     },
     async numberChunks(sql, params) {
-      return numericColumnChunks(await conn.run(sql, params), true);
+      return numericColumnChunks(await conn.run(sql, duckParams(params)), true);
     },
     async one<T>(sql: string, params?: Params) {
-      const reader = await conn.runAndReadAll(sql, params);
+      const reader = await conn.runAndReadAll(sql, duckParams(params));
       const rows = reader.getRowObjectsJS();
       return rows.length ? (plain(rows[0]) as T) : undefined;
     },
@@ -91,7 +157,7 @@ class ReadPool {
     const conn = this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
     this.busy++;
     try {
-      return await fn(queryable(conn));
+      return await fn(duckQueryable(conn));
     } finally {
       this.busy--;
       const next = this.waiting.shift();
@@ -103,6 +169,7 @@ class ReadPool {
 
   /** A Queryable whose every statement borrows a connection: statements may overlap. */
   readonly queryable: Queryable = {
+    dialect: 'duckdb',
     concurrent: true,
     run: (sql, params) => this.with((q) => q.run(sql, params)),
     all: <T>(sql: string, params?: Params) => this.with((q) => q.all<T>(sql, params)),
@@ -124,7 +191,7 @@ class ReadPool {
 export type SideLane = 'packing' | 'rollups';
 
 /** Runs fn inside BEGIN/COMMIT on the connection; any error rolls back, so nothing is half-written. */
-export async function inTransaction<T>(q: Queryable, conn: DuckDBConnection, fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(q: Queryable, conn: Connection, fn: (q: Queryable, conn: Connection) => Promise<T>): Promise<T> {
   await q.run('BEGIN TRANSACTION');
   try {
     const result = await fn(q, conn);
@@ -136,7 +203,9 @@ export async function inTransaction<T>(q: Queryable, conn: DuckDBConnection, fn:
   }
 }
 
-export class Store implements Queryable {
+/** The DuckDB store: one file in the data directory, one writer (the default). */
+export class DuckStore implements Store {
+  readonly dialect = 'duckdb' as const;
   private tail: Promise<unknown> = Promise.resolve();
   /** Settles when the last exclusive work that is not background has; how many such are queued or running. */
   private foreground: Promise<unknown> = Promise.resolve();
@@ -151,7 +220,7 @@ export class Store implements Queryable {
   ) {}
 
   /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
-  static async open(dataDir: string, opts: { migrations?: MigrationOptions } = {}): Promise<Store> {
+  static async open(dataDir: string, opts: { migrations?: MigrationOptions } = {}): Promise<DuckStore> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, 'hopwatch.duckdb');
     const instance = await DuckDBInstance.create(path);
@@ -163,7 +232,7 @@ export class Store implements Queryable {
     // the checkpoint to the WAL size threshold made the ingest about 8% faster.
     await conn.run('SET auto_checkpoint_skip_wal_threshold = 1000000000000');
     const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
-    const store = new Store(instance, conn, new ReadPool(readers), path);
+    const store = new DuckStore(instance, conn, new ReadPool(readers), path);
     await store.exclusive((q) => applyMigrations(q, opts.migrations));
     return store;
   }
@@ -197,9 +266,9 @@ export class Store implements Queryable {
    * connection is there for appenders (bulk ingest). `background`: later reads need not wait
    * for it (Store.read); for work no request is waiting to see, the ingest flushes.
    */
-  exclusive<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
+  exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    const next = this.tail.then(() => fn(queryable(this.conn), this.conn));
+    const next = this.tail.then(() => fn(duckQueryable(this.conn), this.conn));
     this.tail = next.catch(() => undefined);
     if (!opts.background) {
       this.foreground = this.tail;
@@ -210,7 +279,7 @@ export class Store implements Queryable {
   }
 
   /** Runs fn inside BEGIN/COMMIT; any error rolls back, so nothing is half-written. */
-  transaction<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
+  transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     return this.exclusive((q, conn) => inTransaction(q, conn, fn), opts);
   }
 
@@ -247,17 +316,22 @@ export class Store implements Queryable {
    * the writer's; one that changes a row another transaction changed first fails at commit,
    * so side work must be safe to try again. Reads see it once it commits.
    */
-  side<T>(fn: (q: Queryable, conn: DuckDBConnection) => Promise<T>, lane: SideLane = 'packing'): Promise<T> {
+  side<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, lane: SideLane = 'packing'): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     let l = this.lanes.get(lane);
     if (!l) this.lanes.set(lane, (l = { conn: this.instance.connect(), tail: Promise.resolve() }));
     const { conn } = l;
     const next = l.tail.then(async () => {
       const c = await conn;
-      return fn(queryable(c), c);
+      return fn(duckQueryable(c), c);
     });
     l.tail = next.catch(() => undefined);
     return next;
+  }
+
+  /** A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later. */
+  async reclaim(): Promise<void> {
+    await this.run('CHECKPOINT').catch(() => undefined);
   }
 
   /** Waits for queued work, checkpoints the WAL into the file, and closes. */

@@ -4,6 +4,7 @@
 import { statfs, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Store } from './db.js';
+import { dialectOf } from './dialect.js';
 import type { RetentionDays } from './retention.js';
 import type { StorageUse } from '../contract/storage.js';
 
@@ -24,9 +25,16 @@ export async function volumeOf(path: string): Promise<VolumeSpace> {
 const Day = 86_400_000;
 
 export async function storageUse(store: Store, days: RetentionDays, volume: (path: string) => Promise<VolumeSpace> = volumeOf, now = Date.now()): Promise<StorageUse> {
+  const postgres = dialectOf(store) === 'postgres';
+  // DuckDB: the file's blocks in use and in all. PostgreSQL: every table of the store with its
+  // indexes and TOAST, and the whole database (its WAL is the server's, not counted here).
   const db = await store.read(async (q) =>
     (await q.one<{ used: number; total: number }>(
-      `SELECT used_blocks * block_size AS used, total_blocks * block_size AS total FROM pragma_database_size() WHERE database_name = current_database()`,
+      postgres
+        ? `SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm', 'p'))::DOUBLE AS used,
+                  pg_database_size(current_database())::DOUBLE AS total`
+        : `SELECT used_blocks * block_size AS used, total_blocks * block_size AS total FROM pragma_database_size() WHERE database_name = current_database()`,
     ))!,
   );
   const counts = await store.read(async (q) =>
@@ -37,8 +45,8 @@ export async function storageUse(store: Store, days: RetentionDays, volume: (pat
     ))!,
   );
   const size = (path: string) => stat(path).then((s) => s.size, () => 0);
-  const file = await size(store.path);
-  const wal = await size(`${store.path}.wal`);
+  const file = postgres ? 0 : await size(store.path);
+  const wal = postgres ? 0 : await size(`${store.path}.wal`);
   const v = await volume(dirname(store.path));
   // What is not checkpointed yet is in the WAL: counted, so a young database is not 0 bytes.
   const perSample = counts.samples ? (db.used + wal) / counts.samples : null;

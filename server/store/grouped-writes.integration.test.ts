@@ -6,19 +6,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../test/support/built.js';
 import { GroupedWrites } from './grouped-writes.js';
+import { openTestStore } from './testing/test-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-grouped-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('GroupedWrites', () => {
   it('writes what was set within the gather time in one write, the newest value per key', async () => {
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     try {
       await store.run('CREATE TABLE gw (id INTEGER PRIMARY KEY, v VARCHAR)');
       const groups: number[] = [];
       const writes = new GroupedWrites<string>(store, 20, async (q, rows) => {
         groups.push(rows.length);
-        for (const [id, v] of rows) await q.run('INSERT OR REPLACE INTO gw VALUES ($1, $2)', [id, v]);
+        for (const [id, v] of rows) await q.run('INSERT INTO gw VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET v = excluded.v', [id, v]);
       });
       const a = writes.set(1, 'a');
       const b = writes.set(2, 'b');

@@ -1,6 +1,15 @@
 // Numbered migrations, applied in order at start inside one transaction each. A migration
 // is never edited once released: add the next number instead.
+//
+// Both backends follow this one history (issue 42 item 2; docs/store.md "Writing a
+// migration"). DuckDB runs every migration from 1. A new PostgreSQL database starts at
+// postgres/baseline.ts, the schema migrations 1 to 22 leave (recorded as applied), and then runs
+// 23 on like DuckDB: `up` where the one SQL text serves both dialects (most statements do,
+// DuckDB's type and function names included: dialect.ts), `postgres` instead of it where they
+// differ. A `convert` step gets a Queryable that says its dialect (dialectOf).
 import type { Queryable } from './db.js';
+import { dialectOf } from './dialect.js';
+import { BaselineMigration, PostgresBaseline } from './postgres/baseline.js';
 import { CompactSwap, convertToCompact, type ConvertOptions, type MigrationLog } from './compact-migration.js';
 import { convertSampleOrder, SampleOrderSwap } from './sample-order.js';
 
@@ -13,6 +22,8 @@ export interface Migration {
    */
   convert?: (q: Queryable, opts: ConvertOptions) => Promise<void>;
   up: string[];
+  /** The statements PostgreSQL runs instead of `up`, where the dialects differ (from migration 23 on). */
+  postgres?: string[];
 }
 
 export interface MigrationOptions {
@@ -682,13 +693,29 @@ export async function applyMigrations(q: Queryable, opts: MigrationOptions = {})
   await q.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
   const done = new Set((await q.all<{ id: number }>('SELECT id FROM schema_migrations')).map((r) => r.id));
+  const postgres = dialectOf(q) === 'postgres';
   const applied: number[] = [];
+  if (postgres && done.size === 0) {
+    await q.run('BEGIN');
+    try {
+      for (const sql of PostgresBaseline) await q.run(sql);
+      for (const m of migrations.filter((x) => x.id <= BaselineMigration)) {
+        await q.run('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+        done.add(m.id);
+        applied.push(m.id);
+      }
+      await q.run('COMMIT');
+    } catch (err) {
+      await q.run('ROLLBACK');
+      throw new Error(`the PostgreSQL baseline (migrations 1 to ${BaselineMigration}) failed: ${(err as Error).message}`);
+    }
+  }
   for (const m of migrations) {
     if (done.has(m.id)) continue;
     if (m.convert) await m.convert(q, { batchRows: opts.batchRows ?? 1_000_000, log: opts.log ?? (() => undefined) });
     await q.run('BEGIN TRANSACTION');
     try {
-      for (const sql of m.up) await q.run(sql);
+      for (const sql of (postgres && m.postgres) || m.up) await q.run(sql);
       await q.run('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
       await q.run('COMMIT');
     } catch (err) {

@@ -28,6 +28,6 @@ export async function storeRetentionDays(q: Queryable, days: Partial<RetentionDa
   for (const [key, name] of Object.entries(RetentionSettingNames) as [keyof RetentionDays, string][]) {
     const v = days[key];
     if (v === undefined) continue;
-    await q.run('INSERT OR REPLACE INTO storage_settings VALUES ($1, $2, $3)', [name, String(v), Date.now()]);
+    await q.run('INSERT INTO storage_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [name, String(v), Date.now()]);
   }
 }

@@ -11,6 +11,7 @@ import { insertActiveSession } from '../ingest/testing/sessions.js';
 import type * as RetentionModule from './retention.js';
 import type * as SettingsModule from './retention-settings.js';
 import type * as BucketsModule from '../data/buckets.js';
+import { openTestStore } from './testing/test-store.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 // The same module instances as the built store's (the expired tiers are kept per store there).
@@ -35,7 +36,7 @@ describe('retention tiers', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hopwatch-retention-'));
-    store = await Store.open(dir);
+    store = await openTestStore(dir);
     const account = await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('r') RETURNING id`);
     principal = { userId: 0, accountId: account!.id, username: 'r', isRoot: true, claims: [] };
     sid = await insertActiveSession(store, account!.id, 'retention', T0, { intervalMs: 10_000 });
@@ -109,7 +110,7 @@ describe('retention tiers', () => {
 describe('ingest paused for a full volume', () => {
   it('refuses samples with the reason, writes nothing, and takes them again once resumed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hopwatch-pause-'));
-    const store = await Store.open(dir);
+    const store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus());
     try {
       await ingest.init();

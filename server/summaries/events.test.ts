@@ -11,6 +11,7 @@ import { DomainEventBus } from '../events.js';
 import { Store } from '../store/db.js';
 import { createComment, deleteComment, updateComment } from '../comments/service.js';
 import { addHost, closeSummary, newSummary, removeFromSummary, renameSummary } from './service.js';
+import { openTestStore } from '../store/testing/test-store.js';
 
 let dir: string;
 let store: Store;
@@ -26,7 +27,7 @@ const drain = () => seen.splice(0);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-summary-events-'));
-  store = await Store.open(dir);
+  store = await openTestStore(dir);
   const row = await store.one<{ id: number }>(
     `INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time)
      VALUES (3, 'a', 'a', '127.0.0.1', 0, 0, 2500, 0) RETURNING id`,

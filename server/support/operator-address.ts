@@ -25,7 +25,7 @@ export async function storedSupportEmail(q: Queryable): Promise<string> {
 }
 
 export async function storeSupportEmail(q: Queryable, value: string): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO storage_settings VALUES ($1, $2, $3)', [SupportEmailSettingName, value.trim(), Date.now()]);
+  await q.run('INSERT INTO storage_settings VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [SupportEmailSettingName, value.trim(), Date.now()]);
 }
 
 /** The address in force, '' when none of the three is set (or the variable is not one address). */

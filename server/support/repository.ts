@@ -22,7 +22,8 @@ export async function insertTicket(q: Queryable, t: TicketRecord): Promise<numbe
 }
 
 export async function recordTicketMail(q: Queryable, ticketId: number, mailedTo: string, problem: string): Promise<void> {
-  await q.run('INSERT OR REPLACE INTO support_ticket_mails VALUES ($1, $2, $3, $4)', [ticketId, mailedTo, problem, Date.now()]);
+  await q.run(`INSERT INTO support_ticket_mails VALUES ($1, $2, $3, $4)
+     ON CONFLICT (ticket_id) DO UPDATE SET mailed_to = excluded.mailed_to, problem = excluded.problem, mailed_at = excluded.mailed_at`, [ticketId, mailedTo, problem, Date.now()]);
 }
 
 interface TicketRow {

@@ -81,7 +81,7 @@ export async function findSessions(q: Queryable, ids: number[]): Promise<Session
 
 export async function sessionsInStates(q: Queryable, states: number[]): Promise<SessionRecord[]> {
   return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE list_contains($1::INTEGER[], state) ORDER BY id`, [
-    `[${states.join(',')}]`,
+    listParam(states),
   ]);
 }
 
@@ -132,7 +132,7 @@ export async function hostsOf(q: Queryable, sessionIds: number[]): Promise<HostR
   return q.all<HostRecord>(
     `SELECT session_id AS "sessionId", hop, address, dns_name AS "dnsName", name, notes
      FROM hosts WHERE list_contains($1::INTEGER[], session_id) ORDER BY session_id, hop`,
-    [`[${sessionIds.join(',')}]`],
+    [listParam(sessionIds)],
   );
 }
 

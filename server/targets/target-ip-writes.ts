@@ -5,7 +5,7 @@
 // already holds the address is not touched. A resolution in the last GatherMs before a stop may
 // be lost: the trace resolves again when it starts next.
 import type { FastifyBaseLogger } from 'fastify';
-import { listValue } from '@duckdb/node-api';
+import { list } from '../store/dialect.js';
 import type { Store } from '../store/db.js';
 import { GroupedWrites } from '../store/grouped-writes.js';
 
@@ -20,7 +20,7 @@ export class TargetIpWrites {
         `UPDATE sessions SET target_ip = v.ip
          FROM (SELECT unnest($1::INTEGER[]) AS id, unnest($2::VARCHAR[]) AS ip) v
          WHERE sessions.id = v.id AND sessions.target_ip IS DISTINCT FROM v.ip`,
-        [listValue(rows.map(([id]) => id)), listValue(rows.map(([, ip]) => ip))],
+        [list(rows.map(([id]) => id)), list(rows.map(([, ip]) => ip))],
       ),
     );
   }

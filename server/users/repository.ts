@@ -1,5 +1,6 @@
 // Rows of the users table and the queries on it.
 import type { Queryable } from '../store/db.js';
+import { list } from '../store/dialect.js';
 
 export interface UserRecord {
   id: number;
@@ -44,14 +45,14 @@ export async function rootUserExists(q: Queryable): Promise<boolean> {
 export async function insertUser(q: Queryable, u: Omit<UserRecord, 'id'>): Promise<number> {
   const row = await q.one<{ id: number }>(
     `INSERT INTO users (account_id, name, email, password_hash, roles, is_root, temp_password)
-     VALUES ($1, $2, $3, $4, list_filter(string_split($5, ','), r -> r <> ''), $6, $7) RETURNING id`,
-    [u.accountId, u.name, u.email, u.passwordHash, rolesText(u.roles), u.isRoot, u.tempPassword],
+     VALUES ($1, $2, $3, $4, $5::VARCHAR[], $6, $7) RETURNING id`,
+    [u.accountId, u.name, u.email, u.passwordHash, roles(u.roles), u.isRoot, u.tempPassword],
   );
   return row!.id;
 }
 
-export async function updateUserRoles(q: Queryable, id: number, roles: string[]): Promise<void> {
-  await q.run(`UPDATE users SET roles = list_filter(string_split($2, ','), r -> r <> '') WHERE id = $1`, [id, rolesText(roles)]);
+export async function updateUserRoles(q: Queryable, id: number, names: string[]): Promise<void> {
+  await q.run(`UPDATE users SET roles = $2::VARCHAR[] WHERE id = $1`, [id, roles(names)]);
 }
 
 export async function updateUserPassword(q: Queryable, id: number, passwordHash: string, temporary: boolean): Promise<void> {
@@ -63,7 +64,7 @@ export async function deleteUser(q: Queryable, id: number): Promise<void> {
   await q.run('DELETE FROM users WHERE id = $1', [id]);
 }
 
-/** Roles travel as one comma-joined parameter: claim names never contain commas. */
-function rolesText(roles: string[]): string {
-  return roles.join(',');
+/** Roles travel as one list parameter (a VARCHAR[] on both backends), blanks left out. */
+function roles(names: string[]) {
+  return list(names.filter((r) => r !== ''));
 }

@@ -6,6 +6,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { Store } from '../support/built.js';
 import { engineEnv } from '../support/trace-network.js';
 import { waitFor } from './support.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 let hw: Appliance;
 let cookie: string;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   target = started.body.ID;
   await first.stop();
   // 9,999 rules written straight into the stopped appliance's database.
-  const store = await Store.open(first.dataDir);
+  const store = await openTestStore(first.dataDir);
   try {
     const account = (await store.one<{ id: number; user: number }>('SELECT u.account_id AS id, u.id AS user FROM users u ORDER BY u.id LIMIT 1'))!;
     await store.run(

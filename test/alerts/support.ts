@@ -58,6 +58,8 @@ export interface HttpSink {
   requests: ReceivedRequest[];
   /** The status the sink answers (default 200). */
   status: number;
+  /** Awaited before each answer (what the store held while the request was in flight). */
+  onRequest?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,7 +69,8 @@ export async function startHttpSink(): Promise<HttpSink> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      await sink.onRequest?.().catch(() => undefined);
       requests.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(sink.status, { 'content-type': 'text/plain' }).end(sink.status < 300 ? 'ok' : 'nope');
     });

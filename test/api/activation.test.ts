@@ -10,6 +10,7 @@ import { startMailSink, waitFor, type MailSink, type ReceivedMail } from '../ale
 import { freePort, signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { Store } from '../support/built.js';
 import { createWebUser } from '../support/web-users.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 let hw: Appliance;
 let admin: string;
@@ -143,7 +144,7 @@ describe('an activation link', () => {
     // per database file), and start again on the same data.
     await hw.stop();
     earlierOutput += hw.output();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       const hash = createHash('sha256').update(second).digest('hex');
       const row = await store.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM activation_links WHERE token_hash = $1', [hash]);

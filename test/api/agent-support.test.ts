@@ -8,6 +8,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { Store } from '../support/built.js';
 import { createWebUser } from '../support/web-users.js';
 import { createAgentWithLink } from '../agents/support.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const password = 'Agent-support-pw-1';
 let hw: Appliance;
@@ -61,7 +62,7 @@ describe('an agent\'s Get Help', () => {
     // The stored ticket, read after a stop (one process per database file); then the second
     // agent moves to another account, and asking about it is a 404 like an unknown one.
     await hw.stop();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       const row = await store.one<{ name: string; email: string; problem_statement: string; error_log: string }>(
         'SELECT name, email, problem_statement, error_log FROM support_tickets WHERE id = $1',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailSink, waitFor, type MailSink, type ReceivedMail } from '../alerts/support.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const staffUser = 'staff-mail@example.org';
 const staffPassword = 'Staff-mail-pw-1';
@@ -102,7 +103,7 @@ describe('a user e-mail address is one valid mailbox', () => {
   it('a list stored before addresses were checked is never mailed (409, nothing sent)', async () => {
     expect((await createUser('legacy@example.org')).status).toBe(200);
     await hw.stop();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       await store.run("UPDATE users SET email = 'legacy@example.org, evil@evil.example' WHERE name = 'legacy@example.org'");
     } finally {

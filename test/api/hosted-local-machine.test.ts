@@ -15,6 +15,7 @@ import { LocalMachineAgentId, SessionState } from '../../server/contract/session
 import { Store } from '../../server/store/db.js';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { caller, connectHub, q } from '../security/support.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const staff = { user: 'ops@provider.example', password: 'Staff-pw-hosted-lm-1' };
 // The server's own network as Sidekick reads it: a default route via ProviderGateway and a
@@ -187,7 +188,7 @@ describe('hosted flavour: the Local Machine is the provider', () => {
     const trace = await json<{ ID: number }>(await call('/cmd/newtarget?target=127.0.0.1&traceInterval=1', c.cookie));
     // The data of an appliance before the fix: the trace is active, the account has no grant.
     await hw.stop();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       await store.run('UPDATE account_plans SET local_machine = false WHERE account_id = $1', [c.id]);
     } finally {

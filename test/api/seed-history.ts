@@ -3,6 +3,7 @@
 // suites run without probing (no root). Deterministic: the same arguments give the same
 // samples. Imports the built store and pipeline (npm run build first).
 import { DomainEventBus, IngestPipeline, Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 export interface History {
   target: string;
@@ -22,7 +23,7 @@ export const Timeout = -4194304 - 1;
 
 /** Inserts one session per history with its hosts, samples and comments; answers the ids. */
 export async function seedHistories(dataDir: string, histories: History[]): Promise<number[]> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   const ingest = new IngestPipeline(store, new DomainEventBus());
   await ingest.init();
   const ids: number[] = [];

@@ -2,6 +2,7 @@
 // summary and comment suites do not depend on the trace engine. Imports the built store.
 // Use loopback targets only: a server that resumes running sessions at start will trace them.
 import { Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 export interface SeededSession {
   id: number;
@@ -11,7 +12,7 @@ export interface SeededSession {
 
 /** Inserts one session per entry (accountId undefined = the first account) and returns their ids. */
 export async function seedSessions(dataDir: string, rows: { target: string; state: number; accountId?: number }[]): Promise<SeededSession[]> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   try {
     const first = await store.one<{ id: number }>('SELECT min(id) AS id FROM accounts');
     const out: SeededSession[] = [];

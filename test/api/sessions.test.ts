@@ -9,6 +9,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { Store } from '../support/built.js';
 import { createUser, expectAlive } from '../security/support.js';
 import { seedHistories } from './seed-history.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -117,7 +118,7 @@ describe('sessions', () => {
     expect(gone.status).toBe(404);
     // Nothing of it is left in any table (read after a stop: one writer per database file).
     await hw.stop();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       for (const table of ['samples', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'route_changes', 'comments', 'summary_members']) {
         expect((await store.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table} WHERE session_id = $1`, [closedA]))!.n, table).toBe(0);

@@ -14,6 +14,7 @@ import type * as RootUserModule from '../../server/account/root-user.js';
 import type * as TargetsRepositoryModule from '../../server/targets/repository.js';
 import type * as SessionsContractModule from '../../server/contract/sessions.js';
 import { engine as engineModule, Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 // The built server (its ingest workers are found beside it), typed by its sources (test/support/built.ts).
 const built = <T>(path: string): Promise<T> => import(new URL(`../../dist/${path}`, import.meta.url).href) as Promise<T>;
@@ -68,7 +69,7 @@ async function saveDynamicDns(mode: number) {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hopwatch-dyndns-'));
   const config = loadConfig({ HOPWATCH_DATA_DIR: dir, HOPWATCH_ROOT_PASSWORD: Password, HOPWATCH_ENGINE: 'simulated', HOPWATCH_DYNAMIC_DNS_SECONDS: '1' });
-  store = await Store.open(config.dataDir);
+  store = await openTestStore(config.dataDir);
   await ensureRootUser(store, config, () => undefined);
   const engine = engineModule.createSimulatedEngine({ scenarios, clock: 'real' });
   app = await buildApp({

@@ -133,6 +133,18 @@ describe('templates', () => {
     expect(Object.keys(secret.data)).toEqual(['root-password']);
   });
 
+  it('HOPWATCH_DATABASE_URL comes from database.existingSecret or database.url, and only a postgres:// URL passes the schema (issue 42)', () => {
+    const t = templates['statefulset.yaml'];
+    expect(t).toMatch(/\{\{- if \.Values\.database\.existingSecret \}\}\s+- name: HOPWATCH_DATABASE_URL\s+valueFrom:\s+secretKeyRef:/);
+    expect(t).toMatch(/\{\{- else if \.Values\.database\.url \}\}\s+- name: HOPWATCH_DATABASE_URL\s+value: \{\{ \.Values\.database\.url \| quote \}\}/);
+    expect(values.database).toEqual({ url: '', existingSecret: '', existingSecretKey: 'database-url' });
+    const v = clone(values);
+    v.database.url = 'postgres://hopwatch@db:5432/hopwatch';
+    expect(validate(v)).toBe(true);
+    v.database.url = 'mysql://db/hopwatch';
+    expect(validate(v)).toBe(false);
+  });
+
   it('the agent DaemonSet is made only when enabled, selects its own pods, and is ready while the link is up', () => {
     expect(templates['agent-daemonset.yaml']).toMatch(/^\{\{- if \.Values\.agents\.enabled \}\}/);
     expect(values.agents.enabled).toBe(false);

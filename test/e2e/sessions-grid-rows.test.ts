@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAppliance, type Appliance } from '../support/appliance.js';
 import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 import { Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = 'Sessions-grid-pw-1';
@@ -34,7 +35,7 @@ describe('the Sessions grid with 2,000 sessions in Chromium', () => {
     const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password } });
     await first.stop();
     // Session i ended i hours before 2026-01-05: session-0 is the newest, first in End descending.
-    const store = await Store.open(first.dataDir);
+    const store = await openTestStore(first.dataDir);
     try {
       const end = Date.UTC(2026, 0, 5);
       await store.run(

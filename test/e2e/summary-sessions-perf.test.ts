@@ -23,6 +23,7 @@ import { signIn, startAppliance, type Appliance } from '../support/appliance.js'
 import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 import { Store } from '../support/built.js';
 import { profileLines, summariseProfile, type CpuProfile } from '../support/cpu-profile.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = 'Perf-sessions-pw-1';
@@ -67,7 +68,7 @@ describe.skipIf(!process.env.HOPWATCH_BENCH)('summary and sessions performance',
       const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: password, HOPWATCH_RETENTION_RAW_DAYS: '36500' } });
       await first.stop();
       // Closed sessions straight into the store: the first 1,000 named del-*, the rest keep-*.
-      const store = await Store.open(first.dataDir);
+      const store = await openTestStore(first.dataDir);
       try {
         const end = Date.UTC(2026, 0, 5);
         await store.run(

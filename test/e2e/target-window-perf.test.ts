@@ -21,6 +21,7 @@ import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
 import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 import { DomainEventBus, engine, IngestPipeline, Store } from '../support/built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const { LatencyCode } = engine;
 
@@ -39,7 +40,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** 24 h of a paused 30-hop session through the real ingest path; returns the session id. */
 async function seedHistory(dataDir: string): Promise<{ sessionId: number; samples: number }> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   const ingest = new IngestPipeline(store, new DomainEventBus());
   try {
     const account = await store.one<{ account_id: number }>('SELECT account_id FROM users WHERE is_root LIMIT 1');

@@ -11,6 +11,7 @@ import { Store } from '../support/built.js';
 import { ModelStart, readScenario } from './model.js';
 import { seedScenario } from './seed-scenario.js';
 import { judge } from './verdict.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const scenario = (name: string) => readScenario(fileURLToPath(new URL(`./scenarios/${name}.yaml`, import.meta.url)));
 const loss = scenario('loss-from-link-3');
@@ -166,7 +167,7 @@ describe('Insights calls', () => {
 
   it('stores the feedback with its context (migration 10)', async () => {
     await hw.stop();
-    const store = await Store.open(hw.dataDir);
+    const store = await openTestStore(hw.dataDir);
     try {
       const rows = await store.all<{ rating: number; comments: string }>('SELECT rating, comments FROM insight_feedback ORDER BY id');
       expect(rows[0]).toEqual({ rating: 5, comments: 'Spot on' });
@@ -192,8 +193,8 @@ describe('Insights edition switch', () => {
       expect(((await r.json()) as { Error: string }).Error).toMatch(/HOPWATCH_INSIGHTS=1/);
       // The stored Settings > General > Insights switch (where the settings editor writes it).
       await hw.stop();
-      const store = await Store.open(hw.dataDir);
-      await store.run(`INSERT OR REPLACE INTO storage_settings VALUES ('Insights', 'true', 0)`);
+      const store = await openTestStore(hw.dataDir);
+      await store.run(`INSERT INTO storage_settings VALUES ('Insights', 'true', 0) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
       await store.close();
       const on = await hw.restart();
       try {

@@ -3,9 +3,10 @@
 // session: the Insights calls then read them exactly as they read traced data.
 import { DomainEventBus, IngestPipeline, Store } from '../support/built.js';
 import { ModelStart, modelHosts, modelTargetAddress, simulate, type Scenario } from './model.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 export async function seedScenario(dataDir: string, s: Scenario, seed: number): Promise<number> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   const ingest = new IngestPipeline(store, new DomainEventBus());
   await ingest.init();
   try {

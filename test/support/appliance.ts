@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { get as httpsGet } from 'node:https';
 import { ServerNodeFlags } from '../../server/node-flags.js';
+import { testDatabaseUrl, testStore } from '../../server/store/testing/test-store.js';
 
 export interface Appliance {
   url: string;
@@ -53,6 +54,9 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hopwatch-test-'));
   const port = opts.port ?? (await freePort());
   const host = opts.host ?? '127.0.0.1';
+  // The test matrix (HOPWATCH_TEST_STORE=postgres): the data directory's database on this
+  // process's throwaway cluster, unless the suite names a database itself.
+  const databaseUrl = testStore() === 'postgres' && !opts.env?.HOPWATCH_DATABASE_URL ? await testDatabaseUrl(dataDir) : undefined;
   const [command, args] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, ...node]] : [node[0], node.slice(1)];
   const child: ChildProcess = spawn(command, args, {
     env: {
@@ -67,6 +71,7 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
       HOPWATCH_SIDEKICK_RESOLV_CONF: '/nonexistent/hopwatch-test-resolv.conf',
       HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '127.0.0.1,::1',
       HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '5',
+      ...(databaseUrl ? { HOPWATCH_DATABASE_URL: databaseUrl } : {}),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from './built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 export interface ConfigurationRow {
   name: string;
@@ -14,7 +15,7 @@ export interface ConfigurationRow {
 
 /** A fresh data directory (or the given one) with these configurations after the Default one; answers their ids in order. */
 export async function dataDirWithConfigurations(rows: ConfigurationRow[], dataDir = mkdtempSync(join(tmpdir(), 'hopwatch-test-'))): Promise<{ dataDir: string; ids: number[] }> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   const ids: number[] = [];
   try {
     for (const r of rows) {

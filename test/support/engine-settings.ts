@@ -4,10 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from './built.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 export async function dataDirWithEngineSettings(settings: Record<string, unknown>, configId = 1): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hopwatch-test-'));
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   try {
     await store.run('UPDATE configurations SET engine_json = $2 WHERE id = $1', [configId, JSON.stringify(settings)]);
   } finally {

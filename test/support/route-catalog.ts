@@ -10,6 +10,7 @@ import type { RouteOptions } from 'fastify';
 import type { ArgSpec } from '../../server/hub/index.js';
 import type { MainHubDeps } from '../../server/mainhub/methods.js';
 import type { Access } from '../../server/http/access.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
 
 const built = resolve(import.meta.dirname, '../../dist/server');
 export const loadBuilt = <T>(path: string): Promise<T> => import(join(built, path)) as Promise<T>;
@@ -27,7 +28,7 @@ export async function readCatalog(): Promise<Catalog> {
   const { Store } = await loadBuilt<typeof import('../../server/store/db.js')>('store/db.js');
   const { createMainHub } = await loadBuilt<typeof import('../../server/mainhub/methods.js')>('mainhub/methods.js');
   const dir = mkdtempSync(join(tmpdir(), 'hopwatch-catalog-'));
-  const store = await Store.open(dir);
+  const store = await openTestStore(dir);
   let routes: RouteOptions[];
   try {
     const config = loadConfig({ HOPWATCH_DATA_DIR: dir, HOPWATCH_PORT: '0' }, resolve(built, '../web'));

@@ -4,6 +4,8 @@
 import { Store } from './built.js';
 import type * as PasswordsModule from '../../server/account/passwords.js';
 import type { Store as StoreType } from '../../server/store/db.js';
+import { openTestStore } from '../../server/store/testing/test-store.js';
+import { list } from '../../server/store/dialect.js';
 
 const { hashPassword } = (await import(new URL('../../dist/server/account/passwords.js', import.meta.url).href)) as typeof PasswordsModule;
 
@@ -19,14 +21,14 @@ export const StaffRoles = ['Staff', 'ImpersonateUser', 'UserManagement', 'Target
 
 /** Creates an account with its users; answers the account's id and the users' ids by name. */
 export async function seedAccount(dataDir: string, accountName: string, users: SeedUser[]): Promise<{ accountId: number; userIds: Record<string, number> }> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   try {
     const account = await store.one<{ id: number }>('INSERT INTO accounts (name) VALUES ($1) RETURNING id', [accountName]);
     const userIds: Record<string, number> = {};
     for (const u of users) {
       const row = await store.one<{ id: number }>(
-        `INSERT INTO users (account_id, name, email, password_hash, roles) VALUES ($1, $2, $3, $4, list_filter(string_split($5, ','), r -> r <> '')) RETURNING id`,
-        [account!.id, u.name, u.email, await hashPassword(u.password), u.roles.join(',')],
+        `INSERT INTO users (account_id, name, email, password_hash, roles) VALUES ($1, $2, $3, $4, $5::VARCHAR[]) RETURNING id`,
+        [account!.id, u.name, u.email, await hashPassword(u.password), list(u.roles.filter((r) => r !== ''))],
       );
       userIds[u.name] = row!.id;
     }
@@ -38,7 +40,7 @@ export async function seedAccount(dataDir: string, accountName: string, users: S
 
 /** Runs `fn` on a stopped appliance's store (seed rows the suites need). */
 export async function withStore<T>(dataDir: string, fn: (store: StoreType) => Promise<T>): Promise<T> {
-  const store = await Store.open(dataDir);
+  const store = await openTestStore(dataDir);
   try {
     return await fn(store);
   } finally {

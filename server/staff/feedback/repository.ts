@@ -3,6 +3,7 @@
 import type { AccountFeedbackAnswer, FeedbackAnswer, FeedbackItem, FeedbackKind } from '../../contract/staff.js';
 import type { Queryable } from '../../store/db.js';
 import { isoOf } from '../time.js';
+import { list } from '../../store/dialect.js';
 
 interface ItemRow {
   Kind: FeedbackKind;
@@ -21,6 +22,7 @@ interface ItemRow {
 }
 
 // One list of both kinds, newest first; the ticket's own e-mail, else the user's.
+// Named i: callers filter on i."Kind" and friends (a subquery in FROM needs a name on PostgreSQL).
 const itemsSql = `
   SELECT * FROM (
     SELECT 'Insight' AS "Kind", f.id AS "Id", f.created_at AS "Time", f.account_id AS "AccountId", coalesce(a.name, '') AS "AccountName",
@@ -31,7 +33,7 @@ const itemsSql = `
     SELECT 'Ticket', t.id, t.created_at, t.account_id, coalesce(a.name, ''), t.user_id, coalesce(nullif(t.name, ''), u.name, ''),
            coalesce(nullif(t.email, ''), u.email, ''), 0, t.problem_statement, true, '', ''
     FROM support_tickets t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN accounts a ON a.id = t.account_id
-  )`;
+  ) AS i`;
 
 /** "session 12, Route Change Test" from an Insights feedback's session and ContextJson. */
 export function contextOf(sessionId: string, contextJson: string): string {
@@ -57,7 +59,7 @@ export interface FeedbackFilter {
 
 export async function listFeedback(q: Queryable, f: FeedbackFilter): Promise<FeedbackItem[]> {
   const rows = await q.all<ItemRow>(
-    `${itemsSql} i
+    `${itemsSql}
      WHERE ($1::VARCHAR IS NULL OR i."Kind" = $1) AND ($2::INTEGER IS NULL OR i."AccountId" = $2)
        AND (NOT $3 OR NOT EXISTS (SELECT 1 FROM feedback_answers x WHERE x.kind = i."Kind" AND x.item_id = i."Id"))
        AND ($5::INTEGER IS NULL OR i."Id" = $5)
@@ -92,8 +94,8 @@ async function answersOf(q: Queryable, items: [FeedbackKind, number][]): Promise
   if (!items.length) return out;
   const rows = await q.all<{ kind: string; itemId: number; Id: number; Time: number; StaffName: string; Text: string; Mailed: boolean; MailProblem: string }>(
     `SELECT kind, item_id AS "itemId", id AS "Id", created_at AS "Time", staff_name AS "StaffName", text AS "Text", mailed AS "Mailed", mail_problem AS "MailProblem"
-     FROM feedback_answers WHERE list_contains(string_split($1, ','), kind || ':' || item_id) ORDER BY created_at, id`,
-    [items.map(([k, i]) => `${k}:${i}`).join(',')],
+     FROM feedback_answers WHERE list_contains($1::VARCHAR[], kind || ':' || item_id) ORDER BY created_at, id`,
+    [list(items.map(([k, i]) => `${k}:${i}`))],
   );
   for (const r of rows) {
     const key = `${r.kind}:${r.itemId}`;

@@ -71,5 +71,5 @@ export async function revokeSignIn(q: Queryable, id: number, tokenHash: string, 
 
 /** Records older than the longest login session (30 days) and ended: nothing to revoke, kept 90 days. */
 export async function purgeOldSignIns(q: Queryable): Promise<void> {
-  await q.run(`DELETE FROM sign_in_sessions WHERE signed_in_at < now() - INTERVAL 90 DAY`);
+  await q.run(`DELETE FROM sign_in_sessions WHERE signed_in_at < now() - INTERVAL '90 days'`);
 }

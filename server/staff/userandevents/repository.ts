@@ -43,7 +43,7 @@ export async function purgeUserEvents(q: Queryable): Promise<void> {
   await q.run(`DELETE FROM user_events WHERE occurred_at < now() - to_days($1::INTEGER)`, [UserEventRetentionDays]);
   await q.run(
     `DELETE FROM user_events WHERE id IN (
-       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY occurred_at DESC, id DESC) AS n FROM user_events) WHERE n > $1)`,
+       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY occurred_at DESC, id DESC) AS n FROM user_events) AS ranked WHERE n > $1)`,
     [UserEventsPerUser],
   );
 }
