@@ -1,0 +1,69 @@
+// The layout rules of issue 41 item 9, run inside the page (page.evaluate(layoutProblems, min)):
+// answers one line per problem found on the screen as it is now. Self-contained (no imports,
+// no closures): playwright sends the function's text to the browser.
+
+/** Graphs shorter than this cannot be read (axis titles clipped, lines flattened). */
+export const MinGraphHeightPx = 120;
+
+export function layoutProblems(minGraphPx: number): string[] {
+  const out: string[] = [];
+  const root = document.documentElement;
+  const vw = root.clientWidth;
+  const slack = 1;
+  const describe = (el: Element): string => {
+    const id = el.id ? `#${el.id}` : '';
+    const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    const testId = el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : '';
+    const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+    return `<${el.tagName.toLowerCase()}${id}${cls}${testId}>${text ? ` "${text}"` : ''}`;
+  };
+  const visible = (el: Element, r: DOMRect): boolean => {
+    if (r.width < 2 || r.height < 2) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+  };
+  /** Whether something between the element and the page clips or scrolls it. */
+  const clippedByAncestor = (el: Element): boolean => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  /** Screen readers' text, moved away or clipped to a pixel on purpose. */
+  const screenReaderOnly = (el: Element, r: DOMRect): boolean => (r.width <= 1 && r.height <= 1) || getComputedStyle(el).clip.startsWith('rect(0');
+  /** Boxes whose insides are drawn by a library that manages its own clipping (the grid, uPlot). */
+  const library = (el: Element): boolean => el.closest('[data-testid=trace-grid] .dvn-scroller, .uplot, .gdg-style') !== null && !el.matches('[data-testid=trace-grid]');
+
+  if (root.scrollWidth > root.clientWidth + slack) out.push(`the page scrolls sideways: ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
+
+  for (const el of Array.from(document.querySelectorAll('body *'))) {
+    const r = el.getBoundingClientRect();
+    if (!visible(el, r) || screenReaderOnly(el, r) || library(el)) continue;
+    const s = getComputedStyle(el);
+    // Past the window's right (or left) edge with nothing that scrolls or clips it.
+    if ((r.right > vw + slack || r.left < -slack) && (s.position === 'fixed' || !clippedByAncestor(el))) {
+      out.push(`${describe(el)} reaches past the window: x ${Math.round(r.left)}..${Math.round(r.right)} in a ${vw} px window`);
+    }
+    // Clipped: a box that hides what does not fit, with content that does not fit. A box that
+    // ellipsizes its one line on purpose is fine when its title says the whole text.
+    const hidesX = s.overflowX === 'hidden' || s.overflowX === 'clip';
+    const hidesY = s.overflowY === 'hidden' || s.overflowY === 'clip';
+    const wide = hidesX && el.scrollWidth > el.clientWidth + slack;
+    const tall = hidesY && el.scrollHeight > el.clientHeight + slack;
+    if (wide || tall) {
+      const ellipsized = s.textOverflow === 'ellipsis' && el.closest('[title]') !== null && !tall;
+      if (!ellipsized) out.push(`${describe(el)} clips its content: ${el.scrollWidth}x${el.scrollHeight} in a ${el.clientWidth}x${el.clientHeight} box`);
+    }
+  }
+
+  // Graphs: every plotted timeline graph at least minGraphPx tall.
+  for (const plot of Array.from(document.querySelectorAll('section.timeline-graph .timeline-plot'))) {
+    const r = plot.getBoundingClientRect();
+    if (plot.querySelector('canvas') && r.height < minGraphPx) {
+      const title = plot.closest('section.timeline-graph')?.querySelector('.timeline-title')?.textContent ?? '';
+      out.push(`the graph "${title}" is ${Math.round(r.height)} px tall (at least ${minGraphPx})`);
+    }
+  }
+  return out;
+}
