@@ -16,7 +16,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
-import { layoutProblems, MinGraphHeightPx } from '../support/layout-check.js';
+import { LayoutLimits, layoutProblems } from '../support/layout-check.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = 'Layout-pw-1';
@@ -121,9 +121,9 @@ describe('every route laid out at three sizes in Chromium', () => {
 
     /** Lets the page settle (data read, graphs plotted), then checks it and keeps a screenshot. */
     const check = async (page: Page, size: { width: number }, name: string) => {
-      await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
-      await page.waitForTimeout(400);
-      const found = await page.evaluate(layoutProblems, MinGraphHeightPx);
+      await page.waitForFunction(() => !document.querySelector('.loading-pane, .startup-panel, #loading-panel'), undefined, { timeout: 10_000 });
+      await page.waitForTimeout(300);
+      const found = await page.evaluate(layoutProblems, LayoutLimits);
       visited.push(`${size.width} ${name}`);
       const file = `layout-${size.width}-${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'home'}.png`;
       await page.screenshot({ path: join(shots, file) });
@@ -153,6 +153,9 @@ describe('every route laid out at three sizes in Chromium', () => {
         await visit(page, size, `/targets/${targetIds[0]}`);
         await page.getByTestId('alerts-toggle').click();
         await page.getByTestId('alerts-sidebar').waitFor();
+        // The sidebar runs the window's full height (it started 50 px down, under nothing).
+        const sidebarTop = (await page.getByTestId('alerts-sidebar').boundingBox())!.y;
+        if (sidebarTop !== 0) problems.push(`${size.width}px: the alerts sidebar starts ${sidebarTop} px below the window's top`);
         await check(page, size, `/targets/${targetIds[0]} alerts`);
         await page.getByTestId('alerts-toggle').click();
         await page.evaluate(async (id) => {

@@ -2,10 +2,14 @@
 // answers one line per problem found on the screen as it is now. Self-contained (no imports,
 // no closures): playwright sends the function's text to the browser.
 
-/** Graphs shorter than this cannot be read (axis titles clipped, lines flattened). */
-export const MinGraphHeightPx = 120;
+export const LayoutLimits = {
+  /** Graphs shorter than this cannot be read (axis titles clipped, lines flattened). */
+  minGraphPx: 120,
+  /** The grid's Graph column narrower than this shows no usable bar (web/src/target/logic/gridFit.ts). */
+  minGraphColumnPx: 180,
+};
 
-export function layoutProblems(minGraphPx: number): string[] {
+export function layoutProblems({ minGraphPx, minGraphColumnPx }: typeof LayoutLimits): string[] {
   const out: string[] = [];
   const root = document.documentElement;
   const vw = root.clientWidth;
@@ -37,13 +41,16 @@ export function layoutProblems(minGraphPx: number): string[] {
 
   if (root.scrollWidth > root.clientWidth + slack) out.push(`the page scrolls sideways: ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
 
+  // One line for the outermost box past the edge, not one for each thing inside it.
+  const pastEdge = new Set<Element>();
   for (const el of Array.from(document.querySelectorAll('body *'))) {
     const r = el.getBoundingClientRect();
     if (!visible(el, r) || screenReaderOnly(el, r) || library(el)) continue;
     const s = getComputedStyle(el);
     // Past the window's right (or left) edge with nothing that scrolls or clips it.
     if ((r.right > vw + slack || r.left < -slack) && (s.position === 'fixed' || !clippedByAncestor(el))) {
-      out.push(`${describe(el)} reaches past the window: x ${Math.round(r.left)}..${Math.round(r.right)} in a ${vw} px window`);
+      pastEdge.add(el);
+      if (!(el.parentElement && pastEdge.has(el.parentElement))) out.push(`${describe(el)} reaches past the window: x ${Math.round(r.left)}..${Math.round(r.right)} in a ${vw} px window`);
     }
     // Clipped: a box that hides what does not fit, with content that does not fit. A box that
     // ellipsizes its one line on purpose is fine when its title says the whole text.
@@ -64,6 +71,22 @@ export function layoutProblems(minGraphPx: number): string[] {
       const title = plot.closest('section.timeline-graph')?.querySelector('.timeline-title')?.textContent ?? '';
       out.push(`the graph "${title}" is ${Math.round(r.height)} px tall (at least ${minGraphPx})`);
     }
+  }
+  // Controls within reach: no button sits past the side of the box that scrolls or clips it
+  // (the LiveShare links grid's Delete button did, at 1600 px).
+  for (const button of Array.from(document.querySelectorAll('button, a.button'))) {
+    const r = button.getBoundingClientRect();
+    if (!visible(button, r) || library(button)) continue;
+    for (let a = button.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const box = a.getBoundingClientRect();
+      if (r.right > box.right + slack || r.left < box.left - slack) out.push(`${describe(button)} is cut off sideways by ${describe(a)}: x ${Math.round(r.left)}..${Math.round(r.right)}, box ${Math.round(box.left)}..${Math.round(box.right)}`);
+      break;
+    }
+  }
+  for (const grid of Array.from(document.querySelectorAll('[data-graph-column-width]'))) {
+    const width = Number(grid.getAttribute('data-graph-column-width'));
+    if (width < minGraphColumnPx) out.push(`the grid's Graph column is ${width} px wide (at least ${minGraphColumnPx})`);
   }
   return out;
 }
