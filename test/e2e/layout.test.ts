@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { openBrowser, signInWithForm, type Browser } from '../support/browser.js';
 import { LayoutLimits, layoutProblems } from '../support/layout-check.js';
+import { addressesOf, routerPaths, SignedOutRoutes, SignsOut } from '../support/console-routes.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = 'Layout-pw-1';
@@ -26,42 +27,6 @@ const Sizes = [
   { width: 2560, height: 1440 },
 ];
 const TargetCount = 3;
-
-interface RouteLike {
-  path?: string;
-  children?: RouteLike[];
-}
-
-/** Every path of the console's router, read from the router itself. */
-async function routerPaths(): Promise<string[]> {
-  const module = resolve(import.meta.dirname, '../../web/src/shell/routes.tsx');
-  const { routes } = (await import(module)) as { routes: RouteLike[] };
-  const walk = (rs: RouteLike[]): string[] => rs.flatMap((r) => [...(r.path ? [r.path] : []), ...walk(r.children ?? [])]);
-  return walk(routes);
-}
-
-/** The concrete addresses of a path: each optional parameter with and without its value. */
-function addressesOf(path: string, values: Record<string, string>): string[] {
-  if (path === '*') return ['/no-such-page'];
-  let out = [''];
-  for (const part of path.split('/').slice(1)) {
-    const optional = part.endsWith('?');
-    const name = part.replace(/^:/, '').replace(/\?$/, '');
-    if (!part.startsWith(':')) {
-      out = out.map((a) => `${a}/${part}`);
-      continue;
-    }
-    const value = values[name];
-    if (value === undefined) throw new Error(`The layout test has no value for the parameter ":${name}" of the route ${path}: add one to its data.`);
-    out = optional ? out.flatMap((a) => [a, `${a}/${value}`]) : out.map((a) => `${a}/${value}`);
-  }
-  return out.map((a) => a || '/');
-}
-
-/** Routes that end the session: visited last, in a context of their own. */
-const SignsOut = new Set(['/logout', '/cancel-liveshare']);
-/** Routes for someone signed out (or a LiveShare visitor): a fresh context. */
-const SignedOutRoutes = new Set(['/login/:expired?', '/activate', '/LiveShare/:liveShareId/:liveSharePw', '/InvalidLiveshare']);
 
 describe('every route laid out at three sizes in Chromium', () => {
   let app: Appliance;
@@ -122,15 +87,26 @@ describe('every route laid out at three sizes in Chromium', () => {
     /** Lets the page settle (data read, graphs plotted), then checks it and keeps a screenshot. */
     const check = async (page: Page, size: { width: number }, name: string) => {
       await page.waitForFunction(() => !document.querySelector('.loading-pane, .startup-panel, #loading-panel'), undefined, { timeout: 10_000 });
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(250);
       const found = await page.evaluate(layoutProblems, LayoutLimits);
       visited.push(`${size.width} ${name}`);
       const file = `layout-${size.width}-${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'home'}.png`;
       await page.screenshot({ path: join(shots, file) });
       for (const f of found) problems.push(`${size.width}px ${name}: ${f}`);
     };
+    /**
+     * Opens the address as the console's own links do (the router follows history), which
+     * keeps the run short; a page not yet on the console (or a LiveShare link, which the
+     * server answers itself) is loaded in full.
+     */
     const visit = async (page: Page, size: { width: number }, address: string) => {
-      await page.goto(`${app.url}${address}`);
+      const onConsole = page.url().startsWith(app.url) && !address.startsWith('/LiveShare/');
+      if (onConsole) {
+        await page.evaluate((to) => {
+          history.pushState({}, '', to);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, address);
+      } else await page.goto(`${app.url}${address}`);
       if (/^\/(targets|summary|summarys|LiveShare)\//.test(address)) {
         await page.getByTestId('trace-grid').waitFor({ timeout: 15_000 });
         await page.locator('section.timeline-graph canvas').first().waitFor({ timeout: 15_000 });
@@ -162,11 +138,13 @@ describe('every route laid out at three sizes in Chromium', () => {
           const defs = (await (await fetch(`/api/data/ColumnDefs?uniqueID=${id}`)).json()) as { Name: string; Width: number }[];
           localStorage.setItem('Target-Columns', JSON.stringify(defs.map((d) => ({ Name: d.Name, Width: d.Width }))));
         }, targetIds[0]);
-        await visit(page, size, `/targets/${targetIds[0]}`);
+        // Loaded in full: the stored columns are read as the console starts.
+        await page.goto(`${app.url}/targets/${targetIds[0]}`);
+        await page.locator('section.timeline-graph canvas').first().waitFor({ timeout: 15_000 });
         await check(page, size, `/targets/${targetIds[0]} every column`);
         await page.evaluate(() => localStorage.removeItem('Target-Columns'));
 
-        // Every Settings screen.
+        // Every Settings screen (loaded in full: the stored columns are gone again).
         await page.goto(`${app.url}/settings`);
         const entries = page.locator('.settings-tree .settings-entry:not(.new-entry)');
         await entries.first().waitFor({ timeout: 10_000 });

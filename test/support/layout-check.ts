@@ -72,13 +72,16 @@ export function layoutProblems({ minGraphPx, minGraphColumnPx }: typeof LayoutLi
       out.push(`the graph "${title}" is ${Math.round(r.height)} px tall (at least ${minGraphPx})`);
     }
   }
-  // Controls within reach: no button sits past the side of the box that scrolls or clips it
-  // (the LiveShare links grid's Delete button did, at 1600 px).
+  // Controls within reach: no button sits past the side of a box that clips it without a
+  // scrollbar (the LiveShare links grid's Delete button was cut at 1600 px). A box that scrolls
+  // (a wide data grid at 1024 px) leaves them reachable.
   for (const button of Array.from(document.querySelectorAll('button, a.button'))) {
     const r = button.getBoundingClientRect();
     if (!visible(button, r) || library(button)) continue;
     for (let a = button.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const overflow = getComputedStyle(a).overflowX;
+      if (overflow === 'visible') continue;
+      if (overflow === 'auto' || overflow === 'scroll') break;
       const box = a.getBoundingClientRect();
       if (r.right > box.right + slack || r.left < box.left - slack) out.push(`${describe(button)} is cut off sideways by ${describe(a)}: x ${Math.round(r.left)}..${Math.round(r.right)}, box ${Math.round(box.left)}..${Math.round(box.right)}`);
       break;
