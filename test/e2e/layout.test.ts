@@ -87,7 +87,7 @@ describe('every route laid out at three sizes in Chromium', () => {
     /** Lets the page settle (data read, graphs plotted), then checks it and keeps a screenshot. */
     const check = async (page: Page, size: { width: number }, name: string) => {
       await page.waitForFunction(() => !document.querySelector('.loading-pane, .startup-panel, #loading-panel'), undefined, { timeout: 10_000 });
-      await page.waitForTimeout(250);
+      await page.waitForTimeout(150);
       const found = await page.evaluate(layoutProblems, LayoutLimits);
       visited.push(`${size.width} ${name}`);
       const file = `layout-${size.width}-${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'home'}.png`;
@@ -134,6 +134,12 @@ describe('every route laid out at three sizes in Chromium', () => {
         if (sidebarTop !== 0) problems.push(`${size.width}px: the alerts sidebar starts ${sidebarTop} px below the window's top`);
         await check(page, size, `/targets/${targetIds[0]} alerts`);
         await page.getByTestId('alerts-toggle').click();
+        // Two graphs on one target (their loss-axis labels overlapped at 1600 px).
+        await page.evaluate((id) => localStorage.setItem(`Visible_Graphs_${id}`, JSON.stringify([3, 6])), targetIds[0]);
+        await page.goto(`${app.url}/targets/${targetIds[0]}`);
+        await expect.poll(() => page.locator('section.timeline-graph canvas').count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+        await check(page, size, `/targets/${targetIds[0]} two graphs`);
+        await page.evaluate((id) => localStorage.removeItem(`Visible_Graphs_${id}`), targetIds[0]);
         await page.evaluate(async (id) => {
           const defs = (await (await fetch(`/api/data/ColumnDefs?uniqueID=${id}`)).json()) as { Name: string; Width: number }[];
           localStorage.setItem('Target-Columns', JSON.stringify(defs.map((d) => ({ Name: d.Name, Width: d.Width }))));

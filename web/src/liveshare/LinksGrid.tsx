@@ -12,8 +12,8 @@ import { LinksActionsWidth, columnValue, sharedListCell, visibleLinks, type Grid
 // at 1600 px the Delete button sat past the pane's edge); the URL column takes what is left.
 const Columns: { key: LinkColumn; title: string; width?: string }[] = [
   { key: 'Description', title: 'Description', width: '14%' },
-  { key: 'Creator', title: 'Creator', width: '9%' },
-  { key: 'Shared', title: 'Shared list', width: '15%' },
+  { key: 'Creator', title: 'Creator', width: '10%' },
+  { key: 'Shared', title: 'Shared list', width: '14%' },
   { key: 'CreationDate', title: 'Creation Date', width: '12%' },
   { key: 'ExpirationDate', title: 'Expiration Date', width: '12%' },
   { key: 'URL', title: 'URL' },
