@@ -17,6 +17,9 @@ const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertReco
   condition,
   events: ['start', 'end'],
   minRepeatSeconds: 0,
+  // The rules at each evaluation; For and Recover are in hysteresis.test.ts.
+  forSeconds: 0,
+  recoverSeconds: 0,
   enabled: true,
   lastError: '',
   lastErrorAt: null,

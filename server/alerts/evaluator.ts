@@ -24,6 +24,8 @@ export interface Happening {
   hop: number;
   /** The start of the condition's window (epoch ms): its oldest sample, or when the agent went away. */
   from: number;
+  /** Start/end pairs held back by the minimum repeat since the last message (said in this one). */
+  flapped: number;
 }
 
 interface Track {
@@ -38,6 +40,16 @@ interface Track {
   targetHop: number;
   /** The condition the window was filled for (JSON). */
   condition: string;
+  /** Not firing: when the condition began to hold without a break (For counts from here). */
+  holdingSince: number | undefined;
+  /** Firing: when the condition stopped holding without a break (Recover counts from here). */
+  clearSince: number | undefined;
+  /** Sample time of the last start sent: a new start waits the minimum repeat from it. */
+  lastStartSent: number;
+  /** Firing with its start held back by the minimum repeat: sent once that time has passed. */
+  startHeld: boolean;
+  /** Start/end pairs held back since the last message. */
+  flapped: number;
 }
 
 /** A route change's data file covers the five minutes before it (it has no sample window). */
@@ -128,7 +140,21 @@ export class AlertEvaluator {
     if (!t) {
       const r = this.restored.get(key);
       this.restored.delete(key);
-      t = { window: new SampleWindow(alert.condition.Samples || 1), firing: r?.firing ?? false, since: r?.since ?? 0, notifiedStart: r?.notifiedStart ?? false, lastRepeat: -Infinity, targetHop: 0, condition: JSON.stringify(alert.condition) };
+      t = {
+        window: new SampleWindow(alert.condition.Samples || 1),
+        firing: r?.firing ?? false,
+        since: r?.since ?? 0,
+        notifiedStart: r?.notifiedStart ?? false,
+        lastRepeat: -Infinity,
+        targetHop: 0,
+        condition: JSON.stringify(alert.condition),
+        holdingSince: undefined,
+        clearSince: undefined,
+        // A stored start that was sent counts from when it began (a restart must not send another soon after).
+        lastStartSent: r?.notifiedStart ? r.since : -Infinity,
+        startHeld: false,
+        flapped: 0,
+      };
       this.tracks.set(key, t);
     }
     return t;
@@ -176,7 +202,7 @@ export class AlertEvaluator {
       const t = this.track(alert, sessionId);
       if (alert.events.includes('start') && time - t.lastRepeat >= alert.minRepeatSeconds * 1000) {
         t.lastRepeat = time;
-        out.push({ alert, sessionId, event: 'start', time, figures: t.window.figures(), hop, from: t.window.oldestTime() ?? time - RouteChangeSpanMs });
+        out.push({ alert, sessionId, event: 'start', time, figures: t.window.figures(), hop, from: t.window.oldestTime() ?? time - RouteChangeSpanMs, flapped: 0 });
       }
     }
     return out;
@@ -238,32 +264,81 @@ export class AlertEvaluator {
     this.evaluations++;
     const h = holds(alert.condition, t.window);
     if (h === undefined) return;
-    this.decide(alert, sessionId, t, h, time, now, t.window.oldestTime() ?? time, out, states);
+    this.decide(alert, sessionId, t, this.withHysteresis(alert, t, h, time), time, now, t.window.oldestTime() ?? time, out, states);
   }
 
-  /** One evaluation's answer: start or end on a change, holds / notHolds at most once per repeat time. */
+  /**
+   * Whether the alert fires, from whether its condition holds now (Prometheus' `for` and
+   * `keep_firing_for`): not firing, it starts once the condition has held ForSeconds without a
+   * break (0: at once); firing, it ends once the condition has not held for RecoverSeconds
+   * without a break (0: at once). Sample time counts, so a backlog decides as it would have live.
+   */
+  private withHysteresis(alert: AlertRecord, t: Track, h: boolean, time: number): boolean {
+    if (!t.firing) {
+      if (!h) {
+        t.holdingSince = undefined;
+        return false;
+      }
+      t.holdingSince ??= time;
+      return time - t.holdingSince >= alert.forSeconds * 1000;
+    }
+    if (h) {
+      t.clearSince = undefined;
+      return true;
+    }
+    t.clearSince ??= time;
+    return time - t.clearSince < alert.recoverSeconds * 1000;
+  }
+
+  /**
+   * One evaluation's answer (after For/Recover): start or end on a change, holds / notHolds at
+   * most once per repeat time. A start within the minimum repeat of the last start sent is held
+   * back (so is its end): such pairs are counted and said in the next message ("flapped 3
+   * times"); one that is still firing once that time has passed is sent then.
+   */
   private decide(alert: AlertRecord, sessionId: number, t: Track, h: boolean, time: number, now: number, from: number, out: Happening[], states: StateRecord[]): void {
     const fresh = time >= now - this.opts.maxStaleMs;
     const hop = alert.condition.Hop || t.targetHop;
+    const repeatMs = alert.minRepeatSeconds * 1000;
     const emit = (event: AlertEvent) => {
-      if (alert.events.includes(event)) out.push({ alert, sessionId, event, time, figures: t.window.figures(), hop, from });
+      if (!alert.events.includes(event)) return;
+      out.push({ alert, sessionId, event, time, figures: t.window.figures(), hop, from, flapped: t.flapped });
+      t.flapped = 0;
+    };
+    const sendStart = () => {
+      t.notifiedStart = true;
+      t.startHeld = false;
+      t.lastStartSent = time;
+      emit('start');
     };
     if (h && !t.firing) {
       t.firing = true;
       t.since = time;
-      t.notifiedStart = fresh && alert.events.includes('start');
-      if (t.notifiedStart) emit('start');
+      t.holdingSince = undefined;
+      t.notifiedStart = false;
+      t.startHeld = false;
+      if (fresh && alert.events.includes('start')) {
+        if (time - t.lastStartSent >= repeatMs) sendStart();
+        else t.startHeld = true;
+      }
       states.push({ alertId: alert.id, sessionId, firing: true, since: time, notifiedStart: t.notifiedStart });
     } else if (!h && t.firing) {
       t.firing = false;
       t.since = time;
+      t.clearSince = undefined;
       if (t.notifiedStart) emit('end');
+      else if (t.startHeld) t.flapped++;
       t.notifiedStart = false;
+      t.startHeld = false;
       states.push({ alertId: alert.id, sessionId, firing: false, since: time, notifiedStart: false });
+    } else if (h && t.startHeld && fresh && time - t.lastStartSent >= repeatMs) {
+      // Held back by the minimum repeat and still firing: its start now.
+      sendStart();
+      states.push({ alertId: alert.id, sessionId, firing: true, since: t.since, notifiedStart: true });
     }
     // Each evaluation that holds (or not), at most once per minimum repeat time.
     const event: AlertEvent = h ? 'holds' : 'notHolds';
-    if (!fresh || !alert.events.includes(event) || time - t.lastRepeat < alert.minRepeatSeconds * 1000) return;
+    if (!fresh || !alert.events.includes(event) || time - t.lastRepeat < repeatMs) return;
     t.lastRepeat = time;
     emit(event);
   }

@@ -75,6 +75,8 @@ describe('the alerts outbox', () => {
       Condition: { Kind: 'loss', Hop: 0, Samples: 5, Lost: 3 },
       Events: ['start', 'end'],
       MinRepeatSeconds: 0,
+      // The end at the first clean window (the journal is tested here; Recover in hysteresis.test.ts).
+      RecoverSeconds: 0,
       Targets: [sessionId],
       Actions: [{ Kind: 'webhook', Config: { Method: 'POST', Url: `${sink.url}/hook`, Format: 'custom', Template: '{"event":"$event","time":"$time"}' } }],
     });

@@ -4,13 +4,16 @@
 // The console wires elements by data- attributes only (web/src/alerts/): data-page and
 // data-params load a page (data-modal: as a modal), a form with data-finish sends its fields
 // to the finishing call, data-test runs "Send test". No script is ever sent.
-import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, WebhookFormats, type AlertDto, type AlertInput, type ActionKind, type ActionConfig } from '../contract/alerts.js';
+import type { AlertDto, ActionKind, ActionConfig } from '../contract/alerts.js';
 import type { Principal } from '../account/principal.js';
 import { badRequest } from '../http/errors.js';
 import { html, json, type Markup } from './html.js';
 import type { AlertService } from './service.js';
+import { actionFromForm, alertForm, alertFromForm, editedConfig } from './form-page.js';
 
-export const AlertPages = ['Alerts/Management.html', 'Alerts/New.html', 'Alerts/Finish.html'] as const;
+
+
+export const AlertPages = ['Alerts/Management.html', 'Alerts/New.html', 'Alerts/Edit.html', 'Alerts/Finish.html'] as const;
 export type AlertPage = (typeof AlertPages)[number];
 
 export interface PageRequest {
@@ -53,8 +56,6 @@ export function targetIdsOf(list: unknown): number[] {
   return [...new Set(ids)];
 }
 
-const kindWords: Record<ActionKind, string> = { email: 'E-mail', webhook: 'Webhook', comment: 'Comment on graph', summary: 'Summary', log: 'Log line', export: 'Export a data file' };
-
 function describeAction(kind: ActionKind, c: ActionConfig): string {
   const x = c as Record<string, unknown>;
   switch (kind) {
@@ -73,25 +74,46 @@ function describeAction(kind: ActionKind, c: ActionConfig): string {
   }
 }
 
-const load = (page: AlertPage, params: unknown, label: string, opts: { modal?: boolean; cls?: string; confirm?: string } = {}) =>
-  html`<button type="button" class="button ${opts.cls ?? 'secondary'}" data-page="${page}" data-params="${json(params)}"${opts.modal ? html` data-modal="true"` : ''}${opts.confirm ? html` data-confirm="${opts.confirm}"` : ''}>${label}</button>`;
+/**
+ * A button that loads a page. `confirm`: the console asks first in its own dialog (title, the
+ * question, the confirming button's label), never the browser's confirm box.
+ */
+const load = (page: AlertPage, params: unknown, label: string, opts: { modal?: boolean; cls?: string; confirm?: { title: string; message: string; label: string } } = {}) =>
+  html`<button type="button" class="button ${opts.cls ?? 'secondary'}" data-page="${page}" data-params="${json(params)}"${opts.modal ? html` data-modal="true"` : ''}${
+    opts.confirm ? html` data-confirm="${opts.confirm.message}" data-confirm-title="${opts.confirm.title}" data-confirm-label="${opts.confirm.label}"` : ''
+  }>${label}</button>`;
+
+const seconds = (s: number) => (s % 60 === 0 && s > 0 ? `${s / 60} min` : `${s} s`);
+
+/** For and Recover in words (conditions on samples only). */
+function hysteresisText(a: AlertDto): string {
+  if (a.Condition.Kind === 'agentOffline' || a.Condition.Kind === 'routeChanged') return '';
+  return `; starts ${a.ForSeconds ? `after holding ${seconds(a.ForSeconds)}` : 'at once'}, ends ${a.RecoverSeconds ? `after ${seconds(a.RecoverSeconds)} without holding` : 'at once'}`;
+}
 
 function alertCard(a: AlertDto, selected: number[]): Markup {
   const watchesSelected = selected.filter((t) => a.Targets.includes(t));
   return html`<section class="alert-card" data-alert-id="${a.AlertID}">
   <h3>${a.Name}${a.Enabled ? '' : html` <small>(off)</small>`}</h3>
-  <p class="alert-condition">${a.ConditionText}; notifies on ${a.Events.join(', ')}</p>
+  <p class="alert-condition">${a.ConditionText}${hysteresisText(a)}; notifies on ${a.Events.join(', ')}</p>
   <p class="alert-targets">Watching ${a.Targets.length} target${a.Targets.length === 1 ? '' : 's'}${watchesSelected.length ? ` (${watchesSelected.length} selected)` : ''}${a.Firing.length ? html`; <strong class="alert-firing">firing on ${a.Firing.join(', ')}</strong>` : ''}</p>
   ${a.LastAnswer ? html`<p class="alert-answer">Last result: ${a.LastAnswer}</p>` : ''}
   ${a.LastError ? html`<p class="alert-error" role="alert">${a.LastError}</p>` : ''}
   ${a.Pending ? html`<p class="alert-pending">${a.Pending} notification${a.Pending === 1 ? '' : 's'} waiting</p>` : ''}
   <ul class="alert-actions">${a.Actions.map(
-    (x) => html`<li>${describeAction(x.Kind, x.Config)} ${load('Alerts/Management.html', { Action: 'DeleteAction', ActionID: x.ActionID }, 'Remove', { cls: 'link', confirm: 'Remove this action?' })}</li>`,
+    (x) => html`<li>${describeAction(x.Kind, x.Config)} ${load('Alerts/Management.html', { Action: 'DeleteAction', ActionID: x.ActionID }, 'Remove', {
+      cls: 'link',
+      confirm: { title: 'Remove action', message: `Remove "${describeAction(x.Kind, x.Config)}" from the alert "${a.Name}"? Its waiting notifications are cancelled.`, label: 'Remove' },
+    })}</li>`,
   )}</ul>
   <div class="alert-buttons">
     ${selected.length ? load('Alerts/Management.html', { Action: 'AddHosts', AlertID: a.AlertID }, 'Add selected') : ''}
     ${watchesSelected.length ? load('Alerts/Management.html', { Action: 'RemoveHosts', AlertID: a.AlertID }, 'Remove selected') : ''}
-    ${load('Alerts/Management.html', { Action: 'DeleteAlert', AlertID: a.AlertID, AlertName: a.Name }, 'Delete alert', { cls: 'danger', confirm: `Delete the alert "${a.Name}"?` })}
+    ${load('Alerts/Edit.html', { AlertID: a.AlertID }, 'Edit', { modal: true })}
+    ${load('Alerts/Management.html', { Action: 'DeleteAlert', AlertID: a.AlertID, AlertName: a.Name }, 'Delete alert', {
+      cls: 'danger',
+      confirm: { title: 'Delete alert', message: `Delete the alert "${a.Name}"? It stops watching its targets and its waiting notifications are cancelled.`, label: 'Delete' },
+    })}
   </div>
 </section>`;
 }
@@ -112,93 +134,12 @@ function managementPage(all: AlertDto[], selected: number[], notice: string): Ma
 </div>`;
 }
 
-const option = (value: string, label: string, selected = false) => html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
-
-function newPage(selected: number[], hop: number): Markup {
-  return html`<form class="alerts-page alert-form" data-finish="true" data-page-name="Alerts/New.html">
-  <h2>New alert</h2>
-  <p>${selected.length ? `Watches the ${selected.length} selected target${selected.length === 1 ? '' : 's'}.` : 'Watches no target yet: add targets from the alerts sidebar later.'}</p>
-  <label>Name <input name="Name" required maxlength="200" value="Packet loss"></label>
-  <fieldset><legend>Condition</legend>
-    <label>When <select name="Kind">${ConditionKinds.map((k) => option(k, k, k === 'loss'))}</select></label>
-    <label>Hop (0: the target) <input name="Hop" type="number" min="0" max="255" value="${hop}"></label>
-    <label>Over the last N samples <input name="Samples" type="number" min="1" max="1000" value="10"></label>
-    <label>Lost (loss) <input name="Lost" type="number" min="1" max="1000" value="3"></label>
-    <label>Statistic (latency) <select name="Statistic">${LatencyStatistics.map((s) => option(s, s))}</select></label>
-    <label>Threshold ms (latency, jitter) <input name="ThresholdMs" type="number" min="0" step="any" value="100"></label>
-    <label>MOS below (mos) <input name="Mos" type="number" min="1" max="5" step="0.1" value="3.5"></label>
-    <label>Offline for more than seconds (agentOffline) <input name="OfflineSeconds" type="number" min="1" max="2678400" value="300"></label>
-  </fieldset>
-  <fieldset><legend>Notify when</legend>
-    ${AlertEvents.map((e) => html`<label><input type="checkbox" name="Events" value="${e}"${e === 'start' || e === 'end' ? html` checked` : ''}> ${e}</label>`)}
-    <label>At most every (seconds) <input name="MinRepeatSeconds" type="number" min="0" value="300"></label>
-  </fieldset>
-  <fieldset><legend>Action</legend>
-    <label>Do <select name="ActionKind">${ActionKinds.filter((k) => k !== 'summary').map((k) => option(k, kindWords[k], k === 'comment'))}</select></label>
-    <label>E-mail to <input name="To" type="text" maxlength="2000" placeholder="noc@example.org"></label>
-    <label>Webhook URL <input name="Url" type="url" maxlength="2048" placeholder="https://hooks.example.org/..."></label>
-    <label>Method <select name="Method">${['POST', 'PUT', 'PATCH', 'GET', 'DELETE'].map((m) => option(m, m))}</select></label>
-    <label>Format <select name="Format">${WebhookFormats.map((f) => option(f, f))}</select></label>
-    <label>JSON template <textarea name="Template" maxlength="16384" placeholder='{"text": "$alert $event on $host: loss $loss%"}'></textarea></label>
-    <label>Text (comment, log) <input name="Text" maxlength="1000" placeholder="Alert $alert: $condition"></label>
-    <button type="button" class="button secondary" data-test="true">Send test</button>
-    <output class="alert-test-answer" data-test-answer="true"></output>
-  </fieldset>
-  <div class="alert-buttons">
-    ${load('Alerts/Management.html', {}, 'Cancel')}
-    <button type="submit" class="button primary">Finish</button>
-  </div>
-</form>`;
-}
-
-function finishPage(a: AlertDto): Markup {
+function finishPage(a: AlertDto, edited: boolean): Markup {
   return html`<div class="alerts-page" data-page-name="Alerts/Finish.html">
-  <h2>Alert created</h2>
+  <h2>${edited ? 'Alert saved' : 'Alert created'}</h2>
   <p class="alert-notice" role="status">The alert "${a.Name}" watches ${a.Targets.length} target${a.Targets.length === 1 ? '' : 's'}: ${a.ConditionText}.</p>
   ${load('Alerts/Management.html', {}, 'Back to alerts', { cls: 'primary' })}
 </div>`;
-}
-
-const num = (v: unknown) => (v === undefined || v === '' ? undefined : Number(v));
-
-/** The New alert form's fields (as the console serializes them) as an alert. */
-export function alertFromForm(data: Record<string, unknown>, targets: number[]): AlertInput {
-  const kind = String(data.Kind ?? '') as AlertInput['Condition']['Kind'];
-  const events = [data.Events ?? []].flat().map(String) as AlertInput['Events'];
-  return {
-    Name: String(data.Name ?? ''),
-    Condition: {
-      Kind: kind,
-      Hop: num(data.Hop) ?? 0,
-      Samples: num(data.Samples) ?? 10,
-      ...(kind === 'loss' ? { Lost: num(data.Lost) } : {}),
-      ...(kind === 'latency' ? { Statistic: String(data.Statistic || 'average') as never, ThresholdMs: num(data.ThresholdMs) } : {}),
-      ...(kind === 'jitter' ? { ThresholdMs: num(data.ThresholdMs) } : {}),
-      ...(kind === 'mos' ? { Mos: num(data.Mos) } : {}),
-      ...(kind === 'agentOffline' ? { OfflineSeconds: num(data.OfflineSeconds) } : {}),
-    },
-    Events: events,
-    MinRepeatSeconds: num(data.MinRepeatSeconds) ?? 300,
-    Targets: targets,
-    Actions: [actionFromForm(data)],
-  };
-}
-
-export function actionFromForm(data: Record<string, unknown>): { Kind: ActionKind; Config: ActionConfig } {
-  const kind = String(data.ActionKind ?? '') as ActionKind;
-  switch (kind) {
-    case 'email':
-      return { Kind: kind, Config: { To: String(data.To ?? '') } };
-    case 'webhook':
-      return { Kind: kind, Config: { Method: String(data.Method ?? 'POST') as never, Url: String(data.Url ?? ''), Format: String(data.Format ?? 'custom') as never, Template: String(data.Template ?? '') } };
-    case 'comment':
-    case 'log':
-      return { Kind: kind, Config: data.Text ? { Text: String(data.Text) } : {} };
-    case 'export':
-      return { Kind: kind, Config: {} };
-    default:
-      throw badRequest(`Choose what the alert does: ${ActionKinds.join(', ')}.`);
-  }
 }
 
 export function parseSerialized(text: string): Record<string, unknown> {
@@ -246,9 +187,11 @@ export async function getPage(alerts: AlertService, p: Principal, req: PageReque
     page = managementPage(await alerts.listAlerts(p), selected, notice);
   } else if (req.page === 'Alerts/New.html') {
     await alerts.listAlerts(p); // the claim check
-    page = newPage(selected, firstHop);
+    page = alertForm(selected, firstHop, undefined, describeAction);
+  } else if (req.page === 'Alerts/Edit.html') {
+    page = alertForm(selected, firstHop, await alerts.getAlert(p, requireId(params.AlertID, 'AlertID')), describeAction);
   } else {
-    page = finishPage(await alerts.getAlert(p, requireId(params.AlertID, 'AlertID')));
+    page = finishPage(await alerts.getAlert(p, requireId(params.AlertID, 'AlertID')), params.Edited === true);
   }
   return { HTML: page.text, EditableSettings: { Root: { Page: req.page, SelectedTargets: selected } } };
 }
@@ -259,11 +202,41 @@ function requireId(v: unknown, name: string): number {
   return n;
 }
 
-/** The finishing call: creates the alert from the form on the selected targets, answers Finish.html. */
+/**
+ * The finishing call: creates the alert from the form on the selected targets, or, with the
+ * form's AlertID, saves the edited alert through the same update as PUT /api/alerts/:id (its
+ * targets stay; the form's action replaces the one it was filled from, its other settings
+ * such as webhook headers kept; the alert's other actions stay). Answers Finish.html.
+ */
 export async function finishAlert(alerts: AlertService, p: Principal, body: { SerializedData: string; SessionID?: number; HostID?: number; SelectedTargets?: string }): Promise<PageAnswer> {
   const data = parseSerialized(body.SerializedData);
+  if (data.AlertID !== undefined && data.AlertID !== '') {
+    const id = requireId(data.AlertID, 'AlertID');
+    const before = await alerts.getAlert(p, id);
+    const input = alertFromForm(data, before.Targets);
+    const edited = input.Actions[0];
+    const actionId = data.ActionID === undefined || data.ActionID === '' ? undefined : requireId(data.ActionID, 'ActionID');
+    const was = before.Actions.find((x) => x.ActionID === actionId);
+    const actions = before.Actions.filter((x) => x !== was).map((x) => ({ ActionID: x.ActionID, Kind: x.Kind, Config: x.Config }));
+    // Same kind: its id (its queued notifications stay) and the settings the form does not show.
+    const mine = was && was.Kind === edited.Kind ? { ActionID: was.ActionID, Kind: edited.Kind, Config: editedConfig(edited.Kind, was.Config, edited.Config) } : edited;
+    const saved = await alerts.updateAlert(p, id, { ...input, Actions: [mine, ...actions] });
+    return getPage(alerts, p, { page: 'Alerts/Finish.html', parameters: JSON.stringify({ AlertID: saved.AlertID, Edited: true }) });
+  }
   const selected = targetIdsOf(parseJson<unknown>(body.SelectedTargets, 'SelectedTargets', []));
   const targets = selected.length ? selected : body.SessionID ? [body.SessionID] : [];
   const created = await alerts.createAlert(p, alertFromForm(data, targets));
   return getPage(alerts, p, { page: 'Alerts/Finish.html', parameters: JSON.stringify({ AlertID: created.AlertID }) });
+}
+
+/**
+ * "Send test" of the form's action. From the edit form (AlertID and ActionID), the action as
+ * Save would store it: what the form does not show (a webhook's Headers) comes from the stored
+ * action, so the test calls what the alert will call.
+ */
+export async function actionToTest(alerts: AlertService, p: Principal, data: Record<string, unknown>): Promise<{ Kind: ActionKind; Config: ActionConfig }> {
+  const action = actionFromForm(data);
+  if (data.AlertID === undefined || data.AlertID === '' || data.ActionID === undefined || data.ActionID === '') return action;
+  const stored = (await alerts.getAlert(p, requireId(data.AlertID, 'AlertID'))).Actions.find((x) => x.ActionID === Number(data.ActionID));
+  return stored && stored.Kind === action.Kind ? { Kind: action.Kind, Config: editedConfig(action.Kind, stored.Config, action.Config) } : action;
 }

@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { Claim } from '../contract/account.js';
-import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, type ActionConfig, type ActionKind, type AlertInput } from '../contract/alerts.js';
+import { ActionKinds, AlertEvents, ConditionKinds, LatencyStatistics, MaxHysteresisSeconds, type ActionConfig, type ActionKind, type AlertInput } from '../contract/alerts.js';
 import type { AlertService } from './service.js';
-import { actionFromForm, finishAlert, getPage, parseSerialized, type PageRequest } from './pages.js';
+import { actionToTest, finishAlert, getPage, parseSerialized, type PageRequest } from './pages.js';
 
 const manage = { claim: Claim.AlertsManagement };
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -45,6 +45,8 @@ export const alertBodySchema = {
     Condition: conditionSchema,
     Events: { type: 'array', minItems: 1, maxItems: 4, items: { type: 'string', enum: AlertEvents } },
     MinRepeatSeconds: { type: 'integer', minimum: 0, maximum: 2678400 },
+    ForSeconds: { type: 'integer', minimum: 0, maximum: MaxHysteresisSeconds },
+    RecoverSeconds: { type: 'integer', minimum: 0, maximum: MaxHysteresisSeconds },
     Enabled: { type: 'boolean' },
     Targets: { type: 'array', maxItems: 1000, items: id },
     Actions: { type: 'array', maxItems: 20, items: actionSchema },
@@ -142,7 +144,8 @@ export default async function alertsPlugin(app: FastifyInstance, opts: { alerts:
 
   /** "Send test" from the New alert form: the form's action, run once. */
   app.post<{ Body: FinishBody }>('/cmd/testalertaction', { config: { access: manage }, schema: { body: finishBody } }, async (request) => {
-    const action = actionFromForm(parseSerialized(request.body.SerializedData));
-    return alerts.testAction(requireUser(request), action.Kind, action.Config, request.body.SessionID || undefined);
+    const p = requireUser(request);
+    const action = await actionToTest(alerts, p, parseSerialized(request.body.SerializedData));
+    return alerts.testAction(p, action.Kind, action.Config, request.body.SessionID || undefined);
   });
 }

@@ -1,7 +1,7 @@
 // SQL of alerts, their targets, actions and state, and the notification queue.
 import type { Queryable } from '../store/db.js';
 import type { OutboxNotification } from './outbox.js';
-import type { ActionConfig, ActionKind, AlertEvent, AlertInput, Condition } from '../contract/alerts.js';
+import { DefaultForSeconds, DefaultRecoverSeconds, type ActionConfig, type ActionKind, type AlertEvent, type AlertInput, type Condition } from '../contract/alerts.js';
 import { listParam, safeIds } from '../store/id-list.js';
 
 export interface AlertRecord {
@@ -12,6 +12,10 @@ export interface AlertRecord {
   condition: Condition;
   events: AlertEvent[];
   minRepeatSeconds: number;
+  /** For: the condition holds this long before the start (0: at once). */
+  forSeconds: number;
+  /** Recover: the condition has not held for this long before the end (0: at once). */
+  recoverSeconds: number;
   enabled: boolean;
   lastError: string;
   lastErrorAt: number | null;
@@ -39,7 +43,17 @@ export async function insertAlert(q: Queryable, accountId: number, userId: numbe
     [accountId, userId, a.Name, JSON.stringify(a.Condition), JSON.stringify(a.Events), a.MinRepeatSeconds, a.Enabled, Date.now()],
   );
   await writeChildren(q, row!.id, a);
+  await writeHysteresis(q, row!.id, a);
   return row!.id;
+}
+
+/** For and Recover of an alert (migration 23): a table of its own; an alert without a row has the defaults. */
+async function writeHysteresis(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
+  await q.run(
+    `INSERT INTO alert_hysteresis (alert_id, for_seconds, recover_seconds) VALUES ($1, $2, $3)
+     ON CONFLICT (alert_id) DO UPDATE SET for_seconds = excluded.for_seconds, recover_seconds = excluded.recover_seconds`,
+    [id, a.ForSeconds, a.RecoverSeconds],
+  );
 }
 
 export async function updateAlert(q: Queryable, id: number, a: Required<AlertInput>): Promise<void> {
@@ -58,6 +72,7 @@ export async function updateAlert(q: Queryable, id: number, a: Required<AlertInp
   await q.run(`DELETE FROM alert_state WHERE alert_id = $1 AND session_id NOT IN (${kept})`, [id]);
   await writeTargets(q, id, a.Targets);
   await keepActions(q, id, a.Actions);
+  await writeHysteresis(q, id, a);
 }
 
 /**
@@ -113,6 +128,7 @@ export async function deleteAlert(q: Queryable, id: number): Promise<void> {
   await q.run('DELETE FROM alert_targets WHERE alert_id = $1', [id]);
   await q.run('DELETE FROM alert_actions WHERE alert_id = $1', [id]);
   await q.run('DELETE FROM alert_state WHERE alert_id = $1', [id]);
+  await q.run('DELETE FROM alert_hysteresis WHERE alert_id = $1', [id]);
   await q.run(`UPDATE notifications SET status = 'cancelled', done_at = $2 WHERE alert_id = $1 AND status = 'pending'`, [id, Date.now()]);
   await q.run('DELETE FROM alerts WHERE id = $1', [id]);
 }
@@ -128,6 +144,9 @@ export async function loadAlerts(q: Queryable, accountId?: number, alertId?: num
   const ids = rows.map((r) => r.id);
   const targets = await q.all<{ alert_id: number; session_id: number }>(`SELECT * FROM alert_targets WHERE alert_id IN (${ids.join(',')}) ORDER BY session_id`);
   const actions = await q.all<{ id: number; alert_id: number; kind: ActionKind; config_json: string }>(`SELECT * FROM alert_actions WHERE alert_id IN (${ids.join(',')}) ORDER BY id`);
+  const hysteresis = new Map(
+    (await q.all<{ alert_id: number; for_seconds: number; recover_seconds: number }>(`SELECT * FROM alert_hysteresis WHERE alert_id IN (${ids.join(',')})`)).map((h) => [h.alert_id, h]),
+  );
   return rows.map((r) => ({
     id: r.id,
     accountId: r.account_id,
@@ -136,6 +155,8 @@ export async function loadAlerts(q: Queryable, accountId?: number, alertId?: num
     condition: JSON.parse(r.condition_json) as Condition,
     events: JSON.parse(r.events_json) as AlertEvent[],
     minRepeatSeconds: r.min_repeat_seconds,
+    forSeconds: hysteresis.get(r.id)?.for_seconds ?? DefaultForSeconds,
+    recoverSeconds: hysteresis.get(r.id)?.recover_seconds ?? DefaultRecoverSeconds,
     enabled: r.enabled,
     lastError: r.last_error,
     lastErrorAt: r.last_error_at,

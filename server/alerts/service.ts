@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { dirname, join } from 'node:path';
 import { Claim } from '../contract/account.js';
-import { ActionKinds, AlertEvents, WebhookFormats, type ActionConfig, type ActionKind, type ActionTestResult, type AlertDto, type AlertInput } from '../contract/alerts.js';
+import { ActionKinds, AlertEvents, DefaultForSeconds, DefaultRecoverSeconds, MaxHysteresisSeconds, WebhookFormats, type ActionConfig, type ActionKind, type ActionTestResult, type AlertDto, type AlertInput } from '../contract/alerts.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import { requireClaim } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
@@ -271,7 +271,7 @@ export class AlertService {
     return out;
   }
 
-  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number }, addresses?: Map<string, string>): Promise<NotificationVariables> {
+  private async variables(q: Queryable, h: { alert: repo.AlertRecord; sessionId: number; event: Happening['event']; time: number; figures: WindowFigures; hop: number; flapped?: number }, addresses?: Map<string, string>): Promise<NotificationVariables> {
     const s = await this.targetInfo(q, h.sessionId);
     const host = s?.host ?? (h.sessionId ? `target ${h.sessionId}` : '(no target)');
     // Hop conditions name the hop's address (the target's is in its name).
@@ -295,6 +295,7 @@ export class AlertService {
       time: new Date(h.time).toISOString(),
       agent: s?.agent ?? '',
       link: base ? `${base}/targets/${h.sessionId}` : '',
+      flapped: String(h.flapped ?? 0),
     };
   }
 
@@ -308,6 +309,8 @@ export class AlertService {
       ConditionText: describeCondition(a.condition),
       Events: a.events,
       MinRepeatSeconds: a.minRepeatSeconds,
+      ForSeconds: a.forSeconds,
+      RecoverSeconds: a.recoverSeconds,
       Enabled: a.enabled,
       Targets: a.targets,
       Actions: a.actions.map((x) => ({ ActionID: x.id, Kind: x.kind, Config: x.config })),
@@ -368,7 +371,22 @@ export class AlertService {
     if (minRepeat < ExportMinRepeatSeconds && (input.Actions ?? []).some((x) => x.Kind === 'export')) {
       throw badRequest(`An alert with an export action repeats at most every ${ExportMinRepeatSeconds} s (each repeat writes a data file): set MinRepeatSeconds to ${ExportMinRepeatSeconds} or more.`);
     }
-    return { Name: name, Condition: condition, Events: [...new Set(input.Events)], MinRepeatSeconds: minRepeat, Enabled: input.Enabled ?? true, Targets: input.Targets ?? [], Actions: input.Actions ?? [] };
+    const forSeconds = input.ForSeconds ?? DefaultForSeconds;
+    const recoverSeconds = input.RecoverSeconds ?? DefaultRecoverSeconds;
+    for (const [name, v] of [['ForSeconds', forSeconds], ['RecoverSeconds', recoverSeconds]] as const) {
+      if (!Number.isInteger(v) || v < 0 || v > MaxHysteresisSeconds) throw badRequest(`${name} must be a whole number of seconds from 0 to ${MaxHysteresisSeconds} (a day).`);
+    }
+    return {
+      Name: name,
+      Condition: condition,
+      Events: [...new Set(input.Events)],
+      MinRepeatSeconds: minRepeat,
+      ForSeconds: forSeconds,
+      RecoverSeconds: recoverSeconds,
+      Enabled: input.Enabled ?? true,
+      Targets: input.Targets ?? [],
+      Actions: input.Actions ?? [],
+    };
   }
 
   private async reload(id: number): Promise<repo.AlertRecord | undefined> {
@@ -522,9 +540,14 @@ export function checkAction(kind: ActionKind, config: ActionConfig): void {
       for (const [k, val] of Object.entries(headers as Record<string, unknown>)) {
         if (!headerName.test(k) || typeof val !== 'string' || val.length > 4096 || /[\r\n\0]/.test(val)) throw badRequest(`Webhook header "${k.slice(0, 100)}" is not a valid header name and value.`);
       }
-      if (c.Template !== undefined && c.Template !== '') {
-        if (typeof c.Template !== 'string') throw badRequest('Webhook Template must be JSON text.');
-        const problem = templateProblem(c.Template);
+      if (c.Template !== undefined && typeof c.Template !== 'string') throw badRequest('Webhook Template must be JSON text.');
+      // Blank: the preset's body; a custom webhook has none, so it needs its template (this was a 500, "Unexpected end of JSON input").
+      const blank = c.Template === undefined || (c.Template as string).trim() === '';
+      if (c.Format === 'custom' && c.Template !== undefined && blank) {
+        throw badRequest('Webhook Template is empty: a custom webhook sends its JSON template as the body, e.g. {"text": "$alert $eventWords on $host"}; or choose a preset Format (slack, teams, discord, ntfy, gotify).');
+      }
+      if (!blank) {
+        const problem = templateProblem(c.Template as string);
         if (problem) throw badRequest(problem);
       }
       return;

@@ -18,10 +18,12 @@ export interface NotificationVariables {
   time: string;
   agent: string;
   link: string;
+  /** Start/end pairs the minimum repeat held back before this message ('0' none; absent in rows queued by older versions). */
+  flapped?: string;
 }
 
 
-export const VariableNames = ['alert', 'event', 'condition', 'host', 'hop', 'loss', 'latency', 'jitter', 'mos', 'time', 'agent', 'link'] as const;
+export const VariableNames = ['alert', 'event', 'condition', 'host', 'hop', 'loss', 'latency', 'jitter', 'mos', 'time', 'agent', 'link', 'flapped'] as const;
 
 const eventWords: Record<AlertEvent, string> = {
   start: 'started',
@@ -32,10 +34,16 @@ const eventWords: Record<AlertEvent, string> = {
 
 const DefaultText = '[Hopwatch] $alert $eventWords on $host: $condition (loss $loss%, latency $latency ms at $time via $agent) $link';
 
+/** The event in words, with what the minimum repeat held back: "started (flapped 7 times since the last message)". */
+export function eventInWords(v: NotificationVariables): string {
+  const n = Number(v.flapped ?? 0);
+  return n > 0 ? `${eventWords[v.event]} (flapped ${n} time${n === 1 ? '' : 's'} since the last message)` : eventWords[v.event];
+}
+
 /** Replaces $name with its value (longest names first: $latency is not $l + atency). */
 export function substitute(text: string, v: NotificationVariables): string {
-  return text.replace(/\$(eventWords|condition|latency|jitter|alert|event|agent|host|loss|time|link|hop|mos)\b/g, (_, name: string) =>
-    name === 'eventWords' ? eventWords[v.event] : String(v[name as keyof NotificationVariables]),
+  return text.replace(/\$(eventWords|condition|flapped|latency|jitter|alert|event|agent|host|loss|time|link|hop|mos)\b/g, (_, name: string) =>
+    name === 'eventWords' ? eventInWords(v) : name === 'flapped' ? (v.flapped ?? '0') : String(v[name as keyof NotificationVariables]),
   );
 }
 
@@ -78,7 +86,9 @@ function fill(value: unknown, v: NotificationVariables): unknown {
 
 /** The body a webhook sends: the template (or the format's preset) with the variables in its strings. */
 export function webhookBody(format: WebhookFormat, template: string | undefined, v: NotificationVariables): string {
-  const t = format === 'custom' ? (template ?? JSON.stringify({ text: DefaultText })) : (template || PresetTemplates[format]);
+  // Blank is no template (a custom one stored blank before Send test refused it gets the default text).
+  const given = template?.trim() ? template : undefined;
+  const t = given ?? (format === 'custom' ? JSON.stringify({ text: DefaultText }) : PresetTemplates[format]);
   return JSON.stringify(fill(JSON.parse(t), v));
 }
 
@@ -90,7 +100,7 @@ export function mailOf(v: NotificationVariables, subjectTemplate?: string): { su
   const subject = substitute(subjectTemplate || '[Hopwatch] $alert $eventWords on $host', v).replace(/[\r\n]+/g, ' ');
   const rows: [string, string][] = [
     ['Alert', v.alert],
-    ['Event', eventWords[v.event]],
+    ['Event', eventInWords(v)],
     ['Condition', v.condition],
     ['Target', v.host],
     ['Hop', v.hop],

@@ -74,11 +74,22 @@ export interface AlertActionDto {
   Config: ActionConfig;
 }
 
+/** For: by default an alert starts as soon as its condition holds. */
+export const DefaultForSeconds = 0;
+/** Recover: by default an alert ends once its condition has not held for 2 minutes. */
+export const DefaultRecoverSeconds = 120;
+/** For and Recover are at most a day. */
+export const MaxHysteresisSeconds = 86_400;
+
 export interface AlertInput {
   Name: string;
   Condition: Condition;
   Events: AlertEvent[];
   MinRepeatSeconds?: number;
+  /** For: the condition holds this long before the start (default 0). Conditions on samples only. */
+  ForSeconds?: number;
+  /** Recover: the condition has not held for this long before the end (default 120). Conditions on samples only. */
+  RecoverSeconds?: number;
   Enabled?: boolean;
   Targets: number[];
   /** ActionID: the action being edited (kept with its queued notifications); new ones have none. */
@@ -92,6 +103,8 @@ export interface AlertDto {
   ConditionText: string;
   Events: AlertEvent[];
   MinRepeatSeconds: number;
+  ForSeconds: number;
+  RecoverSeconds: number;
   Enabled: boolean;
   Targets: number[];
   Actions: AlertActionDto[];

@@ -70,3 +70,18 @@ export const SidekickGraphHeight = 150;
 /** Settings > General: the two external sources (sensible defaults: two public anycast resolvers). */
 export const SidekickExternalSettingNames = ['SidekickExternalSource1', 'SidekickExternalSource2'] as const;
 export const DefaultSidekickExternalSources = ['8.8.8.8', '1.1.1.1'] as const;
+
+/**
+ * One destination Sidekick will trace, as the welcome screen lists it before Get Started
+ * (GET /api/Sidekick/PlannedSources; issue 41 item 13: it probed the gateway, the resolver and
+ * public hosts without saying so). A Hopwatch addition; the spec names no such call.
+ */
+export interface SidekickPlannedSource {
+  Kind: SidekickSourceKind;
+  Label: string;
+  Description: string;
+  /** The address or name it will trace; '' when found only during discovery or not found. */
+  Address: string;
+  /** Why there is no address yet ('' when there is one). */
+  Note: string;
+}

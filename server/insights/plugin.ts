@@ -1,5 +1,5 @@
 // Insights routes of spec 3 section 7.1 under /api/data/, and the per-test pages that
-// results link to (ReadMoreUrl: /docs/insights/{page}).
+// results link to (ReadMoreUrl: /docs/insights/{page}), rendered as HTML pages (read-more.ts).
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import { requireUser } from '../account/authenticate.js';
 import { notFound } from '../http/errors.js';
 import type { RecentSource } from '../data/sources.js';
 import type { WisdomFeedback } from '../contract/insights.js';
+import { readMorePage } from './read-more.js';
 import { addFeedback, getWisdomDefaultTimeRange, runTargetWisdomTests, type InsightsDeps } from './service.js';
 import {
   FeedbackAnswerSchema,
@@ -95,8 +96,9 @@ export default async function insightsPlugin(app: FastifyInstance, opts: { recen
     async (request, reply) => {
       const path = pagesDir + request.params.page;
       if (!existsSync(path)) throw notFound(`There is no Insights page ${request.params.page}.`);
-      reply.type('text/markdown; charset=utf-8').header('x-content-type-options', 'nosniff');
-      return readFileSync(path, 'utf8');
+      // A page in the console's look (read-more.ts), not the Markdown source.
+      reply.type('text/html; charset=utf-8');
+      return readMorePage(readFileSync(path, 'utf8'), request.params.page);
     },
   );
 }

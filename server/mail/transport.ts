@@ -12,6 +12,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where the recipient's Reply goes (a support ticket's sender); one checked address. */
+  replyTo?: string;
+  /** Files sent along (a support ticket's error log). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 export interface MailResult {
@@ -44,7 +48,7 @@ export async function sendMailWith(settings: MailSettings, m: MailMessage): Prom
   if (!settings.host) throw new MailError('No SMTP server is set: Settings > General > Mail, or HOPWATCH_SMTP_HOST.');
   const transport = nodemailer.createTransport(transportOptions(settings));
   try {
-    const info = await transport.sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+    const info = await transport.sendMail({ from: settings.from, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo: m.replyTo, attachments: m.attachments });
     return { response: String(info.response ?? ''), messageId: String(info.messageId ?? '') };
   } catch (err) {
     const e = err as Error & { code?: string; response?: string };

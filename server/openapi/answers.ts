@@ -149,4 +149,8 @@ export const SidekickStateSchema = object({
   Targets: { type: 'array', items: SidekickTargetSchema },
   StartTime: { type: ['string', 'null'] },
 });
+export const SidekickPlannedSourceListSchema = {
+  type: 'array',
+  items: object({ Kind: SidekickTargetSchema.properties.Kind, Label: str, Description: str, Address: str, Note: str }),
+};
 export const SidekickShareUrlListSchema = { type: 'array', items: object({ TargetDefinition: SidekickTargetSchema, ShareUrl: str }) };

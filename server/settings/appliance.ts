@@ -1,5 +1,6 @@
 // The appliance settings of Settings > General (issues 21, 25 and 40): Insights on/off, the
-// retention days of raw samples and 1-minute rollups, and the public URL (public-url.ts).
+// retention days of raw samples and 1-minute rollups, the public URL (public-url.ts) and the
+// support e-mail address (server/support/operator-address.ts).
 // Unlike the rest of General they belong to the whole appliance, not to an account: they live
 // in storage_settings (rows `Insights`, `RetentionRawDays`, `RetentionMinuteDays`, `PublicUrl`),
 // where /api/app/config, the Insights calls, the daily expiry and the agents' setup links read them. An environment variable still wins over a stored value; the
@@ -12,11 +13,12 @@ import { insightsEnabled, storeInsightsSetting } from '../insights/edition.js';
 import type { Queryable } from '../store/db.js';
 import { retentionDays, storeRetentionDays } from '../store/retention-settings.js';
 import { storedPublicUrl, storePublicUrl } from './public-url.js';
+import { storedSupportEmail, storeSupportEmail } from '../support/operator-address.js';
 
 export type ApplianceConfig = Pick<Config, 'deployment' | 'licenseMode' | 'insights' | 'retentionRawDays' | 'retentionMinuteDays'> & Partial<Pick<Config, 'publicUrl'>>;
 
 /** The General settings stored for the whole appliance. */
-export const ApplianceSettings = ['Insights', 'RetentionRawDays', 'RetentionMinuteDays', 'PublicUrl'] as const;
+export const ApplianceSettings = ['Insights', 'RetentionRawDays', 'RetentionMinuteDays', 'PublicUrl', 'SupportEmail'] as const;
 export const isApplianceSetting = (name: string) => (ApplianceSettings as readonly string[]).includes(name);
 
 /** The stored values (the defaults where none is stored), ignoring the environment: what the editor edits. */
@@ -27,6 +29,7 @@ export async function applianceValues(q: Queryable, config: Pick<Config, 'deploy
     RetentionRawDays: days.rawDays,
     RetentionMinuteDays: days.minuteDays,
     PublicUrl: await storedPublicUrl(q),
+    SupportEmail: await storedSupportEmail(q),
   };
 }
 
@@ -47,6 +50,7 @@ export function applianceOverrides(config: ApplianceConfig): Record<string, stri
 export async function storeApplianceValues(q: Queryable, changed: Record<string, SettingValue>): Promise<void> {
   if (typeof changed.Insights === 'boolean') await storeInsightsSetting(q, changed.Insights);
   if (typeof changed.PublicUrl === 'string') await storePublicUrl(q, changed.PublicUrl);
+  if (typeof changed.SupportEmail === 'string') await storeSupportEmail(q, changed.SupportEmail);
   const raw = changed.RetentionRawDays;
   const minute = changed.RetentionMinuteDays;
   await storeRetentionDays(q, {

@@ -8,6 +8,7 @@ import { parseRemoteAddress } from '../remote-server/client.js';
 import { PasswordMask, RemoteKeys, RemoteServerPacketType } from '../remote-server/settings.js';
 import { DefaultSidekickExternalSources } from '../contract/sidekick.js';
 import { publicUrlProblem } from './public-url.js';
+import { supportEmailProblem } from '../support/operator-address.js';
 
 /** Where a setting lives: Settings > General, or one configuration in either parallel list. */
 export type SettingGroup = 'General' | 'ClientConfiguration' | 'ServerConfiguration';
@@ -111,7 +112,7 @@ export const SettingDefs: readonly SettingDef[] = [
   // Sidekick's two external sources (server/sidekick/, docs/sidekick.md): any address or DNS name.
   ...[1, 2].map((n): SettingDef => ({
     group: 'General', name: `SidekickExternalSource${n}`, type: NodeValueType.String, screen: 'General',
-    label: `Sidekick external source ${n}`, hint: 'An address or DNS name on the internet Sidekick traces to (used at its next Clear All and Restart).',
+    label: `Sidekick external source ${n}`, hint: 'An address or DNS name Sidekick traces to: a well-known host on the internet, or one of your own in a closed network. Sidekick lists it before Get Started and uses it at its next start (Clear All and Restart).',
     validation: 'an address or DNS name (1-253 characters)', maxChars: 40, check: hostText,
   })),
   // Settings > General, appliance-wide (server/settings/appliance.ts: stored in storage_settings,
@@ -137,6 +138,12 @@ export const SettingDefs: readonly SettingDef[] = [
     hint: 'The address agents on other machines reach this server at, such as https://hopwatch.example.org:8080. Auto Setup links, agent install commands, activation mails and alert links ($link) name it. For the whole appliance.',
     // maxChars sizes the editor's field (10 px a character) and caps typing there: 50 fits the page.
     validation: 'an http:// or https:// URL, or empty', maxChars: 50, check: publicUrlProblem, selfHostedOnly: true, appliance: true,
+  },
+  {
+    // server/support/operator-address.ts: where the console's support tickets are mailed (issue 41 item 11).
+    group: 'General', name: 'SupportEmail', type: NodeValueType.String, screen: 'General', label: 'Support e-mail address',
+    hint: 'Support tickets sent from the console are mailed here through the mail server below, and listed for the root user under Support Tickets. Empty: HOPWATCH_SUPPORT_EMAIL, else the root user\'s own e-mail address. For the whole appliance.',
+    validation: 'one e-mail address, or empty', maxChars: 40, check: supportEmailProblem, selfHostedOnly: true, appliance: true,
   },
   // A configuration, client side: name, description and display.
   { group: 'ClientConfiguration', name: 'ID', type: NodeValueType.Int32, screen: 'NamedConfig', label: 'ID', hint: '', validation: '', readOnly: true },

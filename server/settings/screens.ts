@@ -16,7 +16,7 @@ const Titles: Record<string, string> = {
   Engine: 'Engine',
 };
 const Intros: Record<string, string> = {
-  General: 'Settings of the whole account: how targets follow DNS names, route-change comments and what the time graphs show. On a self-hosted appliance also Insights, how long data is kept and the public URL agents reach it at, which apply to the whole appliance.',
+  General: 'Settings of the whole account: how targets follow DNS names, route-change comments, what the time graphs show and which external hosts Sidekick traces. On a self-hosted appliance also Insights, how long data is kept, the public URL agents reach it at and where support tickets are mailed, which apply to the whole appliance.',
   NamedConfig: 'The name shown in the Settings picker and on the time graphs.',
   Display: 'The latency levels the grid and graphs colour by, and the scale of the graphs. Open consoles follow a saved change at once.',
   Engine: 'How the probes are sent. Saving restarts every running target that uses this configuration with the new settings.',

@@ -18,6 +18,8 @@ import { sessionsInStates } from '../targets/repository.js';
 import * as repo from './repository.js';
 import { Aliases, applyToConfiguration, buildTree, generalValues, readChanges, ServerList } from './tree.js';
 import { traitTree } from './traits.js';
+import { GeneralDefaults } from './catalogue.js';
+import { SidekickExternalSettingNames } from '../contract/sidekick.js';
 import { renderScreen } from './screens.js';
 import { requireLocalMachine } from '../accounts/local-machine.js';
 import { exportUse, quotaText } from '../alerts/export-quota.js';
@@ -30,13 +32,28 @@ import { allAccountIds, applianceOverrides, applianceValues, isApplianceSetting,
 export interface SettingsDeps {
   store: Store;
   events: DomainEventBus;
-  config: ApplianceConfig & Pick<Config, 'alertExportDir' | 'alertExportMaxBytes' | 'alertExportMaxFiles' | 'publicUrl'>;
+  config: ApplianceConfig & Pick<Config, 'alertExportDir' | 'alertExportMaxBytes' | 'alertExportMaxFiles' | 'publicUrl'> & Partial<Pick<Config, 'sidekick'>>;
   runner?: TraceRunner;
   /** Seals remote-server passwords (server/remote-server/settings.ts); without it none can be saved. */
   seal?: PasswordSeal;
 }
 
 const isCloud = (deps: SettingsDeps) => deps.config.deployment === DeploymentMode.Cloud;
+
+/**
+ * The General defaults in force: Sidekick's external sources default to what
+ * HOPWATCH_SIDEKICK_EXTERNAL_SOURCES sets when it is set, so the page shows what Sidekick
+ * traces (issue 41 item 13; server/sidekick/service.ts externalSources reads the same).
+ */
+export function generalDefaults(config: Partial<Pick<Config, 'sidekick'>>): Record<string, SettingValue> {
+  const fromEnvironment = config.sidekick?.externalSources;
+  if (!fromEnvironment?.length) return GeneralDefaults;
+  const out = { ...GeneralDefaults };
+  SidekickExternalSettingNames.forEach((name, i) => {
+    if (fromEnvironment[i]) out[name] = fromEnvironment[i];
+  });
+  return out;
+}
 
 /** The account's configurations; an account without any gets a Default one (a new account). */
 async function ensureConfigurations(q: Queryable, accountId: number): Promise<repo.ConfigurationRecord[]> {
@@ -49,7 +66,7 @@ async function ensureConfigurations(q: Queryable, accountId: number): Promise<re
 async function snapshot(deps: SettingsDeps, q: Queryable, accountId: number): Promise<SettingsResult> {
   const configs = await ensureConfigurations(q, accountId);
   const account = await repo.accountSettings(q, accountId);
-  const general = { ...generalValues(account.general), ...(isCloud(deps) ? {} : await applianceValues(q, deps.config)) };
+  const general = { ...generalValues(account.general, generalDefaults(deps.config)), ...(isCloud(deps) ? {} : await applianceValues(q, deps.config)) };
   return { Settings: { Aliases, Root: buildTree(general, configs, isCloud(deps)), Version: account.version } };
 }
 
@@ -100,7 +117,7 @@ async function change(
         `The settings were changed in another console since you loaded them (your version ${c.version}, now ${account.version}). Your edits are kept: look over the reloaded settings and save again.`,
       );
     }
-    const generalNow = generalValues(account.general);
+    const generalNow = generalValues(account.general, generalDefaults(deps.config));
     const changes = c.root === undefined ? undefined : readChanges(c.root, configs, generalNow, isCloud(deps));
     // Insights and the retention days go to storage_settings (the whole appliance), the rest of General to the account.
     const accountGeneral: Record<string, SettingValue> = { ...generalNow };
@@ -152,7 +169,7 @@ const RemoteSettings = ['PacketType', 'RemoteServerAddress', 'RemoteServerUserNa
 async function checkRemoteAccess(deps: SettingsDeps, p: Principal, root: unknown): Promise<void> {
   const { configs, general } = await deps.store.read(async (q) => ({
     configs: await repo.configurationsOf(q, p.accountId),
-    general: generalValues((await repo.accountSettings(q, p.accountId)).general),
+    general: generalValues((await repo.accountSettings(q, p.accountId)).general, generalDefaults(deps.config)),
   }));
   let changes;
   try {

@@ -16,12 +16,12 @@ export const ServerList = 'ServerSettings.Configurations';
 export const GeneralPath = 'ClientSettings.General';
 
 /** The account's General with the defaults for what it never set (the appliance settings are read apart: appliance.ts). */
-export function generalValues(stored: Record<string, unknown>): Record<string, SettingValue> {
+export function generalValues(stored: Record<string, unknown>, defaults: Record<string, SettingValue> = GeneralDefaults): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
   for (const d of defsOf('General')) {
     if (d.appliance) continue;
     const v = stored[d.name];
-    out[d.name] = d.check?.(v as SettingValue, {}) === undefined && v !== undefined ? (v as SettingValue) : GeneralDefaults[d.name];
+    out[d.name] = d.check?.(v as SettingValue, {}) === undefined && v !== undefined ? (v as SettingValue) : defaults[d.name];
   }
   return out;
 }

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { serverUrlOf } from '../agents/plugin.js';
-import { SidekickShareUrlListSchema, SidekickStateSchema } from '../openapi/answers.js';
+import { SidekickPlannedSourceListSchema, SidekickShareUrlListSchema, SidekickStateSchema } from '../openapi/answers.js';
+import { plannedSources } from './plan.js';
 import type { DataService } from '../data/service.js';
 import type { TargetDeps } from '../targets/service.js';
 import * as sidekick from './service.js';
@@ -17,6 +18,16 @@ export default async function sidekickPlugin(app: FastifyInstance, opts: { targe
 
   app.get('/api/Sidekick/SidekickState', { config: { changesState: false, access: 'signedIn' }, schema: { response: { 200: SidekickStateSchema } } }, async (request) =>
     sidekick.sidekickState(deps, requireUser(request)),
+  );
+
+  // What Get Started will trace (the welcome screen lists it first): reads files, probes nothing.
+  app.get<{ Querystring: { agentId?: number } }>(
+    '/api/Sidekick/PlannedSources',
+    {
+      config: { changesState: false, access: { note } },
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { agentId } }, response: { 200: SidekickPlannedSourceListSchema } },
+    },
+    async (request) => plannedSources(deps, requireUser(request), { agentId: request.query.agentId }),
   );
 
   // A GET that starts traces: refused when another site sends it (changesState).

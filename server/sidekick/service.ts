@@ -31,7 +31,7 @@ import { LinkHistoryAction } from '../contract/liveshare.js';
 import { PasswordSeal } from '../liveshare/secrets.js';
 import { digestOf, newSecurePW, newShareId } from '../liveshare/secrets.js';
 import { DefaultPrivateRanges, PrivateRanges } from './addresses.js';
-import { discover } from './discovery.js';
+import { discover, type DiscoverySources } from './discovery.js';
 import { localMachineUse } from '../accounts/local-machine.js';
 import * as repo from './repository.js';
 
@@ -107,6 +107,25 @@ export function externalSources(config: Config, general: Record<string, unknown>
   return [pick(0), pick(1)];
 }
 
+/**
+ * What discovery starts from for an agent: the external sources of Settings > General and
+ * where the gateway and resolver are read. Shared by StartDiscovery and the welcome screen's
+ * list of destinations (plan.ts), so the list says what discovery then traces.
+ */
+export async function discoveryInputs(
+  deps: Pick<SidekickDeps, 'store' | 'config'>,
+  p: Principal,
+  agentId: number,
+): Promise<{ externals: readonly [string, string]; view: DiscoverySources['view'] }> {
+  const externals = await deps.store.read(async (q) => externalSources(deps.config, (await accountSettings(q, p.accountId)).general));
+  // The gateway and resolver come from this server's own files: a hosted customer's traces
+  // run on its agent, and this server's are the provider's internal addresses (issue 39 item 15).
+  const local = await deps.store.read((q) => localMachineUse(q, deps.config.deployment, p.accountId));
+  const serverView = { routeTablePath: deps.config.sidekick.routeTablePath, resolvConfPath: deps.config.sidekick.resolvConfPath };
+  const view = local.counted && agentId !== LocalMachineAgentId ? { unknown: SidekickAgentViewUnknown } : serverView;
+  return { externals, view };
+}
+
 /** Closes the previous Sidekick's traces and summary (Clear All and Restart). */
 async function clear(deps: SidekickDeps, p: Principal): Promise<void> {
   const previous = running.get(p.accountId);
@@ -137,12 +156,7 @@ export async function startDiscovery(deps: SidekickDeps, p: Principal, args: { a
   await clear(deps, p);
   // A new appliance has no configuration until Settings is opened once: the traces need one.
   await getSettings({ store: deps.store, events: deps.events, config: deps.config }, p);
-  const externals = await deps.store.read(async (q) => externalSources(deps.config, (await accountSettings(q, p.accountId)).general));
-  // The gateway and resolver come from this server's own files: a hosted customer's traces
-  // run on its agent, and this server's are the provider's internal addresses (issue 39 item 15).
-  const local = await deps.store.read((q) => localMachineUse(q, deps.config.deployment, p.accountId));
-  const serverView = { routeTablePath: deps.config.sidekick.routeTablePath, resolvConfPath: deps.config.sidekick.resolvConfPath };
-  const view = local.counted && agentId !== LocalMachineAgentId ? { unknown: SidekickAgentViewUnknown } : serverView;
+  const { externals, view } = await discoveryInputs(deps, p, agentId);
   const startedAt = Date.now();
   const summaryId = await deps.store.transaction(async (q) => {
     await summaries.ensureAllTargets(q, p.accountId);

@@ -648,6 +648,34 @@ export const migrations: Migration[] = [
          imported_at BIGINT NOT NULL)`,
     ],
   },
+  {
+    id: 23,
+    name: 'alerts: For and Recover (issue 41 item 7)',
+    up: [
+      // server/alerts/evaluator.ts: an alert starts once its condition has held for_seconds and
+      // ends once it has not held for recover_seconds (docs/alerts.md "Hysteresis"). A table of
+      // its own, not columns on alerts (nextval() default: migration 21); an alert without a row
+      // (stored before this migration) has the defaults, For 0 and Recover 120.
+      `CREATE TABLE alert_hysteresis (
+         alert_id INTEGER PRIMARY KEY,
+         for_seconds INTEGER NOT NULL,
+         recover_seconds INTEGER NOT NULL)`,
+    ],
+  },
+  {
+    id: 24,
+    name: 'support ticket mails (issue 41 item 11)',
+    up: [
+      // What became of each ticket's mail to the operator (server/support/): the root user's
+      // Support Tickets page says whether it was mailed, and why not. A table of its own, not
+      // columns on support_tickets (DuckDB adds no NOT NULL column to a table).
+      `CREATE TABLE support_ticket_mails (
+         ticket_id INTEGER PRIMARY KEY,
+         mailed_to VARCHAR NOT NULL,
+         problem VARCHAR NOT NULL,
+         mailed_at BIGINT NOT NULL)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {

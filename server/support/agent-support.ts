@@ -10,10 +10,11 @@ import { requireUser } from '../account/authenticate.js';
 import type { Principal } from '../account/principal.js';
 import { notFound, tooManyRequests } from '../http/errors.js';
 import { SlidingWindowLimit } from '../insights/rate-limit.js';
-import type { Store } from '../store/db.js';
 import { findAgent } from '../agents/repository.js';
 import { agentIdArg } from '../agents/schemas.js';
-import { sendSupportTicket, TicketBodyLimit } from './plugin.js';
+import { emailAddressArg } from '../users/email-address.js';
+import { TicketBodyLimit } from './schemas.js';
+import { sendSupportTicket, type SupportDeps } from './service.js';
 
 /** A person asks for help a few times an hour; more is a loop or a script. */
 export const AgentSupportPerUserPerHour = 10;
@@ -27,7 +28,7 @@ export interface AgentSupportArgs {
 }
 
 export async function requestAgentSupport(
-  deps: { store: Store; deployment: number; limit: SlidingWindowLimit },
+  deps: SupportDeps & { limit: SlidingWindowLimit },
   p: Principal,
   args: AgentSupportArgs,
 ): Promise<SupportTicketResult> {
@@ -44,10 +45,10 @@ export async function requestAgentSupport(
     Version: agent.version,
     LastMessageUnixTime: agent.lastMessage === null ? null : Math.floor(agent.lastMessage / 1000),
   };
-  return sendSupportTicket(deps.store, deps.deployment, p, { name: args.name, email: args.email, problemStatement: args.problemStatement, errorLog: { Agent: about, Log: args.body ?? null } });
+  return sendSupportTicket(deps, p, { name: args.name, email: args.email, problemStatement: args.problemStatement, errorLog: { Agent: about, Log: args.body ?? null } });
 }
 
-export function agentSupportRoute(app: FastifyInstance): void {
+export function agentSupportRoute(app: FastifyInstance, support: SupportDeps): void {
   const limit = new SlidingWindowLimit(AgentSupportPerUserPerHour, 3600_000);
   app.post<{ Querystring: { id: number; name?: string; email?: string; problemStatement: string }; Body: unknown }>(
     '/cmd/cloudconnect-agent-get-support',
@@ -61,7 +62,7 @@ export function agentSupportRoute(app: FastifyInstance): void {
           properties: {
             id: agentIdArg,
             name: { type: 'string', maxLength: 200 },
-            email: { type: 'string', maxLength: 320 },
+            email: emailAddressArg,
             problemStatement: { type: 'string', maxLength: 20_000 },
           },
         },
@@ -71,7 +72,7 @@ export function agentSupportRoute(app: FastifyInstance): void {
     async (request) => {
       const p = requireUser(request);
       const { id, name = '', email = '', problemStatement } = request.query;
-      const ticket = await requestAgentSupport({ store: app.store, deployment: app.config.deployment, limit }, p, { id, name, email, problemStatement, body: request.body });
+      const ticket = await requestAgentSupport({ ...support, limit }, p, { id, name, email, problemStatement, body: request.body });
       request.log.info({ ticketId: ticket.Id, agentId: id }, 'agent support request stored');
       return ticket;
     },

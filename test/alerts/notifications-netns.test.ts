@@ -60,6 +60,8 @@ describe.skipIf(!asRoot)('a loss alert on a netns lossy path (needs root for net
       Condition: { Kind: 'loss', Hop: 0, Samples: 20, Lost: 4 },
       Events: ['start', 'end'],
       MinRepeatSeconds: 0,
+      // The end as soon as the loss is gone (delivery is tested here; Recover in test/alerts/hysteresis-sim.test.ts).
+      RecoverSeconds: 0,
       Targets: [id],
       Actions: [
         { Kind: 'email', Config: { To: 'ops@example.org' } },

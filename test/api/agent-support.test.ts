@@ -99,7 +99,8 @@ describe('an agent\'s Get Help', () => {
       const { agent } = await createAgentWithLink(self.url, c, 'First agent');
       const bad = await ask({ id: agent.ID, email: 'nope', problemStatement: 'x' }, '[]', c, self);
       expect(bad.status).toBe(400);
-      expect(((await bad.json()) as { Error: string }).Error).toBe('Enter a valid e-mail address.');
+      // The one check of e-mail addresses (server/users/email-address.ts) says what is wrong.
+      expect(((await bad.json()) as { Error: string }).Error).toBe('An e-mail address has exactly one @ (name@example.org).');
       expect((await ask({ id: agent.ID, email: 'ann@example.org', problemStatement: 'x' }, '[]', c, self)).status).toBe(200);
     } finally {
       await self.dispose();

@@ -16,6 +16,7 @@ import type { SidekickShareUrl, SidekickState } from '../../server/contract/side
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { createWebUser } from '../support/web-users.js';
 import { connectHub } from '../security/support.js';
+import { sidekickNetworkEnv } from '../sidekick/network-env.js';
 
 const password = 'Sidekick-api-pw-1';
 const scenarios = resolve(import.meta.dirname, '../sidekick/scenarios');
@@ -41,18 +42,7 @@ describe('Sidekick calls', () => {
   };
 
   beforeAll(async () => {
-    writeFileSync(join(dir, 'route'), 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0183FB0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n');
-    writeFileSync(join(dir, 'resolv.conf'), 'nameserver 10.251.131.53\n');
-    const env = {
-      HOPWATCH_ROOT_PASSWORD: password,
-      HOPWATCH_ENGINE: 'simulated',
-      HOPWATCH_SIM_SCENARIOS: scenarios,
-      HOPWATCH_SIDEKICK_ROUTE_TABLE: join(dir, 'route'),
-      HOPWATCH_SIDEKICK_RESOLV_CONF: join(dir, 'resolv.conf'),
-      HOPWATCH_SIDEKICK_PRIVATE_RANGES: '10.251.131.0/26',
-      HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '10.251.131.100,10.251.131.101',
-      HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '30',
-    };
+    const env = sidekickNetworkEnv(dir, scenarios, password);
     const future = new Date(Date.now() + 30 * 86400_000).toISOString();
     [hw, standard, trial] = await Promise.all([
       startAppliance({ env }),
@@ -175,18 +165,7 @@ describe('Sidekick export links under the Sidekick licence', () => {
     ok<{ Rows: { UniqueID: string }[] }>(`/api/data/TraceGraphRows?listType=Summary&uniqueID=${summaryId}&${q('requests[0].ID')}=${summaryId}`, cookie);
 
   beforeAll(async () => {
-    writeFileSync(join(dir, 'route'), 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t00000000\t0183FB0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n');
-    writeFileSync(join(dir, 'resolv.conf'), 'nameserver 10.251.131.53\n');
-    const env = {
-      HOPWATCH_ROOT_PASSWORD: password,
-      HOPWATCH_ENGINE: 'simulated',
-      HOPWATCH_SIM_SCENARIOS: scenarios,
-      HOPWATCH_SIDEKICK_ROUTE_TABLE: join(dir, 'route'),
-      HOPWATCH_SIDEKICK_RESOLV_CONF: join(dir, 'resolv.conf'),
-      HOPWATCH_SIDEKICK_PRIVATE_RANGES: '10.251.131.0/26',
-      HOPWATCH_SIDEKICK_EXTERNAL_SOURCES: '10.251.131.100,10.251.131.101',
-      HOPWATCH_SIDEKICK_EDGE_WAIT_SECONDS: '30',
-    };
+    const env = sidekickNetworkEnv(dir, scenarios, password);
     // First as Professional: a summary of another target with a LiveShare link, and a link to
     // the Local Machine's targets, as a server that changed its licence to 112 later has them.
     const pro = await startAppliance({ env });

@@ -120,6 +120,17 @@ describe('Sidekick in Chromium', () => {
         const path = new URL(r.url()).pathname;
         if (path.startsWith('/api/Sidekick/')) loads.push(`${path} ${r.status()}`);
       });
+      // Before anything is probed the welcome screen says what Get Started traces (issue 41 item 13).
+      const plan = page.getByTestId('sidekick-plan');
+      await expect.poll(() => plan.locator('li').allInnerTexts(), { timeout: 10_000 }).toEqual([
+        'Default Gateway: 10.251.131.1',
+        'DNS Resolver: 10.251.131.53',
+        'Provider Edge: Found while Sidekick traces: the first hop with a public address on the way to the external sources.',
+        'External Source 1: 10.251.131.100',
+        'External Source 2: 10.251.131.101',
+      ]);
+      expect(loads.filter((l) => l.startsWith('/api/Sidekick/StartDiscovery'))).toEqual([]);
+      await shot(page, 'welcome-plan');
       await page.getByRole('button', { name: 'Get Started' }).click();
       // The status is reloaded after the start (spec 3 section 4.2).
       await expect.poll(() => loads.indexOf('/api/Sidekick/StartDiscovery 204'), { timeout: 10_000 }).toBeGreaterThanOrEqual(0);

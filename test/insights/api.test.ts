@@ -155,7 +155,11 @@ describe('Insights calls', () => {
   it('serves the per-test pages the results link to', async () => {
     const r = await fetch(`${hw.url}/docs/insights/wan-sustained-packet-loss.md`);
     expect(r.status).toBe(200);
-    expect(await r.text()).toMatch(/# Sustained packet loss/);
+    // A page in the console's look, not the Markdown source (issue 41 item 11).
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await r.text();
+    expect(html).toContain('<h1>Sustained packet loss</h1>');
+    expect(html).not.toMatch(/^# /m);
     expect((await fetch(`${hw.url}/docs/insights/..%2Fsecurity.md`)).status).toBe(400);
     expect((await fetch(`${hw.url}/docs/insights/nope.md`)).status).toBe(404);
   });

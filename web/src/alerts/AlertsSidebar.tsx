@@ -1,12 +1,17 @@
 // The alerts sidebar (spec 3 section 2.7): pages rendered by the server (every value escaped
 // there, no script) shown as they are; this component only wires their data- attributes:
-// data-page/data-params load a page (data-modal as a modal, data-confirm asks first), a form
-// with data-finish goes to the finishing call, data-test runs "Send test".
+// data-page/data-params load a page (data-modal as a modal, data-confirm asks first in the
+// console's own dialog), a form with data-finish goes to the finishing call, data-test runs
+// "Send test", a select with data-switch shows the form's fields of its choice.
 import { useCallback, type MouseEvent, type FormEvent } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Modal } from '../components/Modal';
 import { reportError } from '../state/reportError';
 import { finishAlert, testAlertAction } from './api';
+import { applyFieldVisibility } from './formVisibility';
+import { confirmationOf } from './logic/fieldVisibility';
 import { serializeFields, sessionAndHost } from './logic/formData';
+import { useConfirmation } from './useConfirmation';
 import { useAlertPage } from './useAlertPage';
 import type { SidebarSize } from './useSidebarWidth';
 import './alerts.css';
@@ -15,7 +20,7 @@ function formFields(form: HTMLFormElement) {
   return serializeFields(
     [...form.elements].map((el) => {
       const f = el as HTMLInputElement;
-      return { name: f.name, type: f.type, value: f.value, checked: f.checked };
+      return { name: f.name, type: f.type, value: f.value, checked: f.checked, disabled: f.disabled };
     }),
   );
 }
@@ -28,6 +33,7 @@ function formFields(form: HTMLFormElement) {
 export function AlertsSidebar({ selection, size, right = 0 }: { selection: readonly string[]; size: SidebarSize; right?: number }) {
   const { width, startDrag } = size;
   const pages = useAlertPage(selection, true);
+  const confirmation = useConfirmation();
 
   const onClick = useCallback(
     (e: MouseEvent<HTMLElement>) => {
@@ -35,14 +41,17 @@ export function AlertsSidebar({ selection, size, right = 0 }: { selection: reado
       if (!el) return;
       if (el.dataset.page) {
         e.preventDefault();
-        if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
         let params: unknown = {};
         try {
           params = JSON.parse(el.dataset.params ?? '{}');
         } catch {
           /* the server writes it: never happens */
         }
-        void pages.open({ page: el.dataset.page, params }, el.dataset.modal === 'true');
+        const ref = { page: el.dataset.page, params };
+        const go = () => void pages.open(ref, el.dataset.modal === 'true');
+        const question = confirmationOf(el.dataset);
+        if (question) confirmation.ask(question, go);
+        else go();
       } else if (el.dataset.test) {
         e.preventDefault();
         const form = el.closest('form');
@@ -58,8 +67,15 @@ export function AlertsSidebar({ selection, size, right = 0 }: { selection: reado
         );
       }
     },
-    [pages, selection],
+    [pages, selection, confirmation.ask],
   );
+
+  // A switch (condition or action kind) changed: its fields show, the others hide ("input" bubbles from the page's select).
+  const onSwitch = useCallback((e: FormEvent<HTMLElement>) => {
+    const el = e.target as HTMLElement;
+    const form = el.closest('form');
+    if (form && el instanceof HTMLSelectElement && el.dataset.switch) applyFieldVisibility(form);
+  }, []);
 
   const onSubmit = useCallback(
     (e: FormEvent<HTMLElement>) => {
@@ -78,12 +94,13 @@ export function AlertsSidebar({ selection, size, right = 0 }: { selection: reado
     <aside className="alerts-sidebar" style={{ width, right }} aria-label="Alerts" data-testid="alerts-sidebar">
       <div className="alerts-resize" onPointerDown={startDrag} role="separator" aria-orientation="vertical" title="Drag to resize" />
       {/* Server-rendered from templates with every value escaped (server/alerts/pages.ts). */}
-      <div className="alerts-content" onClick={onClick} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.mainHtml }} />
+      <div className="alerts-content" onClick={onClick} onInput={onSwitch} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.mainHtml }} />
       {pages.modalHtml !== null && (
         <Modal title="Alerts" onClose={pages.closeModal} width={560}>
-          <div className="alerts-content alerts-modal" onClick={onClick} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.modalHtml }} />
+          <div className="alerts-content alerts-modal" onClick={onClick} onInput={onSwitch} onSubmit={onSubmit} dangerouslySetInnerHTML={{ __html: pages.modalHtml }} />
         </Modal>
       )}
+      {confirmation.asking && <ConfirmDialog confirmation={confirmation.asking} onConfirm={confirmation.confirm} onCancel={confirmation.cancel} />}
     </aside>
   );
 }

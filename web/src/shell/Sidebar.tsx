@@ -63,6 +63,8 @@ function SidebarContent() {
         {can(Claim.SessionManagement) && <NavItem icon="sessions" label="Sessions" to="/sessions" />}
         {can(Claim.UserManagement) && <NavItem icon="users" label="Manage Users" to="/user-management" />}
         {can(Claim.SettingsManagement) && <NavItem icon="settings" label="Settings" to="/settings" />}
+        {/* Self-hosted: the tickets users send are the root user's to read (hosted: Staff > Feedback). */}
+        {selfHosted && user.IsRoot && <NavItem label="Support Tickets" to="/support-tickets" />}
         {can(Claim.Staff) && <StaffGroup canImpersonate={can(Claim.ImpersonateUser)} />}
         {/* Impersonate needs ImpersonateUser (spec 1 section 6); without the staff group
             (self-hosted has no staff) it stands on its own. */}

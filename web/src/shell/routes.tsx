@@ -31,6 +31,7 @@ import { UsersAndEventsPage } from '../staff/userandevents/UsersAndEventsPage';
 import { FeedbackPage } from '../staff/feedback/FeedbackPage';
 import { SessionAuditPage } from '../staff/sessionaudit/SessionAuditPage';
 import { LookupPage } from '../staff/lookup/LookupPage';
+import { SupportTicketsPage } from '../support/SupportTicketsPage';
 import { authLoadingAtom } from '../state/user';
 import { RouteErrorFallback } from './ErrorFallback';
 import { Frame } from './Frame';
@@ -69,6 +70,8 @@ export const shellEntries: Entry[] = [
   // The impersonation audit: root reads it (the page says so to anyone else).
   gated(['/user-management/audit'], needsClaim(Claim.UserManagement), <ImpersonationAuditPage />),
   gated(['/settings'], needsClaim(Claim.SettingsManagement), <SettingsPage />),
+  // The root user reads them (the page says so to anyone else): issue 41 item 11.
+  gated(['/support-tickets'], needsClaim(Claim.SettingsManagement), <SupportTicketsPage />),
   gated(['/subscription'], needsClaim(Claim.UserManagement), <SubscriptionPage />),
   gated(['/LiveShareLinks/:summaryId?'], LiveShareLinksGate, <LiveShareLinksPage />),
   gated(['/LiveShare/:liveShareId/:liveSharePw'], LiveShareViewerGate, <LiveShareViewerPage />),

@@ -1,10 +1,11 @@
 // The Sidekick page's views that hold no state of their own: purchase (Sidekick unavailable)
-// and welcome (Stage Uninitialized), spec 3 section 2.5.
+// and welcome (Stage Uninitialized, with the list of what Get Started traces), spec 3 section 2.5.
 import { useState } from 'react';
 import { LocalMachineAgentId } from '../../../server/contract/sessions';
 import { AgentPicker } from '../target/AgentPicker';
 import { useAgentList } from '../target/useAgentList';
 import { sidekickAgent } from '../target/logic/agentPicker';
+import { PlannedSources } from './PlannedSources';
 export const BuySidekickUrl = 'https://github.com/hopwatch/hopwatch#licence';
 
 export function PurchaseView() {
@@ -29,6 +30,7 @@ export function WelcomeView({ onStart, starting }: { onStart: (agentId?: number)
   const agents = useAgentList();
   const [agentId, setAgentId] = useState<number | null>(null);
   const chosen = sidekickAgent(agents, agentId);
+  const pickedAgent = chosen && chosen.ID !== LocalMachineAgentId ? chosen.ID : undefined;
   return (
     <section className="sidekick-welcome" aria-label="Sidekick welcome">
       <h2>Welcome to Sidekick</h2>
@@ -37,7 +39,8 @@ export function WelcomeView({ onStart, starting }: { onStart: (agentId?: number)
         plus two well-known places on the internet. It traces all five and shows at a glance which part of the path is in trouble.
       </p>
       {agents.length > 1 && <AgentPicker agents={agents} chosen={chosen} onChoose={setAgentId} disabled={starting} title="The agent Sidekick's traces run on" />}
-      <button type="button" className="button" onClick={() => onStart(chosen && chosen.ID !== LocalMachineAgentId ? chosen.ID : undefined)} disabled={starting}>
+      <PlannedSources agentId={pickedAgent} />
+      <button type="button" className="button" onClick={() => onStart(pickedAgent)} disabled={starting}>
         {starting ? 'Starting...' : 'Get Started'}
       </button>
     </section>

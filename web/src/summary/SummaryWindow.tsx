@@ -59,6 +59,8 @@ import { SummaryRowMenu } from './SummaryRowMenu';
 import { TracedTargetDialog } from '../target/TracedTargetDialog';
 import { useSummary } from './useSummary';
 import { useSummaryRows } from './useSummaryRows';
+import { useConfigurationScales } from './useConfigurationScales';
+import { fixedScaleOf, rowScaleSetting, summaryScaleSetting } from './logic/summaryScale';
 import '../target/target.css';
 import './summary.css';
 
@@ -91,7 +93,10 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
 
   const [sort, setSort] = useAtom(summarySortAtom);
   const rows = useMemo(() => sortSummaryRows(result?.Rows ?? [], sort), [result, sort]);
-  const { warnMs, badMs, scale, fixedScaleMs } = useDisplaySettings(result);
+  const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
+  // Graph scale: each target's graph its own configuration's, the grid's the one they share.
+  const scales = useConfigurationScales(settingsList);
+  const { warnMs, badMs, scale } = useDisplaySettings(result, summaryScaleSetting(rows.map((r) => r.Columns.ConfigName), scales));
   const { columns, updateColumns } = useColumns(summaryId, summaryColumns);
   const rowIds = useMemo(() => rows.map((r) => r.UniqueID), [rows]);
   const selection = useRowSelection(rowIds, true);
@@ -99,7 +104,6 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
   const alertsSize = useSidebarWidth();
   const chosen = selectedRows(rows, selection.selection);
   const chosenIds = selectedTargetIds(selection.selection);
-  const { agents, agent, chooseAgent, settingsList } = useAgentsAndConfigurations();
   const [intervalMs, setIntervalMs] = useState(2500);
   // The grid is no taller than its rows need (header 34 px, rows 30 px, room for a horizontal scrollbar).
   const splitter = useSplitter(!!result, rows.length, summarySplitterAtom, 34 + 30 * rows.length + 36);
@@ -267,7 +271,7 @@ export function SummaryWindow({ summaryId, home = false }: { summaryId: string; 
                 dispatch={dispatch}
                 warnMs={warnMs}
                 badMs={badMs}
-                fixedScaleMs={fixedScaleMs}
+                fixedScaleMs={fixedScaleOf(rowScaleSetting(row.Columns.ConfigName, scales))}
                 height={graphHeight}
                 canComment={canManage}
                 pane={graphsPane}

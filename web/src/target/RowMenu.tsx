@@ -8,6 +8,7 @@ import { showInfo } from '../state/toasts';
 import * as api from './api';
 import { copyText } from './clipboard';
 import { hostLabel } from './hostLabel';
+import { graphMenuLabel } from './logic/focusGraphs';
 import { isHeaderRow, parseRowId } from './logic/rowId';
 import { PopupMenu, type MenuItem } from './PopupMenu';
 
@@ -23,6 +24,8 @@ export interface RowMenuProps {
   y: number;
   targetId?: string;
   graphShown: (hop: number) => boolean;
+  /** The hop's graph is kept (Visible_Graphs), not only shown as the focus. */
+  graphPinned: (hop: number) => boolean;
   onGraphVisible: (hop: number, visible: boolean) => void;
   onEditHost: (edit: HostEdit) => void;
   /** A change went through: read the rows again. */
@@ -30,7 +33,7 @@ export interface RowMenuProps {
   onClose: () => void;
 }
 
-export function RowMenu({ row, x, y, targetId, graphShown, onGraphVisible, onEditHost, onChanged, onClose }: RowMenuProps) {
+export function RowMenu({ row, x, y, targetId, graphShown, graphPinned, onGraphVisible, onEditHost, onChanged, onClose }: RowMenuProps) {
   const hop = parseRowId(row.UniqueID)?.hostId ?? 0;
   const header = isHeaderRow(row.UniqueID);
   const copy = (text: string, message: string) => copyText(text).then(() => showInfo(message), (e) => reportError(e));
@@ -41,7 +44,7 @@ export function RowMenu({ row, x, y, targetId, graphShown, onGraphVisible, onEdi
     ...(header
       ? []
       : [
-          { label: graphShown(hop) ? 'Hide timeline graph' : 'Show timeline graph', separator: true, onSelect: () => onGraphVisible(hop, !graphShown(hop)) },
+          { label: graphMenuLabel(graphShown(hop), graphPinned(hop)), separator: true, onSelect: () => onGraphVisible(hop, !graphPinned(hop)) },
           { label: 'Edit Name', separator: true, disabled: !row.Editable, title: notEditable, onSelect: () => onEditHost({ rowId: row.UniqueID, field: 'Name', initial: row.DNSName }) },
           { label: 'Edit Notes', disabled: !row.Editable, title: notEditable, onSelect: () => onEditHost({ rowId: row.UniqueID, field: 'Notes', initial: row.Columns.Notes ?? '' }) },
           { label: 'Re-resolve host name', disabled: !row.Editable, title: notEditable, onSelect: () => void invoke('ReresolveHost', row.UniqueID).then(onChanged, (e) => reportError(e)) },

@@ -112,7 +112,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
   const selection = useRowSelection(rowIds);
   const [alertsShown, toggleAlerts] = useAlertsSidebarVisible();
   const alertsSize = useSidebarWidth();
-  const { graphHops, setGraphVisible } = useVisibleGraphs(targetId, rows);
+  const { graphHops, pinnedHops, setGraphVisible } = useVisibleGraphs(targetId, rows, selection.clickedRows);
   // The session's agent: "via {agent}" with its offline marker, the heading's badge, the Agent
   // picker's choice while the target is open; in multi-agent mode also the Agent column and
   // the agent name on each graph (logic/traceAgent).
@@ -348,6 +348,7 @@ export function TargetWindow({ targetId }: { targetId?: string }) {
           {...rowMenu}
           targetId={targetId}
           graphShown={(hop) => graphHops.includes(hop)}
+          graphPinned={(hop) => pinnedHops.includes(hop)}
           onGraphVisible={setGraphVisible}
           onEditHost={setHostEdit}
           onChanged={refresh}

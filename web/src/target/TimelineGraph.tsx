@@ -1,5 +1,6 @@
 // One timeline graph (spec 2 "Time graph") on uPlot: the hop's average latency line with its
-// min-max band, packet loss as red bars on the "Packet Loss %" axis, Warn and Bad bands, the
+// min-max band, packet loss as red bars of the share lost per loss bucket (logic/lossBuckets)
+// on the "Packet Loss %" axis, Warn and Bad bands, the
 // "Latency (ms)" axis and a comment strip below. Gestures go to the shared graph time state:
 // drag pans, the wheel zooms, a double click sets the explicit focus, the context menu
 // offers periods and comments.
@@ -8,14 +9,16 @@ import uPlot from 'uplot';
 import { useEffect, useMemo, useRef, useState, type Dispatch, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Comment } from '../../../server/contract/summaries';
-import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, MutedLossColour, MutedLossFill, WarnBand } from './colours';
+import { BadBand, CommentColour, LatencyBand, LatencyLine, LossColour, MutedLossFill, WarnBand } from './colours';
 import { LossNotOnPathText, type LossNotOnPath } from '../../../server/contract/hop-loss';
 import { FocusMode, ResetToCurrentLabel, ViewPeriodPresetsMinutes } from './logic/constants';
 import { formatDurationShort } from './logic/duration';
 import { dragDeltaMs, statsRange, viewportRange, wheelZoomFactor, type GraphTimeAction, type GraphTimeState } from './logic/graphTimeState';
 import { isMeasuredLatency, lossPercent } from './logic/hopStatus';
-import { bucketIndexAt, hoverReadoutText } from './logic/hoverReadout';
-import { gapAt, gapMarkerTitle, GapReasonText, timelineColumns, timelineGaps, type TimelineGap } from './logic/timelineGaps';
+import { hoverReadoutText, readoutBucketAt } from './logic/hoverReadout';
+import { fixedScaleNote, FixedScaleNoteTitle, latencyTickText } from './logic/latencyAxis';
+import { lossBucketAt, lossBuckets } from './logic/lossBuckets';
+import { gapAt, gapMarkerTitle, GapReasonText, gapThresholdMs, timelineColumns, timelineGaps, type TimelineGap } from './logic/timelineGaps';
 import { clock } from './logic/timeRangeText';
 import { nextAutomaticScale } from './logic/latencyScale';
 import { PopupMenu, type MenuItem } from './PopupMenu';
@@ -85,8 +88,10 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const view = viewportRange(p.state);
   // Stretches without samples and why (issue 40 item 2): drawn as gaps with a marker.
   const gaps = useMemo(() => timelineGaps(series.points, series.periodMs, p.intervalMs, series.outages, Date.now()), [series, p.intervalMs]);
-  const latest = useRef({ ...p, periodMs: series.periodMs, gaps });
-  latest.current = { ...p, periodMs: series.periodMs, gaps };
+  // Loss as the share lost per bucket of ten rounds or more (issue 41 item 2).
+  const losses = useMemo(() => lossBuckets(series.points, series.periodMs, p.intervalMs), [series, p.intervalMs]);
+  const latest = useRef({ ...p, periodMs: series.periodMs, gaps, losses });
+  latest.current = { ...p, periodMs: series.periodMs, gaps, losses };
 
   // Columns for uPlot: bucket centres, min, max, avg, loss %, with a null row in each gap
   // (uPlot joins neighbouring values unless a null lies between them).
@@ -97,14 +102,19 @@ export function TimelineGraph(p: TimelineGraphProps) {
 
   // The latency axis: fixed from Settings, or grown with the data on screen (shrinks only past 15%).
   const autoScale = useRef(10);
-  const scaleMax = useMemo(() => {
-    if (p.fixedScaleMs) return p.fixedScaleMs;
+  const topOnScreen = useMemo(() => {
     let top = 0;
     const [xs, , max] = data as [number[], (number | null)[], (number | null)[]];
     for (let i = 0; i < xs.length; i++) if (xs[i] >= view.startMs && xs[i] <= view.endMs && (max[i] ?? 0) > top) top = max[i]!;
-    autoScale.current = nextAutomaticScale(autoScale.current, top);
+    return top;
+  }, [data, view.startMs, view.endMs]);
+  const scaleMax = useMemo(() => {
+    if (p.fixedScaleMs) return p.fixedScaleMs;
+    autoScale.current = nextAutomaticScale(autoScale.current, topOnScreen);
     return autoScale.current;
-  }, [data, p.fixedScaleMs, view.startMs, view.endMs]);
+  }, [topOnScreen, p.fixedScaleMs]);
+  // A fixed scale that flattens the line (a LAN path on the default 100 ms) says so.
+  const scaleNote = fixedScaleNote(p.fixedScaleMs, topOnScreen);
   const scaleRef = useRef(scaleMax);
   scaleRef.current = scaleMax;
 
@@ -132,6 +142,13 @@ export function TimelineGraph(p: TimelineGraphProps) {
           labelFont: '600 11px Inter, system-ui, sans-serif',
           size: 46,
           stroke: '#64748b',
+          // As many decimals as the tick step needs: a LAN's 0.01 ms steps read "0.03", not "0.0".
+          // The labels also go on the element, for tests (the axis is drawn on the canvas).
+          values: (_u, splits, _axis, _space, step) => {
+            const labels = splits.map((v) => latencyTickText(v, step));
+            el.dataset.latencyTicks = labels.join(' ');
+            return labels;
+          },
           font: '11px Inter, system-ui, sans-serif',
           grid: { stroke: 'rgba(100,116,139,0.12)' },
           ticks: { stroke: 'rgba(100,116,139,0.25)' },
@@ -158,12 +175,10 @@ export function TimelineGraph(p: TimelineGraphProps) {
         { scale: 'ms', stroke: LatencyLine, width: 1.6, points: { show: false }, spanGaps: false },
         {
           scale: 'pl',
-          // Read at each draw: a hop's loss can become (or stop being) loss on the path.
-          stroke: () => (latest.current.lossMuted ? MutedLossColour : LossColour),
-          fill: () => (latest.current.lossMuted ? MutedLossFill : 'rgba(225,29,72,0.8)'),
+          // The loss axis's series; its bars are the loss buckets, drawn by the drawAxes hook.
           width: 0,
           points: { show: false },
-          paths: uPlot.paths.bars!({ size: [0.9, 24], align: 0 }),
+          paths: () => null,
         },
       ],
       bands: [{ series: [2, 1], fill: LatencyBand }],
@@ -182,6 +197,29 @@ export function TimelineGraph(p: TimelineGraphProps) {
             ctx.fillRect(left, badY, w, warnY - badY);
             ctx.fillStyle = BadBand;
             ctx.fillRect(left, top, w, badY - top);
+            ctx.restore();
+          },
+        ],
+        drawAxes: [
+          (u) => {
+            // Loss bars behind the latency line: each loss bucket's share lost over the time
+            // its samples cover. Read at each draw: a hop's loss can become (or stop being)
+            // loss on the path.
+            const ctx = u.ctx;
+            const { left, top, width: w, height: h } = u.bbox;
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(left, top, w, h);
+            ctx.clip();
+            ctx.fillStyle = latest.current.lossMuted ? MutedLossFill : 'rgba(225,29,72,0.8)';
+            for (const b of latest.current.losses) {
+              if (b.lost <= 0) continue;
+              const x1 = u.valToPos(b.startMs, 'x', true);
+              const x2 = u.valToPos(b.endMs, 'x', true);
+              if (x2 < left || x1 > left + w) continue;
+              const y = u.valToPos(b.percent, 'pl', true);
+              ctx.fillRect(x1, y, Math.max(1, x2 - x1 - devicePixelRatio), top + h - y);
+            }
             ctx.restore();
           },
         ],
@@ -221,15 +259,16 @@ export function TimelineGraph(p: TimelineGraphProps) {
           (u) => {
             const el = readout.current;
             if (!el) return;
-            // The time under the pointer (what the axis says there), with the values of the
-            // bucket that covers it; not the nearest sample, which may be far away.
+            // The nearest bucket with samples (no further than a gap's threshold) and its
+            // time; in a gap, the gap's reason at the time under the pointer.
             const left = u.cursor.left;
             if (left === undefined || left < 0) return void (el.textContent = '');
+            const { periodMs, intervalMs, gaps: known, losses: loss } = latest.current;
             const cursorMs = u.posToVal(left, 'x');
-            const i = bucketIndexAt(u.data[0], latest.current.periodMs, cursorMs);
-            const value = (k: number) => (i < 0 ? null : ((u.data[k][i] as number | null | undefined) ?? null));
-            const gap = gapAt(latest.current.gaps, cursorMs);
-            el.textContent = hoverReadoutText(cursorMs, i < 0 ? null : { avgMs: value(3), lossPercent: value(4) }, gap && GapReasonText[gap.reason]);
+            const gap = gapAt(known, cursorMs);
+            const lossShareAt = (startMs: number) => lossBucketAt(loss, startMs)?.percent ?? null;
+            const bucket = gap ? null : readoutBucketAt(u.data as Parameters<typeof readoutBucketAt>[0], periodMs, cursorMs, gapThresholdMs(intervalMs, periodMs), lossShareAt);
+            el.textContent = hoverReadoutText(cursorMs, bucket, gap ? GapReasonText[gap.reason] : undefined);
           },
         ],
       },
@@ -266,6 +305,9 @@ export function TimelineGraph(p: TimelineGraphProps) {
     u.batch(() => {
       u.setData(data, false);
       u.setScale('x', { min: view.startMs, max: view.endMs });
+      // The latency axis follows the scale: uPlot reads a fixed range only when it is set, and
+      // the axis stayed at the scale of the plot's first render (100 ms before Settings loaded).
+      u.setScale('ms', { min: 0, max: scaleMax });
     });
   }, [data, view.startMs, view.endMs, scaleMax, p.warnMs, p.badMs, p.state.focusMode, p.state.statsEndMs, p.state.statsPeriodMs]);
 
@@ -335,6 +377,8 @@ export function TimelineGraph(p: TimelineGraphProps) {
   const shownGaps = gaps.filter((g) => g.endMs > view.startMs && g.startMs < view.endMs);
   // The x values where the plotted average is null (the line breaks there): tests read them.
   const lineBreaks = (data[0] as number[]).filter((x, i) => data[3][i] === null && x >= view.startMs && x <= view.endMs);
+  // The loss bars on screen (tests read them): start, end and share lost.
+  const shownLoss = losses.filter((b) => b.lost > 0 && b.endMs > view.startMs && b.startMs < view.endMs).map((b) => [b.startMs, b.endMs, Math.round(b.percent * 10) / 10]);
 
   const menuItems = (m: { atMs: number; comment?: Comment }): MenuItem[] => [
     ...ViewPeriodPresetsMinutes.map((min) => ({
@@ -354,12 +398,17 @@ export function TimelineGraph(p: TimelineGraphProps) {
 
   const presetValue = ViewPeriodPresetsMinutes.find((min) => min * 60_000 === p.state.viewportPeriodMs);
   return (
-    <section className="timeline-graph" data-row-id={p.rowId} data-loss-muted={p.lossMuted} data-gaps={JSON.stringify(shownGaps)} data-line-breaks={JSON.stringify(lineBreaks)} style={{ height: p.height + 26 }}>
+    <section className="timeline-graph" data-row-id={p.rowId} data-loss-muted={p.lossMuted} data-gaps={JSON.stringify(shownGaps)} data-line-breaks={JSON.stringify(lineBreaks)} data-loss-bars={JSON.stringify(shownLoss)} data-latency-scale={scaleMax} style={{ height: p.height + 26 }}>
       <header className="timeline-head">
         <TimelineTitle title={p.title} subtitle={p.subtitle} targetLink={p.targetLink} />
         {p.lossMuted && (
           <span className="timeline-muted-loss" title={LossNotOnPathText[p.lossMuted]}>
             loss not on the path
+          </span>
+        )}
+        {scaleNote && (
+          <span className="timeline-scale-note" title={FixedScaleNoteTitle}>
+            {scaleNote}
           </span>
         )}
         <span className="timeline-readout" ref={readout} />

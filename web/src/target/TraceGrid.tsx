@@ -234,6 +234,7 @@ export function TraceGrid(props: TraceGridProps) {
       data-testid="trace-grid"
       data-row-count={rowCount}
       data-graph-column-width={shown.some((c) => c.Name === 'Graph') ? graphWidth : undefined}
+      data-scale={`${p.scaleMaxMs}${p.scaleFixed ? ' fixed' : ''}`}
       data-decorations={p.decorations?.size ? [...p.decorations].map(([id, d]) => `${id}:${d}`).join(' ') : undefined}
       data-muted-loss={p.mutedLoss?.size ? [...p.mutedLoss].map(([id, why]) => `${id}:${why}`).join(' ') : undefined}
       onMouseDownCapture={(e) => (pointer.current = { x: e.clientX, y: e.clientY, mods: { altKey: e.altKey, shiftKey: e.shiftKey, metaKey: e.metaKey } })}

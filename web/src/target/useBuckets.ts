@@ -1,6 +1,7 @@
 // Timeline data of one hop (spec 2 sections 4 and 9): DataPointBuckets loaded at twice the
 // viewport span, reloaded when the viewport leaves it or its period changes, and topped up
-// with a 500 ms overlap as live samples arrive. Loads are debounced 100 ms after the last
+// with a 500 ms overlap as live samples arrive; while a full load is in flight nothing else
+// is asked (it serves the view). Loads are debounced 100 ms after the last
 // viewport change and throttled to one per 125 ms. Live top-ups follow `newestSampleMs`: the
 // time state's newest sample, or on the summary this graph's own target's (the shared state's
 // newest moves with every target's samples, and 100 graphs asked for data at every batch).
@@ -40,6 +41,8 @@ export function useBuckets(
   const latest = useRef({ state, plotWidthPx, newestSampleMs });
   latest.current = { state, plotWidthPx, newestSampleMs };
   const abort = useRef<AbortController>();
+  /** The full load in flight: what it will have loaded, at which bucket period. */
+  const pendingFull = useRef<{ loaded: TimeRange; periodMs: number } | null>(null);
 
   // A new target/hop or an explicit reload starts from nothing.
   useEffect(() => {
@@ -47,6 +50,8 @@ export function useBuckets(
     loaded.current = null;
     fetchedEnd.current = 0;
     outages.current = new Map();
+    abort.current?.abort();
+    pendingFull.current = null;
     setSeries({ periodMs: 1000, points: [], loaded: null, outages: [], version: 0 });
   }, [rowId, reloadToken]);
 
@@ -57,6 +62,12 @@ export function useBuckets(
       const { state: s, plotWidthPx: width, newestSampleMs: newestMs } = latest.current;
       const period = bucketPeriodSeconds(s.viewportPeriodMs, width) * 1000;
       const full = needsDataReload(loaded.current, s) || period !== periodMs.current;
+      // A full load already on its way serves this view too: starting another would abort it
+      // and ask again (the home page asked for each graph's data two to four times while its
+      // first answer was in flight, as the live viewport and newest sample moved; issue 41
+      // item 12). A live top-up waits for it as well: the next sample brings one.
+      const inFlight = pendingFull.current;
+      if (inFlight && (!full || (inFlight.periodMs === period && !needsDataReload(inFlight.loaded, s)))) return;
       let range: TimeRange;
       if (full) {
         const r = dataRangeToLoad(s);
@@ -70,6 +81,7 @@ export function useBuckets(
       abort.current?.abort();
       const ac = new AbortController();
       abort.current = ac;
+      pendingFull.current = full ? { loaded: dataRangeToLoad(s), periodMs: period } : null;
       try {
         const answer = await dataPointBuckets(rowId, range.startMs, range.endMs, period / 1000, false, ac.signal);
         if (ac.signal.aborted || !answer) return;
@@ -90,6 +102,8 @@ export function useBuckets(
       } catch (e) {
         // Spec 2 section 8: a bucket failure is logged and stops the spinner.
         if (!ac.signal.aborted) console.warn('DataPointBuckets failed', e);
+      } finally {
+        if (abort.current === ac) pendingFull.current = null;
       }
     };
     if (timer.current) return;

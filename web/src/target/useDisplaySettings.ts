@@ -11,7 +11,11 @@ import { DisplaySettingsDefaults } from './logic/constants';
 import { InitialLatencyScaleState, maxMeasuredLatency, nextLatencyScale, type LatencyScale } from './logic/latencyScale';
 import { isHeaderRow } from './logic/rowId';
 
-export function useDisplaySettings(result: GraphRowsResult | null) {
+/**
+ * `scaleSetting`: the Scale to use when the rows name no configuration (a summary's rows, whose
+ * targets have their own: summary/logic/summaryScale); else the configuration's, else the default.
+ */
+export function useDisplaySettings(result: GraphRowsResult | null, scaleSetting?: number) {
   const configId = result?.Details?.ConfigurationID;
   const [display, setDisplay] = useState<DisplaySettings | null>(null);
   // Read again on SettingsChanged: a saved Warn, Bad or Scale shows in open consoles at once.
@@ -20,7 +24,7 @@ export function useDisplaySettings(result: GraphRowsResult | null) {
     if (configId === undefined) return;
     api.displaySettings(configId).then(setDisplay, (e) => console.warn('DisplaySettings failed', e));
   }, [configId, settingsVersion]);
-  const configuredScale = display?.Scale ?? DisplaySettingsDefaults.Scale;
+  const configuredScale = display?.Scale ?? scaleSetting ?? DisplaySettingsDefaults.Scale;
 
   const [scale, setScale] = useState<LatencyScale>(InitialLatencyScaleState);
   useEffect(() => {
@@ -32,7 +36,7 @@ export function useDisplaySettings(result: GraphRowsResult | null) {
         maxLatencyOnScreenMs: maxMeasuredLatency(result.Rows.filter((r) => !isHeaderRow(r.UniqueID)).map((r) => r.Maximum)),
       }),
     );
-  }, [result, display?.Scale]);
+  }, [result, configuredScale]);
 
   return {
     warnMs: result?.WarningSpeed ?? display?.Warn ?? DisplaySettingsDefaults.Warn,

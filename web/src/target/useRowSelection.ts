@@ -5,9 +5,14 @@ import { useEffect, useState } from 'react';
 import { isHeaderRow } from './logic/rowId';
 import { selectionAfterClick, selectionAfterRowsChanged, type ClickModifiers } from './logic/rowSelection';
 
+const NoRows: readonly string[] = [];
+
 export function useRowSelection(rowIds: readonly string[], isSummaryScreen = false) {
   const [selection, setSelection] = useState<readonly string[]>([]);
   const [newTargetMode, setNewTargetMode] = useState(false);
+  // Whether the rows were picked by a click (plain or toggle): the timeline graphs follow
+  // those (logic/focusGraphs), not the automatic selection of the last row or Select All.
+  const [clicked, setClicked] = useState(false);
   useEffect(() => {
     setSelection((sel) => (newTargetMode ? sel.filter((id) => rowIds.includes(id)) : selectionAfterRowsChanged(sel, rowIds, isSummaryScreen)));
   }, [rowIds, newTargetMode, isSummaryScreen]);
@@ -17,6 +22,7 @@ export function useRowSelection(rowIds: readonly string[], isSummaryScreen = fal
     const hops = rowIds.filter((id) => !isHeaderRow(id));
     setSelection((sel) => (hops.length > 0 && hops.every((id) => sel.includes(id)) ? [] : hops));
     setNewTargetMode(false);
+    setClicked(false);
   };
   const clickRow = (rowId: string, mods: ClickModifiers) => {
     setSelection((sel) => {
@@ -24,10 +30,14 @@ export function useRowSelection(rowIds: readonly string[], isSummaryScreen = fal
       if (next !== sel) setNewTargetMode(false);
       return next;
     });
+    setClicked(true);
   };
   const releaseFocus = () => {
     setSelection([]);
     setNewTargetMode(true);
+    setClicked(false);
   };
-  return { selection, newTargetMode, selectAll, clickRow, releaseFocus, leaveNewTargetMode: () => setNewTargetMode(false) };
+  /** The selected rows when the user clicked them, else none. */
+  const clickedRows = clicked ? selection : NoRows;
+  return { selection, clickedRows, newTargetMode, selectAll, clickRow, releaseFocus, leaveNewTargetMode: () => setNewTargetMode(false) };
 }

@@ -5,12 +5,14 @@ export interface FieldLike {
   type?: string;
   value: string;
   checked?: boolean;
+  /** Disabled fields (those of a kind not chosen) are not sent. */
+  disabled?: boolean;
 }
 
 export function serializeFields(fields: readonly FieldLike[]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const f of fields) {
-    if (!f.name) continue;
+    if (!f.name || f.disabled) continue;
     if (f.type === 'checkbox') {
       const list = (out[f.name] as string[] | undefined) ?? [];
       if (f.checked) list.push(f.value);
