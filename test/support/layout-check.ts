@@ -87,6 +87,28 @@ export function layoutProblems({ minGraphPx, minGraphColumnPx }: typeof LayoutLi
       break;
     }
   }
+  // Controls not hidden under another box (the alerts sidebar, fixed at the right, covered the
+  // target window's "Show / hide columns" at 1024 px): the topmost element at a button's
+  // centre is the button or inside it. Dialogs and their backdrops cover on purpose.
+  const inView = (el: Element, r: DOMRect) => {
+    if (r.left < 0 || r.top < 0 || r.right > vw || r.bottom > root.clientHeight) return false;
+    // Scrolled out of a scrolling box's view is not covered: that box scrolls to it.
+    const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible' && getComputedStyle(a).overflowY === 'visible') continue;
+      const box = a.getBoundingClientRect();
+      if (cx < box.left || cx > box.right || cy < box.top || cy > box.bottom) return false;
+    }
+    return true;
+  };
+  if (!document.querySelector('[role=dialog][aria-modal=true], .modal-backdrop')) {
+    for (const button of Array.from(document.querySelectorAll('button, a.button'))) {
+      const r = button.getBoundingClientRect();
+      if (!visible(button, r) || library(button) || !inView(button, r)) continue;
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (top && top !== button && !button.contains(top)) out.push(`${describe(button)} is covered by ${describe(top)}`);
+    }
+  }
   for (const grid of Array.from(document.querySelectorAll('[data-graph-column-width]'))) {
     const width = Number(grid.getAttribute('data-graph-column-width'));
     if (width < minGraphColumnPx) out.push(`the grid's Graph column is ${width} px wide (at least ${minGraphColumnPx})`);
