@@ -134,6 +134,13 @@ describe('every route laid out at three sizes in Chromium', () => {
         if (sidebarTop !== 0) problems.push(`${size.width}px: the alerts sidebar starts ${sidebarTop} px below the window's top`);
         await check(page, size, `/targets/${targetIds[0]} alerts`);
         await page.getByTestId('alerts-toggle').click();
+        // The summary screen with the alerts sidebar open.
+        await visit(page, size, `/summary/${values.summaryUniqueID}`);
+        await page.getByTestId('alerts-toggle').click();
+        await page.getByTestId('alerts-sidebar').waitFor();
+        await check(page, size, `/summary/${values.summaryUniqueID} alerts`);
+        await page.getByTestId('alerts-toggle').click();
+
         // Two graphs on one target (their loss-axis labels overlapped at 1600 px).
         await page.evaluate((id) => localStorage.setItem(`Visible_Graphs_${id}`, JSON.stringify([3, 6])), targetIds[0]);
         await page.goto(`${app.url}/targets/${targetIds[0]}`);
