@@ -95,10 +95,10 @@ describe(`the onboarding window in Chromium (${asRoot ? 'netns agent' : 'simulat
     const head = (await win.locator('.onboarding-head').boundingBox())!;
     await page.mouse.move(head.x + 60, head.y + head.height / 2);
     await page.mouse.down();
-    await page.mouse.move(head.x - 240, head.y - 200, { steps: 8 });
+    await page.mouse.move(head.x + 360, head.y - 200, { steps: 8 });
     await page.mouse.up();
     const moved = (await win.boundingBox())!;
-    expect(Math.round(moved.x - before.x)).toBe(-300);
+    expect(Math.round(moved.x - before.x)).toBe(300);
     expect(moved.y - before.y).toBeCloseTo(-200 - head.height / 2, 0);
     const position = JSON.parse((await page.evaluate(() => localStorage.getItem('CloudConnect-OnboardingPosition')))!) as Record<string, number>;
     expect(position).toEqual({ left: Math.round(moved.x), top: Math.round(moved.y), width: Math.round(moved.width), height: Math.round(moved.height) });

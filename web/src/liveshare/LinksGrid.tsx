@@ -8,14 +8,18 @@ import { useState } from 'react';
 import type { LiveShareLink } from '../../../server/contract/liveshare';
 import { LinksActionsWidth, columnValue, sharedListCell, visibleLinks, type GridView, type LinkColumn } from './logic/links';
 
-const Columns: { key: LinkColumn; title: string; width: number }[] = [
-  { key: 'Description', title: 'Description', width: 160 },
-  { key: 'Creator', title: 'Creator', width: 100 },
-  { key: 'Shared', title: 'Shared list', width: 170 },
-  { key: 'CreationDate', title: 'Creation Date', width: 140 },
-  { key: 'ExpirationDate', title: 'Expiration Date', width: 140 },
-  { key: 'URL', title: 'URL', width: 200 },
+// Shares of the grid's width (issue 41 item 9: fixed widths summed to 1385 px with Actions, so
+// at 1600 px the Delete button sat past the pane's edge); the URL column takes what is left.
+const Columns: { key: LinkColumn; title: string; width?: string }[] = [
+  { key: 'Description', title: 'Description', width: '14%' },
+  { key: 'Creator', title: 'Creator', width: '10%' },
+  { key: 'Shared', title: 'Shared list', width: '14%' },
+  { key: 'CreationDate', title: 'Creation Date', width: '12%' },
+  { key: 'ExpirationDate', title: 'Expiration Date', width: '12%' },
+  { key: 'URL', title: 'URL' },
 ];
+/** The spec's 475 px for the four buttons in a row where there is room; else they wrap in a third of the grid. */
+const ActionsWidth = `min(${LinksActionsWidth}px, 30%)`;
 
 export interface LinkActions {
   onCopy: (l: LiveShareLink) => void;
@@ -44,7 +48,7 @@ export function LinksGrid({ links, names, filtered, actions }: { links: LiveShar
                 </div>
               </th>
             ))}
-            <th style={{ width: LinksActionsWidth }}>Actions</th>
+            <th style={{ width: ActionsWidth }}>Actions</th>
           </tr>
           <tr className="filter-row">
             {columns.map((c) => (
@@ -60,13 +64,16 @@ export function LinksGrid({ links, names, filtered, actions }: { links: LiveShar
           {shown.map((l) => (
             <tr key={l.ShareId} className={l.Active ? '' : 'inactive'} data-testid="link-row">
               {columns.map((c) => (
-                <td key={c.key}>{cell(l, c.key, names)}</td>
+                // The whole text in a title: the cell ellipsizes what its width cannot show.
+                <td key={c.key} title={columnValue(l, c.key, names)}>{cell(l, c.key, names)}</td>
               ))}
-              <td className="actions">
-                <button type="button" className="button secondary" onClick={() => actions.onCopy(l)} disabled={!l.LiveShareURL}>Copy URL</button>
-                <button type="button" className="button secondary" onClick={() => actions.onEdit(l)}>Edit</button>
-                <button type="button" className="button secondary" onClick={() => actions.onToggle(l)}>{l.Active ? 'Disable' : 'Enable'}</button>
-                <button type="button" className="button danger" onClick={() => actions.onDelete(l)}>Delete</button>
+              <td className="actions-cell">
+                <div className="actions">
+                  <button type="button" className="button secondary" onClick={() => actions.onCopy(l)} disabled={!l.LiveShareURL}>Copy URL</button>
+                  <button type="button" className="button secondary" onClick={() => actions.onEdit(l)}>Edit</button>
+                  <button type="button" className="button secondary" onClick={() => actions.onToggle(l)}>{l.Active ? 'Disable' : 'Enable'}</button>
+                  <button type="button" className="button danger" onClick={() => actions.onDelete(l)}>Delete</button>
+                </div>
               </td>
             </tr>
           ))}

@@ -26,6 +26,7 @@ import {
   type OnboardingProgress,
 } from './logic/progress';
 import { useOnboardingProgress } from './useOnboardingProgress';
+import { useStageByUse } from './useStageByUse';
 import { useStageCheck } from './useStageCheck';
 import { useWindowPosition } from './useWindowPosition';
 import './onboarding.css';
@@ -53,6 +54,7 @@ interface ActiveProps {
 function ActiveOnboarding({ sampleHost, progress, update }: ActiveProps) {
   const { agents, reload } = useAgents();
   const { sampleTargetId } = useStageCheck(progress, update, agents, reload, sampleHost);
+  useStageByUse(progress, update);
   const { position, startDrag, box } = useWindowPosition(!progress.minimized);
   const openGetHelp = useSetAtom(getHelpAtom);
   const stageAgent = agentOfStage(agents);
@@ -158,9 +160,19 @@ function StageText({ stage, sampleHost, sampleTargetId, hasAgent }: { stage: num
         </p>
       );
     case 4:
-      return <p>Open a target to see its Target View: every hop on the path with its latency and packet loss, updated live.</p>;
+      return (
+        <>
+          <p>Open a target to see its Target View: every hop on the path with its latency and packet loss, updated live.</p>
+          <p className="hint">This window moves on by itself once a Target View is open.</p>
+        </>
+      );
     case 5:
-      return <p>Below the hops, the Timeline Graph shows latency and loss over time. Click a hop to see its own timeline, or drag on a graph to zoom.</p>;
+      return (
+        <>
+          <p>Below the hops, the Timeline Graph shows latency and loss over time. Click a hop to see its own timeline, or drag on a graph to move through time.</p>
+          <p className="hint">This window moves on by itself once you use a timeline graph.</p>
+        </>
+      );
     default:
       return <p>You're set. Add the targets that matter to you, group them in summaries, and share them with LiveShare. Press Finish to close this guide.</p>;
   }

@@ -1,20 +1,36 @@
 // The onboarding window's place on screen: dragged by its title bar, resized by its corner
 // (CSS resize, read back by a ResizeObserver), and remembered in the browser under
-// CloudConnect-OnboardingPosition (left, top, height, width) after each drag or resize.
+// CloudConnect-OnboardingPosition (left, top, height, width) after each drag or resize. It is
+// shown wholly inside the browser's viewport, also after the viewport shrinks (fitInViewport).
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { OnboardingPositionKey, clampPosition, defaultPosition, dragged, parsePosition, serializePosition, type WindowPosition } from './logic/position';
+import { OnboardingPositionKey, clampPosition, defaultPosition, dragged, fitInViewport, parsePosition, serializePosition, type WindowPosition } from './logic/position';
 
 const viewport = () => ({ width: window.innerWidth, height: window.innerHeight });
+/** Where the page's content starts: the sidebar's right edge. */
+const contentLeft = () => document.querySelector('.sidebar')?.getBoundingClientRect().right ?? 0;
 
 function initial(): WindowPosition {
   const stored = parsePosition(localStorage.getItem(OnboardingPositionKey));
-  return clampPosition(stored ?? defaultPosition(viewport()), viewport());
+  return clampPosition(stored ?? defaultPosition(viewport(), contentLeft()), viewport());
+}
+
+/** The viewport's size, followed as the browser window is resized. */
+function useViewport() {
+  const [size, setSize] = useState(viewport);
+  useEffect(() => {
+    const follow = () => setSize(viewport());
+    window.addEventListener('resize', follow);
+    return () => window.removeEventListener('resize', follow);
+  }, []);
+  return size;
 }
 
 export function useWindowPosition(shown: boolean) {
   const [position, setPosition] = useState<WindowPosition>(initial);
   const latest = useRef(position);
   const box = useRef<HTMLDivElement | null>(null);
+  const size = useViewport();
+  const shownAt = fitInViewport(position, size);
 
   const keep = useCallback((p: WindowPosition) => {
     latest.current = p;
@@ -27,7 +43,8 @@ export function useWindowPosition(shown: boolean) {
     (e: ReactPointerEvent<HTMLElement>) => {
       if (e.button !== 0 || (e.target as HTMLElement).closest('button')) return;
       e.preventDefault();
-      const start = latest.current;
+      // From where it is shown (a shrunk viewport may show it elsewhere than remembered).
+      const start = fitInViewport(latest.current, viewport());
       const x0 = e.clientX;
       const y0 = e.clientY;
       const move = (ev: PointerEvent) => {
@@ -53,11 +70,14 @@ export function useWindowPosition(shown: boolean) {
       const width = Math.round(el.offsetWidth);
       const height = Math.round(el.offsetHeight);
       const p = latest.current;
+      // A size the viewport forced on it is not the user's resize.
+      const fitted = fitInViewport(p, viewport());
+      if (Math.abs(width - fitted.width) <= 1 && Math.abs(height - fitted.height) <= 1) return;
       if (Math.abs(width - p.width) > 1 || Math.abs(height - p.height) > 1) keep({ ...p, width, height });
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, [shown, keep]);
 
-  return { position, startDrag, box };
+  return { position: shownAt, startDrag, box };
 }

@@ -16,7 +16,7 @@ export function NavItem({ icon, label, to, end, onClick }: Props) {
   const content = (
     <>
       {icon ? <Icon name={icon} size={17} /> : <span className="nav-bullet" />}
-      <span className="nav-label">{label}</span>
+      <span className="nav-label" title={label}>{label}</span>
     </>
   );
   if (to) {
@@ -39,7 +39,7 @@ export function NavGroup({ title, icon, open, onToggle, children }: { title: str
     <div className={`nav-group${open ? ' open' : ''}`}>
       <button type="button" className="nav-group-head" aria-expanded={open} onClick={onToggle}>
         <Icon name={icon} size={17} />
-        <span className="nav-label">{title}</span>
+        <span className="nav-label" title={title}>{title}</span>
         <Icon name="chevron" size={14} className="chevron" />
       </button>
       {open && <div className="nav-group-items">{children}</div>}

@@ -7,6 +7,7 @@ import { getAppConfig } from '../api/app';
 import { ServerError } from '../api/errors';
 import { reportError } from './reportError';
 import { store } from './store';
+import { rememberSessionsReadable } from '../sessions/preload';
 import { appConfigAtom, authLoadingAtom, currentUserAtom } from './user';
 
 const isAuthAnswer = (e: unknown) => e instanceof ServerError && (e.status === 401 || e.status === 403);
@@ -34,13 +35,16 @@ export async function loadSession(): Promise<void> {
   // Cloud mode: the hub connection sends a bearer token and connects only once one is set.
   if (config?.DeploymentMode === DeploymentMode.Cloud) setBearerTokenSource(hubBearerToken, forgetHubBearerToken);
   store.set(currentUserAtom, user);
+  rememberSessionsReadable(user?.Claims);
   store.set(authLoadingAtom, false);
 }
 
 /** Refreshes the current user; failures go through the error path. */
 export async function refreshCurrentUser(): Promise<void> {
   try {
-    store.set(currentUserAtom, await fetchCurrentUser());
+    const user = await fetchCurrentUser();
+    store.set(currentUserAtom, user);
+    rememberSessionsReadable(user?.Claims);
   } catch (e) {
     reportError(e);
   }

@@ -54,7 +54,7 @@ export function SummaryHeading({ title, summary, onRename, onDelete, targetCount
   return (
     <header className="target-heading summary-heading">
       <div className="target-title">
-        <h1 data-testid="summary-heading">{title}</h1>
+        <h1 data-testid="summary-heading" title={title}>{title}</h1>
         {summary && (
           <span className="via">
             {targetCount === 1 ? '1 target' : `${targetCount} targets`}

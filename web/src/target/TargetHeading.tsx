@@ -54,7 +54,7 @@ export function TargetHeading({
             Back to summary
           </Link>
         )}
-        <h1 data-testid="target-heading">{targetHeadingText({ targetId, notFound, details })}</h1>
+        <h1 data-testid="target-heading" title={targetHeadingText({ targetId, notFound, details })}>{targetHeadingText({ targetId, notFound, details })}</h1>
         {details && (
           <span className="via">
             {agent && (

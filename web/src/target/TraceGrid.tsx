@@ -111,19 +111,20 @@ export function TraceGrid(props: TraceGridProps) {
   }, []);
   const otherWidths = useMemo(() => shown.filter((c) => c.Name !== 'Graph').map((c) => c.Width), [shown]);
 
+  const graphWidth = graphColumnWidth(paneSize.width - ScrollbarAllowancePx, otherWidths, shown.find((c) => c.Name === 'Graph')?.Width ?? 0);
   const gridColumns: GridColumn[] = useMemo(
     () =>
       shown.map((c) => ({
         id: c.Name,
         title: c.Name === 'Graph' ? '' : p.sort?.Column === c.Name ? `${c.Caption} ${p.sort.Ascending ? '▲' : '▼'}` : c.Caption,
         // The Graph column gives way in a narrow pane, so the others are not cut off.
-        width: c.Name === 'Graph' ? graphColumnWidth(paneSize.width - ScrollbarAllowancePx, otherWidths, c.Width) : c.Width,
+        width: c.Name === 'Graph' ? graphWidth : c.Width,
         // The Graph column takes the row's spare width.
         grow: c.Name === 'Graph' ? 1 : undefined,
         hasMenu: false,
         themeOverride: c.Name === 'Graph' ? { cellHorizontalPadding: 0 } : undefined,
       })),
-    [shown, paneSize.width, otherWidths, p.sort],
+    [shown, graphWidth, p.sort],
   );
 
   const getCellContent = useCallback(
@@ -232,6 +233,7 @@ export function TraceGrid(props: TraceGridProps) {
       className="trace-grid"
       data-testid="trace-grid"
       data-row-count={rowCount}
+      data-graph-column-width={shown.some((c) => c.Name === 'Graph') ? graphWidth : undefined}
       data-scale={`${p.scaleMaxMs}${p.scaleFixed ? ' fixed' : ''}`}
       data-decorations={p.decorations?.size ? [...p.decorations].map(([id, d]) => `${id}:${d}`).join(' ') : undefined}
       data-muted-loss={p.mutedLoss?.size ? [...p.mutedLoss].map(([id, why]) => `${id}:${why}`).join(' ') : undefined}

@@ -4,12 +4,10 @@
 // mouse is released.
 import { useAtom, type WritableAtom } from 'jotai';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { timelineGraphHeight } from './logic/timelineLayout';
+import { paneHeights, timelineGraphHeight } from './logic/timelineLayout';
 import { targetSplitterAtom } from './prefs';
 
 export const SplitterPx = 8;
-/** The grid keeps at least this height, however the splitter is set. */
-const MinGridPx = 90;
 
 export function useSplitter(
   panesShown: boolean,
@@ -34,9 +32,7 @@ export function useSplitter(
     return () => ro.disconnect();
   }, [panesShown]);
 
-  const share = Math.round((paneHeight - SplitterPx) * fraction);
-  const gridHeight = Math.max(MinGridPx, gridContentPx === undefined ? share : Math.min(share, gridContentPx));
-  const graphsHeight = Math.max(0, paneHeight - SplitterPx - gridHeight);
+  const { gridHeight, graphsHeight } = paneHeights(paneHeight, SplitterPx, fraction, graphCount, gridContentPx);
   const graphHeight = timelineGraphHeight(graphsHeight, Math.max(1, graphCount));
 
   const startDrag = (e: React.MouseEvent) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MinSize, clampPosition, defaultPosition, dragged, parsePosition, serializePosition } from './position';
+import { MinSize, clampPosition, defaultPosition, dragged, fitInViewport, parsePosition, serializePosition } from './position';
 
 const screen = { width: 1200, height: 800 };
 
@@ -13,10 +13,17 @@ describe('the onboarding window position', () => {
     expect(parsePosition('nonsense')).toBeUndefined();
   });
 
-  it('starts at the bottom right of the screen', () => {
-    const d = defaultPosition(screen);
-    expect(d.left + d.width).toBeLessThanOrEqual(screen.width);
-    expect(d.top + d.height).toBeLessThanOrEqual(screen.height);
+  it('starts at the bottom left of the content, beside the sidebar, above the footer', () => {
+    const d = defaultPosition(screen, 248);
+    expect(d.left).toBe(264);
+    expect(d.top + d.height).toBeLessThanOrEqual(screen.height - 56);
+  });
+
+  it('is shown wholly inside a viewport that shrank (issue 41 item 14: x=1209 at 1024x700)', () => {
+    const stored = { left: 1209, top: 560, height: 300, width: 380 };
+    expect(fitInViewport(stored, { width: 1024, height: 700 })).toEqual({ left: 1024 - 380, top: 400, height: 300, width: 380 });
+    expect(fitInViewport(stored, { width: 1920, height: 1080 })).toEqual(stored);
+    expect(fitInViewport({ left: -100, top: -5, height: 900, width: 380 }, { width: 1024, height: 700 })).toEqual({ left: 0, top: 0, height: 700, width: 380 });
   });
 
   it('keeps the title bar on screen and the size at least the minimum', () => {

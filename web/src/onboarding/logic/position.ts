@@ -16,12 +16,35 @@ export const MinSize = { width: 280, height: 180 } as const;
 /** How much of the window must stay on screen to be dragged back. */
 const Grip = 40;
 
-export function defaultPosition(viewport: { width: number; height: number }): WindowPosition {
+/** Room kept below the window: the page footer. */
+const FooterRoom = 56;
+
+/**
+ * Where the window first opens (issue 41 item 14): at the bottom left of the page's content
+ * (`contentLeft`: the sidebar's right edge), above the footer. Not bottom right, where it
+ * covered the newest part of the timeline graphs and the toasts (bottom right) covered its
+ * buttons.
+ */
+export function defaultPosition(viewport: { width: number; height: number }, contentLeft = 0): WindowPosition {
+  const left = Math.min(Math.max(0, contentLeft + 16), Math.max(0, viewport.width - DefaultSize.width));
   return {
-    left: Math.max(0, viewport.width - DefaultSize.width - 24),
-    top: Math.max(0, viewport.height - DefaultSize.height - 24),
+    left,
+    top: Math.max(0, viewport.height - DefaultSize.height - FooterRoom),
     ...DefaultSize,
   };
+}
+
+/**
+ * The window as shown in a viewport of this size: wholly inside it, made smaller only when the
+ * viewport is (issue 41 item 14: after the browser shrank to 1024x700 it stayed at x=1209).
+ * The remembered position is kept; it shows again where it was once the viewport is larger.
+ */
+export function fitInViewport(p: WindowPosition, viewport: { width: number; height: number }): WindowPosition {
+  const width = Math.max(Math.min(p.width, viewport.width), Math.min(MinSize.width, viewport.width));
+  const height = Math.max(Math.min(p.height, viewport.height), Math.min(MinSize.height, viewport.height));
+  const left = Math.min(Math.max(0, p.left), Math.max(0, viewport.width - width));
+  const top = Math.min(Math.max(0, p.top), Math.max(0, viewport.height - height));
+  return { left, top, height, width };
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   InitialProgress,
   OnboardingStageTitles,
+  afterUserStep,
+  sampleTraceOf,
   agentOfStage,
   back,
   canGoBack,
@@ -131,5 +133,37 @@ describe('onboardingStatusText', () => {
     expect(onboardingStatusText(at(2, { minimized: true }))).toBe('Minimized at stage 2 of 6 (Deploy your first Agent)');
     expect(onboardingStatusText(at(4, { dismissed: true }))).toBe('Dismissed at stage 4 of 6 (Open a Target View)');
     expect(onboardingStatusText(at(6, { dismissed: true }))).toBe('Complete');
+  });
+});
+
+describe('stages 4 and 5 follow what the user does (issue 41 item 14)', () => {
+  const at = (stage: number, dismissed = false): OnboardingProgress => ({ stage, minimized: false, dismissed });
+  it('opening a Target View at stage 3 or 4 moves to "Open a Timeline Graph"', () => {
+    expect(afterUserStep(at(3), 'targetViewOpened')).toEqual(at(5));
+    expect(afterUserStep(at(4), 'targetViewOpened')).toEqual(at(5));
+    expect(OnboardingStageTitles[5 - 1]).toBe('Open a Timeline Graph');
+  });
+  it('using a timeline graph at stage 5 moves to the last stage', () => {
+    expect(afterUserStep(at(5), 'timelineGraphUsed')).toEqual(at(6));
+  });
+  it('leaves other stages, and dismissed onboarding, alone', () => {
+    for (const stage of [1, 2, 5, 6]) expect(afterUserStep(at(stage), 'targetViewOpened')).toEqual(at(stage));
+    for (const stage of [1, 2, 3, 4, 6]) expect(afterUserStep(at(stage), 'timelineGraphUsed')).toEqual(at(stage));
+    expect(afterUserStep(at(4, true), 'targetViewOpened')).toEqual(at(4, true));
+  });
+});
+
+describe('the sample trace found again after a reload (issue 41 item 14)', () => {
+  const targets = [
+    { ID: 7, IPAddress: '192.0.2.10', Name: 'printer' },
+    { ID: 9, IPAddress: '198.51.100.4', Name: 'www.example.com' },
+  ];
+  it('by address or by name, any case', () => {
+    expect(sampleTraceOf(targets, '192.0.2.10')).toBe(7);
+    expect(sampleTraceOf(targets, 'WWW.example.com')).toBe(9);
+  });
+  it('none when the agent has no trace to the host', () => {
+    expect(sampleTraceOf(targets, '203.0.113.1')).toBeUndefined();
+    expect(sampleTraceOf(targets, '')).toBeUndefined();
   });
 });

@@ -19,6 +19,10 @@ export const AgentStage = 2;
 export const BackFloorStage = 3;
 /** Complete means stage equals 6. */
 export const FinalStage = 6;
+/** "Open a Target View". */
+export const TargetViewStage = 4;
+/** "Open a Timeline Graph". */
+export const TimelineGraphStage = 5;
 export const FirstAgentName = 'First agent';
 /** "checked 500 ms after updates" (spec 1 section 9). */
 export const ProgressCheckDelayMs = 500;
@@ -121,6 +125,32 @@ export function checkAgentStage(p: OnboardingProgress, agents: readonly AgentFac
 export function agentOfStage(agents: readonly AgentFacts[] | null): number | undefined {
   const remote = (agents ?? []).filter((a) => a.ID > 0);
   return (remote.find((a) => a.Configured !== true) ?? remote[0])?.ID;
+}
+
+/**
+ * What the user did that stages 4 and 5 wait for (issue 41 item 14; spec 1's titles "Open a
+ * Target View", "Open a Timeline Graph"): a Target View open (/targets/{id}), a timeline graph
+ * used (pressed, dragged, scrolled or its span chosen).
+ */
+export type UserStep = 'targetViewOpened' | 'timelineGraphUsed';
+
+/**
+ * The stage after a step of the user. Opening a Target View at stage 3 or 4 does what both ask
+ * (a trace runs, its view is open): on to 5. Using a timeline graph at stage 5: on to 6. Any
+ * other step leaves the progress as it is (the forward arrow still moves on by hand).
+ */
+export function afterUserStep(p: OnboardingProgress, step: UserStep): OnboardingProgress {
+  if (p.dismissed) return p;
+  if (step === 'targetViewOpened' && (p.stage === BackFloorStage || p.stage === TargetViewStage)) return { ...p, stage: TimelineGraphStage };
+  if (step === 'timelineGraphUsed' && p.stage === TimelineGraphStage) return { ...p, stage: FinalStage };
+  return p;
+}
+
+/** The sample trace among an agent's targets (to the onboarding host, by address or name). */
+export function sampleTraceOf(targets: readonly { ID: number; IPAddress: string; Name: string }[], sampleHost: string): number | undefined {
+  const host = sampleHost.trim().toLowerCase();
+  if (!host) return undefined;
+  return targets.find((t) => t.IPAddress.toLowerCase() === host || t.Name.toLowerCase() === host)?.ID;
 }
 
 /** Who gets onboarding: the onboarding flavour, a user (not LiveShare) with both claims. */

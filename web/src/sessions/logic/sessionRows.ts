@@ -31,7 +31,7 @@ export function sessionColumns(multiAgent: boolean): SessionColumn[] {
     { key: 'End', title: 'End', width: 165 },
     { key: 'Samples', title: 'Samples', width: 85, numeric: true, tooltip: SamplesTooltip },
     { key: 'Status', title: 'Status', width: 85 },
-    { key: 'Imported', title: 'Imported', width: 80 },
+    { key: 'Imported', title: 'Imported', width: 96 },
     { key: 'Agent', title: 'Agent', width: 130 },
   ];
   return multiAgent ? all : all.filter((c) => c.key !== 'Agent');

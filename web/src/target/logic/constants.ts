@@ -89,10 +89,17 @@ export const PacketLossBarFullPercent = 30;
 
 // --- Layout (spec 2 section 9) -------------------------------------------------------------
 
-/** Timeline graph height: (container height - 27 per graph) / number of graphs... */
-export const TimelineGraphChromePx = 27;
-/** ...minimum 70. */
-export const TimelineGraphMinHeightPx = 70;
+/**
+ * Timeline graph height: (container height - chrome per graph) / number of graphs. The chrome
+ * is the 26 px title bar, the frame's two 1 px borders and the 1 px gap below (the spec's 27
+ * left the borders out, so each graph's comment strip was cut by 2 px).
+ */
+export const TimelineGraphChromePx = 29;
+/**
+ * ...at least this (issue 41 item 9, replacing the spec's 70): a 120 px plot with its axes and
+ * axis titles readable, plus the 16 px comment strip. Graphs that do not fit scroll.
+ */
+export const TimelineGraphMinHeightPx = 136;
 export const DefaultSplitterFraction = 0.7;
 export const FocusBorderPx = 12;
 /**

@@ -13,6 +13,9 @@ describe('graphColumnWidth', () => {
   it('never goes below the minimum: the grid scrolls sideways then', () => {
     expect(graphColumnWidth(600, others, 300)).toBe(GraphColumnMinPx);
   });
+  it('keeps a readable Graph column when many columns are shown (Hosts, MPLS...): the grid scrolls instead', () => {
+    expect(graphColumnWidth(1100, [...others, 150, 200, 120, 100], 300)).toBe(180);
+  });
   it('uses the preferred width while the pane is not measured', () => {
     expect(graphColumnWidth(0, others, 300)).toBe(300);
   });

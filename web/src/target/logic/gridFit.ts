@@ -4,8 +4,12 @@
 // more than the user's own width for it unless there is room to spare (it grows then).
 // Only when even the minimum does not fit does the grid scroll sideways.
 
-/** Narrowest Graph column that still shows a min-avg-max bar and loss. */
-export const GraphColumnMinPx = 120;
+/**
+ * Narrowest Graph column that still shows a min-avg-max bar, loss and its scale's labels
+ * (issue 41 item 9: with Hosts and MPLS shown, 120 px left it about 100 px of bar and cut the
+ * scale's caption; below this the grid scrolls sideways instead).
+ */
+export const GraphColumnMinPx = 180;
 
 /**
  * Width for the Graph column: its preferred width when everything fits, else what is left

@@ -1,13 +1,34 @@
 // Sizes of the timeline graph area (spec 2 section 9): each graph gets the container height
-// minus 27 px of chrome per graph, shared out, but never less than 70 px; the splitter
-// between grid and graphs defaults to 0.7; time-axis ticks use steps from 5 s to 36 h.
+// minus its chrome (TimelineGraphChromePx), shared out, but never less than
+// TimelineGraphMinHeightPx (issue 41 item 9: readable at 1024x700, more graphs scroll); the
+// splitter between grid and graphs defaults to 0.7, but leaves the graphs room for one whole
+// graph; time-axis ticks use steps from 5 s to 36 h.
 import { DefaultSplitterFraction, TickSpacingStepsMs, TimelineGraphChromePx, TimelineGraphMinHeightPx } from './constants';
 
-/** Height of each timeline graph's plot: (container - 27 per graph) / graphs, at least 70. */
+/** Height of each timeline graph's plot: (container - chrome per graph) / graphs, at least the minimum. */
 export function timelineGraphHeight(containerHeightPx: number, graphCount: number): number {
   if (graphCount <= 0) return 0;
   const share = Math.floor((containerHeightPx - TimelineGraphChromePx * graphCount) / graphCount);
   return Math.max(TimelineGraphMinHeightPx, share);
+}
+
+/** The grid keeps at least this height, however the splitter is set. */
+export const MinGridPx = 90;
+
+/**
+ * The heights of the grid and the graphs pane in panes `paneHeightPx` tall (the splitter's
+ * `splitterPx` taken out): the grid gets `fraction` of it (or less, when its rows need less:
+ * `gridContentPx`), at least MinGridPx; but while there are graphs, the graphs pane keeps room
+ * for one whole graph at its minimum height, taken from the grid (at 1024x700 the grid's 0.7
+ * left the graphs 15-50 px, their axis titles cut).
+ */
+export function paneHeights(paneHeightPx: number, splitterPx: number, fraction: number, graphCount: number, gridContentPx?: number): { gridHeight: number; graphsHeight: number } {
+  const room = Math.max(0, paneHeightPx - splitterPx);
+  const share = Math.round(room * fraction);
+  const wanted = gridContentPx === undefined ? share : Math.min(share, gridContentPx);
+  const oneGraph = graphCount > 0 ? TimelineGraphMinHeightPx + TimelineGraphChromePx : 0;
+  const gridHeight = Math.max(MinGridPx, Math.min(wanted, room - oneGraph));
+  return { gridHeight, graphsHeight: Math.max(0, room - gridHeight) };
 }
 
 /**
