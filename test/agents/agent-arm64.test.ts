@@ -14,14 +14,13 @@ import { chmodSync, closeSync, existsSync, openSync, readSync, mkdirSync, mkdtem
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
 import { AgentInstallerScriptPath, type AgentDownloadLink } from '../../server/contract/agents.js';
-import { agentList, cmd, createAgentWithLink, waitFor, type AgentProcess, type AgentRound } from './support.js';
+import { agentList, cmd, createAgentWithLink, waitFor, hubCall, type AgentProcess, type AgentRound } from './support.js';
 import { spooledBatchCount } from '../../agent/spool.js';
 import { aarch64Prefix, arm64EmulationMissing, emulateArm64, qemuAarch64, qemuEnv, type Arm64Emulation } from '../support/qemu-arm64.js';
 
@@ -34,18 +33,6 @@ const intervalSeconds = 0.25;
 const compareMs = 120_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-async function hubCall<T>(url: string, cookie: string, method: string, ...args: unknown[]): Promise<T> {
-  const c = new HubConnectionBuilder()
-    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
-    .configureLogging(LogLevel.None)
-    .build();
-  await c.start();
-  try {
-    return (await c.invoke(method, ...args)) as T;
-  } finally {
-    await c.stop();
-  }
-}
 
 /** CPU time (user + system) of process `pid` so far, in ms. */
 function cpuMs(pid: number): number {

@@ -10,14 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
 import { simScenarioOf } from '../support/trace-network.js';
 import { asRoot } from '../netns/rounds.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import type { Scenario } from '../netns/scenario.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
-import { agentList, cmd, createAgentWithLink, roundsPerSecond, startAgent, waitAgentIdle, waitFor, type AgentProcess } from './support.js';
+import { agentList, cmd, createAgentWithLink, roundsPerSecond, startAgent, waitAgentIdle, waitFor, hubCall, type AgentProcess } from './support.js';
 
 const scenario: Scenario = { id: 54, routers: 3 };
 
@@ -36,18 +35,6 @@ function killListener(port: number): void {
   process.kill(pid, 'SIGKILL');
 }
 
-async function hubCall<T>(url: string, cookie: string, method: string, ...args: unknown[]): Promise<T> {
-  const c = new HubConnectionBuilder()
-    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
-    .configureLogging(LogLevel.None)
-    .build();
-  await c.start();
-  try {
-    return (await c.invoke(method, ...args)) as T;
-  } finally {
-    await c.stop();
-  }
-}
 
 for (const variant of asRoot ? (['netns', 'simulated'] as const) : (['simulated'] as const)) {
   describe(`remote agent through a server outage (${variant})`, () => {

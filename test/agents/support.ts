@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { spooledBatchCount } from '../../agent/spool.js';
 import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 
@@ -121,4 +122,18 @@ export function roundsPerSecond(measured: AgentRound[]): { start: number; end: n
     expected.set(second, (expected.get(second) ?? 0) + (marker ? 0 : 1));
   }
   return { start, end, expected };
+}
+
+/** One hub call on a connection of its own, as a console would make it (signed in by `cookie`). */
+export async function hubCall<T>(url: string, cookie: string, method: string, ...args: unknown[]): Promise<T> {
+  const c = new HubConnectionBuilder()
+    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
+    .configureLogging(LogLevel.None)
+    .build();
+  await c.start();
+  try {
+    return (await c.invoke(method, ...args)) as T;
+  } finally {
+    await c.stop();
+  }
 }
