@@ -7,7 +7,10 @@ import { HopHostMinuteMs } from '../hop-details/tally.js';
 import { listParam } from '../store/id-list.js';
 import type { TraceMinutePath } from './graph.js';
 
-/** Per session, the path of every minute in [from, to) (the minutes the range touches) in which a hop answered. */
+/**
+ * Per session, the path of every minute in [from, to) (the minutes the range touches) in which
+ * a hop answered, equal consecutive minutes as one entry with their count.
+ */
 export async function minutePathsOf(q: Queryable, sessionIds: number[], from: number, to: number): Promise<Map<number, TraceMinutePath[]>> {
   const out = new Map<number, TraceMinutePath[]>(sessionIds.map((id) => [id, []]));
   if (!sessionIds.length) return out;
@@ -21,8 +24,13 @@ export async function minutePathsOf(q: Queryable, sessionIds: number[], from: nu
   let minute = NaN;
   let hop = NaN;
   let path = '';
+  // Equal consecutive minutes of a trace (a steady route) become one entry with their count.
   const flush = () => {
-    if (path) out.get(session)?.push({ minute, path });
+    if (!path) return;
+    const list = out.get(session);
+    const last = list?.[list.length - 1];
+    if (last && last.path === path) last.minutes = (last.minutes ?? 1) + 1;
+    else list?.push({ minute, path, minutes: 1 });
   };
   for (const r of rows) {
     const s = Number(r.sessionId);
