@@ -135,4 +135,20 @@ describe('the path graph', () => {
     expect(edge(g, 'ip:10.0.1.1', 'ip:10.0.0.9')!.Weight).toBe(500);
     expect(g.routeChanges).toEqual([]);
   });
+
+  it('takes a run of equal minutes read once with its length as that many minutes', () => {
+    const hops = [hop(1, ['10.0.0.1'], 1), hop(2, ['10.0.1.1'], 2), hop(3, ['10.0.0.9'], 3)];
+    const each = trace(1, 1, hops, 5);
+    const path = each.minutes[0].path;
+    // Five minutes: the first route for three, another second hop for two (read as two runs).
+    const perMinute: TracePath = { ...each, minutes: [0, 1, 2].map((m) => ({ minute: m * M, path })).concat([3, 4].map((m) => ({ minute: m * M, path: path.replace('10.0.1.1', '10.0.1.2') }))) };
+    const runs: TracePath = { ...each, minutes: [{ minute: 0, path, minutes: 3 }, { minute: 3 * M, path: path.replace('10.0.1.1', '10.0.1.2'), minutes: 2 }] };
+    const a = buildPathGraph([perMinute]);
+    const b = buildPathGraph([runs]);
+    expect(edge(b, 'ip:10.0.0.1', 'ip:10.0.1.1')?.Weight).toBe(3);
+    expect(edge(b, 'ip:10.0.0.1', 'ip:10.0.1.2')?.Weight).toBe(2);
+    expect(b.edges).toEqual(a.edges);
+    expect(b.routeChanges).toEqual(a.routeChanges);
+    expect(b.routeChanges.map((c) => c.Time)).toEqual([new Date(3 * M).toISOString()]);
+  });
 });

@@ -71,6 +71,6 @@ export async function seedPathView(dataDir: string, o: { agents: number; hops: n
 declare global {
   interface Window {
     /** The Path view's draw times (web/src/path/PathPanel.tsx), read in the browser. */
-    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; nodes: number }[];
+    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; orderSwept: boolean; nodes: number }[];
   }
 }

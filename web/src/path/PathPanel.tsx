@@ -29,7 +29,7 @@ export interface PathPanelProps {
 declare global {
   interface Window {
     /** Draw times of the Path view (ms from data to painted), read by the browser test and benchmark. */
-    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; nodes: number }[];
+    __hopwatchPathDraws?: { ms: number; layoutMs: number; layoutRan: boolean; orderSwept: boolean; nodes: number }[];
   }
 }
 
@@ -67,7 +67,7 @@ export function PathPanel({ kind, id, range, onSelectRange, onOpenHop }: PathPan
     const t0 = started.current;
     requestAnimationFrame(() => {
       const ms = performance.now() - t0;
-      (window.__hopwatchPathDraws ??= []).push({ ms, layoutMs: drawn.layoutMs, layoutRan: drawn.layoutRan, nodes: drawn.graph.nodes.length });
+      (window.__hopwatchPathDraws ??= []).push({ ms, layoutMs: drawn.layoutMs, layoutRan: drawn.layoutRan, orderSwept: drawn.layout.orderSwept, nodes: drawn.graph.nodes.length });
       root.current?.setAttribute('data-draw-ms', ms.toFixed(1));
     });
   }, [drawn]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StableLayout } from './layout';
+import { layoutGraph, StableLayout } from './layout';
 import { shownGraph } from './shownGraph';
 import { edge, node, syntheticView, view } from './fixtures';
 
@@ -38,5 +38,35 @@ describe('the layered layout', () => {
     expect(layout.nodes.has('ip:10.0.0.1')).toBe(true);
     stable.place(shownGraph(a, none));
     expect(stable.runs).toBe(2);
+  });
+
+  // Edges between the same two layers whose ends are in opposite orders cross.
+  const crossings = (layout: ReturnType<typeof layoutGraph>, edges: { from: string; to: string }[]) => {
+    let n = 0;
+    const p = (id: string) => layout.nodes.get(id)!;
+    for (const a of edges)
+      for (const b of edges)
+        if (a !== b && p(a.from).x === p(b.from).x && p(a.to).x === p(b.to).x && (p(a.from).y - p(b.from).y) * (p(a.to).y - p(b.to).y) < 0) n++;
+    return n / 2;
+  };
+
+  it('keeps the first order, without the crossing-reduction sweeps, when it crosses nothing', () => {
+    const g = shownGraph(syntheticView(10, 30), none);
+    const layout = layoutGraph({ nodes: g.nodes, edges: g.edges });
+    expect(layout.orderSwept).toBe(false);
+    expect(crossings(layout, g.edges)).toBe(0);
+  });
+
+  it('still sweeps when the first order crosses, and uncrosses what can be', () => {
+    // dagre's first order walks depth first from the agents: agent 1's routers A (to P) then
+    // B (to Q), then agent 2's C, which also goes to P: C -> P crosses B -> Q until the sweeps
+    // put B above A (or Q below P).
+    const [a1, a2, A, B, C, P, Q, T] = ['agent:1', 'agent:2', 'ip:10.0.1.1', 'ip:10.0.1.2', 'ip:10.0.2.1', 'ip:10.0.3.1', 'ip:10.0.3.2', 'ip:10.0.9.9'];
+    const nodes = [a1, a2, A, B, C, P, Q, T].map((id) => ({ id, kind: id.startsWith('agent') ? ('Agent' as const) : ('Router' as const) }));
+    const link = (from: string, to: string) => ({ key: `${from}>${to}`, from, to, weight: 1 });
+    const edges = [link(a1, A), link(a1, B), link(a2, C), link(A, P), link(B, Q), link(C, P), link(P, T), link(Q, T)];
+    const layout = layoutGraph({ nodes, edges });
+    expect(layout.orderSwept).toBe(true);
+    expect(crossings(layout, edges)).toBe(0);
   });
 });
