@@ -123,12 +123,12 @@ describe('console shell in Chromium', () => {
     await page.locator('.toast').getByRole('button', { name: 'Submit Ticket' }).click();
     await see('Submit a Support Ticket');
     await page.getByLabel('Name', { exact: true }).fill('Ops Engineer');
-    await page.getByLabel('E-mail').fill('not-an-address');
+    await page.getByLabel('E-mail', { exact: true }).fill('not-an-address');
     await page.getByLabel('Problem description').fill('New Summary fails');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await see('Enter a valid e-mail address');
-    expect(await page.getByLabel('E-mail').evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.getByLabel('E-mail').fill('ops@example.org');
+    expect(await page.getByLabel('E-mail', { exact: true }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel('E-mail', { exact: true }).fill('ops@example.org');
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await see('Error sending support ticket: Mail relay down');
     expect(JSON.parse(ticketBody).at(-1).Message).toBe('Summary store unavailable');
