@@ -75,6 +75,7 @@ const PostgresSuites = [
   'server/settings/version.integration.test.ts',
   'server/store/list-param.test.ts',
   'server/store/retention.integration.test.ts',
+  'server/store/sample-tables.integration.test.ts',
   'server/ingest/recent.integration.test.ts',
   'server/ingest/group-commit.integration.test.ts',
   'server/ingest/memory-cap.integration.test.ts',
