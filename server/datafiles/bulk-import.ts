@@ -198,6 +198,15 @@ export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: {
   }
 }
 
+/** The UTC days (numbers since 1970) the file's valid samples fall on, read from the file alone (DuckDB). */
+export async function fileDays(files: Queryable, path: string, meta: FileMetadata): Promise<number[]> {
+  const layout = SampleLayouts[meta.version];
+  const [days] = await files.numbers(
+    `SELECT DISTINCT floor(time_ms::BIGINT / 86400000)::DOUBLE AS d FROM read_parquet(${sqlPath(path)}) WHERE time_ms > 0 AND ${layout.valid} ORDER BY 1`,
+  );
+  return days ? Array.from(days) : [];
+}
+
 /**
  * Writes the file's samples, their rollup rows at every level and the marks for
  * `sessionId`, inside the caller's transaction (q and conn of Store.transaction), a slice

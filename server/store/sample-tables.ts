@@ -17,7 +17,7 @@ import { rowsFromColumns, type RollupRows } from '../rollups/rows.js';
 import type { SampleBatch } from '../ingest/sample-columns.js';
 import { copyRollups, copySamples, prepareRollupDays, prepareSampleDays } from './postgres/samples-write.js';
 import { readSamples as pgReadSamples, readStoredRollups, type PgReader } from './postgres/samples-read.js';
-import { MinuteRollupRows, RollupLevels, SampleBlocks, SampleRounds, dayOf, ensureDays } from './postgres/samples-schema.js';
+import { MinuteRollupRows, RollupLevels, SampleBlocks, SampleRounds, ensureDays } from './postgres/samples-schema.js';
 import { rollupRowCount, sampleCounts } from './postgres/samples-retention.js';
 
 /** The PostgreSQL pool of a store (undefined on DuckDB). */
@@ -118,15 +118,16 @@ export async function storedCounts(store: Store, since: number): Promise<{ sampl
 export const samplesInSql = (q: Queryable): boolean => dialectOf(q) !== 'postgres';
 
 /**
- * Before an import's transaction: PostgreSQL makes the day partitions of [begin, end] for the
- * samples and 1-minute rows (inside the transaction CREATE ... PARTITION OF would wait for the
- * parent that the transaction's own COPY holds).
+ * Before an import's transaction: PostgreSQL makes the day partitions of these days (numbers
+ * since 1970, UTC) for the samples and 1-minute rows (inside the transaction CREATE ...
+ * PARTITION OF would wait for the parent that the transaction's own COPY holds). `daysOf`: the days the
+ * file's samples fall on, not its range: samples years apart make two days, not a thousand.
  */
-export async function prepareRangeWrite(store: Pick<Store, 'dialect'>, begin: number | null, end: number | null): Promise<void> {
+export async function prepareDaysWrite(store: Pick<Store, 'dialect'>, daysOf: () => Promise<readonly number[]>): Promise<void> {
   const pool = pgPoolOf(store);
-  if (!pool || begin === null || end === null || !(end >= begin)) return;
-  const days: number[] = [];
-  for (let d = dayOf(begin); d <= dayOf(end); d++) days.push(d);
+  if (!pool) return; // DuckDB: nothing to make (the days are not even read)
+  const days = await daysOf();
+  if (!days.length) return;
   await ensureDays(pool, SampleRounds, days);
   await ensureDays(pool, MinuteRollupRows, days);
 }
