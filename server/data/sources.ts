@@ -8,7 +8,7 @@ import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { leanRowsFromStoredColumns, partsInTimeOrder, rowsFromColumns, rowsFromStoredColumns, type RollupRows } from '../rollups/rows.js';
 import { RollupLeanStoredColumns, RollupStoredColumns, rollupReduceColumns } from '../rollups/sql.js';
 import { RollupRowColumns, RollupTable } from '../rollups/columns.js';
-import { SampleSelectColumns } from '../store/latency-micros.js';
+import { pgReaderOf, pgReducedRollups, pgStoredRollups, readRawSamples } from '../store/sample-tables.js';
 import type { SampleColumns } from '../../wasm/kernel-types.js';
 import type { RecentView } from '../rollups/recent-data.js';
 import type { ClosedReads } from '../store/closed-reads.js';
@@ -41,11 +41,7 @@ export async function closedMarks(q: Queryable, sessionId: number): Promise<numb
 }
 
 async function readSamples(q: Queryable, sessionId: number, from: number, to: number): Promise<Piece> {
-  const [time, hop, latency] = await q.numbers(
-    `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop`,
-    [sessionId, from, to],
-  );
-  return { kind: 'samples', samples: { length: time.length, time, hop: Int32Array.from(hop), latency } };
+  return { kind: 'samples', samples: await readRawSamples(q, sessionId, from, to) };
 }
 
 // Onto the grid of $5 + k * $6: one row per bucket and hop (sql.ts says how each column merges).
@@ -215,15 +211,24 @@ async function storePieces(q: Queryable, sessionId: number, g: Segment, grid: Gr
     cache.set(sessionId, key, pieces, piecesBytes(pieces, keys), generation);
     return pieces;
   };
-  if (reduces(grid, resolution)) return cached(`${at}:${grid.start}:${grid.period}`, () => readReduced(q, sessionId, resolution, g.from, g.to, grid));
-  const whole = () => readStored(q, plainSql, params, rowsFromStoredColumns);
+  // PostgreSQL's layout (blocks and plain rows, sample-tables.ts) answers the same rows.
+  const pg = pgReaderOf(q);
+  if (reduces(grid, resolution))
+    return cached(`${at}:${grid.start}:${grid.period}`, async () =>
+      pg ? [rowsPiece(await pgReducedRollups(pg, resolution, sessionId, g.from, g.to, grid))] : readReduced(q, sessionId, resolution, g.from, g.to, grid),
+    );
+  const whole = async () => (pg ? [rowsPiece(await pgStoredRollups(pg, resolution, sessionId, g.from, g.to))] : readStored(q, plainSql, params, rowsFromStoredColumns));
   if (!detailHop) return cached(at, whole);
   // Every column of every hop, when an earlier read without a hop (an insight's, a graph of a
   // target whose hop is not known) left them.
   const all = cache?.get<Piece[]>(sessionId, at);
   if (all) return all;
-  const lean = () => cached(`${at}:lean`, () => readStored(q, leanSql, params, leanRowsFromStoredColumns), LeanKeys);
-  const own = () => cached(`${at}:hop:${detailHop}`, () => readStored(q, hopSql, [...params, detailHop], rowsFromStoredColumns));
+  const lean = () =>
+    cached(`${at}:lean`, async () => (pg ? [rowsPiece(await pgStoredRollups(pg, resolution, sessionId, g.from, g.to, { kind: 'lean' }))] : readStored(q, leanSql, params, leanRowsFromStoredColumns)), LeanKeys);
+  const own = () =>
+    cached(`${at}:hop:${detailHop}`, async () =>
+      pg ? [rowsPiece(await pgStoredRollups(pg, resolution, sessionId, g.from, g.to, { kind: 'hop', hop: detailHop }))] : readStored(q, hopSql, [...params, detailHop], rowsFromStoredColumns),
+    );
   const [ownPieces, leanPieces] = q.concurrent ? await Promise.all([own(), lean()]) : [await own(), await lean()];
   // Each cell's rows come from one piece, in time order: all the kernel's merge needs.
   return [...ownPieces, ...leanPieces.map((p) => ({ ...p, skipHop: detailHop }))];

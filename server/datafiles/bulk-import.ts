@@ -19,14 +19,15 @@ import { HttpError } from '../http/errors.js';
 import type { Connection, Queryable } from '../store/db.js';
 import type { NumericColumn } from '../store/numeric-columns.js';
 import { floorTo, LateSampleGraceMs, RollupResolutionsMs } from '../rollups/levels.js';
-import { appendRollups, type RollupSet } from '../rollups/append.js';
+import type { RollupSet } from '../rollups/append.js';
 import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
 import { RollupRowKeys } from '../rollups/columns.js';
 import { prepareFlush, type SessionCarry } from '../ingest/worker.js';
 import { FileLatencyCodes, SampleLayouts, type FileMetadata } from './format.js';
 import { checkSamples, damaged, rowGroups } from './read-file.js';
 import { sqlPath } from './temp-files.js';
-import { insertFromFile, type CopyColumn } from '../store/file-copies.js';
+import type { CopyColumn } from '../store/file-copies.js';
+import { insertSamplesFromFile, writeRollupRows } from '../store/sample-tables.js';
 
 /** The samples table's columns as an import writes them. */
 const SampleColumns: CopyColumn[] = [
@@ -99,7 +100,7 @@ export function appendParts(sets: RollupSet[], most = AppendRows): RollupSet[][]
 /** The sets through appenders of at most AppendRows rows each, with a turn of the event loop between them. */
 async function appendInParts(conn: Connection, sets: RollupSet[]): Promise<void> {
   for (const part of appendParts(sets)) {
-    await appendRollups(conn, part);
+    await writeRollupRows(conn, part);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -195,6 +196,15 @@ export function* batchesOf(chunks: NumericColumn[][], sessionId: number, seen: {
     }
     yield { length: n, session: new Int32Array(n).fill(sessionId), time, hop, latency };
   }
+}
+
+/** The UTC days (numbers since 1970) the file's valid samples fall on, read from the file alone (DuckDB). */
+export async function fileDays(files: Queryable, path: string, meta: FileMetadata): Promise<number[]> {
+  const layout = SampleLayouts[meta.version];
+  const [days] = await files.numbers(
+    `SELECT DISTINCT floor(time_ms::BIGINT / 86400000)::DOUBLE AS d FROM read_parquet(${sqlPath(path)}) WHERE time_ms > 0 AND ${layout.valid} ORDER BY 1`,
+  );
+  return days ? Array.from(days) : [];
 }
 
 /**
@@ -319,11 +329,10 @@ export async function writeSamplesAndRollups(
   let short = false;
   for (const slice of slicesOf(await rowGroups(files, path, name))) {
     const t0 = performance.now();
-    const insert = insertFromFile(
+    const insert = insertSamplesFromFile(
       q,
       conn,
       files,
-      'samples',
       SampleColumns,
       `SELECT ${Number(sessionId)}::INTEGER, time_ms::BIGINT, hop::SMALLINT, (${layout.latencyMicros})::INTEGER FROM read_parquet(${sqlPath(path)}, file_row_number = true)
        WHERE ${sliceWhere(slice)} AND time_ms > 0 AND ${layout.valid}`,

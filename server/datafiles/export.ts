@@ -11,9 +11,10 @@ import { hostsOf } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
 import { asciiJson, ColumnsDescription, DataFileExtension, DataFileFormat, DataFileVersion, MetaKey, type FileMetadata } from './format.js';
 import { configurationOf, routeChangesBetween } from './repository.js';
-import { fileSamplesSql, selectionStatsSql, type SampleSelection } from './samples-sql.js';
+import { fileSamplesSql, samplesInSql, selectSamples, selectionStatsSql, type SampleSelection } from './samples-sql.js';
+import { latencyMicros } from '../store/latency-micros.js';
 import { sqlPath } from './temp-files.js';
-import { copyToFile, type CopyColumn } from '../store/file-copies.js';
+import { copyToFile, writeColumnsToFile, type CopyColumn } from '../store/file-copies.js';
 
 /** The columns fileSamplesSql reads (format version 2), in its order. */
 const FileSampleColumns: CopyColumn[] = [
@@ -56,10 +57,12 @@ export function dataFileName(target: string, firstSample: number | null, ext = D
 export async function writeDataFile(store: Store, p: Principal, args: DownloadArgs, path: string): Promise<WrittenFile> {
   const { session: s, sel } = await selection(store, p, args);
   return store.read(async (q) => {
-    const all = await q.one<{ n: number; begin: number | null; end: number | null }>(selectionStatsSql(sel));
+    // Where no SQL text reaches the samples (PostgreSQL's blocks), they are read into JS once.
+    const inJs = samplesInSql(q) ? undefined : await selectSamples(q, { ...sel, limit: args.MaxSamples });
+    const all = inJs ? inJs.all : await q.one<{ n: number; begin: number | null; end: number | null }>(selectionStatsSql(sel));
     const cut = args.MaxSamples !== undefined && all!.n > args.MaxSamples;
     const chosen: SampleSelection = cut ? { ...sel, limit: args.MaxSamples } : sel;
-    const stats = cut ? (await q.one<{ n: number; begin: number | null; end: number | null }>(selectionStatsSql(chosen)))! : all!;
+    const stats = inJs ? inJs.chosen : cut ? (await q.one<{ n: number; begin: number | null; end: number | null }>(selectionStatsSql(chosen)))! : all!;
     const hosts = await hostsOf(q, [s.id]);
     const config = (await configurationOf(q, s.configurationId)) ?? { Name: 'Default', Warn: 100, Bad: 250, Scale: 100 };
     // Comments and route changes of the range asked for (a cut range keeps them all: they are small).
@@ -106,14 +109,12 @@ export async function writeDataFile(store: Store, p: Principal, args: DownloadAr
     // DuckDB would pick one for the time, 4,096 distinct values a row group, which cost 1 MB
     // on bench:files' 7 days where the delta of a 2.5 s step costs 4 KB), then zstd.
     // Measured on bench:files' history: 1.84 bytes/hop sample, version 1's DOUBLEs 6.43.
-    await copyToFile(
-      q,
-      store.fileDb,
-      fileSamplesSql(chosen),
-      FileSampleColumns,
-      sqlPath(path),
-      `FORMAT parquet, PARQUET_VERSION V2, COMPRESSION zstd, DICTIONARY_SIZE_LIMIT 1, ROW_GROUP_SIZE 122880, KV_METADATA {${kvSql}}`,
-    );
+    const options = `FORMAT parquet, PARQUET_VERSION V2, COMPRESSION zstd, DICTIONARY_SIZE_LIMIT 1, ROW_GROUP_SIZE 122880, KV_METADATA {${kvSql}}`;
+    if (inJs) {
+      // The stored integers, as fileSamplesSql reads them: ms times, microsecond latencies.
+      const micros = Float64Array.from(inJs.latency, latencyMicros);
+      await writeColumnsToFile(store.fileDb!, FileSampleColumns, [inJs.time, Float64Array.from(inJs.hop), micros], sqlPath(path), options);
+    } else await copyToFile(q, store.fileDb, fileSamplesSql(chosen), FileSampleColumns, sqlPath(path), options);
     return { fileName: dataFileName(s.targetName || s.originalTarget, stats.begin), cut, samples: stats.n };
   });
 }

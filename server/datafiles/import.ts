@@ -12,12 +12,13 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus } from '../events.js';
 import type { Config } from '../config.js';
 import type { Queryable, Store } from '../store/db.js';
+import { prepareDaysWrite } from '../store/sample-tables.js';
 import * as summaries from '../summaries/service.js';
 import { deleteForGood } from '../sessions/service.js';
 import { insertSession, setSessionState } from '../targets/repository.js';
 import type { FileMetadata } from './format.js';
 import { checkLayout, readMetadata } from './read-file.js';
-import { writeSamplesAndRollups } from './bulk-import.js';
+import { fileDays, writeSamplesAndRollups } from './bulk-import.js';
 import { configurationNamed, insertComments, insertHosts, insertRouteChanges, setImportedFields } from './repository.js';
 import { markImported } from '../sessions/imported.js';
 
@@ -81,6 +82,8 @@ export async function importDataFile(deps: ImportDeps, p: Principal, file: { pat
   t = performance.now();
   let session = 0;
   let written = 0;
+  // PostgreSQL: the day partitions the samples need, before the transaction (sample-tables.ts).
+  await prepareDaysWrite(deps.store, () => fileDays(files, file.path, meta));
   // Background: the console's reads do not wait for it (Store.read waits for foreground
   // writes), so a long import holds no other request; this caller answers after the commit.
   const { id, bulk } = await deps.store.transaction(async (q, conn) => {

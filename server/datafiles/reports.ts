@@ -4,10 +4,10 @@
 import type { Principal } from '../account/principal.js';
 import { isSpecialLatency, LatencyCode } from '../../engine/latency-codes.js';
 import type { DataService } from '../data/service.js';
-import type { Store } from '../store/db.js';
+import type { Queryable, Store } from '../store/db.js';
 import { hostsOf } from '../targets/repository.js';
 import { selection, type DownloadArgs } from './export.js';
-import { selectionStatsSql, sessionSamplesSql } from './samples-sql.js';
+import { samplesInSql, selectSamples, selectionStatsSql, sessionSamplesSql, type SampleSelection } from './samples-sql.js';
 
 export interface HopReportRow {
   [k: string]: string | number | null;
@@ -87,13 +87,23 @@ const statusOf = (latency: number) =>
           ? 'stop/start'
           : 'other';
 
+/** The newest `max` samples of a selection in time order, by SQL where the store has it in a table. */
+async function newestSamples(q: Queryable, sel: SampleSelection, max: number): Promise<{ cut: boolean; time: ArrayLike<number>; hop: ArrayLike<number>; latency: ArrayLike<number> }> {
+  if (!samplesInSql(q)) {
+    const r = await selectSamples(q, { ...sel, limit: max });
+    return { cut: r.all.n > max, time: r.time, hop: r.hop, latency: r.latency };
+  }
+  const all = await q.one<{ n: number }>(selectionStatsSql(sel));
+  const cut = all!.n > max;
+  const [time, hop, latency] = await q.numbers(sessionSamplesSql(cut ? { ...sel, limit: max } : { ...sel, ordered: true }));
+  return { cut, time, hop, latency };
+}
+
 /** The newest MaxSamples samples of the range, in time order; `cut` when there were more. */
 export async function samplesReport(store: Store, p: Principal, args: DownloadArgs & { MaxSamples: number }) {
   const { session: s, sel } = await selection(store, p, args);
   return store.read(async (q) => {
-    const all = await q.one<{ n: number }>(selectionStatsSql(sel));
-    const cut = all!.n > args.MaxSamples;
-    const [time, hop, latency] = await q.numbers(sessionSamplesSql(cut ? { ...sel, limit: args.MaxSamples } : { ...sel, ordered: true }));
+    const { cut, time, hop, latency } = await newestSamples(q, sel, args.MaxSamples);
     const ip = new Map((await hostsOf(q, [s.id])).map((h) => [h.hop, h.address]));
     const rows: SampleReportRow[] = [];
     for (let i = 0; i < time.length; i++) {

@@ -4,7 +4,9 @@
 // because COPY takes no parameters. Latencies are stored as microseconds (docs/store.md,
 // "Compact samples"); the reports read them as DOUBLE ms, a data file (version 2) keeps the
 // stored integers as they are.
+import type { Queryable } from '../store/db.js';
 import { latencyMsSql } from '../store/latency-micros.js';
+import { readRawSamples, samplesInSql } from '../store/sample-tables.js';
 
 export interface SampleSelection {
   sessionId: number;
@@ -52,3 +54,27 @@ export function fileSamplesSql(s: SampleSelection): string {
 export function selectionStatsSql(s: SampleSelection): string {
   return `SELECT count(*)::BIGINT AS n, min(time_ms) AS "begin", max(time_ms) AS "end" FROM (${sessionSamplesSql(s)}) AS rows_of_session`;
 }
+
+export interface SelectedSamples {
+  /** The selection's count and first and last time, before the limit (null: no sample). */
+  all: { n: number; begin: number | null; end: number | null };
+  /** The same after the limit. */
+  chosen: { n: number; begin: number | null; end: number | null };
+  /** In time, then hop order: time ms, hop, latency ms or its code. */
+  time: Float64Array;
+  hop: Int32Array;
+  latency: Float64Array;
+}
+
+/**
+ * The selection's samples read into JS, where no SQL text reaches them (PostgreSQL's packed
+ * blocks, sample-tables.ts samplesInSql): the same rows, order and limit as the statements above.
+ */
+export async function selectSamples(q: Queryable, s: SampleSelection): Promise<SelectedSamples> {
+  const r = await readRawSamples(q, s.sessionId, s.from, s.to + 1);
+  const stats = (a: number, b: number) => (b > a ? { n: b - a, begin: r.time[a], end: r.time[b - 1] } : { n: 0, begin: null, end: null });
+  const from = s.limit !== undefined && r.length > s.limit ? r.length - s.limit : 0;
+  return { all: stats(0, r.length), chosen: stats(from, r.length), time: r.time.subarray(from), hop: r.hop.subarray(from), latency: r.latency.subarray(from) };
+}
+
+export { samplesInSql };

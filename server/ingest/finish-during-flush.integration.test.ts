@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { readRawSamples } from '../store/sample-tables.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -48,7 +49,7 @@ function rounds(sid: number, from: number, n: number) {
 async function expectExact(store: StoreT, ingest: Pipeline | undefined, sid: number, accountId: number, from: number, to: number) {
   const principal = { userId: 0, accountId, username: 'finish', isRoot: true, claims: [] };
   const grid = bucketGrid(from, to, 60_000);
-  const [time, hop, latency] = await store.numbers(`SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 ORDER BY time, hop`, [sid]);
+  const { time, hop, latency } = await readRawSamples(store, sid, 0, 8.64e15);
   const truth = ref.referenceBucketSamples({ time, hop, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
   for (const source of ingest ? [ingest, undefined] : [undefined]) {
     for (let h = 1; h <= HOPS; h++) {

@@ -8,8 +8,8 @@ import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
 import { list } from '../store/dialect.js';
 import { inTransaction, type Queryable, type Store } from '../store/db.js';
-import { appendSamples } from './appenders.js';
-import { appendRollups, type RollupSet } from '../rollups/append.js';
+import { prepareRollupWrite, prepareSampleWrite, writeRollupRows, writeSamples } from '../store/sample-tables.js';
+import type { RollupSet } from '../rollups/append.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { concatRollupRows, type RollupRows } from '../rollups/rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
@@ -418,9 +418,11 @@ export class IngestPipeline {
         pendingRows: f.pendingRows,
       };
     });
+    // PostgreSQL's day partitions are made before the transaction (sample-tables.ts).
+    await prepareSampleWrite(this.store, batch);
     // Background: a data call reads what is committed instead of waiting for this flush.
     await this.store.transaction(async (q, conn) => {
-      await appendSamples(conn, batch);
+      await writeSamples(conn, batch);
       // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
       await appendTallies(conn, plans.filter((p) => p.count));
       await upsertHosts(q, hosts, Date.now());
@@ -515,8 +517,9 @@ export class IngestPipeline {
       taken.push({ state, parts: state.unwritten.map((parts) => parts.length), marks });
     }
     if (sets.length || moved.length) {
+      await prepareRollupWrite(this.store, sets);
       await this.store.side((q, conn) => inTransaction(q, conn, async () => {
-        await appendRollups(conn, sets);
+        await writeRollupRows(conn, sets);
         await writeMarks(q, moved);
       }), 'rollups');
     }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
 import { SampleSelectColumns } from '../store/latency-micros.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { readRawSamples } from '../store/sample-tables.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -71,7 +72,7 @@ async function checkRange(from: number, to: number, periodSeconds: number, hop =
   expect(memory.FirstDatapoint).toBe(stored.FirstDatapoint);
   // Against the raw samples, bucketed by the reference kernel: counts exact, jitter too.
   const grid = bucketGrid(from, to, periodSeconds * 1000);
-  const [time, hops, latency] = await store.numbers(`SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 ORDER BY time, hop`, [sid]);
+  const { time, hop: hops, latency } = await readRawSamples(store, sid, 0, 8.64e15);
   const truth = ref.referenceBucketSamples({ time, hop: hops, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
   let sent = 0;
   for (const p of memory.Points) {

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertActiveSession } from './testing/sessions.js';
-import { SampleSelectColumns } from '../store/latency-micros.js';
-import { openTestStore } from '../store/testing/test-store.js';
+import { openTestStore, testDatabaseUrl } from '../store/testing/test-store.js';
+import { countRollupRows, countSamples } from '../store/testing/stored-rows.js';
+import { readRawSamples, readRollupRows } from '../store/sample-tables.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
@@ -49,7 +50,14 @@ function hourOfRounds(sid: number, from: number) {
 }
 
 const count = async (store: StoreT, sql: string, params: unknown[]) => Number((await store.one(sql, params)).n);
-const storedRows = (store: StoreT, sid: number) => count(store, 'SELECT count(*) AS n FROM rollups WHERE session_id = $1', [sid]);
+const storedRows = (store: StoreT, sid: number) => countRollupRows(store, 'all', { sessionId: sid });
+const End = 8.64e15;
+const onPostgres = process.env.HOPWATCH_TEST_STORE === 'postgres';
+/** The distinct (time, hop) cells of a level's stored rows of a session. */
+const distinctCells = async (store: StoreT, resolution: number, sid: number) => {
+  const r = await readRollupRows(store, resolution, sid, 0, End);
+  return new Set(Array.from(r.time, (t, i) => `${t}:${r.hop[i]}`)).size;
+};
 const storedMarks = async (store: StoreT, sid: number) =>
   (await store.all('SELECT resolution, closed_until AS c FROM rollup_marks WHERE session_id = $1 ORDER BY resolution', [sid])).map((r: { c: number }) => r.c);
 
@@ -58,8 +66,8 @@ async function expectMinutesStoredOnce(store: StoreT, ingest: Pipeline, sid: num
   const marks = await storedMarks(store, sid);
   expect(marks).toEqual(ingest.recent(sid)!.marks);
   const minutes = ((marks[0] - T0) / 60_000) * HOPS;
-  expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(minutes);
-  expect(await count(store, 'SELECT count(DISTINCT (time, hop)) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(minutes);
+  expect(await countRollupRows(store, 60_000, { sessionId: sid })).toBe(minutes);
+  expect(await distinctCells(store, 60_000, sid)).toBe(minutes);
 }
 
 /**
@@ -70,7 +78,7 @@ async function expectExact(store: StoreT, ingest: Pipeline | undefined, sid: num
   const principal = { userId: 0, accountId, username: 'groups', isRoot: true, claims: [] };
   const args = { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: to, periodSeconds, includeJitter: false };
   const grid = bucketGrid(from, to, periodSeconds * 1000);
-  const [time, hop, latency] = await store.numbers(`SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 ORDER BY time, hop`, [sid]);
+  const { time, hop, latency } = await readRawSamples(store, sid, 0, End);
   const truth = ref.referenceBucketSamples({ time, hop, latency }, { start: grid.start, period: grid.period, bucketCount: grid.bucketCount, hopCount: HOPS });
   for (const source of ingest ? [ingest, undefined] : [undefined]) {
     const r = await dataPointBuckets(store, principal, args, source);
@@ -124,9 +132,12 @@ describe('rollup rows written in groups', () => {
       expect(await count(store, 'SELECT count(*) AS n FROM sample_tallies', [])).toBe(0);
       // Every minute up to the 1-minute mark (the last 15 s stay open), one row per hop.
       await expectMinutesStoredOnce(store, ingest, sid);
-      // Insertion order is time order per session and level (the store's plain reads rely on it).
-      const [times] = await store.numbers('SELECT time FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid]);
-      expect(times.every((t: number, i: number) => i === 0 || t >= times[i - 1])).toBe(true);
+      // Insertion order is time order per session and level (DuckDB's plain reads rely on it;
+      // PostgreSQL's reads order blocks and plain rows themselves).
+      if (!onPostgres) {
+        const [times] = await store.numbers('SELECT time FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid]);
+        expect(times.every((t: number, i: number) => i === 0 || t >= times[i - 1])).toBe(true);
+      }
       await expectExact(store, ingest, sid, accountId, T0, T0 + 5 * H, 600);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 5 * H, 3600);
     } finally {
@@ -227,14 +238,16 @@ describe('rollup rows written in groups', () => {
       const written = await storedRows(store, sid);
       expect(written).toBeGreaterThan(0);
 
-      // The rollup table is away: the samples still commit, the rows wait in memory.
-      await store.run('ALTER TABLE rollups RENAME TO rollups_away');
+      // The rollup table is away (PostgreSQL: the 1-minute rows' table, which every group writes
+      // to): the samples still commit, the rows wait in memory, and none of them was written.
+      const away = onPostgres ? 'rollup_rows_1m' : 'rollups';
+      await store.run(`ALTER TABLE ${away} RENAME TO rollups_away`);
       await ingest.addBatch(hourOfRounds(sid, T0 + H));
       expect(failures).toHaveLength(1);
       expect(ingest.unwrittenRollupRows).toBeGreaterThan(0);
-      expect(await count(store, 'SELECT count(*) AS n FROM rollups_away WHERE session_id = $1', [sid])).toBe(written);
-      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(2 * 3600 * HOPS);
-      await store.run('ALTER TABLE rollups_away RENAME TO rollups');
+      expect(await countSamples(store, { sessionId: sid })).toBe(2 * 3600 * HOPS);
+      await store.run(`ALTER TABLE rollups_away RENAME TO ${away}`);
+      expect(await storedRows(store, sid)).toBe(written);
 
       // The next flush writes them with its own: every closed minute once, the marks where memory has them.
       await ingest.addBatch(hourOfRounds(sid, T0 + 2 * H));
@@ -267,7 +280,7 @@ describe('rollup rows written in groups', () => {
         for (let k = r; k < r + 60; k++) for (let h = 0; h < HOPS; h++) ingest.add(sid, hour.time[k * HOPS + h], hour.hop[k * HOPS + h], hour.latency[k * HOPS + h]);
         await ingest.commit();
       }
-      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(1200 * HOPS);
+      expect(await countSamples(store, { sessionId: sid })).toBe(1200 * HOPS);
       expect(await storedRows(store, sid)).toBe(0);
       expect(ingest.unwrittenRollupRows).toBeGreaterThan(0);
       await expectExact(store, ingest, sid, accountId, T0, T0 + 20 * 60_000, 60);
@@ -282,7 +295,9 @@ describe('rollup rows written in groups', () => {
       }
       expect(ingest.unwrittenRollupRows).toBe(0);
       await expectMinutesStoredOnce(store, ingest, sid);
-      expect(await storedRows(store, sid)).toBe(await count(store, 'SELECT count(DISTINCT (resolution, time, hop)) AS n FROM rollups WHERE session_id = $1', [sid]));
+      let cells = 0;
+      for (const resolution of [60_000, 600_000, 3_600_000]) cells += await distinctCells(store, resolution, sid);
+      expect(await storedRows(store, sid)).toBe(cells);
       await expectExact(store, undefined, sid, accountId, T0, T0 + 20 * 60_000, 60);
     } finally {
       await ingest.close();
@@ -309,10 +324,14 @@ describe('rollup rows written in groups', () => {
           }
         }
         await ingest.finishSession(sid);
-        stored.push([
-          await store.all('SELECT resolution, time, hop, COLUMNS(* EXCLUDE (resolution, session_id, time, hop)) FROM rollups ORDER BY resolution, time, hop'),
-          await store.all('SELECT time, hop, COLUMNS(* EXCLUDE (session_id, time, hop)) FROM samples ORDER BY time, hop'),
-        ]);
+        // Every column of every stored row, and every sample, as the store gives them back.
+        const rows: unknown[] = [];
+        for (const resolution of [60_000, 600_000, 3_600_000]) {
+          const r = await readRollupRows(store, resolution, sid, 0, End);
+          for (let i = 0; i < r.time.length; i++) rows.push([resolution, ...Object.values(r).map((c) => (c as ArrayLike<number>)[i])]);
+        }
+        const raw = await readRawSamples(store, sid, 0, End);
+        stored.push([rows, Array.from(raw.time, (t, i) => [t, raw.hop[i], raw.latency[i]])]);
       } finally {
         await ingest.close();
         await store.close();
@@ -328,7 +347,9 @@ describe('rollup rows written in groups', () => {
     let store = await openTestStore(dir);
     const { accountId, sid } = await openSession(store, 'killed');
     await store.close();
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./testing/ingest-until-killed.mjs', import.meta.url)), dir, String(accountId), String(sid), String(T0), '3', String(HOPS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // On PostgreSQL the child writes to this data directory's database (the server outlives the kill).
+    const url = onPostgres ? [await testDatabaseUrl(dir)] : [];
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./testing/ingest-until-killed.mjs', import.meta.url)), dir, String(accountId), String(sid), String(T0), '3', String(HOPS), ...url], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((r) => child.on('exit', r));
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -346,7 +367,7 @@ describe('rollup rows written in groups', () => {
     store = await openTestStore(dir);
     const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
     try {
-      expect(await count(store, 'SELECT count(*) AS n FROM samples WHERE session_id = $1', [sid])).toBe(acked);
+      expect(await countSamples(store, { sessionId: sid })).toBe(acked);
       expect(await storedRows(store, sid)).toBe(0);
       expect(await count(store, 'SELECT sample_count AS n FROM sessions_counted WHERE id = $1', [sid])).toBe(acked);
       await ingest.init(); // the raw samples after the (absent) marks become the pending ones again
@@ -356,7 +377,7 @@ describe('rollup rows written in groups', () => {
       await expectExact(store, ingest, sid, accountId, T0, T0 + 4 * H, 600);
       await ingest.close();
       const marks = await storedMarks(store, sid);
-      expect(await count(store, 'SELECT count(*) AS n FROM rollups WHERE resolution = 60000 AND session_id = $1', [sid])).toBe(((marks[0] - T0) / 60_000) * HOPS);
+      expect(await countRollupRows(store, 60_000, { sessionId: sid })).toBe(((marks[0] - T0) / 60_000) * HOPS);
       await expectExact(store, undefined, sid, accountId, T0, T0 + 4 * H, 600);
     } finally {
       await ingest.close();

@@ -4,21 +4,12 @@
 // again from those raw samples by the next flush.
 import type { Queryable } from '../store/db.js';
 import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
-import { rowsFromColumns, type RollupRows } from '../rollups/rows.js';
-import { RollupSelectColumns } from '../rollups/sql.js';
-import { RollupTable } from '../rollups/columns.js';
-import { SampleSelectColumns } from '../store/latency-micros.js';
+import type { RollupRows } from '../rollups/rows.js';
+import { readRawSamples, readRollupRows } from '../store/sample-tables.js';
 import { SessionRollupState } from './session-rollup-state.js';
 import { RecentData, RecentRawMs, RecentRowsMs } from '../rollups/recent-data.js';
 
-async function rowsBetween(q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> {
-  const c = await q.numbers(
-    `SELECT ${RollupSelectColumns} FROM ${RollupTable}
-     WHERE resolution = $1 AND session_id = $2 AND time >= $3 AND time < $4 ORDER BY time, hop`,
-    [resolution, sessionId, from, to],
-  );
-  return rowsFromColumns(c);
-}
+const rowsBetween = (q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> => readRollupRows(q, resolution, sessionId, from, to);
 
 /**
  * The recent data of a session at start: its memory windows filled from the store (closed
@@ -27,16 +18,13 @@ async function rowsBetween(q: Queryable, resolution: number, sessionId: number, 
  */
 async function warmRecent(q: Queryable, sessionId: number, state: SessionRollupState, latest: number): Promise<RecentData> {
   const rawFrom = Math.min(state.closedUntil[0], latest - RecentRawMs);
-  const [time, hop, latency] = await q.numbers(
-    `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 AND time < $3 ORDER BY time, hop`,
-    [sessionId, rawFrom, state.closedUntil[0]],
-  );
+  const { time, hop, latency } = await readRawSamples(q, sessionId, rawFrom, state.closedUntil[0]);
   const rowsFrom = RollupResolutionsMs.map((_, level) => Math.min(state.closedUntil[level], latest - RecentRowsMs[level]));
   const rows: RollupRows[] = [];
   for (let level = 0; level < RollupResolutionsMs.length; level++) {
     rows.push(await rowsBetween(q, RollupResolutionsMs[level], sessionId, rowsFrom[level], state.closedUntil[level]));
   }
-  return new RecentData({ rawFrom, rowsFrom, marks: state.storedMarks, raw: [{ time, hop: Int32Array.from(hop), latency }, state.raw], rows });
+  return new RecentData({ rawFrom, rowsFrom, marks: state.storedMarks, raw: [{ time, hop, latency }, state.raw], rows });
 }
 
 /** `memorySessions`: how many sessions (the most recently sampled) get their memory windows. */
@@ -64,11 +52,8 @@ export async function loadRollupState(
     if (s.latestSample !== null) state.maxTime = s.latestSample;
     if (!Number.isNaN(state.closedUntil[0])) {
       // Up to a group of rollup rows' worth of samples (rows are written in groups): columns, not row objects.
-      const [time, hop, latency] = await q.numbers(
-        `SELECT ${SampleSelectColumns} FROM samples WHERE session_id = $1 AND time >= $2 ORDER BY time, hop`,
-        [s.id, state.closedUntil[0]],
-      );
-      state.raw = { time, hop: Int32Array.from(hop), latency };
+      const { time, hop, latency } = await readRawSamples(q, s.id, state.closedUntil[0], Infinity);
+      state.raw = { time, hop, latency };
       for (let level = 1; level < RollupResolutionsMs.length; level++) {
         state.pendingRows[level - 1] = await rowsBetween(q, RollupResolutionsMs[level - 1], s.id, state.closedUntil[level], Number.MAX_SAFE_INTEGER);
       }

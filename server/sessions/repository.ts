@@ -1,5 +1,6 @@
 // Deleting sessions for good, and finding the ones retention removes.
 import type { Queryable } from '../store/db.js';
+import { sampleTablesOf } from '../store/sample-tables.js';
 import { forgetSessions } from '../summaries/forget-sessions.js';
 import { SessionState } from '../contract/sessions.js';
 import type { SessionRecord } from '../targets/repository.js';
@@ -17,7 +18,7 @@ export async function deleteSessionRows(q: Queryable, sessionIds: number[]): Pro
   // A semi-join on the ids (a hash table), not list_contains per row: that compared every
   // sample with every id, and 1,000 sessions of 10,000 (7.2 M samples) did not finish in minutes.
   const ofIds = 'IN (SELECT unnest($1::INTEGER[]))';
-  for (const table of ['samples', 'sample_packing', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'hop_hosts', 'route_changes', 'imported_sessions']) {
+  for (const table of [...sampleTablesOf(q), 'sample_packing', 'rollup_marks', 'sample_tallies', 'hosts', 'hop_hosts', 'route_changes', 'imported_sessions']) {
     await q.run(`DELETE FROM ${table} WHERE session_id ${ofIds}`, [list]);
   }
   await forgetSessions(q, ids);

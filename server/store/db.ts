@@ -58,6 +58,8 @@ export interface Queryable {
   readonly concurrent?: boolean;
   /** The SQL dialect it speaks (dialect.ts); DuckDB when unset. */
   readonly dialect?: DialectName;
+  /** PostgreSQL only: the pool or client it runs on (the sample layout's reads, sample-tables.ts). */
+  readonly pg?: Pick<import('pg').Pool | import('pg').PoolClient, 'query'>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { statfs, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Store } from './db.js';
 import { dialectOf } from './dialect.js';
+import { storedCounts } from './sample-tables.js';
 import type { RetentionDays } from './retention.js';
 import type { StorageUse } from '../contract/storage.js';
 
@@ -37,13 +38,7 @@ export async function storageUse(store: Store, days: RetentionDays, volume: (pat
         : `SELECT used_blocks * block_size AS used, total_blocks * block_size AS total FROM pragma_database_size() WHERE database_name = current_database()`,
     ))!,
   );
-  const counts = await store.read(async (q) =>
-    (await q.one<{ samples: number; rollups: number; recent: number }>(
-      `SELECT (SELECT count(*) FROM samples)::DOUBLE AS samples, (SELECT count(*) FROM rollups)::DOUBLE AS rollups,
-              (SELECT count(*) FROM samples WHERE time >= $1)::DOUBLE AS recent`,
-      [now - Day],
-    ))!,
-  );
+  const counts = await storedCounts(store, now - Day);
   const size = (path: string) => stat(path).then((s) => s.size, () => 0);
   const file = postgres ? 0 : await size(store.path);
   const wal = postgres ? 0 : await size(`${store.path}.wal`);

@@ -45,13 +45,17 @@ export async function copyToFile(q: Queryable, files: FileReader | undefined, se
     return;
   }
   if (!files) throw new Error('no file reader for a PostgreSQL store');
-  const values = await q.numbersWithIntegers(select);
+  await writeColumnsToFile(files, columns, await q.numbersWithIntegers(select), path, options);
+}
+
+/** Writes columns held in JS to a Parquet file through the in-memory DuckDB (`COPY ... TO path (options)`). */
+export async function writeColumnsToFile(files: FileReader, columns: CopyColumn[], values: ArrayLike<number>[], path: string, options: string): Promise<void> {
   const n = values[0]?.length ?? 0;
   const table = `copy_out_${++copies}`;
   await files.withConnection(async (fq, conn) => {
     await fq.run(`CREATE TEMP TABLE ${table} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);
     try {
-      await appendColumns(conn, table, n, columns.map((c, k): ChunkColumn => ({ type: duckTypes[c.type], values: values[k] })));
+      await appendColumns(conn, table, n, columns.map((c, k): ChunkColumn => ({ type: duckTypes[c.type], values: values[k] as ChunkColumn['values'] })));
       await fq.run(`COPY ${table} TO ${path} (${options})`);
     } finally {
       await fq.run(`DROP TABLE ${table}`);

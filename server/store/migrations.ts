@@ -10,6 +10,7 @@
 import type { Queryable } from './db.js';
 import { dialectOf } from './dialect.js';
 import { BaselineMigration, PostgresBaseline } from './postgres/baseline.js';
+import { SamplesSchemaSql } from './postgres/samples-schema.js';
 import { CompactSwap, convertToCompact, type ConvertOptions, type MigrationLog } from './compact-migration.js';
 import { convertSampleOrder, SampleOrderSwap } from './sample-order.js';
 
@@ -686,6 +687,16 @@ export const migrations: Migration[] = [
          problem VARCHAR NOT NULL,
          mailed_at BIGINT NOT NULL)`,
     ],
+  },
+  {
+    id: 25,
+    name: 'samples and rollup rows in their PostgreSQL layout (issue 42 item 3)',
+    // DuckDB keeps its samples and rollups tables. PostgreSQL trades the stand-in tables of the
+    // baseline (DuckDB's, row per sample) for its own layout: round rows and packed blocks, day
+    // partitions (postgres/samples-schema.ts, docs/store.md "Samples on PostgreSQL"); every
+    // reader and writer goes through sample-tables.ts. No PostgreSQL store held data before.
+    up: [],
+    postgres: ['DROP TABLE samples', 'DROP TABLE rollups', ...SamplesSchemaSql],
   },
 ];
 

@@ -7,9 +7,13 @@ import type { Store } from './db.js';
 import { expireOnce } from './retention.js';
 import { retentionDays, type RetentionOverrides } from './retention-settings.js';
 import { packSamples } from './sample-order.js';
+import { pgPoolOf } from './sample-tables.js';
+import { packClosed } from './postgres/samples-pack.js';
 
 const Daily = 86_400_000;
 const Hourly = 3_600_000;
+/** PostgreSQL packs closed hours into blocks this often (postgres/samples-pack.ts): a running appliance packs an hour at a time. */
+export const PgPackEveryMs = 5 * 60_000;
 
 export interface RetentionLog {
   info(obj: object, msg: string): void;
@@ -34,6 +38,7 @@ export function startRetention(store: Store, env: RetentionOverrides, log: Reten
       } catch (err) {
         if (!stopped) log.error({ err }, 'retention: expiry failed (tried again tomorrow)');
       }
+      if (pool) return pack();
       try {
         const p = await packSamples(store, { stopped: () => stopped });
         if (p.days) log.info({ ...p, longestMs: Math.round(p.longestMs * 10) / 10 }, 'samples: closed days rewritten in hop order');
@@ -42,12 +47,28 @@ export function startRetention(store: Store, env: RetentionOverrides, log: Reten
       }
     });
   };
+  // PostgreSQL: closed hours of samples and closed periods of rollup rows into blocks.
+  const pool = pgPoolOf(store);
+  const pack = async () => {
+    if (stopped || !pool) return;
+    try {
+      const p = await packClosed(pool);
+      const longestMs = Math.round(Math.max(p.samples.longestMs, p.rollups.longestMs) * 10) / 10;
+      if (p.samples.rows || p.rollups.rows)
+        log.info({ samples: p.samples.rows, rollupRows: p.rollups.rows, blocks: p.samples.blocks + p.rollups.blocks, transactions: p.samples.transactions + p.rollups.transactions, longestMs }, 'samples: closed periods packed into blocks');
+    } catch (err) {
+      if (!stopped) log.error({ err }, 'samples: packing into blocks failed (tried again in a few minutes)');
+    }
+  };
   run();
+  const packTimer = pool ? setInterval(() => (running = running.then(pack)), PgPackEveryMs) : undefined;
+  packTimer?.unref();
   const timer = setInterval(run, Hourly);
   timer.unref();
   return async () => {
     stopped = true;
     clearInterval(timer);
+    if (packTimer) clearInterval(packTimer);
     await running;
   };
 }

@@ -12,6 +12,7 @@ import type * as RetentionModule from './retention.js';
 import type * as SettingsModule from './retention-settings.js';
 import type * as BucketsModule from '../data/buckets.js';
 import { openTestStore } from './testing/test-store.js';
+import { countRollupRows, countSamples } from './testing/stored-rows.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 // The same module instances as the built store's (the expired tiers are kept per store there).
@@ -30,7 +31,6 @@ describe('retention tiers', () => {
   let store: Awaited<ReturnType<typeof Store.open>>;
   let sid: number;
   let principal: { userId: number; accountId: number; username: string; isRoot: boolean; claims: string[] };
-  const count = async (sql: string, params: number[] = []) => (await store.one<{ n: number }>(sql, params))!.n;
   const buckets = (from: number, to: number, periodSeconds: number) =>
     dataPointBuckets(store, principal, { targetId: `${sid}_h_${HOPS}`, startTime: from, endTime: to, periodSeconds, includeJitter: false });
 
@@ -69,10 +69,10 @@ describe('retention tiers', () => {
     const days = { rawDays: 3, minuteDays: 6 };
     const h = horizonsAt(NOW, days);
     expect(h.raw).toBe(NOW - 3 * DAY);
-    const samplesKept = await count('SELECT count(*)::DOUBLE AS n FROM samples WHERE time >= $1', [h.raw]);
-    const samplesOld = await count('SELECT count(*)::DOUBLE AS n FROM samples WHERE time < $1', [h.raw]);
-    const minuteKept = await count('SELECT count(*)::DOUBLE AS n FROM rollups WHERE resolution = 60000 AND time >= $1', [h.minute]);
-    const coarse = await count('SELECT count(*)::DOUBLE AS n FROM rollups WHERE resolution > 60000');
+    const samplesKept = await countSamples(store, { from: h.raw });
+    const samplesOld = await countSamples(store, { to: h.raw });
+    const minuteKept = await countRollupRows(store, 60_000, { from: h.minute });
+    const coarse = await countRollupRows(store, 'coarse');
     const at60Before = await buckets(T0 + 5 * DAY, T0 + 5 * DAY + 7_200_000, 60);
     const at600Before = await buckets(T0 + DAY, T0 + 2 * DAY, 600);
     const tenSecondsBefore = await buckets(NOW - DAY, NOW - DAY + 600_000, 10);
@@ -80,11 +80,11 @@ describe('retention tiers', () => {
     const report = await expireOnce(store, NOW, days);
     expect(report.samples).toBe(samplesOld);
     expect(report.minuteRows).toBeGreaterThan(0);
-    expect(await count('SELECT count(*)::DOUBLE AS n FROM samples WHERE time < $1', [h.raw])).toBe(0);
-    expect(await count('SELECT count(*)::DOUBLE AS n FROM samples')).toBe(samplesKept);
-    expect(await count('SELECT count(*)::DOUBLE AS n FROM rollups WHERE resolution = 60000 AND time < $1', [h.minute])).toBe(0);
-    expect(await count('SELECT count(*)::DOUBLE AS n FROM rollups WHERE resolution = 60000')).toBe(minuteKept);
-    expect(await count('SELECT count(*)::DOUBLE AS n FROM rollups WHERE resolution > 60000')).toBe(coarse);
+    expect(await countSamples(store, { to: h.raw })).toBe(0);
+    expect(await countSamples(store)).toBe(samplesKept);
+    expect(await countRollupRows(store, 60_000, { to: h.minute })).toBe(0);
+    expect(await countRollupRows(store, 60_000)).toBe(minuteKept);
+    expect(await countRollupRows(store, 'coarse')).toBe(coarse);
 
     // Older ranges come from the tier that holds them, with its period: 10 s asked 5 days
     // back is answered from 1-minute rows, 60 s asked 9 days back from 10-minute rows.
@@ -122,10 +122,10 @@ describe('ingest paused for a full volume', () => {
       await expect(ingest.addBatch(batch())).rejects.toThrow(/data volume is 98.5% full/);
       ingest.add(sid, T0 + 1000, 1, 5);
       await expect(ingest.commit()).rejects.toThrow(/data volume/);
-      expect((await store.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples'))!.n).toBe(0);
+      expect(await countSamples(store)).toBe(0);
       ingest.pauseFor(undefined);
       await ingest.addBatch(batch());
-      expect((await store.one<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM samples'))!.n).toBe(2);
+      expect(await countSamples(store)).toBe(2);
     } finally {
       await ingest.close();
       await store.close();

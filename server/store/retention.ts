@@ -6,6 +6,8 @@
 // steady load the file stops growing once the oldest data expires at the rate new data comes.
 import type { Queryable, Store } from './db.js';
 import { closedReads } from './closed-reads.js';
+import { pgPoolOf } from './sample-tables.js';
+import { expireMinuteRollupDays, expireSampleDays, rowsBeforeDay } from './postgres/samples-retention.js';
 
 const Day = 86_400_000;
 const Hour = 3_600_000;
@@ -58,6 +60,8 @@ const MinuteSliceMs = Day;
 /** Deletes raw samples and 1-minute rows older than their tiers, one small transaction at a time. */
 export async function expireOnce(store: Store, now: number, days: RetentionDays): Promise<ExpiryReport> {
   const h = horizonsAt(now, days);
+  const pool = pgPoolOf(store);
+  if (pool) return expireDaysPg(store, pool, h);
   const prev = expiredHorizons(store);
   const report: ExpiryReport = { samples: 0, minuteRows: 0, transactions: 0, longestMs: 0, medianMs: 0 };
   const took: number[] = [];
@@ -90,6 +94,33 @@ export async function expireOnce(store: Store, now: number, days: RetentionDays)
   // Reads cached before those rows went must not answer again (closed-reads.ts). Reads of
   // ranges before the new horizon already use the coarser rows (buckets.ts); this also
   // covers a read that was under way while the rows went.
+  if (report.minuteRows > 0) closedReads(store).clear();
+  took.sort((a, b) => a - b);
+  report.transactions = took.length;
+  report.longestMs = took.at(-1) ?? 0;
+  report.medianMs = took[Math.floor(took.length / 2)] ?? 0;
+  return report;
+}
+
+/**
+ * PostgreSQL: a tier's days wholly before its horizon go by dropping their partitions
+ * (postgres/samples-retention.ts), one transaction a day: whole UTC days, so raw samples stay
+ * up to a day longer than rawDays (docs/store.md "Samples on PostgreSQL"). The read path
+ * switches to the coarser tier (the start of the first day kept) before the days go.
+ */
+async function expireDaysPg(store: Store, pool: import('pg').Pool, h: Horizons): Promise<ExpiryReport> {
+  const report: ExpiryReport = { samples: 0, minuteRows: 0, transactions: 0, longestMs: 0, medianMs: 0 };
+  const took: number[] = [];
+  const dayStart = (t: number) => Math.floor(t / Day) * Day;
+  const tier = async (kind: 'raw' | 'minute', horizon: number, drop: typeof expireSampleDays): Promise<number> => {
+    const n = await rowsBeforeDay(pool, kind, horizon);
+    if (n > 0) expired.set(store, { ...expiredHorizons(store), [kind]: Math.max(expiredHorizons(store)[kind], dayStart(horizon)) });
+    const dropped = await drop(pool, horizon);
+    for (const _ of dropped.days) took.push(dropped.longestMs);
+    return n;
+  };
+  report.samples = await tier('raw', h.raw, expireSampleDays);
+  report.minuteRows = await tier('minute', h.minute, expireMinuteRollupDays);
   if (report.minuteRows > 0) closedReads(store).clear();
   took.sort((a, b) => a - b);
   report.transactions = took.length;

@@ -10,6 +10,7 @@ import { Store } from '../support/built.js';
 import { createUser, expectAlive } from '../security/support.js';
 import { seedHistories } from './seed-history.js';
 import { openTestStore } from '../../server/store/testing/test-store.js';
+import { countRollupRows, countSamples } from '../../server/store/testing/stored-rows.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -25,11 +26,16 @@ interface Session {
   TargetName: string;
 }
 
+// The seeded histories (January 2026) must outlive the expiry every start runs (30 raw days by
+// default): PostgreSQL drops their day partitions at once, DuckDB deletes them in 10-minute
+// slices and had not reached them when the suite read them back.
+const KeepHistory = { HOPWATCH_RETENTION_RAW_DAYS: '3650', HOPWATCH_RETENTION_MINUTE_DAYS: '3650' };
+
 async function applianceWith(env: Record<string, string>, seed: (dataDir: string) => Promise<number[]>) {
-  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...env } });
+  const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...KeepHistory, ...env } });
   await first.stop();
   const ids = await seed(first.dataDir);
-  const hw = await startAppliance({ dataDir: first.dataDir, port: first.port, env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...env } });
+  const hw = await startAppliance({ dataDir: first.dataDir, port: first.port, env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...KeepHistory, ...env } });
   return { hw, ids };
 }
 
@@ -120,15 +126,18 @@ describe('sessions', () => {
     await hw.stop();
     const store = await openTestStore(hw.dataDir);
     try {
-      for (const table of ['samples', 'rollups', 'rollup_marks', 'sample_tallies', 'hosts', 'route_changes', 'comments', 'summary_members']) {
+      // Samples and rollup rows in the backend's layout (server/store/sample-tables.ts).
+      expect(await countSamples(store, { sessionId: closedA }), 'samples').toBe(0);
+      expect(await countRollupRows(store, 'all', { sessionId: closedA }), 'rollups').toBe(0);
+      for (const table of ['rollup_marks', 'sample_tallies', 'hosts', 'route_changes', 'comments', 'summary_members']) {
         expect((await store.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table} WHERE session_id = $1`, [closedA]))!.n, table).toBe(0);
       }
       // The other sessions keep theirs.
-      expect((await store.one<{ n: number }>('SELECT count(*)::INTEGER AS n FROM samples WHERE session_id = $1', [closedB]))!.n).toBe(180 * 2);
+      expect(await countSamples(store, { sessionId: closedB })).toBe(180 * 2);
     } finally {
       await store.close();
     }
-    hw = await startAppliance({ dataDir: hw.dataDir, port: hw.port, env: { HOPWATCH_ROOT_PASSWORD: 'pw' } });
+    hw = await startAppliance({ dataDir: hw.dataDir, port: hw.port, env: { HOPWATCH_ROOT_PASSWORD: 'pw', ...KeepHistory } });
     cookie = await signIn(hw.url, 'admin', 'pw');
     await hub.stop();
     hub = new HubConnectionBuilder()

@@ -1,15 +1,17 @@
 // Child process of rollup-groups.integration.test.ts: ingests hours of rounds into a session
 // through the real pipeline (rollup rows kept back, never written), prints how many samples
 // were acknowledged, and waits to be killed with SIGKILL: no close, no flush of what waits.
-// Usage: node ingest-until-killed.mjs <dataDir> <accountId> <sessionId> <t0> <hours> <hops>
+// Usage: node ingest-until-killed.mjs <dataDir> <accountId> <sessionId> <t0> <hours> <hops> [databaseUrl]
+// (with a database URL the store is PostgreSQL's: the process dies, the server keeps what it committed)
 const dist = (p) => new URL(`../../../dist/${p}`, import.meta.url).href;
 const { Store } = await import(dist('server/store/db.js'));
 const { IngestPipeline } = await import(dist('server/ingest/pipeline.js'));
 const { DomainEventBus } = await import(dist('server/events.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
 
-const [dir, accountId, sessionId, t0, hours, hops] = process.argv.slice(2).map((x, i) => (i === 0 ? x : Number(x)));
-const store = await Store.open(dir);
+const [dir, accountId, sessionId, t0, hours, hops] = process.argv.slice(2, 8).map((x, i) => (i === 0 ? x : Number(x)));
+const databaseUrl = process.argv[8];
+const store = await Store.open(dir, databaseUrl ? { databaseUrl } : {});
 const ingest = new IngestPipeline(store, new DomainEventBus(), { rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
 await ingest.init();
 ingest.openSession(sessionId, accountId);

@@ -2,6 +2,7 @@
 // store: the built-in Local Machine engine (agent id -1, every account's local sessions) and
 // each remote agent of every account. Connected comes from the live agent links (service.ts).
 import type { Queryable } from '../../store/db.js';
+import { recentSampleRowsSql } from '../../store/sample-tables.js';
 import { SessionState } from '../../contract/sessions.js';
 
 export interface EngineLoadRow {
@@ -22,10 +23,10 @@ async function loadByEngine(q: Queryable): Promise<Map<number, { active: number;
     `SELECT sentinel_id AS agent, count(*)::INTEGER AS n FROM sessions WHERE state = $1 GROUP BY sentinel_id`,
     [SessionState.Active],
   );
-  // samples.time is epoch ms; appended in time order, so the zone maps keep this to the newest rows.
+  // The time is epoch ms; appended in time order, so DuckDB's zone maps keep this to the newest rows.
   const samples = await q.all<{ agent: number; n: number }>(
-    `SELECT s.sentinel_id AS agent, count(*)::INTEGER AS n
-     FROM samples x JOIN sessions s ON s.id = x.session_id
+    `SELECT s.sentinel_id AS agent, sum(x.n)::INTEGER AS n
+     FROM ${recentSampleRowsSql(q)} x JOIN sessions s ON s.id = x.session_id
      WHERE x.time >= epoch_ms(now()) - 60000 GROUP BY s.sentinel_id`,
   );
   const out = new Map<number, { active: number; samples: number }>();

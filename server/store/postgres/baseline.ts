@@ -3,8 +3,8 @@
 // history as DuckDB from migration 23 on (migrations.ts). Generated from a DuckDB store
 // migrated to 22 (duckdb_tables(), duckdb_indexes()) and kept as text: a released migration
 // never changes. DuckDB's type names read the same here through dialect.ts PostgresCompat.
-// The sample and rollup tables are plain tables equal to DuckDB's for now; their PostgreSQL
-// layout (packed blocks, day partitions) is server/store/postgres/samples-*.ts (docs/store.md).
+// The sample and rollup tables here are DuckDB's, as migration 22 left them: migration 25 drops
+// them on PostgreSQL for its own layout (server/store/postgres/samples-*.ts, docs/store.md).
 import { PostgresCompat } from '../dialect.js';
 
 /** The last DuckDB migration the baseline stands for. */

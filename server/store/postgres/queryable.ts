@@ -74,6 +74,7 @@ export function pgQueryable(inner: Client, opts: { concurrent?: boolean } = {}):
   return {
     dialect: 'postgres',
     concurrent: opts.concurrent,
+    pg: inner,
     async run(sql, params) {
       await client.query(sql, values(params));
     },

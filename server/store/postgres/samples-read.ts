@@ -5,7 +5,10 @@
 // as sql.ts rollupReduceColumns does in DuckDB, here in JS over the decoded integers (the same
 // sums of the same integers, divided by 1000 once). Blocks and plain rows are merged, so an
 // answer does not depend on how far the packer got.
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+
+/** What the reads need of a connection: the pool, or a client a work holds (its snapshot). */
+export type PgReader = Pick<Pool | PoolClient, 'query'>;
 import { RollupRowColumns, type RollupColumn } from '../../rollups/columns.js';
 import { leanRowsFromStoredColumns, rowsFromColumns, rowsFromStoredColumns, type RollupRows } from '../../rollups/rows.js';
 import { latencyFromMicros } from '../latency-micros.js';
@@ -57,7 +60,7 @@ export function mergeRuns(time: ArrayLike<number>, starts: number[], n: number):
 }
 
 /** The samples of [from, to) of a session from blocks and round rows, in time, then hop order. */
-export async function readSamples(pool: Pool, sessionId: number, fromTime: number, toTime: number): Promise<SampleRead> {
+export async function readSamples(pool: PgReader, sessionId: number, fromTime: number, toTime: number): Promise<SampleRead> {
   const from = bounded(fromTime);
   const to = bounded(toTime);
   // Blocks and round rows in one statement: one snapshot. Two statements could see a pack
@@ -144,7 +147,7 @@ const rowIndexOfBlock = RollupBlockColumns.map((c) => RollupRowColumns.findIndex
  * level's rows in [from, to), in time, then hop order; with `lean` only the lean columns are
  * filled (the others stay empty).
  */
-async function storedColumns(pool: Pool, resolution: number, sessionId: number, fromTime: number, toTime: number, sel: RollupSelection): Promise<Float64Array[]> {
+async function storedColumns(pool: PgReader, resolution: number, sessionId: number, fromTime: number, toTime: number, sel: RollupSelection): Promise<Float64Array[]> {
   const from = bounded(fromTime);
   const to = bounded(toTime);
   const level = rollupLevel(resolution);
@@ -281,7 +284,7 @@ function sortRange(cols: Float64Array[], filled: number[], a: number, b: number)
  * A level's rows of [from, to) as sources.ts readStored gives them (every column, or one hop's,
  * or the lean columns of all), converted by the same functions.
  */
-export async function readStoredRollups(pool: Pool, resolution: number, sessionId: number, from: number, to: number, sel: RollupSelection = { kind: 'all' }): Promise<RollupRows> {
+export async function readStoredRollups(pool: PgReader, resolution: number, sessionId: number, from: number, to: number, sel: RollupSelection = { kind: 'all' }): Promise<RollupRows> {
   const cols = await storedColumns(pool, resolution, sessionId, from, to, sel);
   return sel.kind === 'lean' ? leanRowsFromStoredColumns(LeanColumns.map((k) => cols[k])) : rowsFromStoredColumns(cols);
 }
@@ -299,7 +302,7 @@ export interface ReduceGrid {
  * bits), then read as ms as it reads them. Jitter likewise: the pair that straddles two rows
  * is not counted, as there.
  */
-export async function readReducedRollups(pool: Pool, resolution: number, sessionId: number, from: number, to: number, grid: ReduceGrid): Promise<RollupRows> {
+export async function readReducedRollups(pool: PgReader, resolution: number, sessionId: number, from: number, to: number, grid: ReduceGrid): Promise<RollupRows> {
   const cols = await storedColumns(pool, resolution, sessionId, from, to, { kind: 'all' });
   const time = cols[timeIndex];
   const hop = cols[hopIndex];

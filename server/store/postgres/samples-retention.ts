@@ -95,3 +95,26 @@ export async function sampleTableBytes(pool: Pool): Promise<{ table: string; byt
   );
   return rows;
 }
+
+/**
+ * How many hop samples ('raw') or 1-minute rollup rows ('minute') lie in the days wholly before
+ * `horizon`: what dropping them removes (the expiry's report).
+ */
+export async function rowsBeforeDay(pool: Pool, kind: 'raw' | 'minute', horizon: number): Promise<number> {
+  const end = Math.floor(horizon / DayMs) * DayMs;
+  const sql =
+    kind === 'raw'
+      ? `SELECT (SELECT coalesce(sum(octet_length(hops)), 0) FROM ${SampleRounds.name} WHERE time < $1)::float8
+              + (SELECT coalesce(sum(n), 0) FROM ${SampleBlocks.name} WHERE period < $1)::float8 AS n`
+      : `SELECT (SELECT count(*) FROM ${MinuteRollupRows.name} WHERE time < $1)::float8
+              + (SELECT coalesce(sum(n), 0) FROM ${MinuteRollupBlocks.name} WHERE period < $1)::float8 AS n`;
+  const { rows } = await pool.query<{ n: number }>(sql, [end]);
+  return Number(rows[0].n);
+}
+
+/** Rollup rows stored, of every level, plain and packed. */
+export async function rollupRowCount(pool: Pool): Promise<number> {
+  const parts = RollupLevels.flatMap((l) => [`(SELECT count(*) FROM ${l.rows})`, `(SELECT coalesce(sum(n), 0) FROM ${l.blocks})`]);
+  const { rows } = await pool.query<{ n: number }>(`SELECT (${parts.join(' + ')})::float8 AS n`);
+  return Number(rows[0].n);
+}

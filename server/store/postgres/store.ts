@@ -87,6 +87,16 @@ export class PgStore implements Store {
     return this.track(fn(this.pooled));
   }
 
+  /** The pool itself: the sample layout's writes make day partitions on it before a transaction, retention and packing take clients of it (sample-tables.ts). */
+  get pgPool(): pg.Pool {
+    return this.pool;
+  }
+
+  /** As a Queryable: the pool its reads run on. */
+  get pg(): pg.Pool {
+    return this.pool;
+  }
+
   get fileDb(): FileReader {
     return this.files;
   }
