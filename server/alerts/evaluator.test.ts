@@ -7,26 +7,11 @@ import { meanOpinionScore, SampleWindow, holds } from './conditions.js';
 import type { AlertRecord } from './repository.js';
 import { escapeHtml, mailOf, webhookBody, type NotificationVariables } from './templates.js';
 import type { Condition } from '../contract/alerts.js';
+import { alertRecord } from './testing/alert-record.js';
 
 const T = LatencyCode.Timeout;
-const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertRecord => ({
-  id: 1,
-  accountId: 1,
-  createdBy: 1,
-  name: 'a',
-  condition,
-  events: ['start', 'end'],
-  minRepeatSeconds: 0,
-  // The rules at each evaluation; For and Recover are in hysteresis.test.ts.
-  forSeconds: 0,
-  recoverSeconds: 0,
-  enabled: true,
-  lastError: '',
-  lastErrorAt: null,
-  targets: [7],
-  actions: [],
-  ...over,
-});
+// The rules at each evaluation; For and Recover are in hysteresis.test.ts.
+const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertRecord => alertRecord(condition, { minRepeatSeconds: 0, ...over });
 
 /** Rounds of a 3-hop trace: one latency per round at the target (hop 3), hops 1-2 answer 1 ms. */
 function rounds(start: number, targetLatencies: number[], stepMs = 1000) {

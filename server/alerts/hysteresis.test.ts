@@ -8,26 +8,11 @@ import { LatencyCode } from '../../engine/latency-codes.js';
 import { AlertEvaluator, type Happening } from './evaluator.js';
 import type { AlertRecord } from './repository.js';
 import type { Condition } from '../contract/alerts.js';
+import { alertRecord } from './testing/alert-record.js';
 import { mailOf, substitute, type NotificationVariables } from './templates.js';
 
 const T = LatencyCode.Timeout;
-const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertRecord => ({
-  id: 1,
-  accountId: 1,
-  createdBy: 1,
-  name: 'a',
-  condition,
-  events: ['start', 'end'],
-  minRepeatSeconds: 300,
-  forSeconds: 0,
-  recoverSeconds: 120,
-  enabled: true,
-  lastError: '',
-  lastErrorAt: null,
-  targets: [7],
-  actions: [],
-  ...over,
-});
+const alert = (condition: Condition, over: Partial<AlertRecord> = {}): AlertRecord => alertRecord(condition, { minRepeatSeconds: 300, recoverSeconds: 120, ...over });
 
 /** mulberry32: the same seed gives the same losses every run. */
 function seeded(seed: number): () => number {
