@@ -38,7 +38,7 @@ import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { startDynamicDns } from './targets/dynamic-dns.js';
 import { sessionsInStates } from './targets/repository.js';
-import { SessionState } from './contract/sessions.js';
+import { LocalMachineAgentId, SessionState } from './contract/sessions.js';
 import { recordTraceTarget } from './kvp/trace-history.js';
 import { engineFor, shutdownEngine, startTrace, useEngine, type StartTrace, type TraceEngine } from './trace-engine.js';
 import summariesPlugin from './summaries/plugin.js';
@@ -63,11 +63,15 @@ import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
+import { startLeadership, type Leadership } from './cluster/leadership.js';
+import { LocalMachineLeader } from './cluster/local-machine.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: readonly RouteOptions[];
     liveShareVisitors: LiveShareVisitors;
+    /** Whether this replica runs the once-only work (server/cluster/leadership.ts). */
+    leadership: Leadership;
   }
 }
 
@@ -83,6 +87,8 @@ export interface AppOptions {
   startTrace?: StartTrace;
   /** The trace engine (default: what config.engine says, the raw sockets unless HOPWATCH_ENGINE=simulated). */
   engine?: TraceEngine;
+  /** Replaces the leader lease (default: the advisory lock on HOPWATCH_DATABASE_URL's PostgreSQL, always the leader without it). */
+  leadership?: Leadership;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -149,7 +155,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installUserEventLog(app);
   installFiniteNumbers(app);
 
-  await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false) });
+  // The once-only work's lease (docs/scale.md "Once-only work"): before anything that does such work starts.
+  const leadership = opts.leadership ?? (await startLeadership(opts.config.databaseUrl, app.log));
+  app.decorate('leadership', leadership);
+  await app.register(healthPlugin, { isShuttingDown: opts.isShuttingDown ?? (() => false), leadership });
   await app.register(appConfigPlugin, { version: opts.version });
   await app.register(accountPlugin, { throttle: opts.throttle });
   await app.register(usersPlugin);
@@ -174,7 +183,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (engine.kind === 'simulated') app.log.warn('Traces run on the simulated network (HOPWATCH_ENGINE=simulated): nothing is sent, results come from its scenarios');
   const runner = new TraceRunner(opts.store, ingest, app.events, app.log, opts.startTrace ?? startTrace, opts.config.dataDir);
   app.decorate('traces', { ingest, runner });
-  const stopRetention = startRetention(opts.store, opts.config, app.log);
+  const stopRetention = startRetention(opts.store, opts.config, app.log, undefined, leadership);
+  // Several replicas: the Local Machine's traces run on the leader (server/cluster/local-machine.ts).
+  const localMachine = leadership.kind === 'postgres' ? new LocalMachineLeader({ store: opts.store, runner, ingest, leadership, log: app.log }) : undefined;
   // Dynamic DNS Auto: running targets named by a DNS name follow their name (docs/settings.md).
   const stopDynamicDns = startDynamicDns({ store: opts.store, runner, events: app.events, log: app.log }, opts.config.dynamicDnsSeconds * 1000);
   const stopVolumeWatch = watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });
@@ -183,9 +194,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     stopVolumeWatch();
     await stopRetention();
     await stopDynamicDns();
+    await localMachine?.close();
     await runner.close();
     await ingest.close();
     await shutdownEngine();
+    // Given back last: the next leader starts the Local Machine's traces once they stopped here.
+    await leadership.close();
   });
   const targetDeps = {
     store: opts.store,
@@ -226,7 +240,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(storagePlugin, { store: opts.store, env: opts.config });
   await app.register(dataFilesPlugin, { data, ingest });
   // Alerts evaluate each ingest commit; their notifications go through a durable queue.
-  const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store) });
+  const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store), leadership });
   await alerts.start(ingest, { isAgentOnline: (id) => app.agents.links.isOnline(id) });
   app.addHook('onClose', () => alerts.close());
   await app.register(mailPlugin);
@@ -243,8 +257,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const paused = await opts.store.exclusive((q) => pauseRefusedLocalMachineTraces(q, opts.config.deployment));
     if (paused.length) app.log.warn({ count: paused.length }, "paused customers' Local Machine traces: the Local Machine is the provider's unless staff grant it");
     const open = await opts.store.exclusive((q) => sessionsInStates(q, [SessionState.Active]));
-    for (const s of open) await runner.run(s);
-    if (open.length) app.log.info({ count: open.length }, 'resumed traces');
+    // Several replicas: the Local Machine's are the leader's (localMachine starts them there).
+    const here = localMachine ? open.filter((s) => s.sentinelId !== LocalMachineAgentId) : open;
+    for (const s of here) await runner.run(s);
+    if (here.length) app.log.info({ count: here.length }, 'resumed traces');
+    localMachine?.start();
   });
   return app;
 }

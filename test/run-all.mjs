@@ -87,6 +87,8 @@ const PostgresSuites = [
   'server/data/packet-type.integration.test.ts',
   'test/api/datafiles.test.ts',
   'test/security/authorization-matrix.test.ts',
+  // Issue 43: two replicas on one PostgreSQL (the suites skip without HOPWATCH_TEST_STORE=postgres).
+  'test/cluster/leadership.test.ts',
 ];
 
 const a = phase('parallel', heavy.flatMap((d) => ['--exclude', `${d}/**`]));

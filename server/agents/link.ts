@@ -75,6 +75,13 @@ export interface AgentLinkDeps {
   ingest: IngestPipeline;
   events: DomainEventBus;
   log: FastifyBaseLogger;
+  /**
+   * Several replicas on one PostgreSQL (issue 43 item 3): an agent's link came to this replica.
+   * Called at its hello, before its traces are assigned and its batches taken: makes this
+   * replica's assignments of the agent the store's (sessions started or closed on another
+   * replica meanwhile) and has ingest take its sessions over.
+   */
+  takeOver?: (agentId: number) => Promise<void>;
 }
 
 /** Parses `Authorization: Bearer <agentId>.<credential>` (the scheme in any case, server/http/authorization.ts). */
@@ -181,6 +188,12 @@ export class AgentLinks {
     };
     this.assigned.set(spec.traceId, { agentId, trace });
     this.send(agentId, { t: 'start', trace });
+  }
+
+  /** Forgets an assignment without telling the agent (it was closed on another replica: the next assign leaves it out). */
+  forget(traceId: number): void {
+    this.assigned.delete(traceId);
+    this.committedUntil.delete(traceId);
   }
 
   stop(traceId: number): void {
@@ -314,12 +327,31 @@ export class AgentLinks {
       void c.acks.then(() => this.progress.flush()).catch(() => undefined);
       if (this.conns.get(agent.id) === c) {
         this.conns.delete(agent.id);
+        this.releaseAfter(c);
         this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
         this.deps.events.emit('AgentsChanged', agent.accountId);
         if (c.helloSeen) this.deps.events.emit('AgentConnection', agent.accountId, agent.id, false);
       }
     });
     ws.on('error', () => ws.terminate());
+  }
+
+  /**
+   * Shared store: once the closed link's last batches are committed, ingest gives its sessions
+   * up (their closed rows written, their state dropped) for whichever replica the agent links
+   * to next; unless the agent is back here already. Their watermarks are forgotten too.
+   */
+  private releaseAfter(c: Connection): void {
+    if (!this.deps.takeOver) return;
+    void c.queue
+      .then(() => c.acks)
+      .then(async () => {
+        if (this.conns.has(c.agentId)) return;
+        const ids = this.tracesOf(c.agentId);
+        for (const id of ids) this.committedUntil.delete(id);
+        await this.deps.ingest.release(ids);
+      })
+      .catch((err: unknown) => this.deps.log.warn({ err, agentId: c.agentId }, 'agent link: giving its sessions up failed'));
   }
 
   private refuse(c: Connection, message: string): void {
@@ -377,6 +409,11 @@ export class AgentLinks {
   private async onHello(c: Connection, m: Extract<AgentMessage, { t: 'hello' }>): Promise<void> {
     const at = Date.now();
     await this.hellos.set(c.agentId, { machineId: m.machineId, machineName: m.machineName, platform: m.platform, version: m.version, mode: m.mode, at });
+    if (this.deps.takeOver) {
+      await this.deps.takeOver(c.agentId);
+      // What this replica knew of the sessions' newest rounds may be older than the store's.
+      for (const id of this.tracesOf(c.agentId)) this.committedUntil.delete(id);
+    }
     c.helloSeen = true;
     c.interfaces = m.interfaces;
     const traces = [...this.assigned.values()].filter((a) => a.agentId === c.agentId).map((a) => a.trace);

@@ -16,6 +16,8 @@ export interface AgentPresenceDeps {
   /** Connected and introduced (AgentLinks.isOnline). */
   isOnline: (agentId: number) => boolean;
   record: (happenings: Happening[], states: StateRecord[]) => void;
+  /** Several replicas: only the leader decides (undefined: one process, always). */
+  leads?: () => boolean;
 }
 
 export class AgentPresence {
@@ -63,6 +65,7 @@ export class AgentPresence {
   }
 
   private decide(now: number, only?: Set<number>): void {
+    if (this.deps.leads && !this.deps.leads()) return;
     const { happenings, states } = this.deps.evaluator.checkAgents(now, this.offlineSince, only);
     if (happenings.length || states.length) this.deps.record(happenings, states);
   }

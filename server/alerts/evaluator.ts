@@ -86,6 +86,17 @@ export class AlertEvaluator {
   }
 
   /**
+   * The sessions came to this replica (issue 43, ingest takeover): their tracks start again
+   * from the states the store holds (another replica evaluated them meanwhile).
+   */
+  restore(sessionIds: number[], states: StateRecord[]): void {
+    const ids = new Set(sessionIds);
+    for (const key of [...this.tracks.keys()]) if (ids.has(Number(key.split(':')[1]))) this.tracks.delete(key);
+    for (const [key, r] of [...this.restored]) if (ids.has(r.sessionId)) this.restored.delete(key);
+    for (const s of states) if (ids.has(s.sessionId)) this.restored.set(`${s.alertId}:${s.sessionId}`, s);
+  }
+
+  /**
    * Adds or replaces one alert. Windows and states of targets it still watches with the same
    * condition carry on (adding a target must not start the others again); the rest start empty.
    */

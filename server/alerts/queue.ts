@@ -27,7 +27,19 @@ export interface QueueDeps {
   onResult?: (ok: boolean, n: repo.NotificationRecord, answer: string) => void;
   /** Where the delivery's duration is noted. */
   stages?: StageTimes;
+  /**
+   * Several replicas on one PostgreSQL (issue 43 item 2): a row is delivered by the replica that
+   * claimed it in the database (its next attempt moved ClaimMs ahead: nobody else finds it due
+   * meanwhile), and rows due again (retries, and those of a replica that died holding them) by
+   * the leader only, which looks at least every PollMs. Unset: one process, as before.
+   */
+  cluster?: { leads: () => boolean };
 }
+
+/** How long a claimed row is the claimer's: longer than any action takes (a webhook gives up after 10 s, mail after 30 s). */
+export const ClaimMs = 120_000;
+/** The leader looks for due rows at least this often (rows another replica's attempts made due). */
+export const PollMs = 5000;
 
 export class NotificationQueue {
   private timer: NodeJS.Timeout | undefined;
@@ -99,20 +111,30 @@ export class NotificationQueue {
 
   private async schedule(): Promise<void> {
     if (this.closed) return;
+    const cluster = this.deps.cluster;
+    if (cluster && !cluster.leads()) return;
     const next = await this.deps.store.read((q) => repo.nextAttemptAt(q)).catch(() => undefined);
-    if (next === undefined || this.closed || this.running) return;
+    const at = cluster ? Math.min(next ?? Infinity, Date.now() + PollMs) : next;
+    if (at === undefined || this.closed || this.running) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.kick();
-    }, Math.max(0, next - Date.now()));
+    }, Math.max(0, at - Date.now()));
     this.timer.unref();
   }
 
   private async drain(): Promise<void> {
+    const cluster = this.deps.cluster;
     for (;;) {
-      if (this.closed) return;
-      const due = (await this.deps.store.read((q) => repo.dueNotifications(q, Date.now(), BatchSize + this.inFlight.size))).filter((n) => !this.inFlight.has(n.id) && !this.recentlyDone.has(n.id));
+      if (this.closed || (cluster && !cluster.leads())) return;
+      const now = Date.now();
+      let due = (await this.deps.store.read((q) => repo.dueNotifications(q, now, BatchSize + this.inFlight.size))).filter((n) => !this.inFlight.has(n.id) && !this.recentlyDone.has(n.id));
+      if (cluster && due.length) {
+        // Only the rows this replica claimed: another may have claimed some since they were read.
+        const claimed = await this.deps.store.read((q) => repo.claimNotifications(q, due.map((n) => n.id), now, now + ClaimMs));
+        due = due.filter((n) => claimed.has(n.id));
+      }
       if (!due.length) return;
       // Deliveries of one batch run together: one slow webhook does not hold the others.
       await Promise.all(due.map((n) => this.deliver(n)));

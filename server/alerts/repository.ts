@@ -210,18 +210,38 @@ export interface NewNotification {
  * statement (a flush can fire a thousand alerts at once). A row already there is kept as it
  * is: a replayed outbox must not queue a delivered notification again.
  */
-export async function insertNotifications(q: Queryable, rows: OutboxNotification[]): Promise<void> {
+/** `claimedUntil`: the rows are claimed by the replica inserting them, which delivers them now (due for others only from then). */
+export async function insertNotifications(q: Queryable, rows: OutboxNotification[], claimedUntil?: number): Promise<void> {
   if (!rows.length) return;
   const params: (string | number)[] = [];
   const values = rows.map((r) => {
-    const at = params.push(r.id, r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, r.createdAt, r.expiresAt);
-    return `($${at - 7}, $${at - 6}, $${at - 5}, $${at - 4}, $${at - 3}, $${at - 2}, 'pending', $${at - 1}, $${at}, $${at - 1})`;
+    const at = params.push(r.id, r.alertId, r.actionId, r.sessionId, r.event, r.variablesJson, claimedUntil ?? r.createdAt, r.expiresAt, r.createdAt);
+    return `($${at - 8}, $${at - 7}, $${at - 6}, $${at - 5}, $${at - 4}, $${at - 3}, 'pending', $${at - 2}, $${at - 1}, $${at})`;
   });
   await q.run(
     `INSERT INTO notifications (id, alert_id, action_id, session_id, event, variables_json, status, next_attempt_at, expires_at, created_at)
      VALUES ${values.join(', ')} ON CONFLICT (id) DO NOTHING`,
     params,
   );
+}
+
+/** Ids for new notification rows from the table's sequence (several replicas insert rows: ids given in memory would collide). */
+export async function nextNotificationIds(q: Queryable, n: number): Promise<number[]> {
+  const rows = await q.all<{ id: number }>(`SELECT nextval('notification_id_seq')::BIGINT AS id FROM generate_series(1, $1::INTEGER)`, [n]);
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Claims due rows for this replica (several replicas, issue 43): moves their next attempt to
+ * `until` where they are still pending and due, in one statement; answers the ids it claimed.
+ */
+export async function claimNotifications(q: Queryable, ids: number[], now: number, until: number): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await q.all<{ id: number }>(
+    `UPDATE notifications SET next_attempt_at = $3 WHERE id IN (SELECT unnest($1::BIGINT[])) AND status = 'pending' AND next_attempt_at <= $2 RETURNING id`,
+    [listParam(ids), now, until],
+  );
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** The highest notification id in the store (ids are given in memory from there on). */

@@ -24,7 +24,9 @@ import { StageTimes } from './stage-times.js';
 import * as repo from './repository.js';
 import { templateProblem, type NotificationVariables } from './templates.js';
 import { publicUrlInForce } from '../settings/public-url.js';
-import { dialectOf } from '../store/dialect.js';
+import { dialectOf, list } from '../store/dialect.js';
+import type { Leadership } from '../cluster/leadership.js';
+import { ClaimMs } from './queue.js';
 
 /** Per account: plenty for any network, and a bound on what one account makes the server hold. */
 export const MaxAlertsPerAccount = 10_000;
@@ -44,7 +46,15 @@ export interface AlertServiceDeps {
   config: Config;
   log: FastifyBaseLogger;
   sendMail: SendMail;
+  /**
+   * Several replicas on one PostgreSQL (issue 43 item 2): the leader retries due notifications
+   * and decides agent-offline alerts; each replica delivers the rows its own events made.
+   */
+  leadership?: Pick<Leadership, 'kind' | 'isLeader' | 'onChange' | 'listen'>;
 }
+
+/** Several replicas: an alert changed on one is read again by every other (each evaluates the samples it ingests). */
+export const AlertsChannel = 'hopwatch_alerts';
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -79,7 +89,9 @@ export class AlertService {
   constructor(private readonly deps: AlertServiceDeps) {
     this.evaluator = new AlertEvaluator({ maxStaleMs: deps.config.alertMaxStaleSeconds * 1000 });
     this.actionDeps = { store: deps.store, events: deps.events, config: deps.config, log: deps.log, sendMail: deps.sendMail };
+    const leadership = deps.leadership;
     this.queue = new NotificationQueue({
+      ...(leadership?.kind === 'postgres' ? { cluster: { leads: () => leadership.isLeader() } } : {}),
       store: deps.store,
       log: deps.log,
       actions: this.actionDeps,
@@ -122,7 +134,34 @@ export class AlertService {
       const happenings = this.evaluator.routeChanged(sessionId, hop, Date.now());
       if (happenings.length) this.record(happenings, []);
     });
-    this.presence = new AgentPresence({ store: this.deps.store, evaluator: this.evaluator, isOnline: opts.isAgentOnline ?? (() => false), record: (h, s) => this.record(h, s) });
+    // A session that comes to this replica (its agent's link, or the Local Machine with
+    // leadership) carries on from the alert states the store holds, not from this replica's
+    // (an alert that fired on the replica before must not fire again here).
+    ingest.onTakeOver(async (sessionIds) => {
+      const states = await this.deps.store.read((q) => q.all<{ alert_id: number; session_id: number; firing: boolean; since: number; notified_start: boolean }>(
+        'SELECT alert_id, session_id, firing, since, notified_start FROM alert_state WHERE session_id IN (SELECT unnest($1::INTEGER[]))',
+        [list(sessionIds)],
+      ));
+      this.evaluator.restore(sessionIds, states.map((r) => ({ alertId: Number(r.alert_id), sessionId: Number(r.session_id), firing: r.firing, since: Number(r.since), notifiedStart: r.notified_start })));
+    });
+    const leadership = this.deps.leadership;
+    leadership?.listen(AlertsChannel, (payload) => {
+      const id = Number(payload);
+      if (Number.isSafeInteger(id) && id > 0) this.reload(id, false).catch((err: Error) => this.deps.log.warn({ msg: err.message, alert: id }, 'alerts: could not read a changed alert'));
+    });
+    this.presence = new AgentPresence({
+      store: this.deps.store,
+      evaluator: this.evaluator,
+      isOnline: opts.isAgentOnline ?? (() => false),
+      record: (h, s) => this.record(h, s),
+      leads: leadership ? () => leadership.isLeader() : undefined,
+    });
+    leadership?.onChange((leader) => {
+      if (!leader) return;
+      // The new leader: the retries and the agent-offline decisions are its now.
+      this.presence?.check();
+      this.queue.kick();
+    });
     this.deps.events.on('AgentConnection', (_accountId, agentId, online) => this.presence?.changed(agentId, online));
     await this.presence.learnTargets();
     this.presence.check();
@@ -187,7 +226,14 @@ export class AlertService {
         if (!outbox) {
           // PostgreSQL: the states and rows are committed in one transaction before anything is
           // delivered (no single write lane to wait behind; a second replica sees them at once).
-          await this.deps.store.transaction(write);
+          // Their ids come from the table's sequence and they are claimed by this replica, which
+          // delivers them now: no other replica finds them due while it does (queue.ts).
+          await this.deps.store.transaction(async (q) => {
+            const ids = await repo.nextNotificationIds(q, rows.length);
+            rows.forEach((r, i) => (r.id = ids[i]));
+            for (const st of ss) await repo.writeState(q, st);
+            await repo.insertNotifications(q, rows, Date.now() + ClaimMs);
+          });
           const committed = performance.now();
           this.stages.note('names', prepared - started);
           this.stages.note('journal', committed - prepared);
@@ -409,7 +455,9 @@ export class AlertService {
     };
   }
 
-  private async reload(id: number): Promise<repo.AlertRecord | undefined> {
+  private async reload(id: number, tell = true): Promise<repo.AlertRecord | undefined> {
+    // The other replicas read it again too (they hear it on the leader lease's connection).
+    if (tell && this.deps.leadership?.kind === 'postgres') await this.deps.store.run('SELECT pg_notify($1, $2)', [AlertsChannel, String(id)]).catch(() => undefined);
     const [a] = await this.deps.store.read((q) => repo.loadAlerts(q, undefined, id));
     if (a) {
       this.alerts.set(id, a);

@@ -11,7 +11,7 @@ import { inTransaction, type Queryable, type Store } from '../store/db.js';
 import { prepareRollupWrite, prepareSampleWrite, writeRollupRows, writeSamples } from '../store/sample-tables.js';
 import type { RollupSet } from '../rollups/append.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
-import { concatRollupRows, type RollupRows } from '../rollups/rows.js';
+import { concatRollupRows, sliceRollupRows, type RollupRows } from '../rollups/rows.js';
 import { SampleBatchBuilder, type SampleBatch } from './sample-columns.js';
 import { SessionRollupState, type RawPending } from './session-rollup-state.js';
 import { prepareFlush, type FlushResult, type FlushTask, type SessionCarry } from './worker.js';
@@ -135,6 +135,17 @@ export class IngestPipeline {
   dropped = 0;
   /** Called with each session's samples once their flush committed (alerts evaluate there). */
   private readonly committedListeners: ((sessionId: number, samples: RawPending) => void)[] = [];
+  /**
+   * PostgreSQL, where several replicas share the store (issue 43 item 3, docs/scale.md "Ingest
+   * takeover"): a session's state is held only by the replica ingesting it (the one holding its
+   * agent's link, or the leader for the Local Machine), loaded from the store when its samples
+   * first reach this replica, given up when its link leaves. State loaded at start would be
+   * stale by the time a session came here: its watermark would take rounds again that another
+   * replica stored, its marks would roll up periods again that another replica wrote.
+   */
+  private readonly shared: boolean;
+  /** Hear each takeover before the session's next samples are taken (alerts load the session's states). */
+  private readonly takeOverListeners: ((sessionIds: number[]) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -150,6 +161,7 @@ export class IngestPipeline {
     this.rollupWriteAgeMs = opts.rollupWriteAgeMs ?? DefaultRollupWriteAgeMs;
     this.inlineSamples = opts.inlineSamples ?? DefaultInlineSamples;
     this.onRollupWriteError = opts.onRollupWriteError;
+    this.shared = store.dialect === 'postgres';
     this.pool = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: 1,
@@ -169,11 +181,85 @@ export class IngestPipeline {
   async init(): Promise<void> {
     // Tallies left by a stop without close (kill -9) go into the sessions rows first.
     await this.store.transaction((q) => foldTallies(q));
+    // Shared: nothing is held until a session's samples come here (loadStates).
+    if (this.shared) return;
     const loaded = await this.store.exclusive((q) => loadRollupState(q, this.memorySessions));
     for (const [sessionId, { accountId, state }] of loaded) {
       this.states.set(sessionId, state);
       this.accountOf.set(sessionId, accountId);
     }
+  }
+
+  /** Shared: loads the state of sessions this replica does not hold from the store (last round, marks, open periods). */
+  private async loadStates(sessionIds: Iterable<number>): Promise<void> {
+    const ids = [...sessionIds].filter((id) => !this.states.has(id));
+    if (!ids.length) return;
+    const room = Math.max(0, this.memorySessions - this.sessionsInMemory());
+    const loaded = await this.store.read((q) => loadRollupState(q, room, ids));
+    for (const id of ids) {
+      const l = loaded.get(id);
+      this.states.set(id, l?.state ?? new SessionRollupState());
+      if (l) this.accountOf.set(id, l.accountId);
+    }
+  }
+
+  /** Runs fn between flushes (never during one). */
+  private between<T>(fn: () => Promise<T>): Promise<T> {
+    const done = this.flushing.then(fn);
+    this.flushing = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    return done;
+  }
+
+  /** Forgets what this replica holds of the sessions (their unwritten closed rows are derived data: the next holder rolls them up again from the stored samples). */
+  private drop(sessionIds: Iterable<number>): void {
+    for (const id of sessionIds) {
+      const s = this.states.get(id);
+      if (!s) continue;
+      for (const parts of s.unwritten) for (const r of parts) this.unwrittenRows -= r.time.length;
+      this.states.delete(id);
+      this.hostsStored.delete(id);
+    }
+    if (this.unwrittenRows <= 0) {
+      this.unwrittenRows = 0;
+      this.unwrittenSince = NaN;
+    }
+  }
+
+  /** Hears each takeover (awaited before the session's samples are taken). */
+  onTakeOver(listener: (sessionIds: number[]) => Promise<void>): void {
+    this.takeOverListeners.push(listener);
+  }
+
+  /**
+   * Shared: these sessions' samples come to this replica from now on (their agent's link came
+   * here, or this replica became the leader for the Local Machine). What it held of them may be
+   * stale, so it is dropped: their state is loaded from the store with their next samples.
+   * Nothing on DuckDB (one process holds everything).
+   */
+  async takeOver(sessionIds: number[]): Promise<void> {
+    if (!this.shared || !sessionIds.length) return;
+    await this.between(async () => this.drop(sessionIds));
+    for (const l of this.takeOverListeners) await l(sessionIds);
+  }
+
+  /**
+   * Shared: these sessions' samples no longer come here (their link left, or leadership went):
+   * their closed rows are written and their state is dropped, for the replica that takes them.
+   */
+  async release(sessionIds: number[]): Promise<void> {
+    if (!this.shared || !sessionIds.length) return;
+    await this.between(async () => {
+      try {
+        await this.rollupWrite;
+        await this.writeRollups();
+      } catch (err) {
+        this.onRollupWriteError?.(err as Error);
+      }
+      this.drop(sessionIds);
+    });
   }
 
   /** Hears every flush's committed samples, per session, in the flush's order (synchronously: copy what you keep). */
@@ -184,11 +270,14 @@ export class IngestPipeline {
   /** Registers a session so its samples can be attributed (account, rollup grid). */
   openSession(sessionId: number, accountId: number): void {
     this.accountOf.set(sessionId, accountId);
-    if (!this.states.has(sessionId)) this.states.set(sessionId, new SessionRollupState());
+    // Shared: a new state here could start a grid the store already has (loadStates instead).
+    if (!this.shared && !this.states.has(sessionId)) this.states.set(sessionId, new SessionRollupState());
   }
 
   /** Rolls everything of the session up at the next flush and forgets it afterwards. */
-  finishSession(sessionId: number): Promise<void> {
+  async finishSession(sessionId: number): Promise<void> {
+    // Shared: finished where it is closed, from the store's state if this replica does not hold it.
+    if (this.shared && !this.states.has(sessionId)) await this.between(() => this.loadStates([sessionId]));
     const s = this.states.get(sessionId);
     if (s) s.finishing = true;
     return this.flushSoon(true);
@@ -377,6 +466,7 @@ export class IngestPipeline {
     // A small batch is prepared here: on a busy host the hop to the worker thread and back
     // waited for a core for 100-200 ms (bench:agents, flushes of 400-9,400 samples).
     const inline = raw.length <= this.inlineSamples;
+    if (this.shared) await this.loadStates(ids);
     const sessions: SessionCarry[] = [...ids].map((sessionId) => {
       let state = this.states.get(sessionId);
       if (!state) this.states.set(sessionId, (state = new SessionRollupState()));
@@ -519,7 +609,10 @@ export class IngestPipeline {
     if (sets.length || moved.length) {
       await prepareRollupWrite(this.store, sets);
       await this.store.side((q, conn) => inTransaction(q, conn, async () => {
-        await writeRollupRows(conn, sets);
+        // Shared: another replica may have written some of these periods (the session came
+        // here while that one still held it): only rows past the stored marks are written.
+        const fresh = this.shared ? await pastStoredMarks(q, sets) : sets;
+        await writeRollupRows(conn, fresh);
         await writeMarks(q, moved);
       }), 'rollups');
     }
@@ -581,8 +674,9 @@ async function writeMarks(q: Queryable, moved: MarkMove[]): Promise<void> {
   ];
   const updated = moved.filter((m) => m.stored);
   if (updated.length) {
+    // A mark only moves on (several replicas: one that held a session too long never moves it back).
     await q.run(
-      `UPDATE rollup_marks SET closed_until = v.c
+      `UPDATE rollup_marks SET closed_until = greatest(rollup_marks.closed_until, v.c)
        FROM (SELECT unnest($1::INTEGER[]) AS r, unnest($2::INTEGER[]) AS s, unnest($3::DOUBLE[]) AS c) v
        WHERE rollup_marks.resolution = v.r AND rollup_marks.session_id = v.s`,
       lists(updated),
@@ -593,10 +687,35 @@ async function writeMarks(q: Queryable, moved: MarkMove[]): Promise<void> {
     await q.run(
       `INSERT INTO rollup_marks (resolution, session_id, closed_until)
        SELECT unnest($1::INTEGER[]), unnest($2::INTEGER[]), unnest($3::DOUBLE[])
-       ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = excluded.closed_until`,
+       ON CONFLICT (resolution, session_id) DO UPDATE SET closed_until = greatest(rollup_marks.closed_until, excluded.closed_until)`,
       lists(inserted),
     );
   }
+}
+
+/**
+ * The rows of each set past its session's stored mark at that resolution, the marks locked
+ * (FOR UPDATE) until the transaction ends: two replicas writing the same session's rows one
+ * after the other write each period once.
+ */
+async function pastStoredMarks(q: Queryable, sets: RollupSet[]): Promise<RollupSet[]> {
+  if (!sets.length) return sets;
+  const sessions = [...new Set(sets.map((s) => s.sessionId))];
+  const rows = await q.all<{ resolution: number; session_id: number; closed_until: number }>(
+    `SELECT resolution, session_id, closed_until FROM rollup_marks WHERE session_id IN (SELECT unnest($1::INTEGER[])) ORDER BY resolution, session_id FOR UPDATE`,
+    [list(sessions)],
+  );
+  const marks = new Map(rows.map((r) => [`${r.resolution}:${r.session_id}`, Number(r.closed_until)]));
+  const out: RollupSet[] = [];
+  for (const s of sets) {
+    const mark = marks.get(`${s.resolution}:${s.sessionId}`);
+    if (mark === undefined || !s.rows.time.length || s.rows.time[0] >= mark) out.push(s);
+    else {
+      const rest = sliceRollupRows(s.rows, mark, Infinity);
+      if (rest.time.length) out.push({ ...s, rows: rest });
+    }
+  }
+  return out;
 }
 
 const HostsPerStatement = 5000;

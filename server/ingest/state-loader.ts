@@ -7,6 +7,7 @@ import { RollupResolutionsMs, floorTo } from '../rollups/levels.js';
 import type { RollupRows } from '../rollups/rows.js';
 import { readRawSamples, readRollupRows } from '../store/sample-tables.js';
 import { SessionRollupState } from './session-rollup-state.js';
+import { list } from '../store/dialect.js';
 import { RecentData, RecentRawMs, RecentRowsMs } from '../rollups/recent-data.js';
 
 const rowsBetween = (q: Queryable, resolution: number, sessionId: number, from: number, to: number): Promise<RollupRows> => readRollupRows(q, resolution, sessionId, from, to);
@@ -31,10 +32,13 @@ async function warmRecent(q: Queryable, sessionId: number, state: SessionRollupS
 export async function loadRollupState(
   q: Queryable,
   memorySessions = Infinity,
+  /** Only these sessions (a replica taking sessions over, issue 43), open or not; all open ones when undefined. */
+  only?: number[],
 ): Promise<Map<number, { accountId: number; state: SessionRollupState }>> {
   const sessions = await q.all<{ id: number; accountId: number; firstSample: number | null; latestSample: number | null }>(
     `SELECT id, account_id AS "accountId", first_sample AS "firstSample", latest_sample AS "latestSample"
-     FROM sessions_counted WHERE state IN (0, 1) ORDER BY latest_sample DESC NULLS LAST, id`,
+     FROM sessions_counted WHERE ${only ? 'id IN (SELECT unnest($1::INTEGER[]))' : 'state IN (0, 1)'} ORDER BY latest_sample DESC NULLS LAST, id`,
+    only ? [list(only)] : undefined,
   );
   let warmed = 0;
   const out = new Map<number, { accountId: number; state: SessionRollupState }>();

@@ -10,6 +10,14 @@ import { packSamples } from './sample-order.js';
 import { pgPoolOf } from './sample-tables.js';
 import { packClosed } from './postgres/samples-pack.js';
 
+/** Whether this replica runs the once-only work now (server/cluster/leadership.ts); the embedded appliance always does. */
+export interface OnceOnly {
+  stillLeader(): Promise<boolean>;
+  onChange(listener: (leader: boolean) => void): () => void;
+}
+
+const Always: OnceOnly = { stillLeader: async () => true, onChange: () => () => undefined };
+
 const Daily = 86_400_000;
 const Hourly = 3_600_000;
 /** PostgreSQL packs closed hours into blocks this often (postgres/samples-pack.ts): a running appliance packs an hour at a time. */
@@ -20,14 +28,19 @@ export interface RetentionLog {
   error(obj: object, msg: string): void;
 }
 
-/** Starts the daily expiry and the hourly packing; the answer stops them and waits for a run in progress. */
-export function startRetention(store: Store, env: RetentionOverrides, log: RetentionLog, now = () => Date.now()): () => Promise<void> {
+/**
+ * Starts the daily expiry and the hourly packing; the answer stops them and waits for a run in
+ * progress. With several replicas only the leader runs them, asking the database before each
+ * run; a replica that becomes the leader runs them at once (it does not know when the last
+ * leader last did; expiry and packing find nothing to do when it was recent).
+ */
+export function startRetention(store: Store, env: RetentionOverrides, log: RetentionLog, now = () => Date.now(), leadership: OnceOnly = Always): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   let lastExpiry = -Infinity;
   const run = () => {
     running = running.then(async () => {
-      if (stopped) return;
+      if (stopped || !(await leadership.stillLeader())) return;
       try {
         if (now() - lastExpiry >= Daily - Hourly / 2) {
           lastExpiry = now();
@@ -50,7 +63,7 @@ export function startRetention(store: Store, env: RetentionOverrides, log: Reten
   // PostgreSQL: closed hours of samples and closed periods of rollup rows into blocks.
   const pool = pgPoolOf(store);
   const pack = async () => {
-    if (stopped || !pool) return;
+    if (stopped || !pool || !(await leadership.stillLeader())) return;
     try {
       const p = await packClosed(pool);
       const longestMs = Math.round(Math.max(p.samples.longestMs, p.rollups.longestMs) * 10) / 10;
@@ -61,12 +74,16 @@ export function startRetention(store: Store, env: RetentionOverrides, log: Reten
     }
   };
   run();
+  const unfollow = leadership.onChange((leader) => {
+    if (leader) run();
+  });
   const packTimer = pool ? setInterval(() => (running = running.then(pack)), PgPackEveryMs) : undefined;
   packTimer?.unref();
   const timer = setInterval(run, Hourly);
   timer.unref();
   return async () => {
     stopped = true;
+    unfollow();
     clearInterval(timer);
     if (packTimer) clearInterval(packTimer);
     await running;

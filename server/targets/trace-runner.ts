@@ -99,7 +99,7 @@ export class TraceRunner {
     const { engine, finalHopOnly, stored } = await this.store.read((q) => engineOptionsOf(q, s.configurationId));
     const remote = this.remoteAccessIn(stored);
     const options: typeof engine & WithRemoteServerAccess = remote ? { [RemoteServerAccessKey]: remote } : engine;
-    await this.agent.run({
+    const here = await this.agent.run({
       // A remote-server trace is run from here (the other Hopwatch is its agent), whatever agent the target names.
       agentId: remote ? LocalMachineAgentId : s.sentinelId,
       traceId: s.id,
@@ -111,7 +111,8 @@ export class TraceRunner {
       finalHopOnly: s.finalHopOnly || finalHopOnly,
       paused,
     });
-    this.log.info({ sessionId: s.id, target: s.targetName || s.targetIp, intervalMs: s.traceIntervalMs, paused }, 'trace started');
+    if (here) this.log.info({ sessionId: s.id, target: s.targetName || s.targetIp, intervalMs: s.traceIntervalMs, paused }, 'trace started');
+    else this.log.info({ sessionId: s.id }, 'trace left to the leader (the Local Machine runs on the leader replica)');
   }
 
   /** Stops probing and rolls the session's data up completely. */

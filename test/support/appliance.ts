@@ -18,6 +18,8 @@ export interface Appliance {
   output: () => string;
   /** SIGTERM and wait for exit; resolves with the exit code and the time it took. */
   stop: () => Promise<{ code: number | null; ms: number }>;
+  /** SIGKILL (a replica that dies without a word) and wait for exit. */
+  kill: () => Promise<void>;
   /** Stop, then start again on the same data directory and port. */
   restart: () => Promise<Appliance>;
   /** Stop and delete the data directory. */
@@ -118,6 +120,10 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
     rootPassword: pw,
     output: () => out,
     stop,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
     restart: async () => {
       await stop();
       return startAppliance({ ...opts, dataDir, port });
