@@ -89,6 +89,7 @@ const PostgresSuites = [
   'test/security/authorization-matrix.test.ts',
   // Issue 43: two replicas on one PostgreSQL (the suites skip without HOPWATCH_TEST_STORE=postgres).
   'test/cluster/leadership.test.ts',
+  'test/cluster/ingest-takeover.test.ts',
 ];
 
 const a = phase('parallel', heavy.flatMap((d) => ['--exclude', `${d}/**`]));
