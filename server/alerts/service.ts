@@ -137,7 +137,7 @@ export class AlertService {
     // A session that comes to this replica (its agent's link, or the Local Machine with
     // leadership) carries on from the alert states the store holds, not from this replica's
     // (an alert that fired on the replica before must not fire again here).
-    ingest.onTakeOver(async (sessionIds) => {
+    ingest.onTakeOver?.(async (sessionIds) => {
       const states = await this.deps.store.read((q) => q.all<{ alert_id: number; session_id: number; firing: boolean; since: number; notified_start: boolean }>(
         'SELECT alert_id, session_id, firing, since, notified_start FROM alert_state WHERE session_id IN (SELECT unnest($1::INTEGER[]))',
         [list(sessionIds)],

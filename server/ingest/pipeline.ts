@@ -241,7 +241,11 @@ export class IngestPipeline {
    */
   async takeOver(sessionIds: number[]): Promise<void> {
     if (!this.shared || !sessionIds.length) return;
-    await this.between(async () => this.drop(sessionIds));
+    // Loaded now, not with the first samples: the console's reads of them come from memory at once.
+    await this.between(async () => {
+      this.drop(sessionIds);
+      await this.loadStates(sessionIds);
+    });
     for (const l of this.takeOverListeners) await l(sessionIds);
   }
 

@@ -181,6 +181,8 @@ describe('recent data of an open session', () => {
     await ingest.close();
     ingest = new IngestPipeline(store, new DomainEventBus(), writeEachFlush);
     await ingest.init();
+    // PostgreSQL: a replica holds a session's state once it takes the session over (its agent's link came), not from its start.
+    await ingest.takeOver([sid]);
     const r = ingest.recent(sid)!;
     const { latest_sample: stored } = await store.one('SELECT latest_sample FROM sessions WHERE id = $1', [sid]);
     expect(r.rawFrom).toBe(stored - RecentRawMs);

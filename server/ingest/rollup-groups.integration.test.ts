@@ -163,6 +163,8 @@ describe('rollup rows written in groups', () => {
       await ingest.close(); // written: now the window may move on
       const reopened = new IngestPipeline(store, new DomainEventBus());
       await reopened.init();
+      // PostgreSQL: a replica holds a session's state once it takes the session over (its agent's link came), not from its start.
+      await reopened.takeOver([sid]);
       expect(reopened.recent(sid)!.rowsFrom[0]).toBeGreaterThan(T0);
       await expectExact(store, reopened, sid, accountId, T0, T0 + 2 * H, 60);
       await reopened.close();
