@@ -63,7 +63,8 @@ import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
-import { startLeadership, type Leadership } from './cluster/leadership.js';
+import { PgLeadership, startLeadership, type Leadership } from './cluster/leadership.js';
+import { ClusterPresence } from './cluster/presence.js';
 import { LocalMachineLeader } from './cluster/local-machine.js';
 
 declare module 'fastify' {
@@ -241,7 +242,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dataFilesPlugin, { data, ingest });
   // Alerts evaluate each ingest commit; their notifications go through a durable queue.
   const alerts = new AlertService({ store: opts.store, events: app.events, config: opts.config, log: app.log, sendMail: mailer(opts.store), leadership });
-  await alerts.start(ingest, { isAgentOnline: (id) => app.agents.links.isOnline(id) });
+  // Several replicas: which agents are linked anywhere (server/cluster/presence.ts), for the leader's agent-offline decisions.
+  let presenceListener: ((agentId: number, online: boolean) => void) | undefined;
+  const presence =
+    leadership instanceof PgLeadership
+      ? new ClusterPresence({ leadership, read: (fn) => opts.store.read(fn), changed: (id, online) => presenceListener?.(id, online), firstRead: () => alerts.checkAgents(), warn: (msg) => app.log.warn(msg) })
+      : undefined;
+  if (presence) {
+    app.events.on('AgentConnection', (_accountId, agentId, online) => (online ? presence.linked(agentId) : presence.unlinked(agentId)));
+    app.addHook('onClose', async () => presence.close());
+  }
+  await alerts.start(ingest, {
+    isAgentOnline: (id) => app.agents.links.isOnline(id) || (presence?.isOnline(id) ?? false),
+    onClusterPresence: presence ? (listener) => (presenceListener = listener) : undefined,
+    clusterPresenceReady: presence ? () => presence.ready : undefined,
+    refreshClusterPresence: presence ? () => presence.poll() : undefined,
+  });
+  presence?.start();
   app.addHook('onClose', () => alerts.close());
   await app.register(mailPlugin);
   await app.register(alertsPlugin, { alerts });

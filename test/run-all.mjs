@@ -90,6 +90,7 @@ const PostgresSuites = [
   // Issue 43: two replicas on one PostgreSQL (the suites skip without HOPWATCH_TEST_STORE=postgres).
   'test/cluster/leadership.test.ts',
   'test/cluster/ingest-takeover.test.ts',
+  'test/cluster/agent-offline.test.ts',
 ];
 
 const a = phase('parallel', heavy.flatMap((d) => ['--exclude', `${d}/**`]));

@@ -18,11 +18,15 @@ export interface AgentPresenceDeps {
   record: (happenings: Happening[], states: StateRecord[]) => void;
   /** Several replicas: only the leader decides (undefined: one process, always). */
   leads?: () => boolean;
+  /** Several replicas: reads who is linked anywhere again, before a timed decision (server/cluster/presence.ts). */
+  refresh?: () => Promise<void>;
 }
 
 export class AgentPresence {
   /** When each agent's link went away (agents not here that are offline: since the server started). */
   private readonly wentAway = new Map<number, number>();
+  /** Agents last reported online (a second report of the same going away keeps the first time). */
+  private readonly seenOnline = new Set<number>();
   /** The agent of each watched target. */
   private readonly agentOf = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -51,15 +55,24 @@ export class AgentPresence {
   changed(agentId: number, online: boolean): void {
     const now = Date.now();
     if (online) this.wentAway.delete(agentId);
-    else this.wentAway.set(agentId, now);
+    // Heard twice (its link's replica, then the cluster's presence): it went away the first time.
+    else if (!this.wentAway.has(agentId) || this.seenOnline.has(agentId)) this.wentAway.set(agentId, now);
+    if (online) this.seenOnline.add(agentId);
+    else this.seenOnline.delete(agentId);
     const mine = new Set<number>();
     for (const [s, a] of this.agentOf) if (a === agentId) mine.add(s);
     if (mine.size) this.decide(now, mine);
     this.schedule();
   }
 
-  /** Decides every agentOffline alert now and sets the timer again. */
+  /** Decides every agentOffline alert now and sets the timer again (with several replicas, once it read again who is linked). */
   check(): void {
+    if (!this.deps.refresh) return this.checkNow();
+    void this.deps.refresh().then(() => this.checkNow());
+  }
+
+  private checkNow(): void {
+    if (this.closed) return;
     this.decide(Date.now());
     this.schedule();
   }

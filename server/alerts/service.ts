@@ -105,7 +105,18 @@ export class AlertService {
   }
 
   /** Loads alerts and states, listens to ingest commits and route changes, sends what was pending. */
-  async start(ingest: IngestPipeline, opts: { isAgentOnline?: (agentId: number) => boolean } = {}): Promise<void> {
+  async start(
+    ingest: IngestPipeline,
+    opts: {
+      isAgentOnline?: (agentId: number) => boolean;
+      /** Several replicas: agents coming and going on other replicas (server/cluster/presence.ts). */
+      onClusterPresence?: (listener: (agentId: number, online: boolean) => void) => void;
+      /** Several replicas: whether the leader knows who is linked yet (no agent is decided offline before). */
+      clusterPresenceReady?: () => boolean;
+      /** Several replicas: reads who is linked anywhere again (before a timed agent-offline decision). */
+      refreshClusterPresence?: () => Promise<void>;
+    } = {},
+  ): Promise<void> {
     // What the outbox journal holds that the store may not (a crash before its DuckDB write).
     // On PostgreSQL there is no journal file: the event's transaction is the outbox (record).
     const { outbox, left } = this.journalInStore ? { outbox: undefined, left: [] } : Outbox.open(join(dirname(this.deps.store.path), OutboxDir));
@@ -154,18 +165,25 @@ export class AlertService {
       evaluator: this.evaluator,
       isOnline: opts.isAgentOnline ?? (() => false),
       record: (h, s) => this.record(h, s),
-      leads: leadership ? () => leadership.isLeader() : undefined,
+      leads: leadership ? () => leadership.isLeader() && (opts.clusterPresenceReady?.() ?? true) : undefined,
+      refresh: opts.refreshClusterPresence,
     });
     leadership?.onChange((leader) => {
       if (!leader) return;
-      // The new leader: the retries and the agent-offline decisions are its now.
-      this.presence?.check();
+      // The new leader: the retries and the agent-offline decisions are its now (the latter once it knows who is linked).
+      this.checkAgents();
       this.queue.kick();
     });
     this.deps.events.on('AgentConnection', (_accountId, agentId, online) => this.presence?.changed(agentId, online));
+    opts.onClusterPresence?.((agentId, online) => this.presence?.changed(agentId, online));
     await this.presence.learnTargets();
     this.presence.check();
     this.queue.kick();
+  }
+
+  /** Decides the agent-offline alerts now (the cluster's presence was read). */
+  checkAgents(): void {
+    this.presence?.check();
   }
 
   async close(): Promise<void> {

@@ -85,6 +85,8 @@ export class PgLeadership implements Leadership {
   private closed = false;
   private readonly listeners = new Set<(leader: boolean) => void>();
   private readonly channels = new Map<string, (payload: string) => void>();
+  /** Shared advisory locks this replica holds on the lease's connection (taken again after a reconnect). */
+  private readonly sharedLocks = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -127,6 +129,24 @@ export class PgLeadership implements Leadership {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
     this.channels.set(channel, listener);
     void this.client?.query(`LISTEN ${channel}`).catch((err: Error) => this.lost(err));
+  }
+
+  /**
+   * Holds a shared advisory lock (space, id) on the lease's connection while this replica is
+   * connected: PostgreSQL drops it with the connection, so a lock held by a replica that died
+   * goes with it (cluster presence, server/cluster/presence.ts).
+   */
+  holdShared(space: number, id: number): void {
+    const key = `${space}:${id}`;
+    if (this.sharedLocks.has(key)) return;
+    this.sharedLocks.add(key);
+    void this.client?.query('SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
+  }
+
+  releaseShared(space: number, id: number): void {
+    const key = `${space}:${id}`;
+    if (!this.sharedLocks.delete(key)) return;
+    void this.client?.query('SELECT pg_advisory_unlock_shared($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
   }
 
   state(): LeadershipState {
@@ -191,6 +211,10 @@ export class PgLeadership implements Leadership {
         [String(Keepalive.idle), String(Keepalive.interval), String(Keepalive.count), String((Keepalive.idle + Keepalive.interval * Keepalive.count) * 1000)],
       );
       for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
+      for (const key of this.sharedLocks) {
+        const [space, id] = key.split(':').map(Number);
+        await client.query('SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)', [space, id]);
+      }
     } catch (err) {
       destroy(client);
       throw err;
