@@ -88,6 +88,7 @@ const PostgresSuites = [
   'test/api/datafiles.test.ts',
   'test/security/authorization-matrix.test.ts',
   // Issue 43: two replicas on one PostgreSQL (the suites skip without HOPWATCH_TEST_STORE=postgres).
+  'server/cluster/leadership.integration.test.ts',
   'test/cluster/leadership.test.ts',
   'test/cluster/ingest-takeover.test.ts',
   'test/cluster/agent-offline.test.ts',

@@ -115,5 +115,14 @@ describe.skipIf(!run)('once-only work on two replicas of one PostgreSQL', () => 
     expect(webhooksOf('first')).toHaveLength(1);
     const firstAlert = await call(b, cookieB, 'GET', `/api/alerts/${alert.body.AlertID}`);
     expect(firstAlert.body.Firing).toEqual([first]);
+
+    // The database goes away: /readyz answers 503 and says so, and the replica stops leading.
+    pg.stop();
+    const down = await waitFor('the replica not ready and no longer leading', async () => {
+      const r = await fetch(`${b.url}/readyz`);
+      const body = (await r.json()) as { Detail: Readiness['Detail'] };
+      return r.status === 503 && !body.Detail.Leadership.Leader ? body : undefined;
+    }, 15_000);
+    expect(down).toMatchObject({ Error: 'The database does not answer.', Detail: { Database: 'unreachable', Leadership: { Leader: false, Kind: 'postgres' } } });
   }, 120_000);
 });
