@@ -5,10 +5,9 @@
 // ingest take them over: their state is loaded from the store with their next samples, and the
 // rounds the agent sends again (its spool resends what was not acknowledged) are checked
 // against the store's newest round, so nothing is counted twice and nothing is lost.
-import { SessionState } from '../contract/sessions.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
-import { sessionsInStates } from '../targets/repository.js';
+import { activeSessionsOfAgent } from '../targets/repository.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import type { AgentLinks } from './link.js';
 
@@ -20,7 +19,7 @@ export interface TakeOverDeps {
 }
 
 export async function takeOverAgent(deps: TakeOverDeps, agentId: number): Promise<void> {
-  const running = (await deps.store.read((q) => sessionsInStates(q, [SessionState.Active]))).filter((s) => s.sentinelId === agentId);
+  const running = await deps.store.read((q) => activeSessionsOfAgent(q, agentId));
   const ids = new Set(running.map((s) => s.id));
   for (const id of deps.links.tracesOf(agentId)) if (!ids.has(id)) deps.links.forget(id);
   // Assigned before the hello is answered: they go out in its assign, not as starts.

@@ -6,10 +6,10 @@
 // the leader, which makes what runs here match the store (reconcile); it also looks every few
 // seconds, in case a notification was missed while its connection was being replaced.
 import type { FastifyBaseLogger } from 'fastify';
-import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
+import { LocalMachineAgentId } from '../contract/sessions.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { Store } from '../store/db.js';
-import { sessionsInStates, type SessionRecord } from '../targets/repository.js';
+import { activeSessionsOfAgent, type SessionRecord } from '../targets/repository.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
 import type { Leadership } from './leadership.js';
 
@@ -42,6 +42,7 @@ export class LocalMachineLeader {
   private queued = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private unfollow: (() => void) | undefined;
 
   constructor(private readonly deps: LocalMachineDeps) {}
 
@@ -50,7 +51,7 @@ export class LocalMachineLeader {
     const { leadership, runner } = this.deps;
     runner.agent.placeLocalMachine({ here: () => leadership.isLeader(), changed: () => this.notify() });
     leadership.listen(LocalMachineChannel, () => this.reconcileSoon());
-    leadership.onChange((leader) => (leader ? this.reconcileSoon() : this.stepDown()));
+    this.unfollow = leadership.onChange((leader) => (leader ? this.reconcileSoon() : this.stepDown()));
     this.timer = setInterval(() => this.reconcileSoon(), ReconcileMs);
     this.timer.unref();
     this.reconcileSoon();
@@ -77,7 +78,7 @@ export class LocalMachineLeader {
   private async reconcile(): Promise<void> {
     const { store, runner, ingest, leadership } = this.deps;
     if (this.closed || !leadership.isLeader()) return;
-    const active = (await store.read((q) => sessionsInStates(q, [SessionState.Active]))).filter((s) => s.sentinelId === LocalMachineAgentId);
+    const active = await store.read((q) => activeSessionsOfAgent(q, LocalMachineAgentId));
     if (!(await leadership.stillLeader())) return;
     const want = new Map(active.map((s) => [s.id, s]));
     for (const id of [...this.applied.keys()]) {
@@ -109,6 +110,7 @@ export class LocalMachineLeader {
 
   /** No longer the leader: the Local Machine's traces stop here, their closed rows written for the next leader. */
   private stepDown(): void {
+    if (this.closed) return;
     const ids = [...this.applied.keys()];
     this.applied.clear();
     this.turn = this.turn
@@ -122,6 +124,7 @@ export class LocalMachineLeader {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unfollow?.();
     if (this.timer) clearInterval(this.timer);
     await this.turn;
   }

@@ -1,5 +1,6 @@
 // HOPWATCH_RETENTION_SESSIONS_DAYS: closed sessions older than N days are deleted once at
-// start and then daily. Also at start: sessions a stop left half-imported are deleted.
+// start and then daily, by the leader when several replicas share PostgreSQL. Also at start:
+// sessions a stop left half-imported are deleted.
 import type { FastifyInstance } from 'fastify';
 import { DayMs, deleteExpiredSessions, deleteLeftoverImports, type SessionDeps } from './service.js';
 
@@ -7,7 +8,8 @@ export function scheduleRetention(app: FastifyInstance, deps: SessionDeps): void
   const days = app.config.retentionSessionsDays;
   let timer: NodeJS.Timeout | undefined;
   const sweep = async () => {
-    if (!days) return;
+    // Several replicas: the leader sweeps (docs/scale.md "Once-only work").
+    if (!days || !(await app.leadership.stillLeader())) return;
     try {
       const n = await deleteExpiredSessions(deps, days);
       if (n) app.log.info({ count: n, days }, 'retention deleted closed sessions');

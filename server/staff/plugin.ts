@@ -19,7 +19,9 @@ export default async function staffPlugin(app: FastifyInstance, opts: { version:
   await app.register(lookupPlugin);
   await app.register(pingServersPlugin, { version: opts.version });
 
-  const purge = () =>
+  // Several replicas: the leader purges (docs/scale.md "Once-only work").
+  const purge = async () =>
+    (await app.leadership.stillLeader()) &&
     app.store
       .exclusive(async (q) => {
         await purgeUserEvents(q);

@@ -85,6 +85,11 @@ export async function sessionsInStates(q: Queryable, states: number[]): Promise<
   ]);
 }
 
+/** One agent's running sessions (an agent's link coming to a replica, server/agents/takeover.ts). */
+export async function activeSessionsOfAgent(q: Queryable, agentId: number): Promise<SessionRecord[]> {
+  return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE sentinel_id = $1 AND state = 0 ORDER BY id`, [agentId]);
+}
+
 export async function listSessions(q: Queryable, accountId: number): Promise<SessionRecord[]> {
   return q.all<SessionRecord>(`SELECT ${sessionColumns} FROM sessions_counted WHERE account_id = $1 ORDER BY id`, [accountId]);
 }
