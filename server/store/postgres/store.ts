@@ -51,6 +51,11 @@ export class PgStore implements Store {
     const pool = new pg.Pool({ connectionString: url, max: PoolSize, types: pgTypes });
     // An idle client whose server went away must not crash the process: the next query fails instead.
     pool.on('error', () => undefined);
+    // Nor a client that is checked out between two statements when the server goes (a
+    // transaction waiting on JavaScript work): its next statement fails instead. Without a
+    // listener the client's 'error' event ended the process (issue 43: /readyz must answer 503
+    // while the database is away).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     await connectWithRetry(pool, url, { timeoutMs: opts.connectTimeoutMs ?? 60_000, log: opts.log });
     const store = new PgStore(pool, join(dataDir, 'hopwatch.postgres'));
     await store.migrate(opts.migrations);
