@@ -82,6 +82,7 @@ const PostgresSuites = [
   'server/ingest/hosts.integration.test.ts',
   'server/ingest/finish-during-flush.integration.test.ts',
   'server/ingest/rollup-groups.integration.test.ts',
+  'server/ingest/sample-tallies.integration.test.ts',
   'server/rollups/append.test.ts',
   'server/data/store-read.integration.test.ts',
   'server/data/packet-type.integration.test.ts',

@@ -6,6 +6,7 @@
 import { DOUBLE, INTEGER } from '@duckdb/node-api';
 import type { Connection, Queryable } from '../store/db.js';
 import { appendColumns } from '../store/append-columns.js';
+import { holdAppends } from '../store/dialect.js';
 
 export interface SessionTally {
   sessionId: number;
@@ -28,6 +29,8 @@ export function appendTallies(conn: Connection, tallies: SessionTally[]): Promis
  * from sessions_counted, so the rule that combines a session's tallies is written once, there.
  */
 export async function foldTallies(q: Queryable): Promise<void> {
+  // The tallies folded are the tallies deleted: no append may land between the two statements.
+  await holdAppends(q, 'sample_tallies');
   await q.run(
     `UPDATE sessions SET sample_count = c.sample_count, first_sample = c.first_sample, latest_sample = c.latest_sample
      FROM sessions_counted c

@@ -92,3 +92,12 @@ export const PostgresCompat: string[] = [
   `CREATE FUNCTION range(n bigint) RETURNS SETOF bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT generate_series(0, n - 1)'`,
   ...argAggregates(),
 ];
+
+/**
+ * Inside a transaction: holds off appends to `table` until it ends, reads going on. PostgreSQL
+ * runs writers at once (a fold of the sample tallies read them, then a flush appended more,
+ * then the fold's DELETE took those too: counts lost); DuckDB's one writer already orders them.
+ */
+export async function holdAppends(q: Queryable, table: 'sample_tallies'): Promise<void> {
+  if (dialectOf(q) === 'postgres') await q.run(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
+}
