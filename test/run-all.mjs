@@ -92,6 +92,7 @@ const PostgresSuites = [
   'server/cluster/leadership.integration.test.ts',
   'test/cluster/leadership.test.ts',
   'test/cluster/ingest-takeover.test.ts',
+  'test/cluster/ingest-fence.test.ts',
   'test/cluster/agent-offline.test.ts',
 ];
 

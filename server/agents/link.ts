@@ -82,6 +82,8 @@ export interface AgentLinkDeps {
    * replica meanwhile) and has ingest take its sessions over.
    */
   takeOver?: (agentId: number) => Promise<void>;
+  /** The link left and its sessions were given up (ingest.release): another replica may take them. */
+  givenUp?: (agentId: number) => void;
 }
 
 /** Parses `Authorization: Bearer <agentId>.<credential>` (the scheme in any case, server/http/authorization.ts). */
@@ -350,6 +352,7 @@ export class AgentLinks {
         const ids = this.tracesOf(c.agentId);
         for (const id of ids) this.committedUntil.delete(id);
         await this.deps.ingest.release(ids);
+        if (!this.conns.has(c.agentId)) this.deps.givenUp?.(c.agentId);
       })
       .catch((err: unknown) => this.deps.log.warn({ err, agentId: c.agentId }, 'agent link: giving its sessions up failed'));
   }

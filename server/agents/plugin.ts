@@ -13,7 +13,8 @@ import type { TraceRunner } from '../targets/trace-runner.js';
 import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
 import { PasswordSeal } from '../liveshare/secrets.js';
 import { AgentLinks } from './link.js';
-import { takeOverAgent } from './takeover.js';
+import { givenUp, takeOverAgent } from './takeover.js';
+import { PgLeadership } from '../cluster/leadership.js';
 import { agentSettings } from './settings.js';
 import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
@@ -42,8 +43,12 @@ const query = (required: string[], properties: Record<string, object>) => ({ typ
 
 export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline; version: string }) {
   // Several replicas on one PostgreSQL: a link that comes here takes its agent's sessions over (takeover.ts).
-  const takeOver = app.store.dialect === 'postgres' ? (agentId: number) => takeOverAgent({ store: app.store, runner: opts.runner, ingest: opts.ingest, links }, agentId) : undefined;
-  const links: AgentLinks = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log, takeOver });
+  const fence = app.leadership instanceof PgLeadership ? app.leadership : undefined;
+  const takeOver =
+    app.store.dialect === 'postgres'
+      ? (agentId: number) => takeOverAgent({ store: app.store, runner: opts.runner, ingest: opts.ingest, links, fence, warn: (o, m) => app.log.warn(o, m) }, agentId)
+      : undefined;
+  const links: AgentLinks = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log, takeOver, givenUp: (agentId) => givenUp({ fence }, agentId) });
   // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
   const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
   // The Local Machine is this server: connected since now, with its version and OS.

@@ -87,6 +87,8 @@ export class PgLeadership implements Leadership {
   private readonly channels = new Map<string, (payload: string) => void>();
   /** Shared advisory locks this replica holds on the lease's connection (taken again after a reconnect). */
   private readonly sharedLocks = new Set<string>();
+  /** Exclusive advisory locks this replica holds on the lease's connection. */
+  private readonly exclusiveLocks = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -141,6 +143,40 @@ export class PgLeadership implements Leadership {
     if (this.sharedLocks.has(key)) return;
     this.sharedLocks.add(key);
     void this.client?.query('SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
+  }
+
+  /**
+   * Takes an exclusive advisory lock (space, id) on the lease's connection, trying every 250 ms
+   * for up to waitMs; answers whether it holds it. Held once per replica (a second call while
+   * held answers true at once). Another replica's is released by it, or by PostgreSQL with its
+   * connection (server/agents/takeover.ts: the ingest of an agent's sessions).
+   */
+  async holdExclusive(space: number, id: number, waitMs: number): Promise<boolean> {
+    const key = `${space}:${id}`;
+    if (this.exclusiveLocks.has(key)) return true;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const client = this.client;
+      if (client) {
+        try {
+          const r = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1::integer, $2::integer) AS got', [space, id]);
+          if (r.rows[0]?.got) {
+            this.exclusiveLocks.add(key);
+            return true;
+          }
+        } catch (err) {
+          this.lost(err as Error);
+        }
+      }
+      if (Date.now() >= deadline || this.closed) return false;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  releaseExclusive(space: number, id: number): void {
+    const key = `${space}:${id}`;
+    if (!this.exclusiveLocks.delete(key)) return;
+    void this.client?.query('SELECT pg_advisory_unlock($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
   }
 
   releaseShared(space: number, id: number): void {
@@ -231,6 +267,8 @@ export class PgLeadership implements Leadership {
   private lost(err: Error): void {
     const client = this.client;
     this.client = undefined;
+    // PostgreSQL drops the connection's locks with it: the exclusive ones are taken again when next needed.
+    this.exclusiveLocks.clear();
     if (client) destroy(client);
     if (this.closed) return;
     this.become(false, `the database does not answer on the lease's connection (${err.message || 'connection lost'})`);

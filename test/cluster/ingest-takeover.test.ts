@@ -7,7 +7,6 @@
 // started (B must not trust what it read of it then), one was started after (B must learn it).
 // PostgreSQL phase only (HOPWATCH_TEST_STORE=postgres, test/run-all.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -16,46 +15,11 @@ import { postgresInstalled, startPostgres, type ThrowawayPostgres } from '../sup
 import { testStore } from '../../server/store/testing/test-store.js';
 import { cmd, createAgentWithLink, hubCall, roundsPerSecond, startAgent, waitAgentIdle, waitFor, type AgentProcess } from '../agents/support.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
+import { startProxy, type Proxy } from './proxy.js';
 
 const run = testStore() === 'postgres' && postgresInstalled();
 const Password = 'takeover-root-pw-1';
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
-
-/** A TCP proxy in front of one replica at a time; it can hold back what the replica sends (acknowledgements). */
-interface Proxy {
-  port: number;
-  upstream: number;
-  holdReplies: boolean;
-  close(): Promise<void>;
-}
-
-async function startProxy(upstream: number): Promise<Proxy> {
-  const sockets = new Set<Socket>();
-  const proxy = { upstream, holdReplies: false } as Proxy;
-  const server: Server = createServer((client) => {
-    const up = connect(proxy.upstream, '127.0.0.1');
-    sockets.add(client).add(up);
-    client.on('data', (d) => up.write(d));
-    up.on('data', (d) => {
-      if (!proxy.holdReplies) client.write(d);
-    });
-    const end = () => {
-      client.destroy();
-      up.destroy();
-      sockets.delete(client);
-      sockets.delete(up);
-    };
-    client.on('close', end).on('error', end);
-    up.on('close', end).on('error', end);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  proxy.port = (server.address() as { port: number }).port;
-  proxy.close = () => {
-    for (const s of sockets) s.destroy();
-    return new Promise<void>((ok) => server.close(() => ok()));
-  };
-  return proxy;
-}
 
 let pg: ThrowawayPostgres;
 let simDir: string;
