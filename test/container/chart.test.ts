@@ -157,7 +157,7 @@ describe('templates', () => {
   });
 
   it('HOPWATCH_DATABASE_URL comes from database.existingSecret or database.url, and only a postgres:// URL passes the schema (issue 42)', () => {
-    const env = (o: object) => envOf(workload(renderChart(chartDir, o)));
+    const env = (o: Record<string, unknown>) => envOf(workload(renderChart(chartDir, o)));
     expect(env({}).HOPWATCH_DATABASE_URL).toBeUndefined();
     expect(env({ database: { url: 'postgres://hopwatch@db:5432/hopwatch' } }).HOPWATCH_DATABASE_URL).toEqual({ name: 'HOPWATCH_DATABASE_URL', value: 'postgres://hopwatch@db:5432/hopwatch' });
     expect(env({ database: { existingSecret: 'hw-db', url: 'postgres://ignored' } }).HOPWATCH_DATABASE_URL).toEqual({
