@@ -81,11 +81,12 @@ export async function buildApplianceImage(podman: Podman, tag: string): Promise<
 /**
  * A hash of the build context the Dockerfile reads: every file git lists (tracked, or new and
  * not ignored) outside the top-level names .dockerignore leaves out, path and content. Two
- * trees with the same hash build the same image.
+ * trees with the same hash (and the same base image names) build the same image.
  */
-export function contextHash(dir: string, excludedTopLevel: Set<string>): string {
+export function contextHash(dir: string, excludedTopLevel: Set<string>, buildArgs: string[] = []): string {
   const listed = execFileSync('git', ['-C', dir, 'ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const hash = createHash('sha256');
+  for (const a of buildArgs) hash.update(`${a}\0`);
   for (const file of listed.split('\0').filter(Boolean).sort()) {
     if (excludedTopLevel.has(file.split('/')[0]) && !file.startsWith('docs/insights/')) continue;
     const path = join(dir, file);
@@ -110,7 +111,8 @@ function dockerIgnoredTopLevel(): Set<string> {
  */
 export async function treeApplianceImage(podman: Podman): Promise<{ image: string; builtSeconds: number }> {
   const repository = 'localhost/hopwatch-tree';
-  const image = `${repository}:${contextHash(repoRoot, dockerIgnoredTopLevel())}`;
+  // The local base images are named by the Node version they carry: part of the hash too.
+  const image = `${repository}:${contextHash(repoRoot, dockerIgnoredTopLevel(), [nodeBaseImage, debianImage])}`;
   if (await podman.imageExists(image)) return { image, builtSeconds: 0 };
   await removeOtherTags(podman, repository, image);
   const t0 = Date.now();
