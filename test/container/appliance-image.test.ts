@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, signIn } from '../support/appliance.js';
 import { Podman } from './support/podman.js';
 import { ensureBaseImages, treeApplianceImage } from './support/images.js';
+import { expectConsoleServed } from './support/wait.js';
 import { requireProjectNode } from '../support/project-node.js';
 import type { TargetIdResult } from '../../server/contract/targets.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
@@ -85,16 +86,7 @@ describe('the image run with podman', () => {
   }, 120_000);
 
   it('serves the console', async () => {
-    const page = await fetch(`${url}/`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const html = await page.text();
-    expect(html).toContain('<div id="root">');
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
-    expect(script, 'the built console references its bundle').toBeDefined();
-    const bundle = await fetch(new URL(script!, url));
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    await expectConsoleServed(url, await fetch(`${url}/`));
   });
 
   it('signs in the root user with the password given in HOPWATCH_ROOT_PASSWORD', async () => {

@@ -11,13 +11,13 @@
 // nothing. Needs root (rootful podman) and the CNI dnsname plugin (service names resolve on the
 // compose network); Podman.open installs what is missing (test/setup.sh lists it too).
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, signIn } from '../support/appliance.js';
 import { Podman, run } from './support/podman.js';
 import { contextHash, debianImage, ensureBaseImages, removeOtherTags, repoRoot, treeApplianceImage } from './support/images.js';
+import { containerReport, expectConsoleServed, until as waitUntil } from './support/wait.js';
 
 const runId = randomBytes(4).toString('hex');
 const project = `hwcluster${runId}`;
@@ -43,26 +43,9 @@ function compose(args: string[], globalArgs: string[] = []) {
 
 const container = (service: string) => `${project}_${service}_1`;
 
-/** The containers' states and last log lines, for a failure message. */
-async function report(): Promise<string> {
-  const ps = await podman.run(['ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--format', '{{.Names}} {{.Status}}']);
-  const names = ps.stdout.split('\n').map((l) => l.split(' ')[0]).filter(Boolean);
-  const logs = await Promise.all(names.map(async (n) => {
-    const l = await podman.run(['logs', '--tail', '30', n]);
-    return `--- ${n}\n${l.stdout}${l.stderr}`;
-  }));
-  return `${ps.stdout}\n${logs.join('\n')}`;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await report()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+/** The project's containers and their logs, for a failure message. */
+const until = <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 180_000) =>
+  waitUntil(what, fn, () => containerReport(podman, (n) => n.startsWith(`${project}_`), 30), timeoutMs);
 
 /** A request through HAProxy pinned to one replica by HAProxy's stickiness cookie. */
 function viaReplica(path: string, replica: string, init: RequestInit = {}): Promise<Response> {
@@ -119,16 +102,9 @@ describe('compose.cluster.yaml with podman-compose 1.0.3', () => {
       return r.status === 200 ? r : undefined;
     });
     console.log(`[cluster] up -> console through HAProxy: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const html = await page.text();
-    expect(html).toContain('<div id="root">');
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
-    expect(script, 'the console references its bundle').toBeDefined();
-    const bundle = await fetch(new URL(script!, url));
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
     // The first answer pins the browser to the replica that gave it.
     expect(page.headers.getSetCookie().join(';')).toMatch(/HOPWATCH_REPLICA=hopwatch-[123]/);
+    await expectConsoleServed(url, page);
   }, 30 * 60_000);
 
   it('has every replica ready (/readyz through HAProxy, and its own health check)', async () => {
