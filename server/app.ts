@@ -63,11 +63,14 @@ import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
+import { ClusterRedis } from './cluster/redis.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: readonly RouteOptions[];
     liveShareVisitors: LiveShareVisitors;
+    /** Redis, when this server is one replica of several (HOPWATCH_REDIS_URL; server/cluster/). */
+    cluster: ClusterRedis | undefined;
   }
 }
 
@@ -121,6 +124,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', opts.config);
   app.decorate('store', opts.store);
   app.decorate('events', opts.events ?? new DomainEventBus());
+  // Connects in the background: a replica starts (and serves its own connections) while Redis is away.
+  const cluster = opts.config.redisUrl ? new ClusterRedis(opts.config.redisUrl, app.log) : undefined;
+  app.decorate('cluster', cluster);
   app.decorateRequest('principal', undefined);
   app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);
@@ -236,6 +242,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sidekickPlugin, { targets: targetDeps, data });
   await app.register(mainHubPlugin, { targets: targetDeps, data, pathView });
   await app.register(webPlugin, { webDir: opts.config.webDir });
+  // Last: everything that publishes or counts through Redis has closed before it.
+  if (cluster) app.addHook('onClose', () => cluster.close());
 
   // Sessions that were running when the server stopped run again; hosted customers' Local
   // Machine traces without the grant (started before issue 39 item 15) are paused instead.

@@ -117,11 +117,11 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
       .of(sessionId)
       .then(({ ids, agentId }) => {
         for (const id of ids) {
-          if (hub.groups.size(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
+          if (hub.groups.mayHaveMembers(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
         }
         // The session's own account: another account's visitors of "its" Local Machine hear nothing.
         const agentGroup = agentId === null ? undefined : agentSummaryGroup(accountId, agentId);
-        if (agentGroup !== undefined && hub.groups.size(agentGroup)) {
+        if (agentGroup !== undefined && hub.groups.mayHaveMembers(agentGroup)) {
           hub.clients.group(agentGroup).send('SummaryHostUpdated', '0', rowId, iso(time));
         }
       })

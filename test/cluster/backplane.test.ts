@@ -1,0 +1,106 @@
+// The hub backplane (issue 43 item 1; docs/hub.md "Backplane"): two replicas on one PostgreSQL
+// and one Redis. A console connected to replica B hears the HostUpdated of a target that
+// replica A traces and ingests, in the same order as a console on A; with Redis stopped each
+// replica still serves its own consoles and /readyz says what is missing; when Redis returns
+// on the same port the backplane works again without a restart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { signIn } from '../support/appliance.js';
+import { startCluster, type TestCluster } from '../support/cluster.js';
+
+function connect(url: string, cookie: string, transport = HttpTransportType.WebSockets): HubConnection {
+  return new HubConnectionBuilder().withUrl(`${url}/mainHub`, { transport, headers: { cookie } }).configureLogging(LogLevel.None).build();
+}
+
+async function until(test: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+type Seen = { id: string; time: string }[];
+
+async function listen(url: string, cookie: string, targetId: number, transport?: HttpTransportType): Promise<{ c: HubConnection; seen: Seen }> {
+  const c = connect(url, cookie, transport);
+  const seen: Seen = [];
+  c.on('HostUpdated', (id: string, time: string) => seen.push({ id, time }));
+  await c.start();
+  await c.invoke('RegisterForNewSamples', targetId);
+  return { c, seen };
+}
+
+describe('hub backplane over Redis (two replicas)', () => {
+  let cluster: TestCluster;
+  let a: string;
+  let b: string;
+  let cookieA: string;
+  let cookieB: string;
+  let targetId: number;
+
+  beforeAll(async () => {
+    cluster = await startCluster(2);
+    [a, b] = cluster.replicas.map((r) => r.url);
+    cookieA = await signIn(a, 'admin', cluster.password);
+    cookieB = await signIn(b, 'admin', cluster.password);
+    // Created through A: A's Local Machine traces it and A ingests its rounds.
+    const r = await fetch(`${a}/cmd/newtarget?target=127.0.0.1&traceInterval=1`, { headers: { cookie: cookieA } });
+    expect(r.status).toBe(200);
+    targetId = (await r.json()).ID;
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.dispose();
+  });
+
+  it("reaches a console on B with A's HostUpdated, in the order a console on A hears them", async () => {
+    const onA = await listen(a, cookieA, targetId);
+    const onB = await listen(b, cookieB, targetId);
+    const onBPolling = await listen(b, cookieB, targetId, HttpTransportType.LongPolling);
+    try {
+      await until(() => onB.seen.length >= 6 && onBPolling.seen.length >= 6 && onA.seen.length >= 6, 'HostUpdated on both replicas');
+      expect(onB.seen.every((e) => e.id.startsWith(String(targetId)))).toBe(true);
+      // One order for the group on every replica: B's sequence is A's, from where both listened.
+      const key = (e: Seen[number]) => `${e.id}@${e.time}`;
+      const start = onA.seen.findIndex((e) => key(e) === key(onB.seen[0]));
+      expect(start).toBeGreaterThanOrEqual(0);
+      const n = Math.min(onA.seen.length - start, onB.seen.length);
+      expect(onB.seen.slice(0, n).map(key)).toEqual(onA.seen.slice(start, start + n).map(key));
+      const times = onB.seen.map((e) => Date.parse(e.time));
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+    } finally {
+      await Promise.all([onA.c.stop(), onB.c.stop(), onBPolling.c.stop()]);
+    }
+  });
+
+  it('keeps serving its own consoles while Redis is away, says so in /readyz, and shares again once it is back', async () => {
+    await cluster.redis.pause();
+    try {
+      await until(async () => ((await (await fetch(`${a}/readyz`)).json()) as { Detail?: string }).Detail !== undefined, '/readyz detail');
+      const ready = await fetch(`${a}/readyz`);
+      expect(ready.status).toBe(200);
+      const body = (await ready.json()) as { Status: string; Detail: string };
+      expect(body.Status).toBe('ready');
+      expect(body.Detail).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer since .*: this replica serves only its own connections/);
+      // A's own console still hears A's rounds.
+      const onA = await listen(a, cookieA, targetId);
+      try {
+        await until(() => onA.seen.length >= 2, "A's own HostUpdated during the outage");
+      } finally {
+        await onA.c.stop();
+      }
+    } finally {
+      await cluster.redis.resume();
+    }
+    await until(async () => ((await (await fetch(`${a}/readyz`)).json()) as { Detail?: string }).Detail === undefined, 'Redis back on A');
+    await until(async () => ((await (await fetch(`${b}/readyz`)).json()) as { Detail?: string }).Detail === undefined, 'Redis back on B');
+    const onB = await listen(b, cookieB, targetId);
+    try {
+      await until(() => onB.seen.length >= 2, 'HostUpdated on B after Redis returned');
+    } finally {
+      await onB.c.stop();
+    }
+    expect(cluster.replicas[0].output()).toMatch(/Redis is back/);
+  });
+});
