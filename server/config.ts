@@ -20,6 +20,11 @@ export interface Config {
    * Undefined: one process, everything in memory as before. Needs databaseUrl.
    */
   redisUrl: string | undefined;
+  /**
+   * How long an agent linked to a replica that died still shows online on the others (its
+   * presence key's TTL; HOPWATCH_REDIS_PRESENCE_SECONDS, default 15).
+   */
+  presenceTtlMs: number;
   deployment: DeploymentMode;
   licenseMode: LicenseMode;
   rootUser: string;
@@ -150,6 +155,12 @@ function redisUrl(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): stri
   return raw;
 }
 
+function presenceSeconds(env: NodeJS.ProcessEnv): number {
+  const n = intVar(env, 'HOPWATCH_REDIS_PRESENCE_SECONDS', 15);
+  if (n < 2 || n > 300) throw new ConfigError('HOPWATCH_REDIS_PRESENCE_SECONDS must be between 2 and 300');
+  return n;
+}
+
 function engineVar(raw: string | undefined): Config['engine'] {
   if (raw === undefined || raw === '' || raw === 'raw') return 'raw';
   if (raw === 'simulated') return 'simulated';
@@ -268,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
     databaseUrl: databaseUrl(env),
     redisUrl: redisUrl(env, databaseUrl(env)),
+    presenceTtlMs: presenceSeconds(env) * 1000,
     deployment,
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,
