@@ -64,6 +64,8 @@ import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
 import { ClusterRedis } from './cluster/redis.js';
+import { redisWindowCounters } from './cluster/counters.js';
+import { memoryWindowCounters, type WindowCounters } from './account/window-counter.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +73,8 @@ declare module 'fastify' {
     liveShareVisitors: LiveShareVisitors;
     /** Redis, when this server is one replica of several (HOPWATCH_REDIS_URL; server/cluster/). */
     cluster: ClusterRedis | undefined;
+    /** Where the limits count (this process, or every replica's through Redis). */
+    counters: WindowCounters;
   }
 }
 
@@ -127,6 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Connects in the background: a replica starts (and serves its own connections) while Redis is away.
   const cluster = opts.config.redisUrl ? new ClusterRedis(opts.config.redisUrl, app.log) : undefined;
   app.decorate('cluster', cluster);
+  app.decorate('counters', cluster ? redisWindowCounters(cluster) : memoryWindowCounters);
   app.decorateRequest('principal', undefined);
   app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);
@@ -139,7 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Before validation: who may call is checked before what they sent (server/http/access.ts).
   // A browser without a user's session may be a LiveShare visitor (its liveshareid cookie).
-  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events);
+  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events, Date.now, app.counters('liveshare-wrong-links'));
   app.decorate('liveShareVisitors', visitors);
   app.addHook('onClose', async () => visitors.close());
   app.addHook('preValidation', async (request) => {

@@ -1,6 +1,7 @@
-// The hub backplane (issue 43 item 1; docs/hub.md "Backplane"): two replicas on one PostgreSQL
-// and one Redis. A console connected to replica B hears the HostUpdated of a target that
-// replica A traces and ingests, in the same order as a console on A; with Redis stopped each
+// Two replicas on one PostgreSQL and one Redis (issue 43 item 1). The hub backplane (docs/hub.md
+// "Backplane"): a console connected to replica B hears the HostUpdated of a target that replica
+// A traces and ingests, in the same order as a console on A. Limits count the attempts made on
+// both (docs/scale.md "Redis"). With Redis stopped each
 // replica still serves its own consoles and /readyz says what is missing; when Redis returns
 // on the same port the backplane works again without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ async function listen(url: string, cookie: string, targetId: number, transport?:
   return { c, seen };
 }
 
-describe('hub backplane over Redis (two replicas)', () => {
+describe('two replicas on PostgreSQL and Redis', () => {
   let cluster: TestCluster;
   let a: string;
   let b: string;
@@ -72,6 +73,19 @@ describe('hub backplane over Redis (two replicas)', () => {
     } finally {
       await Promise.all([onA.c.stop(), onB.c.stop(), onBPolling.c.stop()]);
     }
+  });
+
+  it('throttles sign-ins by the failures made on both replicas (the limit does not double)', async () => {
+    const attempt = (url: string) =>
+      fetch(`${url}/api/Account/Login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Username: 'mallory', Password: 'guess' }),
+      }).then((r) => r.status);
+    // Five failures (the limit per name and address), spread: three on A, two on B.
+    expect([await attempt(a), await attempt(b), await attempt(a), await attempt(b), await attempt(a)]).toEqual([401, 401, 401, 401, 401]);
+    expect(await attempt(a)).toBe(429);
+    expect(await attempt(b)).toBe(429);
   });
 
   it('keeps serving its own consoles while Redis is away, says so in /readyz, and shares again once it is back', async () => {
