@@ -65,6 +65,8 @@ import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
 import { ClusterRedis } from './cluster/redis.js';
 import { redisWindowCounters } from './cluster/counters.js';
+import { relayClosedReads, relayEvents } from './cluster/event-relay.js';
+import { closedReads } from './store/closed-reads.js';
 import { memoryWindowCounters, type WindowCounters } from './account/window-counter.js';
 
 declare module 'fastify' {
@@ -132,6 +134,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const cluster = opts.config.redisUrl ? new ClusterRedis(opts.config.redisUrl, app.log) : undefined;
   app.decorate('cluster', cluster);
   app.decorate('counters', cluster ? redisWindowCounters(cluster) : memoryWindowCounters);
+  if (cluster) {
+    // Caches of other replicas forget what a change here made stale, and the reverse.
+    const unrelay = [relayEvents(cluster, app.events), relayClosedReads(cluster, closedReads(opts.store))];
+    app.addHook('onClose', async () => unrelay.forEach((f) => f()));
+  }
   app.decorateRequest('principal', undefined);
   app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);

@@ -71,14 +71,14 @@ export class LiveShareVisitors {
     this.throttle = new LoginThrottle({ perUserAndAddress: WrongLinkLimit, perAddress: WrongLinkLimit, windowMs: 15 * 60_000 }, now, counts);
     // Every event that may change what some link of the account shares: forget, then tell
     // whoever keeps something per visitor (the hub's groups) while the event is still being emitted.
-    const forget = (accountId: number) => {
+    const forget = (accountId: number, ..._rest: unknown[]) => {
       this.forgetAll();
       for (const listener of this.scopeListeners) listener(accountId);
     };
     const names = ['LiveShareChanged', 'SummaryChanged', 'SummaryListChanged', 'SessionsChanged', 'AgentsChanged'] as const;
-    for (const n of names) events.on(n, forget);
+    for (const n of names) events.onEverywhere(n, forget);
     this.unsubscribe = () => {
-      for (const n of names) events.off(n, forget);
+      for (const n of names) events.offEverywhere(n, forget);
     };
   }
 

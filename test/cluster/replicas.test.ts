@@ -1,7 +1,8 @@
 // Two replicas on one PostgreSQL and one Redis (issue 43 item 1). The hub backplane (docs/hub.md
 // "Backplane"): a console connected to replica B hears the HostUpdated of a target that replica
 // A traces and ingests, in the same order as a console on A. Limits count the attempts made on
-// both (docs/scale.md "Redis"). With Redis stopped each
+// both (docs/scale.md "Redis"); caches and connections follow changes made on the other
+// (sign-out, summary membership). With Redis stopped each
 // replica still serves its own consoles and /readyz says what is missing; when Redis returns
 // on the same port the backplane works again without a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,35 @@ describe('two replicas on PostgreSQL and Redis', () => {
     expect([await attempt(a), await attempt(b), await attempt(a), await attempt(b), await attempt(a)]).toEqual([401, 401, 401, 401, 401]);
     expect(await attempt(a)).toBe(429);
     expect(await attempt(b)).toBe(429);
+  });
+
+  it("closes B's connections of a session signed out on A", async () => {
+    const cookie = await signIn(a, 'admin', cluster.password);
+    const c = connect(b, cookie);
+    let closed: Error | undefined | 'open' = 'open';
+    c.onclose((err) => (closed = err));
+    await c.start();
+    const out = await fetch(`${a}/api/Account/Logout`, { method: 'POST', headers: { cookie } });
+    expect(out.status).toBeLessThan(300);
+    await until(() => closed !== 'open', "B's connection closed");
+    expect(String(closed)).toMatch(/signed out|not signed in/i);
+  });
+
+  it("sees on A a summary changed on B: B's console hears A's SummaryHostUpdated of a target added there", async () => {
+    const summary = (await (await fetch(`${b}/cmd/createsummary?name=Replicated`, { headers: { cookie: cookieB } })).json()) as { UniqueID: string };
+    const c = connect(b, cookieB);
+    const heard: string[] = [];
+    c.on('SummaryHostUpdated', (id: string) => heard.push(id));
+    await c.start();
+    try {
+      await c.invoke('RegisterForChangesToSummary', Number(summary.UniqueID));
+      // A ingests the target and has cached that it is in no named summary; B adds it to one.
+      const added = await fetch(`${b}/cmd/addhost?host=${targetId}&ID=${summary.UniqueID}`, { headers: { cookie: cookieB } });
+      expect(added.status).toBe(200);
+      await until(() => heard.includes(summary.UniqueID), `SummaryHostUpdated of summary ${summary.UniqueID} on B`);
+    } finally {
+      await c.stop();
+    }
   });
 
   it('keeps serving its own consoles while Redis is away, says so in /readyz, and shares again once it is back', async () => {
