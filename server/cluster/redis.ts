@@ -32,6 +32,7 @@ export class ClusterRedis {
   private readonly upListeners = new Set<() => void>();
   private downSince: number | undefined = Date.now();
   private lastError = 'not connected yet';
+  private everUp = false;
   private closed = false;
 
   constructor(
@@ -95,8 +96,11 @@ export class ClusterRedis {
     if (this.closed) return;
     const up = this.commands.status === 'ready' && this.subscriber.status === 'ready';
     if (up && this.downSince !== undefined) {
-      const wasStart = this.lastError === 'not connected yet';
+      const wasStart = !this.everUp;
+      this.everUp = true;
       this.downSince = undefined;
+      // What the next outage says unless an error names its cause.
+      this.lastError = 'the connection was lost';
       if (wasStart) this.log.info({ redis: describeRedisUrl(this.url), replica: this.replicaId }, 'Redis connected: running as one replica of several');
       else this.log.warn({ redis: describeRedisUrl(this.url) }, 'Redis is back: events, routing and counts are shared with the other replicas again');
       for (const fn of this.upListeners) fn();
