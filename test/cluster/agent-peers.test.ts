@@ -3,41 +3,25 @@
 // undefined at once (the caller then resolves itself, as for an offline agent); commands reach
 // the other replica only; presence comes and goes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
-import { ClusterRedis } from '../../server/cluster/redis.js';
 import { RedisLinkPeers } from '../../server/cluster/agent-peers.js';
 import type { LinkCommand, LinkedAgent } from '../../server/agents/link-peers.js';
-import { startRedis, type ThrowawayRedis } from '../support/redis.js';
-
-const quiet = () => undefined;
-const log = { info: quiet, warn: quiet, error: quiet, debug: quiet } as unknown as FastifyBaseLogger;
-
-async function until(test: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { quietLog, redisReplicas, until, type RedisReplicas } from '../support/redis-replicas.js';
 
 describe('RedisLinkPeers', () => {
-  let redis: ThrowawayRedis;
-  const clients: ClusterRedis[] = [];
+  let r: RedisReplicas;
   const peers: RedisLinkPeers[] = [];
 
   beforeAll(async () => {
-    redis = await startRedis();
+    r = await redisReplicas();
   });
   afterAll(async () => {
     for (const p of peers) await p.close();
-    for (const c of clients) await c.close();
-    await redis?.stop();
+    await r?.close();
   });
 
   function replica(linked: LinkedAgent[], answer: string | undefined) {
-    const c = new ClusterRedis(redis.url, log);
-    clients.push(c);
-    const p = new RedisLinkPeers(c, 3000, log);
+    const c = r.another();
+    const p = new RedisLinkPeers(c, 3000, quietLog);
     peers.push(p);
     const commands: LinkCommand[] = [];
     const asked: number[] = [];

@@ -1,39 +1,23 @@
 // The limits' counts in Redis (server/cluster/counters.ts) seen by two replicas' connections:
 // attempts counted on either count toward one limit; while Redis is away each counts alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
-import { ClusterRedis } from '../../server/cluster/redis.js';
+import type { ClusterRedis } from '../../server/cluster/redis.js';
 import { redisWindowCounters } from '../../server/cluster/counters.js';
 import { LoginThrottle } from '../../server/account/login-throttle.js';
 import { SlidingWindowLimit } from '../../server/insights/rate-limit.js';
-import { startRedis, type ThrowawayRedis } from '../support/redis.js';
-
-const quiet = () => undefined;
-const log = { info: quiet, warn: quiet, error: quiet, debug: quiet } as unknown as FastifyBaseLogger;
-
-async function until(test: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { redisReplicas, until, type RedisReplicas } from '../support/redis-replicas.js';
 
 describe('limits counted in Redis', () => {
-  let redis: ThrowawayRedis;
+  let r: RedisReplicas;
   let a: ClusterRedis;
   let b: ClusterRedis;
 
   beforeAll(async () => {
-    redis = await startRedis();
-    a = new ClusterRedis(redis.url, log);
-    b = new ClusterRedis(redis.url, log);
-    await until(() => a.available && b.available, 'Redis');
+    r = await redisReplicas();
+    ({ a, b } = r);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
+    await r?.close();
   });
 
   it('throttles sign-ins by the failures of both replicas, and frees them after the window', async () => {
@@ -71,13 +55,13 @@ describe('limits counted in Redis', () => {
 
   it('counts on its own while Redis is away', async () => {
     const onA = new SlidingWindowLimit(1, 60_000, redisWindowCounters(a)('outage'));
-    await redis.pause();
+    await r.redis.pause();
     try {
       await until(() => !a.available, 'A to see the outage');
       expect(await onA.take('k', 10_000)).toBe(0);
       expect(await onA.take('k', 10_001)).toBe(59_999);
     } finally {
-      await redis.resume();
+      await r.redis.resume();
     }
     await until(() => a.available && b.available, 'Redis back');
   });

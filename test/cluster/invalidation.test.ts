@@ -3,41 +3,25 @@
 // connections) and not its own-work listeners; closed-rollup reads forgotten on one replica
 // are forgotten on the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
-import { ClusterRedis } from '../../server/cluster/redis.js';
+import type { ClusterRedis } from '../../server/cluster/redis.js';
 import { relayClosedReads, relayEvents } from '../../server/cluster/event-relay.js';
 import { DomainEventBus } from '../../server/events.js';
 import { ClosedReads } from '../../server/store/closed-reads.js';
-import { startRedis, type ThrowawayRedis } from '../support/redis.js';
-
-const quiet = () => undefined;
-const log = { info: quiet, warn: quiet, error: quiet, debug: quiet } as unknown as FastifyBaseLogger;
-
-async function until(test: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { redisReplicas, until, type RedisReplicas } from '../support/redis-replicas.js';
 
 describe('invalidation across replicas', () => {
-  let redis: ThrowawayRedis;
+  let r: RedisReplicas;
   let a: ClusterRedis;
   let b: ClusterRedis;
   const off: (() => void)[] = [];
 
   beforeAll(async () => {
-    redis = await startRedis();
-    a = new ClusterRedis(redis.url, log);
-    b = new ClusterRedis(redis.url, log);
-    await until(() => a.available && b.available, 'Redis');
+    r = await redisReplicas();
+    ({ a, b } = r);
   });
   afterAll(async () => {
     off.forEach((f) => f());
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
+    await r?.close();
   });
 
   it("raises A's cache events on B's fromPeers only, once, with their arguments", async () => {
