@@ -15,4 +15,9 @@ export interface HubBackplane {
   publish(audience: Audience, frame: string): Promise<boolean>;
   /** Frames published by any replica, this one included, in the backplane's order. */
   receive(deliver: (audience: Audience, frame: string) => void): () => void;
+  /**
+   * A group gained its first connection on this replica (true) or lost its last (false): a
+   * backplane may bring a group's frames only to replicas with members in it.
+   */
+  interest(group: string, members: boolean): void;
 }

@@ -119,6 +119,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     this.unreceive?.();
     this.backplane = backplane;
     this.unreceive = backplane.receive((audience, frame) => this.deliver(this.select(audience), frame));
+    for (const group of this.groupMembers.keys()) backplane.interest(group, true);
   }
 
   private select(audience: Audience): Iterable<HubConnection<P>> {
@@ -207,7 +208,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   private join(c: HubConnection<P>, group: string): void {
     c.groups.add(group);
     let members = this.groupMembers.get(group);
-    if (!members) this.groupMembers.set(group, (members = new Set()));
+    if (!members) {
+      this.groupMembers.set(group, (members = new Set()));
+      this.backplane?.interest(group, true);
+    }
     members.add(c);
   }
 
@@ -216,7 +220,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     const members = this.groupMembers.get(group);
     if (!members) return;
     members.delete(c);
-    if (members.size === 0) this.groupMembers.delete(group);
+    if (members.size === 0) {
+      this.groupMembers.delete(group);
+      this.backplane?.interest(group, false);
+    }
   }
 
   // ---- Connections (used by the plugin) ----
