@@ -133,6 +133,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Connects in the background: a replica starts (and serves its own connections) while Redis is away.
   const cluster = opts.config.redisUrl ? new ClusterRedis(opts.config.redisUrl, app.log) : undefined;
   app.decorate('cluster', cluster);
+  // Added first, so it runs last (Fastify runs onClose hooks in reverse order): everything that
+  // publishes or counts through Redis (the agents' presence keys among them) closes before it.
+  if (cluster) app.addHook('onClose', () => cluster.close());
   app.decorate('counters', cluster ? redisWindowCounters(cluster) : memoryWindowCounters);
   if (cluster) {
     // Caches of other replicas forget what a change here made stale, and the reverse.
@@ -254,8 +257,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sidekickPlugin, { targets: targetDeps, data });
   await app.register(mainHubPlugin, { targets: targetDeps, data, pathView });
   await app.register(webPlugin, { webDir: opts.config.webDir });
-  // Last: everything that publishes or counts through Redis has closed before it.
-  if (cluster) app.addHook('onClose', () => cluster.close());
 
   // Sessions that were running when the server stopped run again; hosted customers' Local
   // Machine traces without the grant (started before issue 39 item 15) are paused instead.
