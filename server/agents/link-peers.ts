@@ -4,15 +4,17 @@
 // hands it the right traces; the one holding its link sends it), re-resolve requests go to
 // the replica holding the link and come back, and which agents are linked anywhere.
 // server/cluster/agent-peers.ts implements it over Redis.
-import type { AssignedTrace } from '../../agent/protocol.js';
+import type { AssignedTrace, ServerMessage } from '../../agent/protocol.js';
 
 export type LinkCommand =
   | { t: 'run'; agentId: number; trace: AssignedTrace }
   | { t: 'stop'; traceId: number }
-  | { t: 'pause'; traceId: number }
-  | { t: 'resume'; traceId: number }
-  | { t: 'interval'; traceId: number; intervalMs: number }
-  | { t: 'finalHop'; traceId: number; on: boolean }
+  /**
+   * A change of a running trace (pause, resume, interval, final hop): the assignment as it is
+   * now, and the message for the agent. A replica that did not hold the assignment (it started
+   * while the trace was paused) takes it and starts the trace on the agent instead.
+   */
+  | { t: 'update'; agentId: number; trace: AssignedTrace; message: ServerMessage }
   | { t: 'disconnect'; agentId: number; uninstall: boolean; reason: string };
 
 export interface LinkedAgent {

@@ -209,19 +209,19 @@ export class AgentLinks {
   }
 
   pause(traceId: number): void {
-    this.command({ t: 'pause', traceId });
+    this.update(traceId, (t) => (t.paused = true), { t: 'pause', traceId });
   }
 
   resume(traceId: number): void {
-    this.command({ t: 'resume', traceId });
+    this.update(traceId, (t) => (t.paused = false), { t: 'resume', traceId });
   }
 
   setInterval(traceId: number, intervalMs: number): void {
-    this.command({ t: 'interval', traceId, intervalMs });
+    this.update(traceId, (t) => (t.intervalMs = intervalMs), { t: 'interval', traceId, intervalMs });
   }
 
   setFinalHopOnly(traceId: number, on: boolean): void {
-    this.command({ t: 'finalHop', traceId, on });
+    this.update(traceId, (t) => (t.finalHopOnly = on), { t: 'finalHop', traceId, on });
   }
 
   /** Applied here, and on every other replica: the one holding the agent's link sends it. */
@@ -252,14 +252,13 @@ export class AgentLinks {
         this.send(a.agentId, { t: 'stop', traceId: c.traceId });
         return;
       }
-      case 'pause':
-        return this.update(c.traceId, (t) => (t.paused = true), { t: 'pause', traceId: c.traceId });
-      case 'resume':
-        return this.update(c.traceId, (t) => (t.paused = false), { t: 'resume', traceId: c.traceId });
-      case 'interval':
-        return this.update(c.traceId, (t) => (t.intervalMs = c.intervalMs), { t: 'interval', traceId: c.traceId, intervalMs: c.intervalMs });
-      case 'finalHop':
-        return this.update(c.traceId, (t) => (t.finalHopOnly = c.on), { t: 'finalHop', traceId: c.traceId, on: c.on });
+      case 'update': {
+        const had = this.assigned.get(c.trace.traceId);
+        this.assigned.set(c.trace.traceId, { agentId: c.agentId, trace: c.trace });
+        // Not held here before (this replica started while the trace was paused): the agent may not have it either.
+        this.send(c.agentId, had?.agentId === c.agentId ? c.message : { t: 'start', trace: c.trace });
+        return;
+      }
       case 'disconnect':
         return this.disconnectHere(c.agentId, c.uninstall, c.reason);
     }
@@ -308,11 +307,13 @@ export class AgentLinks {
     c.ws.close(uninstall ? 4001 : 4000, reason);
   }
 
-  private update(traceId: number, change: (t: AssignedTrace) => void, msg: ServerMessage): void {
+  /** Changes a trace held here, tells its agent if linked here, and the other replicas. */
+  private update(traceId: number, change: (t: AssignedTrace) => void, message: ServerMessage): void {
     const a = this.assigned.get(traceId);
     if (!a) return;
     change(a.trace);
-    this.send(a.agentId, msg);
+    this.send(a.agentId, message);
+    this.peers?.broadcast({ t: 'update', agentId: a.agentId, trace: { ...a.trace }, message });
   }
 
   private send(agentId: number, msg: ServerMessage): void {

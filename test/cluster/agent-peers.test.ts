@@ -51,9 +51,9 @@ describe('RedisLinkPeers', () => {
     expect(await b.p.reResolve(8, 42)).toBeUndefined();
     expect(a.asked).toEqual([41]);
 
-    b.p.broadcast({ t: 'interval', traceId: 41, intervalMs: 5000 });
+    b.p.broadcast({ t: 'stop', traceId: 41 });
     await until(() => a.commands.length === 1, 'the command on A');
-    expect(a.commands).toEqual([{ t: 'interval', traceId: 41, intervalMs: 5000 }]);
+    expect(a.commands).toEqual([{ t: 'stop', traceId: 41 }]);
     expect(b.commands).toEqual([]); // not back to the sender
 
     // The link goes: B learns it at once.

@@ -2,6 +2,7 @@
 // linked to replica A is online on replica B, and what a console does through B (start a target
 // on it, change its interval, pause it, close it) reaches the agent through A. When A dies the
 // agent shows offline on B within the presence TTL (HOPWATCH_REDIS_PRESENCE_SECONDS, 3 s here).
+// A replica restarted while a trace was paused gets the trace back when it is resumed elsewhere.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -56,6 +57,11 @@ describe('agent links across replicas', () => {
     await waitFor('the new interval on the agent', async () => traces(agent!).find((t) => t.traceId === targetId)?.intervalMs === 3000, 10_000);
     expect((await fetch(`${b}/cmd/stoptrace?ID=${targetId}`, { headers: { cookie: cookieB } })).status).toBe(204);
     await waitFor('the trace paused on the agent', async () => traces(agent!).find((t) => t.traceId === targetId)?.paused === true, 10_000);
+    // A restarts while the trace is paused: it runs only the active sessions at start, so it no
+    // longer holds this one when the agent links to it again. Resumed through B, the trace
+    // still reaches the agent (B hands A the whole assignment).
+    cluster.replicas[0] = await cluster.replicas[0].restart();
+    await waitFor('the agent online on A again', async () => (await agentList(a, await signIn(a, 'admin', cluster.password))).find((x) => x.ID === created.ID && x.IsOnline), 20_000);
     expect((await fetch(`${b}/cmd/resumetrace?ID=${targetId}`, { headers: { cookie: cookieB } })).status).toBe(204);
     await waitFor('the trace resumed on the agent', async () => traces(agent!).find((t) => t.traceId === targetId)?.paused === false, 10_000);
 
