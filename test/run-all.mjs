@@ -10,6 +10,8 @@ import '../scripts/check-node.mjs';
 
 mkdirSync('test-results', { recursive: true });
 const heavy = ['test/e2e', 'test/security/browser', 'test/container'];
+// Replicas on PostgreSQL and Redis (issue 43): only in the postgres phase below.
+const clusterSuites = 'test/cluster';
 const extra = process.argv.slice(2);
 
 // The failed tests by file, name and the first lines of their message: CI keeps only the end of
@@ -87,9 +89,10 @@ const PostgresSuites = [
   'server/data/packet-type.integration.test.ts',
   'test/api/datafiles.test.ts',
   'test/security/authorization-matrix.test.ts',
+  clusterSuites,
 ];
 
-const a = phase('parallel', heavy.flatMap((d) => ['--exclude', `${d}/**`]));
+const a = phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`]));
 const b = phase('serial', [...heavy, '--no-file-parallelism']);
 const c = phase('postgres', PostgresSuites, { HOPWATCH_TEST_STORE: 'postgres' });
 const phases = [a, b, c];
