@@ -15,6 +15,7 @@ import { PasswordSeal } from '../liveshare/secrets.js';
 import { AgentLinks } from './link.js';
 import { givenUp, takeOverAgent } from './takeover.js';
 import { PgLeadership } from '../cluster/leadership.js';
+import { RedisLinkPeers } from '../cluster/agent-peers.js';
 import { agentSettings } from './settings.js';
 import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
@@ -49,6 +50,8 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
       ? (agentId: number) => takeOverAgent({ store: app.store, runner: opts.runner, ingest: opts.ingest, links, fence, warn: (o, m) => app.log.warn(o, m) }, agentId)
       : undefined;
   const links: AgentLinks = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log, takeOver, givenUp: (agentId) => givenUp({ fence }, agentId) });
+  // One replica of several: commands reach the agent wherever it is linked; presence is shared.
+  if (app.cluster) links.usePeers(new RedisLinkPeers(app.cluster, app.config.presenceTtlMs, app.log));
   // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
   const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
   // The Local Machine is this server: connected since now, with its version and OS.

@@ -1,7 +1,8 @@
 // Liveness (/healthz: the process answers) and readiness (/readyz: the store answers and the
 // server is not shutting down). On PostgreSQL /readyz waits for the database (503 until it
 // answers) and says in its detail whether this replica leads the once-only work
-// (server/cluster/leadership.ts): a follower is ready too, it serves consoles and agents.
+// (server/cluster/leadership.ts): a follower is ready too, it serves consoles and agents. With
+// Redis away it stays ready and says so in Detail.
 import type { FastifyInstance } from 'fastify';
 import { HealthSchema } from '../openapi/answers.js';
 import type { Leadership } from '../cluster/leadership.js';
@@ -29,6 +30,8 @@ export default async function healthPlugin(app: FastifyInstance, opts: { isShutt
     } catch {
       return reply.code(503).send({ Error: 'The database does not answer.', Detail: readinessDetail(opts.leadership, 'unreachable') });
     }
-    return { Status: 'ready', Detail: readinessDetail(opts.leadership, 'ok') };
+    // Without Redis a replica still serves its own connections: ready, and it says what it lacks.
+    const redis = app.cluster?.problem();
+    return { Status: 'ready', Detail: { ...readinessDetail(opts.leadership, 'ok'), ...(redis ? { Redis: redis } : {}) } };
   });
 }
