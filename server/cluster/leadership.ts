@@ -87,8 +87,9 @@ export class PgLeadership implements Leadership {
   private readonly channels = new Map<string, (payload: string) => void>();
   /** Shared advisory locks this replica holds on the lease's connection (taken again after a reconnect). */
   private readonly sharedLocks = new Set<string>();
-  /** Exclusive advisory locks this replica holds on the lease's connection. */
+  /** Exclusive advisory locks this replica holds on the lease's connection, and those it is trying for. */
   private readonly exclusiveLocks = new Set<string>();
+  private readonly acquiring = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly url: string,
@@ -151,9 +152,19 @@ export class PgLeadership implements Leadership {
    * held answers true at once). Another replica's is released by it, or by PostgreSQL with its
    * connection (server/agents/takeover.ts: the ingest of an agent's sessions).
    */
-  async holdExclusive(space: number, id: number, waitMs: number): Promise<boolean> {
+  holdExclusive(space: number, id: number, waitMs: number): Promise<boolean> {
     const key = `${space}:${id}`;
-    if (this.exclusiveLocks.has(key)) return true;
+    if (this.exclusiveLocks.has(key)) return Promise.resolve(true);
+    // One try at a time per lock: two that both got it would count it twice in PostgreSQL, and one unlock would leave it held.
+    let pending = this.acquiring.get(key);
+    if (!pending) {
+      pending = this.acquire(space, id, key, waitMs).finally(() => this.acquiring.delete(key));
+      this.acquiring.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async acquire(space: number, id: number, key: string, waitMs: number): Promise<boolean> {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const client = this.client;
