@@ -72,8 +72,8 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     const done = new Map((await target.all<{ chunk: string; rows: number }>('SELECT chunk, rows FROM migrate_store_chunks')).map((r) => [r.chunk, Number(r.rows)]));
     const doneRows = chunks.filter((c) => done.has(c.key)).reduce((s, c) => s + c.rows, 0);
     const todo = chunks.filter((c) => !done.has(c.key));
-    const bytes = sourceBytes(o.from);
-    say(`migrate-store: ${source.path} (${(bytes / 1e6).toFixed(1)} MB, ${tables.length} tables, ${grouped(totalRows)} rows) into PostgreSQL at ${describeUrl(o.to)}`);
+    const bytes = await sourceBytes(source, o.from);
+    say(`migrate-store: ${source.path} (${(bytes / 1e6).toFixed(1)} MB in use, ${tables.length} tables, ${grouped(totalRows)} rows) into PostgreSQL at ${describeUrl(o.to)}`);
     if (done.size === chunks.length) say('migrate-store: every chunk was copied by an earlier run: carrying the sequences, packing and verifying again');
     else if (done.size) say(`migrate-store: going on after ${done.size} of ${chunks.length} chunks (${grouped(doneRows)} rows copied by an earlier run)`);
 

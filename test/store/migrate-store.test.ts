@@ -7,7 +7,7 @@
 // of every table are compared between the DuckDB source and PostgreSQL. Needs PostgreSQL 15
 // (test/setup.sh) and `npm run build:server`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,6 +221,14 @@ describe.runIf(postgresInstalled())('migrate-store: an embedded appliance into P
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toMatch(/^migrate-store failed: .*another appliance/m);
       expect(refused.stderr).not.toContain(Password);
+
+      // An appliance that crashed left its alert outbox journal: replayed by a start first.
+      mkdirSync(join(other, 'alerts-outbox'));
+      writeFileSync(join(other, 'alerts-outbox', 'outbox-00000001.jsonl'), '{"seq":1}\n');
+      const crashed = await migrate(['--to', url, '--from', other]);
+      expect(crashed.code).not.toBe(0);
+      expect(crashed.stderr).toMatch(/^migrate-store failed: the appliance did not stop cleanly: .*start the appliance once and stop it/m);
+      rmSync(join(other, 'alerts-outbox'), { recursive: true });
 
       // A running appliance holds the DuckDB file's lock: refused, naming what to do.
       const running = await Store.open(other);

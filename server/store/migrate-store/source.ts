@@ -4,7 +4,7 @@
 // it, copy, start it on PostgreSQL); while the copy reads, the appliance cannot start on the
 // file either, so what is copied is one consistent state.
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckStore } from '../db.js';
 import { migrations } from '../migrations.js';
@@ -17,6 +17,15 @@ const LockHeld = /Could not set lock on file .*Conflicting lock is held in (.*?)
 export async function openSource(dataDir: string, say: (line: string) => void): Promise<DuckStore> {
   const file = join(dataDir, 'hopwatch.duckdb');
   if (!existsSync(file)) throw new MigrateError('migrate-store', `there is no embedded store at ${file} (--from names the appliance's data directory, HOPWATCH_DATA_DIR)`);
+  // A clean stop empties the alert outbox journal (server/alerts/outbox.ts); segments left
+  // mean a crash, and entries the DuckDB store may not hold yet: the next start replays them.
+  const journal = join(dataDir, 'alerts-outbox');
+  const segments = existsSync(journal) ? readdirSync(journal).filter((f) => /^outbox-\d+\.jsonl$/.test(f)) : [];
+  if (segments.length)
+    throw new MigrateError(
+      'migrate-store',
+      `the appliance did not stop cleanly: its alert outbox journal (${journal}) holds notifications the DuckDB store may not have yet: start the appliance once and stop it (it replays them), then run migrate-store again`,
+    );
   const open = async () => {
     try {
       return await DuckStore.openReadOnly(dataDir);
@@ -50,11 +59,15 @@ export async function openSource(dataDir: string, say: (line: string) => void): 
   return store;
 }
 
-/** The source's bytes: the DuckDB file and its WAL (the MB of the progress and of the rate). */
-export function sourceBytes(dataDir: string): number {
-  const file = join(dataDir, 'hopwatch.duckdb');
-  const wal = `${file}.wal`;
-  return statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
+/**
+ * The source's bytes: the DuckDB file's blocks in use and its WAL (the MB of the progress and
+ * of the rate). Not the file's size: DuckDB reuses freed blocks but never shrinks the file, so
+ * an appliance that expired old days holds empty space a copy does not move.
+ */
+export async function sourceBytes(store: DuckStore, dataDir: string): Promise<number> {
+  const wal = join(dataDir, 'hopwatch.duckdb.wal');
+  const used = await store.one<{ b: number }>('SELECT (used_blocks * block_size)::DOUBLE AS b FROM pragma_database_size()');
+  return Number(used?.b ?? 0) + (existsSync(wal) ? statSync(wal).size : 0);
 }
 
 /**
