@@ -114,6 +114,17 @@ async function tableRows(store: Store, tables: string[], sessions: number[]): Pr
   return out;
 }
 
+/** The chunks the target records as copied. */
+async function chunksDone(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT count(*) AS n FROM migrate_store_chunks')).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
 describe.runIf(postgresInstalled())('migrate-store: an embedded appliance into PostgreSQL', () => {
   let server: ThrowawayPostgres;
   let dir: string;
@@ -130,21 +141,9 @@ describe.runIf(postgresInstalled())('migrate-store: an embedded appliance into P
     writeFileSync(join(dir, 'hopwatch.duckdb'), gunzipSync(readFileSync(fixture)));
     // Slowed a little per chunk (test only), so the kill lands while it copies, not after.
     killed = await migrate(['--to', url, '--from', dir], { killAt: 50, env: { HOPWATCH_MIGRATE_CHUNK_DELAY_MS: '150' } });
-    const c = new pg.Client({ connectionString: server.url });
-    await c.connect();
-    try {
-      doneAtKill = Number((await c.query('SELECT count(*) AS n FROM migrate_store_chunks')).rows[0].n);
-    } finally {
-      await c.end();
-    }
+    doneAtKill = await chunksDone(server.url);
     finished = await migrate(['--to', url, '--from', dir]);
-    const c2 = new pg.Client({ connectionString: server.url });
-    await c2.connect();
-    try {
-      chunks = Number((await c2.query('SELECT count(*) AS n FROM migrate_store_chunks')).rows[0].n);
-    } finally {
-      await c2.end();
-    }
+    chunks = await chunksDone(server.url);
   }, 120_000);
   afterAll(() => {
     server?.stop();
