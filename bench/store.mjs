@@ -9,7 +9,7 @@
 // through server/store/postgres/ (bench/store-postgres.mjs) and ends with the issue 42 goals of both
 // backends side by side, and the rate of `hopwatch migrate-store` moving the 7-day store into PostgreSQL
 // (bench/store-migrate.mjs).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,7 @@ const ms = (t0) => performance.now() - t0;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const fmt = (x) => x.toFixed(2);
 const dir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-'));
-const store = await Store.open(dir);
+let store = await Store.open(dir);
 const events = new DomainEventBus();
 try {
   console.log(`bench:store ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0].model})`);
@@ -290,20 +290,24 @@ try {
   }
   await ingest.close();
   if (withPostgres) await postgres();
+  // 7. The move (issue 42 item 4): a copy of this 7-day store, closed as a stopped appliance
+  // leaves it, moved into PostgreSQL by `hopwatch migrate-store` (bench/store-migrate.mjs).
+  if (withPostgres && !bucketsOnly) {
+    await store.close();
+    const copy = mkdtempSync(join(tmpdir(), 'hopwatch-bench-move-'));
+    copyFileSync(join(dir, 'hopwatch.duckdb'), join(copy, 'hopwatch.duckdb'));
+    store = await Store.open(dir);
+    console.log('migrate-store: a copy of the DuckDB store above into a throwaway PostgreSQL (bench/store-migrate.mjs):');
+    const { migrateSide } = await import('./store-migrate.mjs');
+    await migrateSide({ dist, dir: copy, log: (line) => console.log(`  ${line}`) })
+      .then((r) => (figures.postgres.migrateMBs = r.mbPerSecond))
+      .catch((err) => console.log(`  migrate-store failed: ${err.message}`))
+      .finally(() => rmSync(copy, { recursive: true, force: true }));
+  }
   // BENCH_BUCKETS_ONLY=1: stop after the DataPointBuckets lines (steps 1 to 3 build what they read).
   if (!bucketsOnly) await afterBuckets();
 } finally {
-  // The bench's own comparison tables are no appliance's: gone before the move is measured.
-  if (withPostgres && !bucketsOnly) for (const t of ['samples_raw_a', 'samples_raw_b', 'samples_raw_rows']) await store.run(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
   await store.close();
-  // 7. The move (issue 42 item 4): this 7-day store, closed as a stopped appliance leaves it, copied into PostgreSQL by `hopwatch migrate-store`.
-  if (withPostgres && !bucketsOnly) {
-    console.log('migrate-store: the DuckDB store above into a throwaway PostgreSQL (bench/store-migrate.mjs):');
-    const { migrateSide } = await import('./store-migrate.mjs');
-    await migrateSide({ dir, log: (line) => console.log(`  ${line}`) })
-      .then((r) => (figures.postgres.migrateMBs = r.mbPerSecond))
-      .catch((err) => console.log(`  migrate-store failed: ${err.message}`));
-  }
   rmSync(dir, { recursive: true, force: true });
 }
 
