@@ -378,12 +378,12 @@ if (withPostgres) {
     ['bytes per hop sample, all in', 'bytes', (x) => x.toFixed(2), (x) => x <= 6, '<= 6 (PostgreSQL)'],
     ['24 h ended 6 days ago, first read, p95 ms', 'readP95', (x) => x.toFixed(1), (x) => x <= 30, '<= 30'],
     ['retention of a day, ms (DuckDB: a day of one target)', 'retentionMs', (x) => x.toFixed(1), (x) => x <= 100, '<= 100 (a partition dropped)'],
-    ['migrate-store DuckDB -> PostgreSQL, MB/s (of the store in use)', 'migrateMBs', (x) => x.toFixed(1), () => true, 'measured (no goal)'],
+    ['migrate-store DuckDB -> PostgreSQL, MB/s (of the store in use)', 'migrateMBs', (x) => x.toFixed(1), undefined, 'measured (no goal)'],
   ];
   console.log('issue 42 goals, this run (DuckDB | PostgreSQL | goal, met on PostgreSQL):');
   for (const [label, key, f, ok, goal] of rows) {
     const p = figures.postgres[key];
-    console.log(`  ${label.padEnd(54)} ${cell(figures.duckdb[key], f).padStart(14)} | ${cell(p, f).padStart(14)} | ${goal}${p === undefined ? '' : ok(p) ? ' [met]' : ' [not met]'}`);
+    console.log(`  ${label.padEnd(54)} ${cell(figures.duckdb[key], f).padStart(14)} | ${cell(p, f).padStart(14)} | ${goal}${p === undefined || !ok ? '' : ok(p) ? ' [met]' : ' [not met]'}`);
   }
 }
 

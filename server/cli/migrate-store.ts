@@ -84,32 +84,41 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
       source.read<SampleChunk | Record<string, unknown>[]>((q) => (c.kind === 'samples' ? readSampleChunk(q, c) : readTableChunk(q, c, columnsOf.get(c.table)!)));
     // The next chunk is read from DuckDB while the current one is written to PostgreSQL.
     let next: ReturnType<typeof read> | undefined = todo.length ? read(todo[0]) : undefined;
+    // Where the time went (printed with the rate): waiting for DuckDB's reads, PostgreSQL's writes, the packing.
+    const took = { reading: 0, writing: 0, packing: 0 };
     for (let i = 0; i < todo.length; i++) {
       const c = todo[i];
+      let t = performance.now();
       const data = await next!.catch((err: Error) => {
         throw new MigrateError(`reading ${label(c)} from DuckDB`, err.message);
       });
+      took.reading += performance.now() - t;
       next = i + 1 < todo.length ? read(todo[i + 1]) : undefined;
       next?.catch(() => undefined); // awaited in its turn
+      t = performance.now();
       await writeChunk(target, c, data, c.kind === 'table' ? columnsOf.get(c.table) : undefined).catch((err: Error) => {
         throw new MigrateError(`copying ${label(c)}`, err.message);
       });
+      took.writing += performance.now() - t;
       bar.add(c.rows);
       if (o.chunkDelayMs) await new Promise((r) => setTimeout(r, o.chunkDelayMs));
     }
     const sequences = await carrySequences(source, target);
     bar.finish();
     say(`migrate-store: ${sequences} sequences carried over; packing closed samples and rollup rows into blocks`);
+    const packStart = performance.now();
     const packed = await packClosed(pgPoolOf(target)!).catch((err: Error) => {
       throw new MigrateError('packing the copied samples', err.message);
     });
+    took.packing = performance.now() - packStart;
     const seconds = (performance.now() - started) / 1000;
     const copiedBytes = totalRows ? ((totalRows - doneRows) / totalRows) * bytes : 0;
     const mbPerSecond = seconds > 0 ? copiedBytes / 1e6 / seconds : 0;
     await target.run(`UPDATE migrate_store_source SET finished_at = coalesce(finished_at, now())`);
     stdout.write(
       `migrate-store: copied ${(copiedBytes / 1e6).toFixed(1)} MB of ${(bytes / 1e6).toFixed(1)} MB in ${duration(seconds * 1000)}: ${mbPerSecond.toFixed(1)} MB/s ` +
-        `(${grouped(packed.samples.rows)} hop samples and ${grouped(packed.rollups.rows)} rollup rows packed into ${grouped(packed.samples.blocks + packed.rollups.blocks)} blocks)\n`,
+        `(${grouped(packed.samples.rows)} hop samples and ${grouped(packed.rollups.rows)} rollup rows packed into ${grouped(packed.samples.blocks + packed.rollups.blocks)} blocks; ` +
+        `waiting for DuckDB's reads ${secs(took.reading)}, PostgreSQL's writes ${secs(took.writing)}, packing ${secs(took.packing)})\n`,
     );
 
     say('migrate-store: verifying (rows of every table, and answers of both stores)');
@@ -136,6 +145,7 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
   }
 }
 
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const label = (c: Chunk) => (c.kind === 'table' ? `table ${c.table} (rows ${grouped(c.from)} to ${grouped(c.to)})` : `samples of session ${c.sessionId}, ${new Date(c.from).toISOString().slice(0, 10)}`);
 
 /** The source's tables the target has (every column of them); what the target has no table for is DuckDB's own bookkeeping, said and left. */
