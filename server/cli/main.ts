@@ -46,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
       from: resolve(from ?? (process.env.HOPWATCH_DATA_DIR || './data')),
       progressEveryMs: num(process.env.HOPWATCH_MIGRATE_PROGRESS_MS),
       connectTimeoutMs: num(process.env.HOPWATCH_MIGRATE_CONNECT_TIMEOUT_MS),
+      writers: num(process.env.HOPWATCH_MIGRATE_WRITERS),
       chunkDelayMs: num(process.env.HOPWATCH_MIGRATE_CHUNK_DELAY_MS),
     });
     return 0;

@@ -18,6 +18,9 @@ import { carrySequences, readSampleChunk, readTableChunk, writeChunk, type Sampl
 import { ProgressBar, duration, grouped } from '../store/migrate-store/progress.js';
 import { verify } from './verify.js';
 
+/** Chunks written at once by default: more than one keeps PostgreSQL's COPY busy while this process encodes the next. */
+export const Writers = 3;
+
 export interface MigrateOptions {
   /** postgres://... */
   to: string;
@@ -29,6 +32,8 @@ export interface MigrateOptions {
   progressEveryMs?: number;
   /** How long to wait for an unreachable PostgreSQL (ms). */
   connectTimeoutMs?: number;
+  /** Chunks written at once (Writers). */
+  writers?: number;
   /** Tests only: a pause after each chunk, so a kill lands while it copies. */
   chunkDelayMs?: number;
 }
@@ -82,27 +87,38 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     const started = performance.now();
     const read = (c: Chunk): Promise<SampleChunk | Record<string, unknown>[]> =>
       source.read<SampleChunk | Record<string, unknown>[]>((q) => (c.kind === 'samples' ? readSampleChunk(q, c) : readTableChunk(q, c, columnsOf.get(c.table)!)));
-    // The next chunk is read from DuckDB while the current one is written to PostgreSQL.
-    let next: ReturnType<typeof read> | undefined = todo.length ? read(todo[0]) : undefined;
-    // Where the time went (printed with the rate): waiting for DuckDB's reads, PostgreSQL's writes, the packing.
+    // Where the time went (printed with the rate): DuckDB's reads, PostgreSQL's writes (summed over the writers), the packing.
     const took = { reading: 0, writing: 0, packing: 0 };
-    for (let i = 0; i < todo.length; i++) {
-      const c = todo[i];
-      let t = performance.now();
-      const data = await next!.catch((err: Error) => {
-        throw new MigrateError(`reading ${label(c)} from DuckDB`, err.message);
-      });
-      took.reading += performance.now() - t;
-      next = i + 1 < todo.length ? read(todo[i + 1]) : undefined;
-      next?.catch(() => undefined); // awaited in its turn
-      t = performance.now();
-      await writeChunk(target, c, data, c.kind === 'table' ? columnsOf.get(c.table) : undefined).catch((err: Error) => {
-        throw new MigrateError(`copying ${label(c)}`, err.message);
-      });
-      took.writing += performance.now() - t;
-      bar.add(c.rows);
-      if (o.chunkDelayMs) await new Promise((r) => setTimeout(r, o.chunkDelayMs));
-    }
+    // Plain tables one chunk after another (accounts before the users that refer to them), then
+    // sample chunks by several writers at once, each chunk its own transaction: PostgreSQL parses
+    // one COPY per backend while this process reads and encodes the next, and a day's sessions
+    // (sharing its partitions) go in side by side.
+    const copyAll = async (list: Chunk[], count: number) => {
+      let at = 0;
+      const writer = async () => {
+        while (at < list.length) {
+          const c = list[at++];
+          let t = performance.now();
+          const data = await read(c).catch((err: Error) => {
+            throw new MigrateError(`reading ${label(c)} from DuckDB`, err.message);
+          });
+          took.reading += performance.now() - t;
+          t = performance.now();
+          await writeChunk(target!, c, data, c.kind === 'table' ? columnsOf.get(c.table) : undefined).catch((err: Error) => {
+            throw new MigrateError(`copying ${label(c)}`, err.message);
+          });
+          took.writing += performance.now() - t;
+          bar.add(c.rows);
+          if (o.chunkDelayMs) await new Promise((r) => setTimeout(r, o.chunkDelayMs));
+        }
+      };
+      // The first failure stops the others taking chunks; each ends (or fails) its current one first.
+      const ends = await Promise.allSettled(Array.from({ length: count }, () => writer().catch((err) => ((at = list.length), Promise.reject(err)))));
+      const failed = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+      if (failed) throw failed.reason;
+    };
+    await copyAll(todo.filter((c) => c.kind === 'table'), 1);
+    await copyAll(todo.filter((c) => c.kind === 'samples'), Math.max(1, o.writers ?? Writers));
     const sequences = await carrySequences(source, target);
     bar.finish();
     say(`migrate-store: ${sequences} sequences carried over; packing closed samples and rollup rows into blocks`);
@@ -122,7 +138,9 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     );
 
     say('migrate-store: verifying (rows of every table, and answers of both stores)');
-    const v = await verify(source, target, tables.map((t) => t.table));
+    const v = await verify(source, target, tables.map((t) => t.table)).catch((err: Error) => {
+      throw new MigrateError('verification', `${err.message} (the copy is in PostgreSQL; the DuckDB file is unchanged)`);
+    });
     if (v.differences.length)
       throw new MigrateError(
         'verification',

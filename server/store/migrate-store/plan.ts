@@ -1,7 +1,7 @@
 // The chunks of a copy, computed from the source alone, so that a run after a kill computes the
 // same ones and skips those the target recorded as done: every table's rows in ranges of
-// rowids (DuckDB's rowids of a file opened read-only do not move), then per session and UTC day
-// its samples and rollup rows of every level.
+// rowids (DuckDB's rowids of a file opened read-only do not move), then per UTC day and session
+// its samples and rollup rows of every level (a day's sessions side by side share its partitions).
 import type { Queryable } from '../db.js';
 
 /** Rows of a plain table per chunk (one PostgreSQL transaction each). */
@@ -57,7 +57,7 @@ export async function planChunks(q: Queryable, tables: string[]): Promise<Chunk[
        SELECT session_id AS sid, floor(time / ${DayMs})::BIGINT AS day, count(*) AS n FROM samples GROUP BY ALL
        UNION ALL
        SELECT session_id AS sid, floor(time / ${DayMs})::BIGINT AS day, count(*) AS n FROM rollups GROUP BY ALL
-     ) GROUP BY ALL ORDER BY sid, day`,
+     ) GROUP BY ALL ORDER BY day, sid`,
   );
   for (const d of days) {
     const day = Number(d.day);
