@@ -18,8 +18,12 @@ import { carrySequences, readSampleChunk, readTableChunk, writeChunk, type Sampl
 import { ProgressBar, duration, grouped } from '../store/migrate-store/progress.js';
 import { verify } from './verify.js';
 
-/** Chunks written at once by default: more than one keeps PostgreSQL's COPY busy while this process encodes the next. */
-export const Writers = 3;
+/**
+ * Sample chunks written at once by default. One: on the 2-core machine of the measurements
+ * (docs/deploy.md "Rate") three writers took longer than one with DuckDB reading ahead; a
+ * database server with cores to spare may take more (HOPWATCH_MIGRATE_WRITERS).
+ */
+export const Writers = 1;
 
 export interface MigrateOptions {
   /** postgres://... */
@@ -90,19 +94,33 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     // Where the time went (printed with the rate): DuckDB's reads, PostgreSQL's writes (summed over the writers), the packing.
     const took = { reading: 0, writing: 0, packing: 0 };
     // Plain tables one chunk after another (accounts before the users that refer to them), then
-    // sample chunks by several writers at once, each chunk its own transaction: PostgreSQL parses
-    // one COPY per backend while this process reads and encodes the next, and a day's sessions
-    // (sharing its partitions) go in side by side.
+    // the sample chunks, `writers` at once, each chunk its own transaction. DuckDB reads the
+    // chunks one at a time, ahead of the writers (its reads side by side were slower in sum).
     const copyAll = async (list: Chunk[], count: number) => {
       let at = 0;
+      let readChain: Promise<unknown> = Promise.resolve();
+      const reads = new Map<number, ReturnType<typeof read>>();
+      const readAhead = (from: number) => {
+        for (let k = from; k < Math.min(list.length, from + count + 1); k++) {
+          if (reads.has(k)) continue;
+          const c = list[k];
+          const p = readChain.then(() => read(c));
+          p.catch(() => undefined); // awaited by its writer
+          readChain = p.catch(() => undefined);
+          reads.set(k, p);
+        }
+      };
       const writer = async () => {
         while (at < list.length) {
-          const c = list[at++];
+          const k = at++;
+          const c = list[k];
+          readAhead(k);
           let t = performance.now();
-          const data = await read(c).catch((err: Error) => {
+          const data = await reads.get(k)!.catch((err: Error) => {
             throw new MigrateError(`reading ${label(c)} from DuckDB`, err.message);
           });
-          took.reading += performance.now() - t;
+          took.reading += performance.now() - t; // waiting for it: reads ahead overlap the writes
+          reads.delete(k);
           t = performance.now();
           await writeChunk(target!, c, data, c.kind === 'table' ? columnsOf.get(c.table) : undefined).catch((err: Error) => {
             throw new MigrateError(`copying ${label(c)}`, err.message);
