@@ -37,6 +37,8 @@ describe('migrate-store progress', () => {
     const tty = sink(true);
     const b = new ProgressBar({ totalRows: 100, doneRows: 0, totalBytes: 1e6, out: tty, everyMs: 5000, now: () => now });
     b.add(10);
+    b.add(10); // within 200 ms: not redrawn
+    now += 200;
     b.add(10);
     expect(tty.text.match(/\r/g)).toHaveLength(2);
     expect(tty.text).not.toContain('\n');

@@ -67,6 +67,9 @@ export class ProgressBar {
     this.done += rows;
     const t = this.now();
     if (this.tty) {
+      // Redrawn at most five times a second (a table of a few rows is a chunk too).
+      if (t - this.lastLine < 200) return;
+      this.lastLine = t;
       this.out.write(`\r${this.line()}\x1b[K`);
       this.drawn = true;
     } else if (t - this.lastLine >= this.everyMs) {
