@@ -229,6 +229,21 @@ describe.runIf(postgresInstalled())('migrate-store: an embedded appliance into P
       expect(crashed.stderr).toMatch(/^migrate-store failed: the appliance did not stop cleanly: .*start the appliance once and stop it/m);
       rmSync(join(other, 'alerts-outbox'), { recursive: true });
 
+      // Its own copy in a database of its own; then the appliance ran again (a session more):
+      // going on would mix two states of it, so the next run is refused.
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      await admin.query('CREATE DATABASE other');
+      await admin.end();
+      const otherUrl = url.replace(/\/hopwatch$/, '/other');
+      expect((await migrate(['--to', otherUrl, '--from', other])).code).toBe(0);
+      const ran = await Store.open(other);
+      await ran.run(`INSERT INTO sessions (account_id, original_target, target_name, target_ip, state, dynamic_dns_mode, trace_interval_ms, start_time) VALUES (1, 'x', 'x', '10.0.0.1', 1, 0, 1000, 0)`);
+      await ran.close();
+      const changed = await migrate(['--to', otherUrl, '--from', other]);
+      expect(changed.code).not.toBe(0);
+      expect(changed.stderr).toMatch(/^migrate-store failed: the appliance's data changed since this copy began/m);
+
       // A running appliance holds the DuckDB file's lock: refused, naming what to do.
       const running = await Store.open(other);
       try {
