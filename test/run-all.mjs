@@ -91,6 +91,9 @@ const PostgresSuites = [
   'test/security/authorization-matrix.test.ts',
   clusterSuites,
 ];
+// Not listed: suites that start their own throwaway PostgreSQL whatever HOPWATCH_TEST_STORE says
+// (test/store/migrate-store.test.ts, DuckDB into PostgreSQL, about 35 s; the layout's own suites):
+// the parallel phase runs them once, and here they would do the same work again.
 
 const a = phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`]));
 const b = phase('serial', [...heavy, '--no-file-parallelism']);
