@@ -712,6 +712,9 @@ static napi_value TickerClose(napi_env env, napi_callback_info info) {
 #define MAX_TTLS 256
 #define PROBE_FIELDS 7
 #define DELIVERY_GRACE_MS 10
+// Native flows' grids start on multiples of this many ms of the loop clock (see FlowRun): with
+// 1,000 traces at 1 s, 100 wake-ups a second with 10 flows' sends each instead of 1,000 with one.
+#define COALESCE_MS 10
 #define MAX_PROBES_IN_FLIGHT 0x7fff
 
 enum { P_NOT_SENT = 0, P_PENDING = 1, P_SEND_ERROR = 2, P_ANSWERED = 3 };
@@ -1566,9 +1569,15 @@ static napi_value FlowRun(napi_env env, napi_callback_info info) {
   if (window > 0) f->window_ms = window;
   if (!(repeat >= 1)) repeat = 1;
   f->repeat = (uint64_t)repeat;
-  // due: the next tick's time (as TickerStart: on_flow_tick adds repeat before it re-arms).
-  f->due = uv_now(f->timer.loop) + f->repeat;
-  uv_timer_start(&f->timer, on_flow_tick, f->repeat, 0);
+  // due: the next tick's time (as TickerStart: on_flow_tick adds repeat before it re-arms). The
+  // grid starts on a multiple of COALESCE_MS of the loop's clock (the second round comes up to
+  // that much later than one interval after the first), so flows whose intervals are multiples
+  // of it tick in the same pass of the loop: one wake-up for their sends, not one per flow.
+  uint64_t now = uv_now(f->timer.loop);
+  uint64_t slot = f->repeat < COALESCE_MS ? f->repeat : COALESCE_MS;
+  f->due = now + f->repeat;
+  f->due += (slot - f->due % slot) % slot;
+  uv_timer_start(&f->timer, on_flow_tick, f->due - now, 0);
   f->armed = 1;
   f->deferred = 0;
   f->inst->in_js++;
