@@ -36,6 +36,8 @@ const { RollupResolutionsMs } = await import(dist('server/rollups/levels.js'));
 
 const onPostgres = process.env.HOPWATCH_TEST_STORE === 'postgres';
 const End = 8.64e15;
+// PostgreSQL decodes a day of raw samples in JS per raw read: the two tests that read them most take a minute or two there.
+const SlowOnPostgres = onPostgres ? 300_000 : undefined;
 
 type StoreT = InstanceType<typeof Store>;
 
@@ -167,7 +169,7 @@ describe('data file round trip of a session with a packed day', () => {
     expect(differences(theirs, await samples(imported))).toEqual([]);
     const counters = (id: number) => store.one(`SELECT sample_count, first_sample, latest_sample FROM sessions_counted WHERE id = $1`, [id]);
     expect(await counters(imported)).toEqual(await counters(original));
-  });
+  }, SlowOnPostgres);
 
   it('answers the same DataPointBuckets over the packed day, across midnight and after it', async () => {
     const ranges = [
@@ -188,7 +190,7 @@ describe('data file round trip of a session with a packed day', () => {
       }
     }
     expect(answered).toBeGreaterThan(0);
-  });
+  }, SlowOnPostgres);
 
   it('answers the same TraceGraphRows', async () => {
     for (const [from, to] of [
