@@ -57,7 +57,7 @@ export function decodeRollupBlock(data: Uint8Array, detail: Uint8Array | null, n
  * decodeRollupBlock into `out` (per RollupBlockColumns index, undefined: not wanted) at rows
  * [at, at + n): no arrays of its own. The lean columns always; the others when `detail` is given.
  */
-export function decodeRollupBlockInto(data: Uint8Array, detail: Uint8Array | null, n: number, out: readonly (Float64Array | undefined)[], at: number): void {
+export function decodeRollupBlockInto(data: Uint8Array, detail: Uint8Array | null, n: number, out: readonly (Float64Array | Int32Array | undefined)[], at: number): void {
   const lean = new ByteReader(data);
   for (const k of LeanBlockColumns) readColumn(lean, n, out[k]!.subarray(at, at + n));
   if (detail) {

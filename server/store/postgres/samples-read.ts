@@ -147,6 +147,8 @@ const hopIndex = RollupRowColumns.findIndex((c) => c.key === 'hop');
 const plainSelect = RollupRowColumns.map((c) => ('micros' in c && c.micros === 'sum') || c.key === 'time' ? `${c.sql}::float8` : c.sql).join(', ');
 const LeanColumns = RollupRowColumns.map((c, i) => ('lean' in c ? i : -1)).filter((i) => i >= 0);
 const rowIndexOfBlock = RollupBlockColumns.map((c) => RollupRowColumns.findIndex((x) => x.key === c.key));
+/** The row columns memory keeps as Int32Array (rows.ts fromStored: not float, not micros). */
+const IntColumns = new Set(RollupRowColumns.map((c, k) => (!('micros' in c) && (c.type === 'INTEGER' || c.type === 'SMALLINT') && !c.nullable ? k : -1)).filter((k) => k >= 0));
 
 /**
  * The stored columns (RollupRowColumns order, as stored: integer micros, NaN for NULL) of a
@@ -286,7 +288,9 @@ async function storedColumns(pool: PgReader, resolution: number, sessionId: numb
 function hopOrder(found: unknown[][], from: number, to: number, filled: readonly number[]): Float64Array[] {
   let cap = 0;
   for (const r of found) cap += r[2] !== null ? (r[1] as number) : 1;
-  const out: Float64Array[] = RollupRowColumns.map((_, k) => (filled.includes(k) ? new Float64Array(cap) : new Float64Array(0)));
+  // Whole-number columns (hop, counts, flags) straight into the Int32Arrays the rows keep
+  // (rows.ts asInt32 then takes them as they are: no copy).
+  const out = RollupRowColumns.map((c, k) => (!filled.includes(k) ? new Float64Array(0) : IntColumns.has(k) ? new Int32Array(cap) : new Float64Array(cap))) as unknown as Float64Array[];
   const blockOut = rowIndexOfBlock.map((k) => (filled.includes(k) ? out[k] : undefined));
   const time = out[timeIndex];
   const hops = out[hopIndex];
