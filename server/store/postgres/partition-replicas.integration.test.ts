@@ -115,4 +115,36 @@ describe.runIf(postgresInstalled())('two replicas on one database: a day partiti
     await expireOnce(a, D + 4 * DAY + HOUR, { rawDays: 3, minuteDays: 3 });
     expect((await a.read((q) => readRawSamples(q, sid, D, D + 2 * DAY))).length).toBe(later[2].length);
   }, 120_000);
+
+  it("packs rows the other replica wrote into a day it dropped and made again", async () => {
+    const D2 = D - 10 * DAY;
+    const day = D2 / DAY;
+    const account = await a.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('replicas-2') RETURNING id`);
+    const sid = await insertActiveSession(a, account!.id, 'replicas-2', D2 + 20 * HOUR, { intervalMs: INTERVAL });
+    // B ingests D2 20:00 to 22:00 and packs: it remembers D2's block partitions.
+    const onB = new IngestPipeline(b, new DomainEventBus(), { rollupWriteRows: 0 });
+    await onB.init();
+    onB.openSession(sid, account!.id);
+    for (const h of [20, 21]) await onB.addBatch(hourOf(sid, D2 + h * HOUR));
+    await onB.finishSession(sid);
+    await onB.close();
+    expect((await packClosed(pgPoolOf(b)!, { graceMs: 0 })).samples.rows).toBeGreaterThan(0);
+    // A drops D2, then A itself goes on with the session: D2 22:00 and D2+1 00:00 (A makes
+    // D2's partition of round rows again; the block partitions are not there).
+    await expireOnce(a, D2 + 4 * DAY + HOUR, { rawDays: 3, minuteDays: 3 });
+    expect(await partitions('sample_blocks')).not.toContain(`sample_blocks_d${day}`);
+    const onA = new IngestPipeline(a, new DomainEventBus(), { rollupWriteRows: 0 });
+    await onA.init();
+    onA.openSession(sid, account!.id);
+    const later = [hourOf(sid, D2 + 22 * HOUR), hourOf(sid, D2 + DAY)];
+    for (const batch of later) await onA.addBatch(batch);
+    await onA.finishSession(sid);
+    await onA.close();
+    // B's packer packs D2 22:00 into blocks of a day it still believes it has.
+    const packed = await packClosed(pgPoolOf(b)!, { graceMs: 0 });
+    expect(packed.samples.rows).toBeGreaterThan(0);
+    expect(await partitions('sample_blocks')).toContain(`sample_blocks_d${day}`);
+    const read = await b.read((q) => readRawSamples(q, sid, D2, D2 + 2 * DAY));
+    expect(read.length).toBe(later[0].length + later[1].length);
+  }, 120_000);
 });
