@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `hopwatch` command (package.json "bin"; the image's entry point runs it for
-// `migrate-store`): operator tasks beside the server. One task so far:
+// `migrate-store`): operator tasks beside the server. One task so far (a running appliance is
+// copied from its snapshot, a stopped one from its file):
 //   hopwatch migrate-store --to postgres://user:password@host:5432/db [--from DATA_DIR]
 // (docs/deploy.md "Moving an appliance onto PostgreSQL"). Failures print "{what} failed: {why}"
 // on stderr, never with the URL's password, and exit with 1 (2 for a wrong command line).
