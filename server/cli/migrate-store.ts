@@ -213,8 +213,9 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
   } finally {
     await target?.close().catch(() => undefined);
     await source.close().catch(() => undefined);
-    // The snapshot is a whole copy of the store: gone once read (a rerun asks for a new one).
-    if (snapshotAt !== undefined) removeSnapshot(o.from);
+    // The snapshot is a whole copy of the store: gone once read (a rerun asks for a new one);
+    // on a stopped appliance, what a killed run left.
+    removeSnapshot(o.from);
   }
 }
 
