@@ -5,7 +5,8 @@
 #   agent                        the same, the link read from $HOPWATCH_AGENT_LINK_FILE (a
 #                                Kubernetes Secret with one link per node) or $HOPWATCH_AGENT_LINK
 #   migrate-store --to postgres://...  copies this appliance's DuckDB store (/data, HOPWATCH_DATA_DIR)
-#                                into PostgreSQL, with the appliance's container stopped (docs/deploy.md
+#                                into PostgreSQL: a running appliance's snapshot, then (run again once
+#                                it is stopped) what changed since; or a stopped one's store (docs/deploy.md
 #                                "Moving an appliance onto PostgreSQL")
 #   health                       the image's health check: the server's /readyz, or for an agent
 #                                container `hopwatch-agent health` (its link up, or down < 60 s)

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
-import { Store } from './store/db.js';
+import { DuckStore, Store } from './store/db.js';
+import { answerSnapshotRequests } from './store/migrate-store/snapshot.js';
 import { DatabaseUnreachable, describeUrl } from './store/postgres/connect.js';
 import { buildApp } from './app.js';
 import { ensureRootUser } from './account/root-user.js';
@@ -47,6 +48,9 @@ async function main(): Promise<void> {
   await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
   await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
 
+  // An embedded store answers migrate-store's requests for a snapshot while it runs (docs/deploy.md).
+  const stopSnapshots = store instanceof DuckStore ? answerSnapshotRequests(store, config.dataDir, say) : () => undefined;
+
   let shuttingDown = false;
   const app = await buildApp({ config, store, version, isShuttingDown: () => shuttingDown });
 
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
     }, ShutdownLimitMs);
     force.unref();
     try {
+      stopSnapshots();
       await app.close();
       await store.close();
       app.log.info('stopped cleanly');

@@ -100,7 +100,8 @@ const PostgresSuites = [
   clusterSuites,
 ];
 // Not listed: suites that start their own throwaway PostgreSQL whatever HOPWATCH_TEST_STORE says
-// (test/store/migrate-store.test.ts, DuckDB into PostgreSQL, about 35 s; the layout's own suites):
+// (test/store/migrate-store.test.ts, DuckDB into PostgreSQL, about 35 s; migrate-store-running.test.ts,
+// a running appliance copied and caught up, about 25 s; the layout's own suites):
 // the parallel phase runs them once, and here they would do the same work again.
 
 const a = phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`]));

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `hopwatch` command (package.json "bin"; the image's entry point runs it for
-// `migrate-store`): operator tasks beside the server. One task so far:
+// `migrate-store`): operator tasks beside the server. One task so far (a running appliance is
+// copied from its snapshot, a stopped one from its file):
 //   hopwatch migrate-store --to postgres://user:password@host:5432/db [--from DATA_DIR]
 // (docs/deploy.md "Moving an appliance onto PostgreSQL"). Failures print "{what} failed: {why}"
 // on stderr, never with the URL's password, and exit with 1 (2 for a wrong command line).
@@ -10,9 +11,10 @@ import { failureText } from '../store/migrate-store/errors.js';
 import { migrateStore } from './migrate-store.js';
 
 const Usage = `usage: hopwatch migrate-store --to postgres://user:password@host:5432/database [--from DATA_DIR]
-  Copies a stopped embedded appliance (the DuckDB store in DATA_DIR; default HOPWATCH_DATA_DIR,
-  else ./data) into an empty PostgreSQL 15+ database, then verifies it. Run it again after an
-  interruption: it goes on where it stopped.`;
+  Copies an embedded appliance (the DuckDB store in DATA_DIR; default HOPWATCH_DATA_DIR, else
+  ./data) into an empty PostgreSQL 15+ database, then verifies it. Run it again after an
+  interruption: it goes on where it stopped. A running appliance is asked for a snapshot of its
+  store, which is copied; stop it and run the command again to copy what changed since.`;
 
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       connectTimeoutMs: num(process.env.HOPWATCH_MIGRATE_CONNECT_TIMEOUT_MS),
       writers: num(process.env.HOPWATCH_MIGRATE_WRITERS),
       chunkDelayMs: num(process.env.HOPWATCH_MIGRATE_CHUNK_DELAY_MS),
+      snapshotAnswerMs: num(process.env.HOPWATCH_MIGRATE_SNAPSHOT_TIMEOUT_MS),
     });
     return 0;
   } catch (err) {

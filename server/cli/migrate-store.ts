@@ -1,6 +1,7 @@
 // `hopwatch migrate-store --to postgres://... [--from DATA_DIR]` (issue 42 item 4; docs/deploy.md
-// "Moving an appliance onto PostgreSQL"): copies a stopped embedded appliance's DuckDB store into
-// PostgreSQL. The schema comes from the normal PostgreSQL migrations (baseline and history);
+// "Moving an appliance onto PostgreSQL"): copies an embedded appliance's DuckDB store into
+// PostgreSQL: a stopped one's file, or a running one's snapshot (snapshot.ts) followed, once it
+// is stopped, by a catch-up pass of what changed since (catch-up.ts). The schema comes from the normal PostgreSQL migrations (baseline and history);
 // every table's rows follow in chunks, samples and rollup rows through the PostgreSQL sample
 // layout (sample-tables.ts), each chunk in a transaction that records it done, so a run after a
 // kill goes on where the last one stopped; sequences are carried over, closed data packed into
@@ -16,6 +17,8 @@ import { CopyTables, checkTarget } from '../store/migrate-store/target.js';
 import { planChunks, sourceTables, type Chunk, type SourceColumn } from '../store/migrate-store/plan.js';
 import { carrySequences, readSampleChunk, readTableChunk, writeChunk, type SampleChunk } from '../store/migrate-store/copy.js';
 import { ProgressBar, duration, grouped } from '../store/migrate-store/progress.js';
+import { prepareCatchUp } from '../store/migrate-store/catch-up.js';
+import { removeSnapshot } from '../store/migrate-store/snapshot.js';
 import { verify } from './verify.js';
 
 /**
@@ -40,6 +43,8 @@ export interface MigrateOptions {
   writers?: number;
   /** Tests only: a pause after each chunk, so a kill lands while it copies. */
   chunkDelayMs?: number;
+  /** A running appliance: how long it has to take the request for a snapshot (ms; snapshot.ts). */
+  snapshotAnswerMs?: number;
 }
 
 export interface MigrateResult {
@@ -56,7 +61,7 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
   const stderr = o.stderr ?? process.stderr;
   const say = (line: string) => stderr.write(`${line}\n`);
   const connectTimeoutMs = o.connectTimeoutMs ?? 10_000;
-  const source = await openSource(o.from, say);
+  const { store: source, snapshotAt } = await openSource(o.from, say, { answerMs: o.snapshotAnswerMs });
   let target: Store | undefined;
   try {
     const appliance = await applianceOf(source);
@@ -71,17 +76,33 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     const totalRows = chunks.reduce((s, c) => s + c.rows, 0);
     // What the source held when the copy began: a run after the appliance ran again would mix two states.
     const state = createHash('sha256').update(JSON.stringify(chunks.map((c) => [c.key, c.rows]))).digest('hex').slice(0, 32);
-    if (prior.copy && prior.copy.state !== state)
-      throw new MigrateError(
-        'migrate-store',
-        `the appliance's data changed since this copy began (it ran meanwhile): drop and create the database ${describeUrl(o.to)} again, then run migrate-store again with the appliance stopped`,
+    if (prior.copy && prior.copy.state !== state) {
+      // A copy of this appliance's snapshot (it ran on meanwhile): the catch-up pass. Any other
+      // copy whose source changed would mix two states of it.
+      if (prior.copy.snapshotAt === null)
+        throw new MigrateError(
+          'migrate-store',
+          `the appliance's data changed since this copy began (it ran meanwhile): drop and create the database ${describeUrl(o.to)} again, then run migrate-store again with the appliance stopped`,
+        );
+      const c = await prepareCatchUp(target, chunks, { since: prior.copy.snapshotAt, state, sourcePath: source.path, nextSnapshotAt: snapshotAt ?? null, tables: tables.map((t) => t.table) });
+      say(
+        `migrate-store: catching up on what changed since the snapshot of ${new Date(prior.copy.snapshotAt).toISOString()}: every table again, ` +
+          `and the samples and rollup rows of ${grouped(c.again)} session days (from ${new Date(c.fromDay * 86_400_000).toISOString().slice(0, 10)} on, or changed since)` +
+          (c.gone ? `; ${grouped(c.gone)} session days the appliance no longer holds removed` : ''),
       );
-    if (!prior.copy) await target.run(`INSERT INTO migrate_store_source (id, appliance, state, source_path) VALUES (1, $1, $2, $3) ON CONFLICT (id) DO NOTHING`, [appliance, state, source.path]);
+    }
+    if (!prior.copy)
+      await target.run(`INSERT INTO migrate_store_source (id, appliance, state, source_path, snapshot_at, next_snapshot_at) VALUES (1, $1, $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING`, [
+        appliance,
+        state,
+        source.path,
+        snapshotAt ?? null,
+      ]);
 
     const done = new Map((await target.all<{ chunk: string; rows: number }>('SELECT chunk, rows FROM migrate_store_chunks')).map((r) => [r.chunk, Number(r.rows)]));
     const doneRows = chunks.filter((c) => done.has(c.key)).reduce((s, c) => s + c.rows, 0);
     const todo = chunks.filter((c) => !done.has(c.key));
-    const bytes = await sourceBytes(source, o.from);
+    const bytes = await sourceBytes(source);
     say(`migrate-store: ${source.path} (${(bytes / 1e6).toFixed(1)} MB in use, ${tables.length} tables, ${grouped(totalRows)} rows) into PostgreSQL at ${describeUrl(o.to)}`);
     if (done.size === chunks.length) say('migrate-store: every chunk was copied by an earlier run: carrying the sequences, packing and verifying again');
     else if (done.size) say(`migrate-store: going on after ${done.size} of ${chunks.length} chunks (${grouped(doneRows)} rows copied by an earlier run)`);
@@ -148,7 +169,8 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
     const seconds = (performance.now() - started) / 1000;
     const copiedBytes = totalRows ? ((totalRows - doneRows) / totalRows) * bytes : 0;
     const mbPerSecond = seconds > 0 ? copiedBytes / 1e6 / seconds : 0;
-    await target.run(`UPDATE migrate_store_source SET finished_at = coalesce(finished_at, now())`);
+    // Every chunk is of this run's source now: a later catch-up starts from its snapshot (none: the stopped appliance's file).
+    await target.run(`UPDATE migrate_store_source SET finished_at = coalesce(finished_at, now()), snapshot_at = next_snapshot_at`);
     stdout.write(
       `migrate-store: copied ${(copiedBytes / 1e6).toFixed(1)} MB of ${(bytes / 1e6).toFixed(1)} MB in ${duration(seconds * 1000)}: ${mbPerSecond.toFixed(1)} MB/s ` +
         `(${grouped(packed.samples.rows)} hop samples and ${grouped(packed.rollups.rows)} rollup rows packed into ${grouped(packed.samples.blocks + packed.rollups.blocks)} blocks; ` +
@@ -164,9 +186,22 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
         'verification',
         `${v.differences.length} differences between DuckDB and PostgreSQL: ${v.differences.slice(0, 5).join('; ')}${v.differences.length > 5 ? '; ...' : ''} (the DuckDB file is unchanged: keep the appliance on it and report this)`,
       );
+    const verified = `migrate-store: verified: ${v.tables} tables and ${grouped(v.rows)} rows the same on both stores; ${v.answers} answers (DataPointBuckets, TraceGraphRows) of ${v.sessions} sessions equal.`;
+    if (snapshotAt !== undefined) {
+      stdout.write(
+        [
+          `${verified} (against the appliance's snapshot)`,
+          `migrate-store: copied as of ${new Date(snapshotAt).toISOString()}, while the appliance ran. Next:`,
+          '  1. stop the appliance and run the same command again to copy what changed since (the catch-up pass: the days since the snapshot and every other table, then the whole store verified);',
+          `  2. then set HOPWATCH_DATABASE_URL=postgres://${describeUrl(o.to)} (with its password) for the appliance and start it.`,
+          '',
+        ].join('\n'),
+      );
+      return { mbPerSecond, copiedBytes, seconds, verified: true };
+    }
     stdout.write(
       [
-        `migrate-store: verified: ${v.tables} tables and ${grouped(v.rows)} rows the same on both stores; ${v.answers} answers (DataPointBuckets, TraceGraphRows) of ${v.sessions} sessions equal.`,
+        verified,
         'Next:',
         `  1. Set HOPWATCH_DATABASE_URL=postgres://${describeUrl(o.to)} (with its password) for the appliance: compose .env, Helm database.existingSecret, or the environment.`,
         '  2. Start the appliance: it opens PostgreSQL and goes on where the DuckDB store ended (the data directory keeps the key files: keep it).',
@@ -178,6 +213,9 @@ export async function migrateStore(o: MigrateOptions): Promise<MigrateResult> {
   } finally {
     await target?.close().catch(() => undefined);
     await source.close().catch(() => undefined);
+    // The snapshot is a whole copy of the store: gone once read (a rerun asks for a new one);
+    // on a stopped appliance, what a killed run left.
+    removeSnapshot(o.from);
   }
 }
 

@@ -190,7 +190,7 @@ class ReadPool {
 }
 
 /** The side connections beside the writer (Store.side). */
-export type SideLane = 'packing' | 'rollups';
+export type SideLane = 'packing' | 'rollups' | 'snapshot';
 
 /** Runs fn inside BEGIN/COMMIT on the connection; any error rolls back, so nothing is half-written. */
 export async function inTransaction<T>(q: Queryable, conn: Connection, fn: (q: Queryable, conn: Connection) => Promise<T>): Promise<T> {
@@ -246,8 +246,8 @@ export class DuckStore implements Store {
    * checkpoint): migrate-store's source (server/store/migrate-store/). DuckDB refuses while
    * another process holds the file's write lock (a running appliance); every write fails.
    */
-  static async openReadOnly(dataDir: string): Promise<DuckStore> {
-    const path = join(dataDir, 'hopwatch.duckdb');
+  static async openReadOnly(dataDir: string, fileName = 'hopwatch.duckdb'): Promise<DuckStore> {
+    const path = join(dataDir, fileName);
     if (!existsSync(path)) throw new Error(`there is no ${path}`);
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
@@ -345,6 +345,54 @@ export class DuckStore implements Store {
     });
     l.tail = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Writes a consistent copy of the whole database into `file` (a new DuckDB file), for
+   * migrate-store while this process holds the store (server/store/migrate-store/snapshot.ts).
+   * On a side lane of its own: one transaction reads what was committed when it began, so the
+   * ingest and the API go on meanwhile. The copy gets a table `migrate_snapshot` with the time
+   * (ms) taken just before that transaction began: everything committed before it is in the copy.
+   */
+  snapshotTo(file: string): Promise<{ takenAt: number }> {
+    return this.side(async (q) => {
+      // Best effort: folds the WAL into the file first (refused while another connection reads).
+      await q.run('CHECKPOINT').catch(() => undefined);
+      const takenAt = Date.now();
+      const alias = 'migrate_snapshot_target';
+      await q.run('BEGIN TRANSACTION');
+      try {
+        await q.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
+        const [{ db }] = await q.all<{ db: string }>('SELECT current_database() AS db');
+        // The schema (tables, views, sequences where they stand), then the rows table by table,
+        // a table before those that refer to it: COPY FROM DATABASE's own data step takes the
+        // tables in an order that may put users before accounts, and fails their foreign key.
+        await q.run(`COPY FROM DATABASE "${db.replaceAll('"', '""')}" TO ${alias} (SCHEMA)`);
+        const tables = (await q.all<{ t: string }>(`SELECT table_name AS t FROM duckdb_tables() WHERE database_name = $1 AND schema_name = 'main' AND NOT internal AND NOT temporary ORDER BY 1`, [db])).map((r) => r.t);
+        const refs = await q.all<{ t: string; r: string }>(
+          `SELECT table_name AS t, referenced_table AS r FROM duckdb_constraints() WHERE database_name = $1 AND schema_name = 'main' AND constraint_type = 'FOREIGN KEY'`,
+          [db],
+        );
+        const copied = new Set<string>();
+        while (copied.size < tables.length) {
+          const next = tables.filter((t) => !copied.has(t) && refs.every((f) => f.t !== t || f.r === t || copied.has(f.r) || !tables.includes(f.r)));
+          if (!next.length) throw new Error(`the tables ${tables.filter((t) => !copied.has(t)).join(', ')} refer to each other`);
+          for (const t of next) {
+            const name = `"${t.replaceAll('"', '""')}"`;
+            await q.run(`INSERT INTO ${alias}.main.${name} SELECT * FROM "${db.replaceAll('"', '""')}".main.${name}`);
+            copied.add(t);
+          }
+        }
+        await q.run(`CREATE TABLE ${alias}.migrate_snapshot AS SELECT $1::BIGINT AS taken_at, $2::INTEGER AS pid`, [takenAt, process.pid]);
+        await q.run('COMMIT');
+      } catch (err) {
+        await q.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        await q.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
+      }
+      return { takenAt };
+    }, 'snapshot');
   }
 
   /** A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later. */

@@ -7,7 +7,7 @@
 // of every table are compared between the DuckDB source and PostgreSQL. Needs PostgreSQL 15
 // (test/setup.sh) and `npm run build:server`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,26 +16,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresInstalled, startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
 import type * as DbModule from '../../server/store/db.js';
-import type * as TablesModule from '../../server/store/sample-tables.js';
-import type * as BucketsModule from '../../server/data/buckets.js';
-import type * as GraphRowsModule from '../../server/data/graph-rows.js';
+import { answers as answersOver, tableRows, type Store as ComparedStore } from './migrate-store-compare.js';
 
 const dist = (p: string) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { Store, DuckStore } = (await import(dist('server/store/db.js'))) as typeof DbModule;
-const { readRawSamples, readRollupRows } = (await import(dist('server/store/sample-tables.js'))) as typeof TablesModule;
-const { dataPointBuckets } = (await import(dist('server/data/buckets.js'))) as typeof BucketsModule;
-const { traceGraphRows } = (await import(dist('server/data/graph-rows.js'))) as typeof GraphRowsModule;
+type Store = ComparedStore;
 
 const cli = fileURLToPath(new URL('../../dist/server/cli/main.js', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/migrate-store/hopwatch.duckdb.gz', import.meta.url));
 const T0 = Date.UTC(2026, 0, 5, 20, 0, 0);
 const H = 3_600_000;
-const End = 8.64e15;
-const Resolutions = [60_000, 600_000, 3_600_000];
 /** The password in the target URL: trust authentication ignores it; no output may show it. */
 const Password = 'pw-must-not-show';
-
-type Store = Awaited<ReturnType<typeof Store.open>>;
 
 interface Run {
   code: number | null;
@@ -63,56 +55,27 @@ function migrate(args: string[], opts: { killAt?: number; env?: Record<string, s
   });
 }
 
-/** Every answer compared: DataPointBuckets of every hop at several ranges and periods, TraceGraphRows of several ranges. */
-async function answers(store: Store, accountId: number, sessions: { id: number; hops: number }[]): Promise<Record<string, unknown>> {
-  const principal = { userId: 0, accountId, username: 'test', isRoot: true, claims: [] };
-  const out: Record<string, unknown> = {};
-  const ranges: [string, number, number, number][] = [
-    ['10 min at 5 s', T0 + 2 * H, T0 + 2 * H + 600_000, 5],
-    ['3 h at 60 s', T0 + H, T0 + 4 * H, 60],
-    ['across midnight at 180 s', T0 + 2 * H, T0 + 8 * H, 180],
-    ['a day at 600 s', T0 + 4 * H, T0 + 28 * H, 600],
-    ['everything at 3600 s', T0 - H, T0 + 60 * H, 3600],
-    ['the second midnight at 30 s', T0 + 27 * H, T0 + 29 * H, 30],
-  ];
-  for (const { id, hops } of sessions) {
-    for (const [label, from, to, periodSeconds] of ranges)
-      for (let hop = 1; hop <= hops; hop++)
-        out[`${id} DataPointBuckets ${label} hop ${hop}`] = await dataPointBuckets(store, principal, {
-          targetId: `${id}_h_${hop}`,
-          startTime: from,
-          endTime: to,
-          periodSeconds,
-          includeJitter: true,
-        });
-    for (const [label, from, to] of [
+/** The fixture's questions: DataPointBuckets of every hop at several ranges and periods, TraceGraphRows of several ranges. */
+const answers = (store: Store, accountId: number, sessions: { id: number; hops: number }[]) =>
+  answersOver(
+    store,
+    accountId,
+    sessions,
+    [
+      ['10 min at 5 s', T0 + 2 * H, T0 + 2 * H + 600_000, 5],
+      ['3 h at 60 s', T0 + H, T0 + 4 * H, 60],
+      ['across midnight at 180 s', T0 + 2 * H, T0 + 8 * H, 180],
+      ['a day at 600 s', T0 + 4 * H, T0 + 28 * H, 600],
+      ['everything at 3600 s', T0 - H, T0 + 60 * H, 3600],
+      ['the second midnight at 30 s', T0 + 27 * H, T0 + 29 * H, 30],
+    ],
+    [
       ['everything', T0, T0 + 60 * H],
       ['an hour', T0 + 5 * H, T0 + 6 * H],
       ['10 min', T0 + 3 * H, T0 + 3 * H + 600_000],
       ['across midnight', T0 + 3 * H, T0 + 5 * H],
-    ] as [string, number, number][])
-      out[`${id} TraceGraphRows ${label}`] = await traceGraphRows(store, principal, {
-        requests: [{ ID: String(id), Start: String(from), End: String(to) }],
-        columnNames: [],
-        listType: 'Target',
-        uniqueID: String(id),
-      });
-  }
-  return out;
-}
-
-/** Rows of every table (samples and rollup rows per session and level, through each backend's layout). */
-async function tableRows(store: Store, tables: string[], sessions: number[]): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const t of tables) out[t] = Number((await store.one<{ n: number }>(`SELECT count(*)::BIGINT AS n FROM "${t}"`))!.n);
-  await store.read(async (q) => {
-    for (const s of sessions) {
-      out[`samples of ${s}`] = (await readRawSamples(q, s, -End, End)).length;
-      for (const r of Resolutions) out[`rollups ${r} of ${s}`] = (await readRollupRows(q, r, s, -End, End)).time.length;
-    }
-  });
-  return out;
-}
+    ],
+  );
 
 /** The chunks the target records as copied. */
 async function chunksDone(url: string): Promise<number> {
@@ -244,12 +207,14 @@ describe.runIf(postgresInstalled())('migrate-store: an embedded appliance into P
       expect(changed.code).not.toBe(0);
       expect(changed.stderr).toMatch(/^migrate-store failed: the appliance's data changed since this copy began/m);
 
-      // A running appliance holds the DuckDB file's lock: refused, naming what to do.
+      // A process holds the DuckDB file's lock but does not answer the request for a snapshot
+      // (a release before them, or not an appliance): refused after the wait, naming what to do.
       const running = await Store.open(other);
       try {
-        const r = spawnSync(process.execPath, [cli, 'migrate-store', '--to', url, '--from', other], { encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [cli, 'migrate-store', '--to', url, '--from', other], { encoding: 'utf8', env: { ...process.env, HOPWATCH_MIGRATE_SNAPSHOT_TIMEOUT_MS: '1500' } });
         expect(r.status).not.toBe(0);
-        expect(r.stderr).toMatch(/^migrate-store failed: the appliance is running .*stop it/m);
+        expect(r.stderr).toMatch(/^migrate-store failed: the appliance is running .*did not answer the request for a snapshot.*stop it/m);
+        expect(existsSync(join(other, 'migrate-snapshot.request'))).toBe(false);
       } finally {
         await running.close();
       }

@@ -1,6 +1,7 @@
 // One chunk of the copy, in one PostgreSQL transaction that also records it as done
-// (migrate_store_chunks): a kill before the commit leaves nothing of it, after the commit the
-// next run skips it. Plain tables go as rows (their values as text, read back by PostgreSQL's
+// (migrate_store_chunks) and, for a session's day of samples, first empties that day of the
+// session in PostgreSQL: a kill before the commit leaves nothing of it, after the commit the
+// next run skips it; a day written again (the catch-up pass) replaces what was there. Plain tables go as rows (their values as text, read back by PostgreSQL's
 // own input functions); samples and rollup rows go through sample-tables.ts, the one seam of
 // both layouts: PostgreSQL's round rows and rollup rows in day partitions, packed into blocks
 // afterwards by the same packer a running appliance uses.
@@ -9,7 +10,27 @@ import { RollupResolutionsMs } from '../../rollups/levels.js';
 import type { RollupSet } from '../../rollups/append.js';
 import type { SampleBatch } from '../../ingest/sample-columns.js';
 import { prepareRollupWrite, prepareSampleWrite, readRawSamples, readRollupRows, writeRollupRows, writeSamples } from '../sample-tables.js';
+import { RollupLevels, SampleBlocks, SampleRounds } from '../postgres/samples-schema.js';
 import type { Chunk, SourceColumn } from './plan.js';
+
+/** PostgreSQL's tables of samples and rollup rows, and the column of time each is partitioned or indexed by (blocks lie within their UTC day). */
+const SampleTables: [string, string][] = [
+  [SampleRounds.name, SampleRounds.key],
+  [SampleBlocks.name, SampleBlocks.key],
+  ...RollupLevels.flatMap((l): [string, string][] => [
+    [l.rows, 'time'],
+    [l.blocks, 'period'],
+  ]),
+];
+
+/**
+ * Empties a session's samples and rollup rows of [from, to) (a UTC day) in PostgreSQL, plain or
+ * packed: a chunk written again (its first try was cut short, or the catch-up pass rewrites the
+ * day) replaces what is there, in the chunk's transaction.
+ */
+export async function deleteSessionDay(q: Queryable, sessionId: number, from: number, to: number): Promise<void> {
+  for (const [table, key] of SampleTables) await q.run(`DELETE FROM ${table} WHERE session_id = $1 AND ${key} >= $2 AND ${key} < $3`, [sessionId, from, to]);
+}
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -51,6 +72,7 @@ export async function writeChunk(target: Store, c: Chunk, data: SampleChunk | Re
   await target.transaction(async (q, conn) => {
     if (c.kind === 'samples') {
       const { batch, sets } = data as SampleChunk;
+      await deleteSessionDay(q, c.sessionId, c.from, c.to);
       if (batch.length) await writeSamples(conn, batch);
       if (sets.length) await writeRollupRows(conn, sets);
     } else {

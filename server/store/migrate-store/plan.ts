@@ -8,8 +8,11 @@ import type { Queryable } from '../db.js';
 export const TableChunkRows = 20_000;
 const DayMs = 86_400_000;
 
-/** DuckDB's tables that are not copied as rows: samples and rollups go through the layout, the migration history is the target's own. */
-export const NotCopiedAsRows = new Set(['samples', 'rollups', 'schema_migrations']);
+/**
+ * DuckDB's tables that are not copied as rows: samples and rollups go through the layout, the
+ * migration history is the target's own, migrate_snapshot is a running appliance's snapshot's time (snapshot.ts).
+ */
+export const NotCopiedAsRows = new Set(['samples', 'rollups', 'schema_migrations', 'migrate_snapshot']);
 
 export type Chunk =
   | { kind: 'table'; key: string; table: string; from: number; to: number; rows: number; first: boolean }

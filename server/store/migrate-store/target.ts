@@ -15,6 +15,12 @@ export const CopyTables = [
      source_path VARCHAR NOT NULL,
      started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
      finished_at TIMESTAMPTZ)`,
+  // Set while the target holds a copy of a running appliance's snapshot (ms): a later run on
+  // the same appliance catches up from it (catch-up.ts) instead of refusing the changed data.
+  // next_snapshot_at: what snapshot_at becomes once this run finishes (NULL: the stopped
+  // appliance's own file); until then a part of the copy may still be of the older snapshot.
+  `ALTER TABLE migrate_store_source ADD COLUMN IF NOT EXISTS snapshot_at BIGINT`,
+  `ALTER TABLE migrate_store_source ADD COLUMN IF NOT EXISTS next_snapshot_at BIGINT`,
   `CREATE TABLE IF NOT EXISTS migrate_store_chunks (
      chunk VARCHAR PRIMARY KEY,
      rows BIGINT NOT NULL,
@@ -23,7 +29,7 @@ export const CopyTables = [
 
 export interface TargetState {
   /** What the target holds of an earlier run: its appliance and source state, or nothing. */
-  copy?: { appliance: string; state: string; finished: boolean };
+  copy?: { appliance: string; state: string; finished: boolean; snapshotAt: number | null };
 }
 
 /**
@@ -46,10 +52,15 @@ export async function checkTarget(url: string, appliance: string, timeoutMs: num
       return {};
     }
     if (ours) {
-      const row = await one<{ appliance: string; state: string; finished: boolean } | undefined>(`SELECT appliance, state, finished_at IS NOT NULL AS finished FROM migrate_store_source`);
+      const snapshotAt = (await one<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'migrate_store_source' AND column_name = 'snapshot_at' AND table_schema = current_schema()) AS has`)).has
+        ? 'snapshot_at::FLOAT8'
+        : 'NULL::FLOAT8';
+      const row = await one<{ appliance: string; state: string; finished: boolean; snapshot_at: number | null } | undefined>(
+        `SELECT appliance, state, finished_at IS NOT NULL AS finished, ${snapshotAt} AS snapshot_at FROM migrate_store_source`,
+      );
       if (row && row.appliance !== appliance)
         throw new MigrateError('migrate-store', `the database ${where} holds the copy of another appliance (not the one in this data directory): name an empty database, or drop and create this one again`);
-      if (row) return { copy: row };
+      if (row) return { copy: { appliance: row.appliance, state: row.state, finished: row.finished, snapshotAt: row.snapshot_at === null ? null : Number(row.snapshot_at) } };
     }
     const held = await one<{ accounts: number; sessions: number }>(`SELECT (SELECT count(*)::INTEGER FROM accounts) AS accounts, (SELECT count(*)::INTEGER FROM sessions) AS sessions`);
     if (held.accounts > 0 || held.sessions > 0)
