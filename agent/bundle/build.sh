@@ -70,9 +70,11 @@ stage() {
   # From $stage/app/dist/x up to dist/, and from $stage/app/node_modules/x up to the root.
   ln -s ../../../../../agent "$stage/app/dist/agent"
   mkdir -p "$stage/app/dist/engine/native"
+  # Not the source maps and declarations beside the modules: prune.sh removes them after this.
   for entry in dist/engine/*; do
     name=$(basename "$entry")
-    [ "$name" = native ] || ln -s "../../../../../../engine/$name" "$stage/app/dist/engine/$name"
+    case "$name" in native | *.map | *.d.ts) continue ;; esac
+    ln -s "../../../../../../engine/$name" "$stage/app/dist/engine/$name"
   done
   cp "$2" "$stage/app/dist/engine/native/rawsock.node"
   for pkg in ws yaml piscina mmdb-lib; do ln -s "../../../../../../node_modules/$pkg" "$stage/app/node_modules/$pkg"; done
