@@ -62,7 +62,7 @@ bundle() {
 # too), and the server packs it when first asked (server/agents/bundle-files.ts), into its data
 # directory. The image strips its Node and prunes node_modules and dist as bundle() does
 # (prune.sh). The arm64 Node, which the image does not run, is kept stripped and
-# brotli-compressed beside the stage (node.br: 103 MB become about 30; gzip -9 would leave 40).
+# brotli-compressed beside the stage (node.br: 103 MB become 28; gzip -9 would leave 40).
 # stage $1 (x64 | arm64) with rawsock addon $2: the links and the bundle's own files.
 stage() {
   stage=$out/hopwatch-agent-linux-$1/hopwatch-agent
