@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { constants, createBrotliDecompress, createGzip } from 'node:zlib';
+import { createBrotliDecompress } from 'node:zlib';
 
 export class AgentBundleFiles {
   /** Packing under way, by file name: two downloads at once wait for the same one. */
@@ -51,20 +51,21 @@ export class AgentBundleFiles {
     const node = `${target}.${process.pid}.node`;
     try {
       // A Node kept compressed beside the stage goes in as hopwatch-agent/bin/node.
-      const args = ['-C', stage, '--dereference', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', 'hopwatch-agent'];
+      // gzip -9 as build.sh packs: the same bytes as a bundle the build packs (Node's zlib at level
+      // 9 left the x64 bundle 1.2 MB larger, 45.7 MB against 44.5).
+      const args = ['-C', stage, '--dereference', '--owner=0', '--group=0', '--numeric-owner', '--use-compress-program=gzip -9', '-cf', tmp, 'hopwatch-agent'];
       const nodeBr = join(stage, 'node.br');
       if (existsSync(nodeBr)) {
         await pipeline(createReadStream(nodeBr), createBrotliDecompress(), createWriteStream(node, { mode: 0o755 }));
         args.push('-C', dir, '--transform', `s,^${basename(node).replace(/\./g, '\\.')}$,hopwatch-agent/bin/node,`, basename(node));
       }
-      const tar = spawn('tar', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const tar = spawn('tar', args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       tar.stderr.on('data', (d: Buffer) => (stderr += d));
       const exited = new Promise<number | null>((resolve, reject) => {
         tar.once('error', reject);
         tar.once('close', resolve);
       });
-      await pipeline(tar.stdout, createGzip({ level: constants.Z_BEST_COMPRESSION }), createWriteStream(tmp));
       const code = await exited;
       if (code !== 0) throw new Error(`tar exited ${code} packing ${stage}: ${stderr.trim()}`);
       renameSync(tmp, target);
