@@ -33,16 +33,26 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 # Full build (wasm kernels, server, console), then drop the dev dependencies: what is left in
-# node_modules is exactly what the runtime stage ships.
-RUN npm run build \
+# node_modules is what the runtime stage ships, less what nothing reads (issue 45 item 6,
+# docs/deploy.md "Image size"): the @ip-location-db packages (the engine reads the compressed
+# copies build:engine put in dist/engine/data), source maps, declarations, docs and browser
+# builds, the console's source maps (agent/bundle/prune.sh), and DuckDB's symbol tables (strip
+# keeps the dynamic ones). The agent bundles are left as stages of links to these very files
+# and, for x64, the runtime's Node (HOPWATCH_AGENT_BUNDLE_NODE; agent/bundle/build.sh; the arm64
+# Node beside its stage, stripped and brotli-compressed); the server packs a bundle when first
+# asked, into /data (server/agents/bundle-files.ts).
+RUN HOPWATCH_AGENT_BUNDLE_NODE=/usr/local/bin/node npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/.cache
-# The node binary the runtime runs, with CAP_NET_RAW as a file capability so that the
+ && rm -rf node_modules/.cache node_modules/@ip-location-db \
+ && sh agent/bundle/prune.sh node_modules dist/server dist/engine dist/agent dist/wasm dist/web \
+ && find node_modules -type f \( -name '*.so' -o -name '*.node' \) -exec strip {} +
+# The node binary the runtime runs, without its symbol tables (strip: 127 MB become 109; stack
+# traces and profiles are V8's and stay the same), with CAP_NET_RAW as a file capability so that the
 # non-root user can open raw ICMP/UDP/TCP sockets for probing, and nothing else privileged:
 # the project's Node (node_modules/.bin/node; BASE_IMAGE's own on a CPU npm has no Node
 # package for). Then the Node package leaves node_modules: the runtime has it as /usr/local/bin/node.
 RUN mkdir /out \
- && if [ -e node_modules/.bin/node ]; then cp -L node_modules/.bin/node /out/node; else cp "$(command -v node)" /out/node; fi \
+ && if [ -e node_modules/.bin/node ]; then strip -o /out/node "$(readlink -f node_modules/.bin/node)"; else strip -o /out/node "$(command -v node)"; fi \
  && rm -rf node_modules/node-linux-* node_modules/.bin/node \
  && cp "$(command -v setcap)" "$(command -v getcap)" /out/ \
  && /out/setcap cap_net_raw+ep /out/node

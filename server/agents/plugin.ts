@@ -1,7 +1,7 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Claim } from '../contract/account.js';
@@ -20,6 +20,7 @@ import { agentSettings } from './settings.js';
 import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
 import { installerScript } from './installer.js';
+import { AgentBundleFiles } from './bundle-files.js';
 import { agentIdArg, agentKeyArg, AgentListSchema, agentNameArg, AgentSchema, DownloadLinkSchema, EnrolAnswerSchema, EntitlementSchema, AgentTargetListSchema } from './schemas.js';
 
 declare module 'fastify' {
@@ -131,6 +132,7 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
   // that picks one by `uname -m`. Public: they hold no secret, and agent machines fetch them
   // without a console session (curl -O).
   const built = (file: string) => fileURLToPath(new URL(`../../agent-bundle/${file}`, import.meta.url));
+  const bundles = new AgentBundleFiles(built(''), join(deps.config.dataDir, 'agent-bundles'));
   for (const arch of AgentBundleArchs) {
     const path = agentBundlePath(arch);
     const file = path.split('/').pop()!;
@@ -138,8 +140,8 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
       path,
       { config: { changesState: false, access: 'public' }, schema: { response: { 200: { type: 'string', format: 'binary' } } } },
       async (_request, reply) => {
-        const bundle = built(file);
-        if (!existsSync(bundle)) throw notFound(notBuiltText(arch));
+        const bundle = await bundles.path(file);
+        if (!bundle) throw notFound(notBuiltText(arch));
         reply
           .type('application/gzip')
           .header('content-length', statSync(bundle).size)

@@ -3,7 +3,7 @@
 // bundled agent and its raw-socket addon load on it. The installed bundle at work (enrolment,
 // samples, uninstall) is agent-bundle.test.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,27 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')("the agen
     expect(r.stdout.trim()).toBe('function');
   });
 
+  it("names hop owners from the AS and country data it carries (the build's compressed copies, no npm package)", () => {
+    const owners = join(bundle, 'app/dist/engine/trace/hop-owners.js');
+    const script = `const { HopOwnerDatabase } = await import(${JSON.stringify(owners)}); const db = new HopOwnerDatabase(); await db.ready(); console.log(JSON.stringify([db.lookup('8.8.8.8'), db.lookup('2001:4860:4860::8888')]));`;
+    const r = spawnSync(join(bundle, 'bin/node'), ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const [v4, v6] = JSON.parse(r.stdout) as { asn: number; country: string }[];
+    expect(v4).toMatchObject({ asn: 15169, country: 'US' });
+    expect(v6).toMatchObject({ asn: 15169, country: 'US' });
+    expect(existsSync(join(bundle, 'app/node_modules/@ip-location-db'))).toBe(false);
+  });
+
+  // Issue 45 item 6: only what the agent runs, and at most 45 MB.
+  it('holds no file the agent never reads, and is at most 45 MB', () => {
+    const names = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 16 << 20 }).trim().split('\n');
+    const unread = names.filter((n) => /\.(map|d\.ts|d\.mts|md)$|\.csv$|\/(test|docs|browser|benchmark)\//.test(n) && !n.endsWith('hopwatch-agent/README.md'));
+    expect(unread).toEqual([]);
+    const mb = statSync(tarball).size / 1e6;
+    console.log(`[bundle] linux-x64: ${mb.toFixed(1)} MB (goal <= 45 MB)`);
+    expect(mb).toBeLessThanOrEqual(45);
+  });
+
   it('runs the bundled agent program (its launcher, its modules and packages)', () => {
     const state = join(dir, 'state');
     const r = spawnSync(join(bundle, 'hopwatch-agent'), ['run'], { encoding: 'utf8', env: { ...process.env, HOPWATCH_AGENT_DIR: state } });
@@ -71,6 +92,12 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')("the linu
   }, 120_000);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is at most 45 MB (issue 45 item 6)', () => {
+    const mb = statSync(arm64Tarball).size / 1e6;
+    console.log(`[bundle] linux-arm64: ${mb.toFixed(1)} MB (goal <= 45 MB)`);
+    expect(mb).toBeLessThanOrEqual(45);
   });
 
   it("is the arm64 Node LTS package-lock.json pins, of the x64 bundle's major", () => {

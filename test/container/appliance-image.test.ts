@@ -1,13 +1,18 @@
 // The appliance image, built from the repository's Dockerfile with podman (ARCHITECTURE.md,
 // "Containers") and run the way a sysadmin runs it: published port, named volume, NET_RAW,
 // root password from the environment. Then once more through testcontainers over podman's
-// Docker-compatible API. Prints the image size and the time from `run` to healthy.
+// Docker-compatible API. Prints the image size, what it adds to its Debian base layer by layer,
+// and the time from `run` to healthy; holds the image to its size goal (issue 45 item 6).
 // Needs root (rootful podman); installs podman, runc and debootstrap when missing.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, signIn } from '../support/appliance.js';
 import { Podman } from './support/podman.js';
-import { ensureBaseImages, treeApplianceImage } from './support/images.js';
+import { debianImage, ensureBaseImages, repoRoot, treeApplianceImage } from './support/images.js';
 import { expectConsoleServed } from './support/wait.js';
 import { requireProjectNode } from '../support/project-node.js';
 import type { TargetIdResult } from '../../server/contract/targets.js';
@@ -21,6 +26,11 @@ const rootPassword = `root-${randomBytes(8).toString('hex')}`;
 const json = { 'content-type': 'application/json' };
 
 let podman: Podman;
+/** What the image adds to its Debian base, in bytes (podman's sizes: uncompressed layers). */
+let added = 0;
+/** Issue 45 item 6: the image adds at most 225 MB to Debian, an agent bundle is at most 45 MB. */
+const addedGoal = 225e6;
+const bundleGoal = 45e6;
 
 beforeAll(async () => {
   podman = await Podman.open();
@@ -32,6 +42,13 @@ beforeAll(async () => {
   console.log(`[container] image ${image}: ${tree.builtSeconds ? `built in ${tree.builtSeconds.toFixed(1)} s` : 'built earlier for this tree (cached)'}`);
   const size = await podman.imageSize(image);
   console.log(`[container] image size: ${(size / 1e6).toFixed(1)} MB (${size} bytes)`);
+  added = size - (await podman.imageSize(debianImage));
+  const layers = await podman.must(['history', '--no-trunc', '--format', '{{.Size}}\t{{.CreatedBy}}', image]);
+  console.log(`[container] added to ${debianImage}: ${(added / 1e6).toFixed(1)} MB (goal <= ${addedGoal / 1e6} MB); layers:\n${layers
+    .trim()
+    .split('\n')
+    .map((l) => `  ${l.slice(0, 160)}`)
+    .join('\n')}`);
 }, 30 * 60_000);
 
 afterAll(async () => {
@@ -119,6 +136,49 @@ describe('the image run with podman', () => {
     const left = await podman.run(['exec', name, 'sh', '-c', 'ls -d /app/node_modules/node-linux-* /app/node_modules/.bin/node']);
     expect(left.stdout).toBe('');
   });
+
+  it('adds at most 225 MB to its Debian base (issue 45 item 6)', () => {
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual(addedGoal);
+  });
+
+  // Issue 45 item 6: the image keeps each bundle as a stage of links to its own files (the arm64
+  // Node compressed beside it) and packs it when first asked, into the data volume.
+  it("serves the agent bundles packed from its own files when first asked: the build's bundles, file for file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hopwatch-image-bundle-'));
+    try {
+      // Names, modes and sizes as in the bundles the build packs on the host (agent/bundle/build.sh);
+      // the sizes of the binaries aside (Node stripped, the addon compiled, by each one's tools).
+      const list = (file: string) =>
+        execFileSync('tar', ['-tvzf', file], { encoding: 'utf8', maxBuffer: 16 << 20 })
+          .trim()
+          .split('\n')
+          .map((l) => l.split(/\s+/))
+          .map((f) => `${f[0]} ${/\/(rawsock\.node|bin\/node)$/.test(f[5]) ? '-' : f[2]} ${f.slice(5).join(' ')}`)
+          .sort();
+      for (const arch of ['x64', 'arm64']) {
+        const file = `hopwatch-agent-linux-${arch}.tar.gz`;
+        const r = await fetch(`${url}/downloads/${file}`);
+        expect(r.status, await r.clone().text().catch(() => '')).toBe(200);
+        const tgz = join(dir, file);
+        writeFileSync(tgz, Buffer.from(await r.arrayBuffer()));
+        const bytes = statSync(tgz).size;
+        console.log(`[container] ${arch} agent bundle from the image: ${(bytes / 1e6).toFixed(1)} MB (goal <= ${bundleGoal / 1e6} MB)`);
+        expect(list(tgz)).toEqual(list(join(repoRoot, 'dist/agent-bundle', file)));
+        expect(bytes).toBeLessThanOrEqual(bundleGoal);
+        // Packed once: the second download is the same file.
+        const again = await fetch(`${url}/downloads/${file}`);
+        expect(Buffer.from(await again.arrayBuffer()).length).toBe(bytes);
+      }
+      execFileSync('tar', ['-C', dir, '-xzf', join(dir, 'hopwatch-agent-linux-x64.tar.gz')]);
+      const version = execFileSync(join(dir, 'hopwatch-agent/bin/node'), ['--version'], { encoding: 'utf8' }).trim();
+      expect(version).toBe(`v${requireProjectNode().version}`);
+      const cached = await podman.must(['exec', name, 'sh', '-c', 'ls /data/agent-bundles/*/']);
+      expect(cached.trim().split('\n').sort()).toEqual(['hopwatch-agent-linux-arm64.tar.gz', 'hopwatch-agent-linux-x64.tar.gz']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it('records samples of a trace to an address reachable from the container', async () => {
     const cookie = await signIn(url, 'admin', rootPassword);
