@@ -1,7 +1,6 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Claim } from '../contract/account.js';
@@ -41,8 +40,8 @@ const query = (required: string[], properties: Record<string, object>) => ({ typ
 
 export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline; version: string }) {
   const links = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log });
-  // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
-  const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
+  // The setup keys kept for showing Auto Setup links again are sealed under their own key (server/agents/setup-keys.ts; a file, or a row on PostgreSQL).
+  const seal = PasswordSeal.forStore(app.store, 'agent-setup.key');
   // The Local Machine is this server: connected since now, with its version and OS.
   const localMachine = localMachineDetails({ version: opts.version, startedAt: Date.now() }, thisMachine());
   const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner, seal, localMachine };

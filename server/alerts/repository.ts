@@ -224,7 +224,14 @@ export async function insertNotifications(q: Queryable, rows: OutboxNotification
   );
 }
 
-/** The highest notification id in the store (ids are given in memory from there on). */
+/** PostgreSQL: `n` new notification ids from the table's sequence, which every replica shares. */
+export async function nextNotificationIds(q: Queryable, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const rows = await q.all<{ id: number }>(`SELECT nextval('notification_id_seq')::BIGINT AS id FROM generate_series(1, $1::INTEGER)`, [n]);
+  return rows.map((r) => Number(r.id));
+}
+
+/** DuckDB: the highest notification id in the store (ids are given in memory from there on). */
 export async function maxNotificationId(q: Queryable): Promise<number> {
   return (await q.one<{ id: number }>('SELECT coalesce(max(id), 0)::BIGINT AS id FROM notifications'))!.id;
 }

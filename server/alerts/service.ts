@@ -69,7 +69,11 @@ export class AlertService {
   }
   /** The DuckDB write of the last batch (settles on success and on failure). */
   private storing: Promise<void> = Promise.resolve();
-  /** Notification ids are given here, before the store sees the row (from the stored maximum). */
+  /**
+   * DuckDB: notification ids are given here, before the store sees the row (from the stored
+   * maximum; the outbox journal needs them first). PostgreSQL takes them from the table's
+   * sequence in the write's transaction: every replica numbers from the same sequence.
+   */
   private lastNotificationId = 0;
   /** How long each step from an event to its delivery took (ms), for the bench and the docs. */
   readonly stages = new StageTimes();
@@ -175,7 +179,7 @@ export class AlertService {
           for (const h of notifying) {
             const v = await this.variables(q, h, addresses);
             const variablesJson = JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from });
-            for (const act of h.alert.actions) rows.push({ id: ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
+            for (const act of h.alert.actions) rows.push({ id: this.journalInStore ? 0 : ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
           }
         });
         const prepared = performance.now();
@@ -187,7 +191,11 @@ export class AlertService {
         if (!outbox) {
           // PostgreSQL: the states and rows are committed in one transaction before anything is
           // delivered (no single write lane to wait behind; a second replica sees them at once).
-          await this.deps.store.transaction(write);
+          await this.deps.store.transaction(async (q) => {
+            const ids = await repo.nextNotificationIds(q, rows.length);
+            rows.forEach((r, i) => (r.id = ids[i]));
+            await write(q);
+          });
           const committed = performance.now();
           this.stages.note('names', prepared - started);
           this.stages.note('journal', committed - prepared);

@@ -698,6 +698,24 @@ export const migrations: Migration[] = [
     up: [],
     postgres: ['DROP TABLE samples', 'DROP TABLE rollups', ...SamplesSchemaSql],
   },
+  {
+    id: 27,
+    name: 'the server keys in the database and notification ids from their sequence on PostgreSQL (issue 42 item 1)',
+    // DuckDB keeps its key files in the data directory (a copied database file alone does not
+    // give the sealed passwords away) and numbers notifications in memory (its outbox journal
+    // needs the id before the store sees the row): nothing changes there. On PostgreSQL every
+    // replica must open what another sealed, so the keys are rows (server/store/server-keys.ts,
+    // made once by whichever replica starts first), and notification ids come from the
+    // sequence, which ids numbered in memory before this had left behind.
+    up: [],
+    postgres: [
+      `CREATE TABLE server_keys (
+         name VARCHAR PRIMARY KEY,
+         key VARCHAR NOT NULL,
+         created_at BIGINT NOT NULL)`,
+      `SELECT setval('notification_id_seq', coalesce((SELECT max(id) FROM notifications), 0) + 1, false)`,
+    ],
+  },
 ];
 
 export async function applyMigrations(q: Queryable, opts: MigrationOptions = {}): Promise<number[]> {
