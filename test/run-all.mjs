@@ -87,6 +87,9 @@ const PostgresSuites = [
   'server/data/packet-type.integration.test.ts',
   'test/api/datafiles.test.ts',
   'test/security/authorization-matrix.test.ts',
+  // Two appliances on one database (issue 42 item 1): keys, ids and the first start shared.
+  'test/store/replicas.test.ts',
+  'server/store/server-keys.integration.test.ts',
 ];
 
 const a = phase('parallel', heavy.flatMap((d) => ['--exclude', `${d}/**`]));
