@@ -4,6 +4,9 @@
 #   agent '<Auto Setup link>'    a remote agent (hopwatch-agent) in this container
 #   agent                        the same, the link read from $HOPWATCH_AGENT_LINK_FILE (a
 #                                Kubernetes Secret with one link per node) or $HOPWATCH_AGENT_LINK
+#   migrate-store --to postgres://...  copies this appliance's DuckDB store (/data, HOPWATCH_DATA_DIR)
+#                                into PostgreSQL, with the appliance's container stopped (docs/deploy.md
+#                                "Moving an appliance onto PostgreSQL")
 #   health                       the image's health check: the server's /readyz, or for an agent
 #                                container `hopwatch-agent health` (its link up, or down < 60 s)
 #   anything else                run as given (node -e ..., sh)
@@ -30,6 +33,9 @@ case "${1:-server}" in
     export HOPWATCH_AGENT_DIR="${HOPWATCH_AGENT_DIR:-/data/agent}"
     # The young generation capped as in agent/bundle/hopwatch-agent (docs/agents.md, "Memory").
     exec node --max-semi-space-size=2 --optimize-for-size dist/agent/cli.js setup --reuse "$link"
+    ;;
+  migrate-store)
+    exec node dist/server/cli/main.js "$@"
     ;;
   health)
     # PID 1 is this container's main process: the agent or the server.

@@ -63,11 +63,20 @@ import { installUserEventLog } from './staff/userandevents/recorder.js';
 import sidekickPlugin from './sidekick/plugin.js';
 import { pauseRefusedLocalMachineTraces } from './accounts/local-machine.js';
 import { startOutageRecord } from './data/outage-record.js';
+import { ClusterRedis } from './cluster/redis.js';
+import { redisWindowCounters } from './cluster/counters.js';
+import { relayClosedReads, relayEvents } from './cluster/event-relay.js';
+import { closedReads } from './store/closed-reads.js';
+import { memoryWindowCounters, type WindowCounters } from './account/window-counter.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: readonly RouteOptions[];
     liveShareVisitors: LiveShareVisitors;
+    /** Redis, when this server is one replica of several (HOPWATCH_REDIS_URL; server/cluster/). */
+    cluster: ClusterRedis | undefined;
+    /** Where the limits count (this process, or every replica's through Redis). */
+    counters: WindowCounters;
   }
 }
 
@@ -121,6 +130,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', opts.config);
   app.decorate('store', opts.store);
   app.decorate('events', opts.events ?? new DomainEventBus());
+  // Connects in the background: a replica starts (and serves its own connections) while Redis is away.
+  const cluster = opts.config.redisUrl ? new ClusterRedis(opts.config.redisUrl, app.log) : undefined;
+  app.decorate('cluster', cluster);
+  // Added first, so it runs last (Fastify runs onClose hooks in reverse order): everything that
+  // publishes or counts through Redis (the agents' presence keys among them) closes before it.
+  if (cluster) app.addHook('onClose', () => cluster.close());
+  app.decorate('counters', cluster ? redisWindowCounters(cluster) : memoryWindowCounters);
+  if (cluster) {
+    // Caches of other replicas forget what a change here made stale, and the reverse.
+    const unrelay = [relayEvents(cluster, app.events), relayClosedReads(cluster, closedReads(opts.store))];
+    app.addHook('onClose', async () => unrelay.forEach((f) => f()));
+  }
   app.decorateRequest('principal', undefined);
   app.decorateRequest('liveShareRefusal', undefined);
   installErrorHandling(app);
@@ -133,7 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Before validation: who may call is checked before what they sent (server/http/access.ts).
   // A browser without a user's session may be a LiveShare visitor (its liveshareid cookie).
-  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events);
+  const visitors = new LiveShareVisitors(opts.store, opts.config, app.events, Date.now, app.counters('liveshare-wrong-links'));
   app.decorate('liveShareVisitors', visitors);
   app.addHook('onClose', async () => visitors.close());
   app.addHook('preValidation', async (request) => {

@@ -11,6 +11,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOPWATCH_DATABASE_URL: 'mysql://u:secret@db/x' })).not.toThrow(/secret/);
   });
 
+  it('reads HOPWATCH_REDIS_URL only with HOPWATCH_DATABASE_URL: replicas need a shared store (issue 43 item 1)', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    const db = { HOPWATCH_DATABASE_URL: 'postgres://db/hopwatch' };
+    expect(loadConfig({ ...db, HOPWATCH_REDIS_URL: ' redis://:pw@cache:6379/2 ' }).redisUrl).toBe('redis://:pw@cache:6379/2');
+    expect(() => loadConfig({ ...db, HOPWATCH_REDIS_URL: 'memcached://cache' })).toThrow(/HOPWATCH_REDIS_URL must be a redis:\/\/ .*URL/);
+    expect(() => loadConfig({ HOPWATCH_REDIS_URL: 'redis://cache:6379' })).toThrow(/set HOPWATCH_DATABASE_URL \(PostgreSQL\) too/);
+    // The message never repeats the URL: it may hold a password.
+    expect(() => loadConfig({ HOPWATCH_REDIS_URL: 'redis://:secret@cache:6379' })).not.toThrow(/secret/);
+    expect(() => loadConfig({ ...db, HOPWATCH_REDIS_URL: 'x://:secret@cache' })).not.toThrow(/secret/);
+  });
+
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', deployment: 0, licenseMode: 3, rootUser: 'admin', rootPassword: undefined });

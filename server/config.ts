@@ -14,6 +14,17 @@ export interface Config {
    * directory's DuckDB file (HOPWATCH_DATABASE_URL; docs/deploy.md). Undefined: DuckDB.
    */
   databaseUrl: string | undefined;
+  /**
+   * redis://... (or rediss://): what replicas share (hub backplane, agent-link routing and
+   * presence, limit counters, cache invalidation; server/cluster/, docs/scale.md "Redis").
+   * Undefined: one process, everything in memory as before. Needs databaseUrl.
+   */
+  redisUrl: string | undefined;
+  /**
+   * How long an agent linked to a replica that died still shows online on the others (its
+   * presence key's TTL; HOPWATCH_REDIS_PRESENCE_SECONDS, default 15).
+   */
+  presenceTtlMs: number;
   deployment: DeploymentMode;
   licenseMode: LicenseMode;
   rootUser: string;
@@ -126,6 +137,28 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   if (!raw) return undefined;
   if (!/^postgres(ql)?:\/\//i.test(raw)) throw new ConfigError('HOPWATCH_DATABASE_URL must be a postgres:// URL (PostgreSQL 15 or later), or unset for the embedded DuckDB store');
   return raw;
+}
+
+/**
+ * HOPWATCH_REDIS_URL: a redis:// or rediss:// URL, only together with HOPWATCH_DATABASE_URL
+ * (replicas need a shared store). The message never repeats the URL (it may hold a password).
+ */
+function redisUrl(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): string | undefined {
+  const raw = env.HOPWATCH_REDIS_URL?.trim();
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//i.test(raw)) throw new ConfigError('HOPWATCH_REDIS_URL must be a redis:// (or rediss://) URL (Redis 7), or unset for a single replica');
+  if (!databaseUrl) {
+    throw new ConfigError(
+      'HOPWATCH_REDIS_URL runs this server as one replica of several, which needs a store they share: set HOPWATCH_DATABASE_URL (PostgreSQL) too, or unset HOPWATCH_REDIS_URL for a single appliance on its DuckDB file',
+    );
+  }
+  return raw;
+}
+
+function presenceSeconds(env: NodeJS.ProcessEnv): number {
+  const n = intVar(env, 'HOPWATCH_REDIS_PRESENCE_SECONDS', 15);
+  if (n < 2 || n > 300) throw new ConfigError('HOPWATCH_REDIS_PRESENCE_SECONDS must be between 2 and 300');
+  return n;
 }
 
 function engineVar(raw: string | undefined): Config['engine'] {
@@ -245,6 +278,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     host: env.HOPWATCH_HOST || '0.0.0.0',
     dataDir: resolve(env.HOPWATCH_DATA_DIR || './data'),
     databaseUrl: databaseUrl(env),
+    redisUrl: redisUrl(env, databaseUrl(env)),
+    presenceTtlMs: presenceSeconds(env) * 1000,
     deployment,
     licenseMode: intVar(env, 'HOPWATCH_LICENSE_MODE', LicenseMode.Professional, Object.values(LicenseMode)) as LicenseMode,
     rootUser,

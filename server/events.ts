@@ -36,9 +36,29 @@ export interface DomainEvents {
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {
+  /**
+   * The same events raised on another replica (server/cluster/event-relay.ts, with
+   * HOPWATCH_REDIS_URL). Only what keeps state for this replica alone listens there (caches,
+   * this replica's own hub connections): work that must happen once (alerts, audit, pushed
+   * events, which the hub backplane already carries) listens with on() to this replica's own.
+   */
+  readonly fromPeers = new EventEmitter<DomainEvents>();
+
   constructor() {
     super();
     // Many hub connections and services listen; the default cap of 10 would only warn.
     this.setMaxListeners(0);
+    this.fromPeers.setMaxListeners(0);
+  }
+
+  /** Listens to the event raised here or on any other replica. */
+  onEverywhere<K extends keyof DomainEvents>(name: K, listener: (...args: DomainEvents[K]) => void): void {
+    this.on(name, listener as never);
+    this.fromPeers.on(name, listener as never);
+  }
+
+  offEverywhere<K extends keyof DomainEvents>(name: K, listener: (...args: DomainEvents[K]) => void): void {
+    this.off(name, listener as never);
+    this.fromPeers.off(name, listener as never);
   }
 }

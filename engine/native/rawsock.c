@@ -98,6 +98,11 @@ typedef struct Instance {
   uv_timer_t *deliver_timer;
   uint64_t last_call;      // loop ms of the last call of report_cb
   int held_window;         // smallest window among flows holding finished rounds (0: none held)
+  // The flows holding finished rounds, in the order they got them: a delivery visits these, not
+  // every flow (with 1,000 flows, walking the list 50 times a second was 3.4% of the thread).
+  // A flow may appear twice (flowTake emptied it in between); has_finished tells.
+  struct NFlow **held;
+  int nheld, held_cap;
   struct NRound **touched; // rounds answered during the current read
   int ntouched, touched_cap;
   int in_js;               // >0 while JavaScript runs from inside the addon's own calls
@@ -107,6 +112,12 @@ typedef struct Instance {
   // Thread CPU (ns) in native ticks (send, read, match) and in report calls (JavaScript), and
   // their counts: nativeStats(), for measurements.
   double tick_ns, report_ns, ticks, reports;
+  // Whether ticks and report calls are timed (HOPWATCH_NATIVE_STATS=1): CLOCK_THREAD_CPUTIME_ID
+  // is a system call (no vDSO), two per tick and per report: ~1.5% of the probe thread.
+  int stats;
+  // The delivery's records (see flat_round): ArrayBuffers kept from one delivery to the next, so
+  // a delivery allocates nothing in JavaScript unless it needs more room than the last one.
+  struct Flat *flat;
   // One tick per pass (see on_prepare): the loop's passes, counted in its prepare phase, and
   // how many tickers and flows wait there for their deferred tick.
   uv_prepare_t *prepare;
@@ -701,6 +712,9 @@ static napi_value TickerClose(napi_env env, napi_callback_info info) {
 #define MAX_TTLS 256
 #define PROBE_FIELDS 7
 #define DELIVERY_GRACE_MS 10
+// Native flows' grids start on multiples of this many ms of the loop clock (see FlowRun): with
+// 1,000 traces at 1 s, 100 wake-ups a second with 10 flows' sends each instead of 1,000 with one.
+#define COALESCE_MS 10
 #define MAX_PROBES_IN_FLIGHT 0x7fff
 
 enum { P_NOT_SENT = 0, P_PENDING = 1, P_SEND_ERROR = 2, P_ANSWERED = 3 };
@@ -1041,6 +1055,13 @@ static int round_complete(NRound *r) {
 }
 
 static void hold(Instance *inst, NFlow *f) {
+  if (!f->has_finished) {
+    if (inst->nheld == inst->held_cap) {
+      inst->held_cap = inst->held_cap ? 2 * inst->held_cap : 64;
+      inst->held = realloc(inst->held, sizeof *inst->held * inst->held_cap);
+    }
+    inst->held[inst->nheld++] = f;
+  }
   f->has_finished = 1;
   if (inst->held_window == 0 || f->window_ms < inst->held_window) inst->held_window = f->window_ms;
 }
@@ -1185,7 +1206,7 @@ static void flow_round(NFlow *f) {
   r->deadline = uv_now(f->timer.loop) + (uint64_t)(c->timeout_ms + 0.999);
   // On a short path the replies are queued already (the kernel forwards and answers inside
   // sendto on local links): reading them now ends the round in this turn of the loop.
-  // A report now would free the round (flow_report): the tick reports after it.
+  // A report now would free the round (flat_flow): the tick reports after it.
   f->inst->defer++;
   if (!round_complete(r)) drain_all(f->inst, c->family);
   f->inst->defer--;
@@ -1200,7 +1221,7 @@ static void on_flow_tick(uv_timer_t *h) {
   Instance *inst = f->inst;
   if (inst->prepare && f->pass == inst->pass) { f->deferred = 1; inst->ndeferred++; return; }
   f->pass = inst->pass;
-  double t0 = thread_ns();
+  double t0 = inst->stats ? thread_ns() : 0;
   if (f->repeat > 0) {
     uint64_t now = uv_now(h->loop);
     f->due += f->repeat;
@@ -1208,10 +1229,26 @@ static void on_flow_tick(uv_timer_t *h) {
     uv_timer_start(&f->timer, on_flow_tick, f->due > now ? f->due - now : 0, 0);
   }
   flow_round(f);
-  inst->tick_ns += thread_ns() - t0;
+  if (inst->stats) inst->tick_ns += thread_ns() - t0;
   inst->ticks++;
   if (!f->closed) maybe_deliver(inst, 0);
 }
+
+/**
+ * A report's records, flat (no JavaScript object per round or probe; until 2026-11-29 each round
+ * was an object with a Float64Array, a Buffer and named properties made through Node-API, whose
+ * finalizers and garbage cost the probe thread ~10% of its CPU at 50 rounds a second):
+ * - head: HEAD_FIELDS numbers per round: the flow's id (flowOpen), serial, start (wall ms),
+ *   configuration id, probe count, done (0/1), and the index of its first probe in probes (-1:
+ *   a start-only record, no probes);
+ * - probes: PROBE_FIELDS numbers per probe: ttl, state (0 not sent, 1 pending / timed out,
+ *   2 send error, 3 answered), rtt ms, the receive socket's protocol, and for a simple reply
+ *   (see simple_reply) its kind (K_*), ICMP type and code; 0 as kind: its bytes are in replies;
+ * - addrs: 16 bytes per probe, the sender of its reply (IPv4: the first 4);
+ * - replies: a JavaScript array (made only when needed), by probe index: the datagram of an
+ *   answered probe that is not simple, then its sender's 16 address bytes.
+ */
+#define HEAD_FIELDS 7
 
 static napi_value set_num(napi_env env, napi_value obj, const char *name, double v) {
   napi_value x;
@@ -1220,50 +1257,61 @@ static napi_value set_num(napi_env env, napi_value obj, const char *name, double
   return x;
 }
 
-/**
- * The flow's report: the rounds that started since the last report and those that ended
- * (with their probes), in start order; ended rounds are then forgotten here. live: the
- * probes' states of rounds still in flight too.
- */
-// Node-API calls fail while the environment is going away (a worker being terminated still
-// runs its timers): then nothing is reported (NULL) and nothing more is called.
-#define OK(call) do { if ((call) != napi_ok) return NULL; } while (0)
+typedef struct Flat {
+  napi_ref ref[3];  // head, probes, addrs: ArrayBuffers
+  void *data[3];
+  size_t cap[3];    // bytes
+  uint32_t nrounds, nprobes;
+  napi_value replies;
+} Flat;
 
-static napi_value flow_report(napi_env env, NFlow *f, int live) {
-  napi_value out, rounds;
-  OK(napi_create_object(env, &out));
-  set_num(env, out, "id", f->id);
-  OK(napi_create_array(env, &rounds));
-  uint32_t k = 0;
+// Node-API calls fail while the environment is going away (a worker being terminated still
+// runs its timers): then nothing is reported and nothing more is called.
+#define OK(call) do { if ((call) != napi_ok) return 0; } while (0)
+
+/** Room for `need` bytes in buffer `i`: a bigger ArrayBuffer (the content copied) when short. */
+static int flat_room(napi_env env, Flat *o, int i, size_t need) {
+  if (need <= o->cap[i]) return 1;
+  size_t cap = o->cap[i] ? o->cap[i] * 2 : 1024;
+  while (cap < need) cap *= 2;
+  void *data;
+  napi_value ab;
+  OK(napi_create_arraybuffer(env, cap, &data, &ab));
+  if (o->cap[i]) memcpy(data, o->data[i], o->cap[i]);
+  if (o->ref[i]) napi_delete_reference(env, o->ref[i]);
+  OK(napi_create_reference(env, ab, 1, &o->ref[i]));
+  o->data[i] = data;
+  o->cap[i] = cap;
+  return 1;
+}
+
+/**
+ * Appends the flow's report: the rounds that started since the last report and those that
+ * ended (with their probes), in start order; ended rounds are then forgotten here. live: the
+ * probes' states of rounds still in flight too. 0: Node-API failed (nothing more is reported).
+ */
+static int flat_flow(napi_env env, Flat *o, NFlow *f, int live) {
   NRound **link = &f->head;
   NRound *prev = NULL;
   while (*link) {
     NRound *r = *link;
     if (r->finished || !r->reported_start || live) {
-      napi_value o;
-      OK(napi_create_object(env, &o));
-      set_num(env, o, "serial", r->serial);
-      set_num(env, o, "time", r->time_ms);
-      set_num(env, o, "conf", r->conf->id);
-      set_num(env, o, "count", r->count);
-      napi_value done;
-      napi_get_boolean(env, r->finished, &done);
-      napi_set_named_property(env, o, "done", done);
+      if (!flat_room(env, o, 0, sizeof(double) * HEAD_FIELDS * (o->nrounds + 1))) return 0;
+      double *h = (double *)o->data[0] + HEAD_FIELDS * o->nrounds++;
+      h[0] = f->id;
+      h[1] = r->serial;
+      h[2] = r->time_ms;
+      h[3] = r->conf->id;
+      h[4] = r->count;
+      h[5] = r->finished;
+      h[6] = -1;
       if (r->finished || live) {
-        // Per probe (PROBE_FIELDS numbers): ttl, state (0 not sent, 1 pending/timed out,
-        // 2 send error, 3 answered), rtt ms, the receive socket's protocol, and for a simple
-        // reply (see simple_reply) its kind (K_*), ICMP type and code; its sender's 16 bytes
-        // are in addresses. Other answered probes have their bytes in replies.
-        napi_value ab, arr;
-        void *data;
-        OK(napi_create_arraybuffer(env, sizeof(double) * PROBE_FIELDS * (size_t)r->count, &data, &ab));
-        OK(napi_create_typedarray(env, napi_float64_array, PROBE_FIELDS * (size_t)r->count, ab, 0, &arr));
-        double *d = data;
-        void *adata;
-        napi_value addrs;
-        OK(napi_create_buffer(env, 16 * (size_t)r->count, &adata, &addrs));
-        unsigned char *a = adata;
-        napi_value replies = NULL;
+        size_t n = o->nprobes + (size_t)r->count;
+        if (!flat_room(env, o, 1, sizeof(double) * PROBE_FIELDS * n)) return 0;
+        if (!flat_room(env, o, 2, 16 * n)) return 0;
+        h[6] = o->nprobes;
+        double *d = (double *)o->data[1] + PROBE_FIELDS * (size_t)o->nprobes;
+        unsigned char *a = (unsigned char *)o->data[2] + 16 * (size_t)o->nprobes;
         for (int i = 0; i < r->count; i++) {
           NProbe *p = &r->probes[i];
           double *q = d + PROBE_FIELDS * i;
@@ -1276,17 +1324,14 @@ static napi_value flow_report(napi_env env, NFlow *f, int live) {
           q[6] = p->icmp_code;
           memcpy(a + 16 * i, p->responder, 16);
           if (r->finished && p->reply) {
-            if (!replies) OK(napi_create_array_with_length(env, r->count, &replies));
+            if (!o->replies) OK(napi_create_array(env, &o->replies));
             napi_value b;
             OK(napi_create_buffer_copy(env, (size_t)p->reply_len + 16, p->reply, NULL, &b));
-            napi_set_element(env, replies, i, b);
+            OK(napi_set_element(env, o->replies, o->nprobes + (uint32_t)i, b));
           }
         }
-        napi_set_named_property(env, o, "probes", arr);
-        napi_set_named_property(env, o, "addresses", addrs);
-        if (replies) napi_set_named_property(env, o, "replies", replies);
+        o->nprobes = (uint32_t)n;
       }
-      napi_set_element(env, rounds, k++, o);
       r->reported_start = 1;
     }
     if (r->finished) {
@@ -1298,12 +1343,24 @@ static napi_value flow_report(napi_env env, NFlow *f, int live) {
       link = &r->next;
     }
   }
-  napi_set_named_property(env, out, "rounds", rounds);
   f->has_finished = 0;
-  return out;
+  return 1;
 }
 
-/** Reports every flow holding finished rounds in one call of report_cb(reports). */
+/** argv[0..4] for JavaScript: the round count, the three ArrayBuffers (or undefined), replies. */
+static int flat_args(napi_env env, Flat *o, napi_value *argv) {
+  OK(napi_create_uint32(env, o->nrounds, &argv[0]));
+  napi_value undef;
+  OK(napi_get_undefined(env, &undef));
+  for (int i = 0; i < 3; i++) {
+    argv[1 + i] = undef;
+    if (o->ref[i]) OK(napi_get_reference_value(env, o->ref[i], &argv[1 + i]));
+  }
+  argv[4] = o->replies ? o->replies : undef;
+  return 1;
+}
+
+/** Reports every flow holding finished rounds in one call of report_cb (see Flat). */
 static void deliver_all(Instance *inst) {
   if (!inst->report_cb) return;
   uv_timer_stop(inst->deliver_timer);
@@ -1311,24 +1368,28 @@ static void deliver_all(Instance *inst) {
   napi_env env = inst->env;
   napi_handle_scope scope;
   if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-  napi_value reports;
-  if (napi_create_array(env, &reports) != napi_ok) { napi_close_handle_scope(env, scope); return; }
-  uint32_t n = 0;
-  for (NFlow *f = inst->flows; f; f = f->next) {
+  if (!inst->flat) inst->flat = calloc(1, sizeof *inst->flat);
+  Flat *o = inst->flat;
+  o->nrounds = o->nprobes = 0;
+  o->replies = NULL;
+  // Flows that finish rounds while JavaScript runs (below) are held anew for the next delivery.
+  int nheld = inst->nheld;
+  inst->nheld = 0;
+  for (int i = 0; i < nheld; i++) {
+    NFlow *f = inst->held[i];
     if (f->closed || !f->has_finished) continue;
-    napi_value report = flow_report(env, f, 0);
-    if (!report) { napi_close_handle_scope(env, scope); return; }
-    napi_set_element(env, reports, n++, report);
+    if (!flat_flow(env, o, f, 0)) { napi_close_handle_scope(env, scope); return; }
   }
   inst->last_call = uv_now(inst->deliver_timer->loop);
-  if (n > 0) {
+  napi_value argv[5];
+  if (o->nrounds > 0 && flat_args(env, o, argv)) {
     napi_value cb, global, result;
     napi_get_reference_value(env, inst->report_cb, &cb);
     napi_get_global(env, &global);
     inst->in_js++;
-    double t0 = thread_ns();
-    napi_status st = napi_make_callback(env, inst->report_ctx, global, cb, 1, &reports, &result);
-    inst->report_ns += thread_ns() - t0;
+    double t0 = inst->stats ? thread_ns() : 0;
+    napi_status st = napi_make_callback(env, inst->report_ctx, global, cb, 5, argv, &result);
+    if (inst->stats) inst->report_ns += thread_ns() - t0;
     inst->reports++;
     inst->in_js--;
     if (st != napi_ok) {
@@ -1336,6 +1397,7 @@ static void deliver_all(Instance *inst) {
       if (napi_get_and_clear_last_exception(env, &err) == napi_ok) napi_fatal_exception(env, err);
     }
   }
+  o->replies = NULL;
   napi_close_handle_scope(env, scope);
 }
 
@@ -1507,9 +1569,15 @@ static napi_value FlowRun(napi_env env, napi_callback_info info) {
   if (window > 0) f->window_ms = window;
   if (!(repeat >= 1)) repeat = 1;
   f->repeat = (uint64_t)repeat;
-  // due: the next tick's time (as TickerStart: on_flow_tick adds repeat before it re-arms).
-  f->due = uv_now(f->timer.loop) + f->repeat;
-  uv_timer_start(&f->timer, on_flow_tick, f->repeat, 0);
+  // due: the next tick's time (as TickerStart: on_flow_tick adds repeat before it re-arms). The
+  // grid starts on a multiple of COALESCE_MS of the loop's clock (the second round comes up to
+  // that much later than one interval after the first), so flows whose intervals are multiples
+  // of it tick in the same pass of the loop: one wake-up for their sends, not one per flow.
+  uint64_t now = uv_now(f->timer.loop);
+  uint64_t slot = f->repeat < COALESCE_MS ? f->repeat : COALESCE_MS;
+  f->due = now + f->repeat;
+  f->due += (slot - f->due % slot) % slot;
+  uv_timer_start(&f->timer, on_flow_tick, f->due - now, 0);
   f->armed = 1;
   f->deferred = 0;
   f->inst->in_js++;
@@ -1528,7 +1596,9 @@ static napi_value FlowStop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-// flowTake(flow, live) -> report (see flow_report), without waiting for the delivery window.
+// flowTake(flow, live) -> [rounds, head, probes, addrs, replies] (see Flat), without waiting for
+// the delivery window; undefined when Node-API fails (the environment going away). Rare (stop,
+// waitingTtls): its ArrayBuffers are its own, not the delivery's.
 static napi_value FlowTake(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -1537,7 +1607,17 @@ static napi_value FlowTake(napi_env env, napi_callback_info info) {
   if (!f) return NULL;
   bool live = false;
   napi_get_value_bool(env, argv[1], &live);
-  return flow_report(env, f, live);
+  Flat o;
+  memset(&o, 0, sizeof o);
+  napi_value out = NULL, parts[5];
+  int ok = flat_flow(env, &o, f, live) && flat_args(env, &o, parts);
+  if (ok && napi_create_array_with_length(env, 5, &out) == napi_ok) {
+    for (uint32_t i = 0; i < 5; i++) napi_set_element(env, out, i, parts[i]);
+  } else {
+    out = NULL;
+  }
+  for (int i = 0; i < 3; i++) if (o.ref[i]) napi_delete_reference(env, o.ref[i]);
+  return out;
 }
 
 // flowLastStart(flow) -> wall ms of the flow's last round start (0: none).
@@ -1555,6 +1635,8 @@ static napi_value FlowLastStart(napi_env env, napi_callback_info info) {
 static void flow_close(NFlow *f, Instance *inst) {
   if (f->closed) return;
   f->closed = 1;
+  // Its memory goes with its timer handle: no delivery may visit it after that.
+  for (int i = 0; i < inst->nheld; i++) if (inst->held[i] == f) inst->held[i--] = inst->held[--inst->nheld];
   if (inst->by_flow_id && inst->by_flow_id[f->flow_id] == f) inst->by_flow_id[f->flow_id] = NULL;
   NFlow **p = &inst->flows;
   while (*p && *p != f) p = &(*p)->next;
@@ -1729,8 +1811,14 @@ static void cleanup(void *arg) {
   inst->by_flow_id = NULL;
   free(inst->touched);
   inst->touched = NULL;
+  free(inst->held);
+  inst->held = NULL;
+  inst->nheld = inst->held_cap = 0;
   free(inst->sendbuf);
   inst->sendbuf = NULL;
+  // The environment is going away: its references with it (deleting them now is not allowed).
+  free(inst->flat);
+  inst->flat = NULL;
   // inst itself is freed by the instance-data finalizer.
 }
 
@@ -1738,6 +1826,8 @@ static void free_instance(napi_env env, void *data, void *hint) { free(data); }
 
 NAPI_MODULE_INIT() {
   Instance *inst = calloc(1, sizeof *inst);
+  const char *stats = getenv("HOPWATCH_NATIVE_STATS");
+  inst->stats = stats && strcmp(stats, "1") == 0;
   napi_set_instance_data(env, inst, free_instance, NULL);
   napi_add_env_cleanup_hook(env, cleanup, inst);
   uv_loop_t *loop = NULL;

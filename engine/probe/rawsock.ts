@@ -6,36 +6,32 @@ export type TickerHandle = { readonly __ticker: unique symbol };
 export type FlowHandle = { readonly __flow: unique symbol };
 
 /**
- * A native round as the addon reports it (see "Native rounds" in rawsock.c): reported once when
- * it started (done false) and once when it ended (done true, with probes and replies).
+ * Native rounds as the addon reports them (see "Flat" in rawsock.c): each round is reported
+ * once when it started (done 0, no probes) and once when it ended (done 1, with probes), as
+ * flat numbers rather than an object per round (no garbage per round on the probe thread).
+ * - head: NATIVE_HEAD_FIELDS numbers per round: the flow's id (flowOpen), serial (per flow,
+ *   counts the rounds started), start (wall ms), the flowConfigure id its probes were written
+ *   with, probe count, done (0/1), and the index of its first probe in probes (-1: none);
+ * - probes: NATIVE_PROBE_FIELDS numbers per probe: ttl, state (0 not sent, 1 pending / timed
+ *   out, 2 send error, 3 answered), rtt ms, receive socket protocol, and for a simple reply (one
+ *   the codecs would read nothing more from: no possible ICMP extension, no NAT mark, no quoted
+ *   DSCP to report) its kind (1 echo reply, 2 time exceeded, 3 unreachable, 4 TCP), ICMP type
+ *   and code; 0 as kind: its bytes are in replies;
+ * - addresses: 16 bytes per probe, the sender of its reply (IPv4: the first 4);
+ * - replies: by probe index, for an answered probe that is not simple: the reply datagram
+ *   followed by its sender's 16 address bytes.
+ * The ArrayBuffers of a delivery are reused by the next one (read them during the call only).
  */
-export interface NativeRoundRecord {
-  /** Per flow, counts the rounds started. */
-  serial: number;
-  /** Wall ms of the round's start. */
-  time: number;
-  /** The flowConfigure id the round's probes were written with. */
-  conf: number;
-  count: number;
-  done: boolean;
-  /**
-   * NATIVE_PROBE_FIELDS numbers per probe: ttl, state (0 not sent, 1 pending / timed out,
-   * 2 send error, 3 answered), rtt ms, receive socket protocol, and for a simple reply (one the
-   * codecs would read nothing more from: no possible ICMP extension, no NAT mark, no quoted
-   * DSCP to report) its kind (1 echo reply, 2 time exceeded, 3 unreachable, 4 TCP), ICMP type
-   * and code; 0 as kind: its bytes are in replies.
-   */
-  probes?: Float64Array;
-  /** 16 bytes per probe: the sender of its reply (IPv4: the first 4). */
-  addresses?: Buffer;
-  /** Ended rounds: per answered probe that is not simple, the reply datagram followed by its sender's 16 address bytes. */
-  replies?: (Buffer | undefined)[];
-}
+export type NativeReport = [
+  rounds: number,
+  head: ArrayBuffer | undefined,
+  probes: ArrayBuffer | undefined,
+  addresses: ArrayBuffer | undefined,
+  replies: (Buffer | undefined)[] | undefined,
+];
 
-export interface NativeFlowReport {
-  id: number;
-  rounds: NativeRoundRecord[];
-}
+/** Numbers per round in a native report's head (HEAD_FIELDS in rawsock.c). */
+export const NATIVE_HEAD_FIELDS = 7;
 
 export interface RawSockAddon {
   /** Throws an Error with code 'EPERM' without CAP_NET_RAW. */
@@ -76,9 +72,9 @@ export interface RawSockAddon {
   tickerStart(t: TickerHandle, delayMs: number, repeatMs: number): void;
   tickerStop(t: TickerHandle): void;
   tickerClose(t: TickerHandle): void;
-  /** Where the reports of every native flow go: one call per delivery window. */
-  nativeRounds(cb: (reports: NativeFlowReport[]) => void): void;
-  /** A stopped native flow; `id` names it in reports; flowId must not be in use by another. */
+  /** Where the reports of every native flow go: one call per delivery window (see NativeReport). */
+  nativeRounds(cb: (...report: NativeReport) => void): void;
+  /** A stopped native flow; `id` names it in reports (head field 0); flowId must not be in use by another. */
   flowOpen(id: number, flowId: number, windowMs: number): FlowHandle;
   /**
    * The probes of the rounds that start from now on. params: family, protocol (1 icmp, 2 udp,
@@ -91,7 +87,7 @@ export interface RawSockAddon {
   flowRun(f: FlowHandle, repeatMs: number, windowMs: number): void;
   flowStop(f: FlowHandle): void;
   /** The flow's report now (rounds started or ended since the last one; live: every round in flight with its probes). */
-  flowTake(f: FlowHandle, live: boolean): NativeFlowReport | undefined;
+  flowTake(f: FlowHandle, live: boolean): NativeReport | undefined;
   flowLastStart(f: FlowHandle): number;
   flowClose(f: FlowHandle): void;
   /** The C reading of a reply (tests). */

@@ -8,7 +8,7 @@ import { parseIPv4IcmpReply, parseIPv4TcpReply, parseIPv6IcmpReply, parseIPv6Tcp
 import { formatIPv4, formatIPv6 } from '../codec/address.js';
 import { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_TCP } from '../codec/ipv4.js';
 import {
-  NATIVE_PROBE_FIELDS, RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeRoundRecord, type RawSocketHandle,
+  NATIVE_HEAD_FIELDS, NATIVE_PROBE_FIELDS, RECEIVE_BATCH, RECEIVE_SLOT_BYTES, rawsock, type FlowHandle, type NativeReport, type RawSocketHandle,
 } from './rawsock.js';
 import {
   SendError, type NativeFlow, type NativeRound, type NativeRounds, type ProbeNetwork, type ProbeNetworkFactory,
@@ -180,6 +180,8 @@ class RawNativeRounds implements NativeRounds {
   private listener: ((reports: { id: number; rounds: NativeRound[] }[]) => void) | null = null;
   private readonly flows = new Map<number, RawNativeFlow>();
   private registered = false;
+  /** The delivery's buffers are the same from one delivery to the next: so are their views. */
+  private readonly view = new ReportView();
 
   constructor(private readonly sockets: ProbeSockets) {}
 
@@ -192,11 +194,17 @@ class RawNativeRounds implements NativeRounds {
     const addon = rawsock();
     this.sockets.open();
     if (!this.registered) {
-      addon.nativeRounds((reports) => {
+      addon.nativeRounds((...report) => {
+        const view = this.view.of(report);
         const out: { id: number; rounds: NativeRound[] }[] = [];
-        for (const r of reports) {
-          const flow = this.flows.get(r.id);
-          if (flow) out.push({ id: r.id, rounds: flow.convert(r.rounds, false) });
+        // Each flow's rounds are consecutive in the head (rawsock.c, deliver_all).
+        for (let i = 0; i < view.rounds;) {
+          const id = view.head[i * NATIVE_HEAD_FIELDS];
+          let end = i + 1;
+          while (end < view.rounds && view.head[end * NATIVE_HEAD_FIELDS] === id) end++;
+          const flow = this.flows.get(id);
+          if (flow) out.push({ id, rounds: flow.convert(view, i, end, false) });
+          i = end;
         }
         this.listener?.(out);
       });
@@ -266,7 +274,10 @@ class RawNativeFlow implements NativeFlow {
 
   take(live: boolean): NativeRound[] {
     // Undefined only while the worker is being terminated.
-    return this.convert(rawsock().flowTake(this.handle, live)?.rounds ?? [], live);
+    const report = rawsock().flowTake(this.handle, live);
+    if (!report) return [];
+    const view = new ReportView().of(report);
+    return this.convert(view, 0, view.rounds, live);
   }
 
   lastStart(): number {
@@ -280,29 +291,53 @@ class RawNativeFlow implements NativeFlow {
     this.onClose();
   }
 
-  /** The addon's records as rounds: an ended round's replies parsed by the codecs. */
-  convert(records: NativeRoundRecord[], live: boolean): NativeRound[] {
+  /** Rounds first..end-1 of a report (this flow's) as rounds: an ended round's replies parsed by the codecs. */
+  convert(view: ReportView, first: number, end: number, live: boolean): NativeRound[] {
     const out: NativeRound[] = [];
-    for (const rec of records) {
-      const spec = this.confs.get(rec.conf);
+    for (let i = first; i < end; i++) {
+      const at = i * NATIVE_HEAD_FIELDS;
+      const h = view.head;
+      const spec = this.confs.get(h[at + 3]);
       if (!spec) continue;
-      const round: NativeRound = { serial: rec.serial, time: rec.time, target: spec.destination, outcomes: null };
-      if (rec.done && rec.probes) round.outcomes = outcomesOf(rec, spec);
-      else if (live && rec.probes) round.live = liveOf(rec.probes);
+      const round: NativeRound = { serial: h[at + 1], time: h[at + 2], target: spec.destination, outcomes: null };
+      const firstProbe = h[at + 6];
+      if (firstProbe >= 0) {
+        if (h[at + 5] === 1) round.outcomes = outcomesOf(view, firstProbe, h[at + 4], spec);
+        else if (live) round.live = liveOf(view.probes, firstProbe, h[at + 4]);
+      }
       out.push(round);
     }
     return out;
   }
 }
 
+/** Typed views of a native report's buffers (see NativeReport), remade only when a buffer is new. */
+class ReportView {
+  rounds = 0;
+  head = new Float64Array(0);
+  probes = new Float64Array(0);
+  addresses = new Uint8Array(0);
+  replies: (Buffer | undefined)[] | undefined;
+
+  of([rounds, head, probes, addresses, replies]: NativeReport): this {
+    this.rounds = rounds;
+    if (head && head !== this.head.buffer) this.head = new Float64Array(head);
+    if (probes && probes !== this.probes.buffer) this.probes = new Float64Array(probes);
+    if (addresses && addresses !== this.addresses.buffer) this.addresses = new Uint8Array(addresses);
+    this.replies = replies;
+    return this;
+  }
+}
+
 const KIND: ProbeOutcome['kind'][] = ['timeout', 'echoReply', 'timeExceeded', 'unreachable', 'tcpReply'];
 
-function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOutcome[] {
-  const p = rec.probes!;
-  const addresses = rec.addresses!;
+/** The outcomes of an ended round: probes first..first+count-1 of the report. */
+function outcomesOf(view: ReportView, first: number, count: number, spec: Readonly<TraceSpec>): ProbeOutcome[] {
+  const p = view.probes;
+  const addresses = view.addresses;
   const outcomes: ProbeOutcome[] = [];
-  for (let i = 0; i < rec.count; i++) {
-    const at = NATIVE_PROBE_FIELDS * i;
+  for (let j = first; j < first + count; j++) {
+    const at = NATIVE_PROBE_FIELDS * j;
     const state = p[at + 1];
     const outcome: ProbeOutcome = { ttl: p[at], kind: STATE_KIND[state] ?? 'timeout', responder: null, rttMs: null, icmpType: 0, icmpCode: 0 };
     if (state === 3) {
@@ -310,12 +345,12 @@ function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOut
       if (kind !== 0) {
         // A simple reply (rawsock.c, simple_reply): what the codecs would have made of it.
         outcome.kind = KIND[kind];
-        outcome.responder = spec.family === 4 ? formatIPv4(addresses, 16 * i) : formatIPv6(addresses, 16 * i);
+        outcome.responder = spec.family === 4 ? formatIPv4(addresses, 16 * j) : formatIPv6(addresses, 16 * j);
         outcome.rttMs = p[at + 2];
         outcome.icmpType = p[at + 5];
         outcome.icmpCode = p[at + 6];
       } else {
-        const bytes = rec.replies?.[i];
+        const bytes = view.replies?.[j];
         let reply: ProbeReply | null = null;
         if (bytes) {
           try {
@@ -337,9 +372,9 @@ function outcomesOf(rec: NativeRoundRecord, spec: Readonly<TraceSpec>): ProbeOut
 }
 
 /** A round in flight: which probes are still waiting (the Pending code), kinds only. */
-function liveOf(p: Float64Array): ProbeOutcome[] {
+function liveOf(p: Float64Array, first: number, count: number): ProbeOutcome[] {
   const outcomes: ProbeOutcome[] = [];
-  for (let at = 0; at < p.length; at += NATIVE_PROBE_FIELDS) {
+  for (let at = NATIVE_PROBE_FIELDS * first; at < NATIVE_PROBE_FIELDS * (first + count); at += NATIVE_PROBE_FIELDS) {
     const state = p[at + 1];
     outcomes.push({ ttl: p[at], kind: state === 3 ? 'timeExceeded' : STATE_KIND[state], responder: null, rttMs: null, icmpType: 0, icmpCode: 0 });
   }

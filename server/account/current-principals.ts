@@ -37,15 +37,15 @@ export class CurrentPrincipals {
     };
     const forgetUser = (_accountId: number, userId: number) => this.forgetUser(userId);
     const forgetUserSessions = (userId: number) => this.forgetUser(userId);
-    events.on('SignedOut', forgetSession);
-    events.on('ImpersonationChanged', forgetSession);
-    events.on('UserUpdated', forgetUser);
-    events.on('LoginSessionsEnded', forgetUserSessions);
+    events.onEverywhere('SignedOut', forgetSession);
+    events.onEverywhere('ImpersonationChanged', forgetSession);
+    events.onEverywhere('UserUpdated', forgetUser);
+    events.onEverywhere('LoginSessionsEnded', forgetUserSessions);
     this.unsubscribe = () => {
-      events.off('SignedOut', forgetSession);
-      events.off('ImpersonationChanged', forgetSession);
-      events.off('UserUpdated', forgetUser);
-      events.off('LoginSessionsEnded', forgetUserSessions);
+      events.offEverywhere('SignedOut', forgetSession);
+      events.offEverywhere('ImpersonationChanged', forgetSession);
+      events.offEverywhere('UserUpdated', forgetUser);
+      events.offEverywhere('LoginSessionsEnded', forgetUserSessions);
     };
   }
 

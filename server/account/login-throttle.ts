@@ -1,6 +1,8 @@
 // Failed sign-ins are limited per user name and address, and per address overall, so a
-// password cannot be guessed at speed. Kept in memory: a restart forgets, which is fine
-// for a single appliance process.
+// password cannot be guessed at speed. The counts live where the WindowCounter keeps them:
+// this process's memory (a restart forgets, fine for one appliance), or Redis with several
+// replicas (a limit counts the attempts made on all of them).
+import { MemoryWindowCounter, type WindowCounter } from './window-counter.js';
 
 export interface ThrottleLimits {
   perUserAndAddress: number;
@@ -11,47 +13,39 @@ export interface ThrottleLimits {
 export const DefaultThrottleLimits: ThrottleLimits = { perUserAndAddress: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
 export class LoginThrottle {
-  private failures = new Map<string, number[]>();
-
   constructor(
     private readonly limits: ThrottleLimits = DefaultThrottleLimits,
     private readonly now: () => number = Date.now,
+    private readonly counts: WindowCounter = new MemoryWindowCounter(),
   ) {}
 
-  private recent(key: string): number[] {
-    const cutoff = this.now() - this.limits.windowMs;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
-    return list;
-  }
-
-  /** Seconds to wait before another attempt is allowed, or 0. */
-  retryAfter(username: string, address: string): number {
-    const checks: [string, number][] = [
+  private keys(username: string, address: string): [string, number][] {
+    return [
       [`u:${username.toLowerCase()}|${address}`, this.limits.perUserAndAddress],
       [`a:${address}`, this.limits.perAddress],
     ];
+  }
+
+  /** Seconds to wait before another attempt is allowed, or 0. */
+  async retryAfter(username: string, address: string): Promise<number> {
+    const now = this.now();
     let wait = 0;
-    for (const [key, limit] of checks) {
-      const list = this.recent(key);
+    for (const [key, limit] of this.keys(username, address)) {
+      const list = await this.counts.since(key, now - this.limits.windowMs);
       if (list.length >= limit) {
         const freeAt = list[list.length - limit] + this.limits.windowMs;
-        wait = Math.max(wait, Math.ceil((freeAt - this.now()) / 1000));
+        wait = Math.max(wait, Math.ceil((freeAt - now) / 1000));
       }
     }
     return wait;
   }
 
-  recordFailure(username: string, address: string): void {
+  async recordFailure(username: string, address: string): Promise<void> {
     const t = this.now();
-    for (const key of [`u:${username.toLowerCase()}|${address}`, `a:${address}`]) {
-      this.recent(key);
-      this.failures.set(key, [...(this.failures.get(key) ?? []), t]);
-    }
+    for (const [key] of this.keys(username, address)) await this.counts.add(key, t, this.limits.windowMs);
   }
 
-  recordSuccess(username: string, address: string): void {
-    this.failures.delete(`u:${username.toLowerCase()}|${address}`);
+  async recordSuccess(username: string, address: string): Promise<void> {
+    await this.counts.clear(this.keys(username, address)[0][0]);
   }
 }

@@ -4,7 +4,7 @@ import type { LoginRequest } from '../contract/account.js';
 import { CurrentUserSchema } from '../openapi/answers.js';
 import { requireUser, sessionTokenFrom } from './authenticate.js';
 import { PersistentSessionSeconds, SessionCookie } from './login-sessions.js';
-import { LoginThrottle } from './login-throttle.js';
+import { DefaultThrottleLimits, LoginThrottle } from './login-throttle.js';
 import { changePassword, getCurrentUser, login, logout, type AccountDeps } from './service.js';
 import { fieldsBody, fromQueryOrBody, passwordArg } from './password-fields.js';
 
@@ -25,7 +25,7 @@ const changePasswordFields = { currentPassword: passwordArg, newPassword: passwo
 const changePasswordQuery = { type: 'object', properties: changePasswordFields } as const;
 
 export default async function accountPlugin(app: FastifyInstance, opts: { throttle?: LoginThrottle }) {
-  const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle(), events: app.events };
+  const deps: AccountDeps = { store: app.store, config: app.config, throttle: opts.throttle ?? new LoginThrottle(DefaultThrottleLimits, Date.now, app.counters('sign-in')), events: app.events };
 
   const clearSession = (reply: FastifyReply) => reply.clearCookie(SessionCookie, { path: '/' });
 

@@ -36,14 +36,14 @@ export async function login(
   const username = req.Username.trim();
   if (!username) throw badRequest('Your username cannot be blank');
   if (!req.Password) throw badRequest('Password cannot be blank');
-  const wait = deps.throttle.retryAfter(username, address);
+  const wait = await deps.throttle.retryAfter(username, address);
   if (wait > 0) {
     throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
   }
   const user = await deps.store.read((q) => findUserByLogin(q, username));
   const ok = await verifyPassword(req.Password, user ? user.passwordHash : await decoyHash());
   if (!user || !ok) {
-    deps.throttle.recordFailure(username, address);
+    await deps.throttle.recordFailure(username, address);
     // A known user's failed sign-in is one of their events (staff Users and Events); an
     // unknown name is not kept: it may be a password typed in the wrong field.
     if (user) {
@@ -51,7 +51,7 @@ export async function login(
     }
     throw new HttpError(401, LoginFailedText);
   }
-  deps.throttle.recordSuccess(username, address);
+  await deps.throttle.recordSuccess(username, address);
   if (trialExpired(deps.config)) throw expiredTrialError();
   // Told only after the right password: a suspended account's users learn why they cannot sign in.
   if ((await deps.store.read((q) => isSuspended(q, user.accountId))).suspended) throw forbidden(SuspendedAccountText);
@@ -103,10 +103,10 @@ export async function changePassword(
   if (!user) throw badRequest('Your user no longer exists.');
   if (selfHosted) {
     // A wrong current password is a failed sign-in attempt: a stolen session cannot guess it at speed.
-    const wait = deps.throttle.retryAfter(user.name, address);
+    const wait = await deps.throttle.retryAfter(user.name, address);
     if (wait > 0) throw tooManyRequests(`Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
     if (!(await verifyPassword(currentPassword!, user.passwordHash))) {
-      deps.throttle.recordFailure(user.name, address);
+      await deps.throttle.recordFailure(user.name, address);
       throw badRequest('The current password is not correct.');
     }
   }

@@ -25,8 +25,8 @@ export default async function activationPlugin(app: FastifyInstance, opts: { thr
     events: app.events,
     sendMail: mailer(app.store),
     smtpHost: async () => (await app.store.read((q) => loadMailSettings(q))).settings.host,
-    throttle: opts.throttle ?? new LoginThrottle(BadLinkLimits),
-    sendLimits: defaultSendLimits(),
+    throttle: opts.throttle ?? new LoginThrottle(BadLinkLimits, Date.now, app.counters('activation-bad-links')),
+    sendLimits: defaultSendLimits(app.counters),
   };
 
   /**

@@ -9,6 +9,7 @@ import { ActivationLinkHours, type ActivationLinkInfo, type ActivationLinkSent }
 import { requireClaim } from '../account/authenticate.js';
 import { deleteOtherLoginSessions, hashToken } from '../account/login-sessions.js';
 import type { LoginThrottle } from '../account/login-throttle.js';
+import { memoryWindowCounters, type WindowCounters } from '../account/window-counter.js';
 import { passwordProblem } from '../account/password-policy.js';
 import { hashPassword } from '../account/passwords.js';
 import type { Principal } from '../account/principal.js';
@@ -40,8 +41,11 @@ export interface ActivationDeps {
 /** At most this many links per user per hour, and per sending admin per hour. */
 export const SendLimits = { perUserPerHour: 5, perSenderPerHour: 30 } as const;
 
-export function defaultSendLimits() {
-  return { perUser: new SlidingWindowLimit(SendLimits.perUserPerHour, 3600_000), perSender: new SlidingWindowLimit(SendLimits.perSenderPerHour, 3600_000) };
+export function defaultSendLimits(counters: WindowCounters = memoryWindowCounters) {
+  return {
+    perUser: new SlidingWindowLimit(SendLimits.perUserPerHour, 3600_000, counters('activation-mails-per-user')),
+    perSender: new SlidingWindowLimit(SendLimits.perSenderPerHour, 3600_000, counters('activation-mails-per-sender')),
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -75,7 +79,7 @@ export async function sendActivationLink(deps: ActivationDeps, p: Principal, ema
     [deps.sendLimits.perUser, `u:${user.id}`, `${SendLimits.perUserPerHour} activation links an hour to one user`],
     [deps.sendLimits.perSender, `s:${p.impersonator?.userId ?? p.userId}`, `${SendLimits.perSenderPerHour} activation links an hour`],
   ] as const) {
-    const wait = limit.take(key, now);
+    const wait = await limit.take(key, now);
     if (wait > 0) throw tooManyRequests(`At most ${what} can be sent. Try again in ${minutes(wait)} minute(s).`, Math.ceil(wait / 1000));
   }
 
@@ -116,19 +120,19 @@ function refusalOf(link: repo.ActivationLinkRecord | undefined, user: UserRecord
 }
 
 /** What an anonymous caller may try: refused for a while after too many bad links. */
-function checkThrottle(deps: ActivationDeps, address: string): void {
-  const wait = deps.throttle.retryAfter('activation', address);
+async function checkThrottle(deps: ActivationDeps, address: string): Promise<void> {
+  const wait = await deps.throttle.retryAfter('activation', address);
   if (wait > 0) throw tooManyRequests(`Too many activation links that do not work were tried. Try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
 }
 
 async function workingLink(deps: ActivationDeps, token: string, address: string, now: number) {
-  checkThrottle(deps, address);
+  await checkThrottle(deps, address);
   const tokenHash = hashToken(token);
   const link = await deps.store.read((q) => repo.findLink(q, tokenHash));
   const user = link && (await deps.store.read((q) => findUserById(q, link.userId)));
   const refused = refusalOf(link, user, now);
   if (refused) {
-    deps.throttle.recordFailure('activation', address);
+    await deps.throttle.recordFailure('activation', address);
     throw refused;
   }
   return { link: link!, user: user!, tokenHash };

@@ -35,6 +35,7 @@ import { listParam } from '../store/id-list.js';
 import { BatchedLookup } from '../store/batched-lookup.js';
 import { HeartbeatTicker, heartbeatStep, silenceText, type HeartbeatPeer } from '../../agent/link-heartbeat.js';
 import { GroupedWrites } from '../store/grouped-writes.js';
+import type { LinkCommand, LinkPeers } from './link-peers.js';
 
 interface Connection {
   agentId: number;
@@ -113,6 +114,9 @@ export class AgentLinks {
     return new Map(rows.map((r) => [Number(r.id), r.t === null ? -Infinity : Number(r.t) + 0.999]));
   }, () => -Infinity);
 
+  /** The other replicas, when this server is one of several (./link-peers.ts). */
+  private peers: LinkPeers | undefined;
+
   constructor(private readonly deps: AgentLinkDeps) {
     this.targetIps = new TargetIpWrites(deps.store, deps.log);
     this.progress = new GroupedWrites(deps.store, 1000, (q, rows) => repo.recordProgress(q, rows.map(([id, p]) => ({ id, ...p }))), true);
@@ -140,12 +144,28 @@ export class AgentLinks {
     app.addHook('onClose', async () => {
       unroute();
       this.wss.close();
+      await this.peers?.close();
     });
   }
 
-  /** Connected and introduced (its hello recorded). */
+  /**
+   * Runs these links as one replica's of several: commands reach the replica holding the
+   * agent's link, and an agent linked to any replica counts as online here.
+   */
+  usePeers(peers: LinkPeers): void {
+    this.peers = peers;
+    peers.serve({
+      command: (c) => this.apply(c, true),
+      reResolve: (traceId) => this.reResolveHere(traceId),
+    });
+    peers.linkedHere(() =>
+      [...this.conns.values()].filter((c) => c.helloSeen).map((c) => ({ agentId: c.agentId, ...(c.interfaces ? { interfaces: c.interfaces } : {}) })),
+    );
+  }
+
+  /** Connected and introduced (its hello recorded), to this replica or another. */
   isOnline(agentId: number): boolean {
-    return this.conns.get(agentId)?.helloSeen ?? false;
+    return (this.conns.get(agentId)?.helloSeen ?? false) || (this.peers?.elsewhere().has(agentId) ?? false);
   }
 
   /**
@@ -155,7 +175,8 @@ export class AgentLinks {
    * came online meanwhile with its row from before its hello (Mode 0, no version).
    */
   onlineNow(): ReadonlySet<number> {
-    return new Set([...this.conns.values()].filter((c) => c.helloSeen).map((c) => c.agentId));
+    const here = [...this.conns.values()].filter((c) => c.helloSeen).map((c) => c.agentId);
+    return new Set([...here, ...(this.peers?.elsewhere().keys() ?? [])]);
   }
 
   // ---- trace control (the dispatcher calls these for sessions of remote agents) ----
@@ -167,7 +188,8 @@ export class AgentLinks {
   /** The network interfaces a connected agent reported, or undefined (offline, or an agent that does not report them). */
   interfacesOf(agentId: number): { ID: string; Name: string }[] | undefined {
     const c = this.conns.get(agentId);
-    return c?.helloSeen ? c.interfaces : undefined;
+    if (c?.helloSeen) return c.interfaces;
+    return this.peers?.elsewhere().get(agentId)?.interfaces;
   }
 
   run(agentId: number, spec: AgentTraceSpec): void {
@@ -179,16 +201,11 @@ export class AgentLinks {
       paused: spec.paused ?? false,
       engine: spec.engine,
     };
-    this.assigned.set(spec.traceId, { agentId, trace });
-    this.send(agentId, { t: 'start', trace });
+    this.command({ t: 'run', agentId, trace });
   }
 
   stop(traceId: number): void {
-    const a = this.assigned.get(traceId);
-    if (!a) return;
-    this.assigned.delete(traceId);
-    this.committedUntil.delete(traceId);
-    this.send(a.agentId, { t: 'stop', traceId });
+    this.command({ t: 'stop', traceId });
   }
 
   pause(traceId: number): void {
@@ -207,8 +224,57 @@ export class AgentLinks {
     this.update(traceId, (t) => (t.finalHopOnly = on), { t: 'finalHop', traceId, on });
   }
 
-  /** Asks the agent to resolve again; undefined when it is offline or does not answer in 10 s. */
+  /** Applied here, and on every other replica: the one holding the agent's link sends it. */
+  private command(c: LinkCommand): void {
+    this.apply(c, false);
+    this.peers?.broadcast(c);
+  }
+
+  /**
+   * A command for the assignments and, when this replica holds the agent's link, the agent.
+   * `fromPeer`: another replica's; a run it repeats unchanged (every replica runs the open
+   * sessions when it starts) sends nothing again.
+   */
+  private apply(c: LinkCommand, fromPeer: boolean): void {
+    switch (c.t) {
+      case 'run': {
+        const had = this.assigned.get(c.trace.traceId);
+        if (fromPeer && had && had.agentId === c.agentId && JSON.stringify(had.trace) === JSON.stringify(c.trace)) return;
+        this.assigned.set(c.trace.traceId, { agentId: c.agentId, trace: c.trace });
+        this.send(c.agentId, { t: 'start', trace: c.trace });
+        return;
+      }
+      case 'stop': {
+        const a = this.assigned.get(c.traceId);
+        if (!a) return;
+        this.assigned.delete(c.traceId);
+        this.committedUntil.delete(c.traceId);
+        this.send(a.agentId, { t: 'stop', traceId: c.traceId });
+        return;
+      }
+      case 'update': {
+        const had = this.assigned.get(c.trace.traceId);
+        this.assigned.set(c.trace.traceId, { agentId: c.agentId, trace: c.trace });
+        // Not held here before (this replica started while the trace was paused): the agent may not have it either.
+        this.send(c.agentId, had?.agentId === c.agentId ? c.message : { t: 'start', trace: c.trace });
+        return;
+      }
+      case 'disconnect':
+        return this.disconnectHere(c.agentId, c.uninstall, c.reason);
+    }
+  }
+
+  /**
+   * Asks the agent to resolve again; undefined when it is offline or does not answer in 10 s.
+   * Another replica's link is asked through it.
+   */
   reResolve(traceId: number): Promise<string | undefined> {
+    const a = this.assigned.get(traceId);
+    if (a && !this.conns.get(a.agentId)?.helloSeen && this.peers) return this.peers.reResolve(a.agentId, traceId);
+    return this.reResolveHere(traceId);
+  }
+
+  private reResolveHere(traceId: number): Promise<string | undefined> {
     const a = this.assigned.get(traceId);
     const c = a && this.conns.get(a.agentId);
     if (!c?.helloSeen) return Promise.resolve(undefined);
@@ -229,19 +295,25 @@ export class AgentLinks {
     return [...this.assigned.entries()].filter(([, a]) => a.agentId === agentId).map(([id]) => id);
   }
 
-  /** Closes the agent's connection (it reconnects by itself), after `uninstall` if asked. */
+  /** Closes the agent's connection (it reconnects by itself), after `uninstall` if asked; on whichever replica holds it. */
   disconnect(agentId: number, opts: { uninstall?: boolean; reason: string }): void {
-    const c = this.conns.get(agentId);
-    if (!c) return;
-    if (opts.uninstall) this.sendOn(c, { t: 'uninstall' });
-    c.ws.close(opts.uninstall ? 4001 : 4000, opts.reason);
+    this.command({ t: 'disconnect', agentId, uninstall: opts.uninstall ?? false, reason: opts.reason });
   }
 
-  private update(traceId: number, change: (t: AssignedTrace) => void, msg: ServerMessage): void {
+  private disconnectHere(agentId: number, uninstall: boolean, reason: string): void {
+    const c = this.conns.get(agentId);
+    if (!c) return;
+    if (uninstall) this.sendOn(c, { t: 'uninstall' });
+    c.ws.close(uninstall ? 4001 : 4000, reason);
+  }
+
+  /** Changes a trace held here, tells its agent if linked here, and the other replicas. */
+  private update(traceId: number, change: (t: AssignedTrace) => void, message: ServerMessage): void {
     const a = this.assigned.get(traceId);
     if (!a) return;
     change(a.trace);
-    this.send(a.agentId, msg);
+    this.send(a.agentId, message);
+    this.peers?.broadcast({ t: 'update', agentId: a.agentId, trace: { ...a.trace }, message });
   }
 
   private send(agentId: number, msg: ServerMessage): void {
@@ -316,7 +388,10 @@ export class AgentLinks {
         this.conns.delete(agent.id);
         this.deps.log.info({ agentId: agent.id }, 'agent disconnected');
         this.deps.events.emit('AgentsChanged', agent.accountId);
-        if (c.helloSeen) this.deps.events.emit('AgentConnection', agent.accountId, agent.id, false);
+        if (c.helloSeen) {
+          this.peers?.changed(agent.id);
+          this.deps.events.emit('AgentConnection', agent.accountId, agent.id, false);
+        }
       }
     });
     ws.on('error', () => ws.terminate());
@@ -381,6 +456,7 @@ export class AgentLinks {
     c.interfaces = m.interfaces;
     const traces = [...this.assigned.values()].filter((a) => a.agentId === c.agentId).map((a) => a.trace);
     this.sendOn(c, { t: 'assign', traces, lastSeq: c.lastSeq });
+    this.peers?.changed(c.agentId);
     this.deps.events.emit('AgentsChanged', c.accountId);
     this.deps.events.emit('AgentConnection', c.accountId, c.agentId, true);
   }

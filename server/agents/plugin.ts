@@ -12,6 +12,7 @@ import type { TraceRunner } from '../targets/trace-runner.js';
 import { AgentEnrolPath, AgentLinkPath } from '../../agent/protocol.js';
 import { PasswordSeal } from '../liveshare/secrets.js';
 import { AgentLinks } from './link.js';
+import { RedisLinkPeers } from '../cluster/agent-peers.js';
 import { agentSettings } from './settings.js';
 import { localMachineDetails, thisMachine } from './local-machine-info.js';
 import * as agents from './service.js';
@@ -40,6 +41,8 @@ const query = (required: string[], properties: Record<string, object>) => ({ typ
 
 export default async function agentsPlugin(app: FastifyInstance, opts: { runner: TraceRunner; ingest: IngestPipeline; version: string }) {
   const links = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log });
+  // One replica of several: commands reach the agent wherever it is linked; presence is shared.
+  if (app.cluster) links.usePeers(new RedisLinkPeers(app.cluster, app.config.presenceTtlMs, app.log));
   // The setup keys kept for showing Auto Setup links again are sealed under their own key (server/agents/setup-keys.ts; a file, or a row on PostgreSQL).
   const seal = PasswordSeal.forStore(app.store, 'agent-setup.key');
   // The Local Machine is this server: connected since now, with its version and OS.

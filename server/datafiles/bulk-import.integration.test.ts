@@ -6,12 +6,15 @@
 // round or a few at a time), the bulk path from a Parquet file in the same order, once in the
 // data file's current layout (format version 2: integer ms and microseconds) and once in the
 // previous release's (version 1: DOUBLE ms, as its writer wrote them). Through
-// dist/ (the pipeline runs a Piscina worker): npm run build:server first.
+// dist/ (the pipeline runs a Piscina worker): npm run build:server first. Runs on the
+// matrix's store (HOPWATCH_TEST_STORE=duckdb|postgres): the files are written by an in-memory
+// DuckDB of the test's own, the rows read back through sample-tables.ts; the samples' order
+// in the table is DuckDB's alone (PostgreSQL keeps round rows and blocks).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOUBLE, SMALLINT } from '@duckdb/node-api';
+import { DOUBLE, DuckDBInstance, SMALLINT } from '@duckdb/node-api';
 import { insertActiveSession } from '../ingest/testing/sessions.js';
 import { openTestStore } from '../store/testing/test-store.js';
 
@@ -25,6 +28,12 @@ const { appendColumns } = await import(dist('server/store/append-columns.js'));
 const { writeSamplesAndRollups } = await import(dist('server/datafiles/bulk-import.js'));
 const { LatencyCode } = await import(dist('engine/latency-codes.js'));
 const { latencyMicrosSql } = await import(dist('server/store/latency-micros.js'));
+const { duckQueryable } = await import(dist('server/store/db.js'));
+const { readRawSamples, readRollupRows, inDayPartitions, prepareDaysWrite } = await import(dist('server/store/sample-tables.js'));
+const { RollupResolutionsMs } = await import(dist('server/rollups/levels.js'));
+
+const onPostgres = process.env.HOPWATCH_TEST_STORE === 'postgres';
+const End = 8.64e15;
 
 type StoreT = InstanceType<typeof Store>;
 
@@ -94,23 +103,33 @@ describe('bulk import against the live ingest pipeline', () => {
     // columns, version 1 (the previous writer's DOUBLEs) and version 2 (its integers).
     const fileV1 = join(dir, 'samples-v1.parquet');
     const fileV2 = join(dir, 'samples-v2.parquet');
-    await store.run('CREATE TABLE f (time_ms DOUBLE, hop SMALLINT, latency_ms DOUBLE)');
-    await store.transaction(async (_q: unknown, conn: unknown) => {
+    const files = await DuckDBInstance.create(':memory:');
+    const conn = await files.connect();
+    try {
+      const fq = duckQueryable(conn);
+      await fq.run('CREATE TABLE f (time_ms DOUBLE, hop SMALLINT, latency_ms DOUBLE)');
       await appendColumns(conn, 'f', s.n, [
         { type: DOUBLE, values: s.time },
         { type: SMALLINT, values: s.hop },
         { type: DOUBLE, values: s.latency },
       ]);
-    });
-    await store.run(`COPY f TO '${fileV1}' (FORMAT parquet)`);
-    await store.run(`COPY (SELECT time_ms::BIGINT AS time_ms, hop, ${latencyMicrosSql('latency_ms')} AS latency_us FROM f) TO '${fileV2}' (FORMAT parquet, PARQUET_VERSION V2)`);
-    await store.run('DROP TABLE f');
+      await fq.run(`COPY f TO '${fileV1}' (FORMAT parquet)`);
+      await fq.run(`COPY (SELECT time_ms::BIGINT AS time_ms, hop, ${latencyMicrosSql('latency_ms')} AS latency_us FROM f) TO '${fileV2}' (FORMAT parquet, PARQUET_VERSION V2)`);
+    } finally {
+      conn.closeSync();
+      files.closeSync();
+    }
     let begin = Infinity;
     let end = -Infinity;
     for (const t of s.time) (begin = Math.min(begin, t)), (end = Math.max(end, t));
     const range = { Begin: begin, End: end, Samples: s.n, Cut: false };
-    await store.transaction((q: unknown, conn: unknown) => writeSamplesAndRollups(q, conn, bulk, fileV2, 'samples.pp2', { version: 2, range }, store.fileReader));
-    await store.transaction((q: unknown, conn: unknown) => writeSamplesAndRollups(q, conn, bulkV1, fileV1, 'samples-v1.pp2', { version: 1, range }, store.fileReader));
+    // As import.ts writes: PostgreSQL's day partitions made first (the samples' days).
+    const days = async () => [...new Set(Array.from(s.time, (t) => Math.floor(t / 86_400_000)))];
+    for (const [id, file, version] of [[bulk, fileV2, 2], [bulkV1, fileV1, 1]] as const) {
+      await inDayPartitions(store, () => prepareDaysWrite(store, days), () =>
+        store.transaction((q: unknown, c: unknown) => writeSamplesAndRollups(q, c, id, file, `samples-v${version}.pp2`, { version, range }, store.fileReader)),
+      );
+    }
   }, 180_000);
 
   afterAll(async () => {
@@ -118,18 +137,28 @@ describe('bulk import against the live ingest pipeline', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores the same samples in the same order', async () => {
-    const samples = (id: number) => store.numbers(`SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY rowid`, [id]);
+  it('stores the same samples (on DuckDB in the same order)', async () => {
+    const samples = async (id: number) =>
+      onPostgres
+        ? Object.values(await store.read((q: never) => readRawSamples(q, id, -End, End))).slice(1)
+        : store.numbers(`SELECT time, hop, latency FROM samples WHERE session_id = $1 ORDER BY rowid`, [id]);
     const a = await samples(live);
-    expect(a[0].length).toBe(s.n);
+    expect((a[0] as ArrayLike<number>).length).toBe(s.n);
     expect(await samples(bulk)).toEqual(a);
     expect(await samples(bulkV1)).toEqual(a);
   });
 
   it('stores the same rollup rows at every level, and the same marks and counters', async () => {
-    const rows = (id: number) => store.all(`SELECT * EXCLUDE (session_id) FROM rollups WHERE session_id = $1 ORDER BY resolution, time, hop`, [id]);
+    const rows = async (id: number) => {
+      const out: Record<string, unknown>[] = [];
+      for (const resolution of RollupResolutionsMs) {
+        const r = await store.read((q: never) => readRollupRows(q, resolution, id, -End, End));
+        for (let i = 0; i < r.time.length; i++) out.push({ resolution, ...Object.fromEntries(Object.entries(r).map(([k, c]) => [k, (c as ArrayLike<number>)[i]])) });
+      }
+      return out;
+    };
     const a = await rows(live);
-    expect(new Set(a.map((r: { resolution: number }) => r.resolution))).toEqual(new Set([60_000, 600_000, 3_600_000]));
+    expect(new Set(a.map((r) => r.resolution))).toEqual(new Set([60_000, 600_000, 3_600_000]));
     expect(a.length).toBeGreaterThan(180 * HOPS);
     const marks = (id: number) => store.all(`SELECT resolution, closed_until FROM rollup_marks WHERE session_id = $1 ORDER BY resolution`, [id]);
     const counters = (id: number) => store.one(`SELECT sample_count, first_sample, latest_sample FROM sessions_counted WHERE id = $1`, [id]);

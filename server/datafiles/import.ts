@@ -12,7 +12,7 @@ import type { Principal } from '../account/principal.js';
 import type { DomainEventBus } from '../events.js';
 import type { Config } from '../config.js';
 import type { Queryable, Store } from '../store/db.js';
-import { prepareDaysWrite } from '../store/sample-tables.js';
+import { inDayPartitions, prepareDaysWrite } from '../store/sample-tables.js';
 import * as summaries from '../summaries/service.js';
 import { deleteForGood } from '../sessions/service.js';
 import { insertSession, setSessionState } from '../targets/repository.js';
@@ -82,18 +82,20 @@ export async function importDataFile(deps: ImportDeps, p: Principal, file: { pat
   t = performance.now();
   let session = 0;
   let written = 0;
-  // PostgreSQL: the day partitions the samples need, before the transaction (sample-tables.ts).
-  await prepareDaysWrite(deps.store, () => fileDays(files, file.path, meta));
+  // PostgreSQL: the day partitions the samples need, before the transaction, and again when
+  // another process dropped one meanwhile (sample-tables.ts inDayPartitions).
   // Background: the console's reads do not wait for it (Store.read waits for foreground
   // writes), so a long import holds no other request; this caller answers after the commit.
-  const { id, bulk } = await deps.store.transaction(async (q, conn) => {
-    const t1 = performance.now();
-    const sessionId = await createSession(q, p, meta);
-    session = performance.now() - t1;
-    const result = await writeSamplesAndRollups(q, conn, sessionId, file.path, file.name, meta, deps.store.fileReader);
-    written = performance.now();
-    return { id: sessionId, bulk: result };
-  }, { background: true });
+  const { id, bulk } = await inDayPartitions(deps.store, () => prepareDaysWrite(deps.store, () => fileDays(files, file.path, meta)), () =>
+    deps.store.transaction(async (q, conn) => {
+      const t1 = performance.now();
+      const sessionId = await createSession(q, p, meta);
+      session = performance.now() - t1;
+      const result = await writeSamplesAndRollups(q, conn, sessionId, file.path, file.name, meta, deps.store.fileReader);
+      written = performance.now();
+      return { id: sessionId, bulk: result };
+    }, { background: true }),
+  );
   const commit = performance.now() - written;
   const transaction = performance.now() - t;
   if (joinSummary !== undefined) {

@@ -1,5 +1,5 @@
 // Liveness (/healthz: the process answers) and readiness (/readyz: the store answers and the
-// server is not shutting down).
+// server is not shutting down; with Redis away it stays ready and says so in Detail).
 import type { FastifyInstance } from 'fastify';
 import { HealthSchema } from '../openapi/answers.js';
 
@@ -12,6 +12,8 @@ export default async function healthPlugin(app: FastifyInstance, opts: { isShutt
     } catch {
       return reply.code(503).send({ Error: 'The database does not answer.' });
     }
-    return { Status: 'ready' };
+    // Without Redis a replica still serves its own connections: ready, and it says what it lacks.
+    const redis = app.cluster?.problem();
+    return redis ? { Status: 'ready', Detail: redis } : { Status: 'ready' };
   });
 }

@@ -3,6 +3,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { type ArgsValidator, compileArgs } from './arguments.js';
+import type { Audience, HubBackplane } from './backplane.js';
 import { type ConnectionHost, HubConnection } from './connection.js';
 import { type HubCallContext, type HubDefinition, HubError, type HubLogger } from './definition.js';
 import {
@@ -105,38 +106,74 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
 
   // ---- Server-side sending ----
 
-  private proxy(select: () => Iterable<HubConnection<P>>): ClientProxy<E> {
+  private backplane: HubBackplane | undefined;
+  private unreceive: (() => void) | undefined;
+
+  /**
+   * Runs this hub as one replica of several (docs/hub.md "Backplane"): sends to all, groups and
+   * connection IDs reach the matching connections of every replica, each group's events in the
+   * one order the backplane gives them. `where` stays on this replica (a test function does not
+   * travel).
+   */
+  useBackplane(backplane: HubBackplane): void {
+    this.unreceive?.();
+    this.backplane = backplane;
+    this.unreceive = backplane.receive((audience, frame) => this.deliver(this.select(audience), frame));
+    for (const group of this.groupMembers.keys()) backplane.interest(group, true);
+  }
+
+  private select(audience: Audience): Iterable<HubConnection<P>> {
+    if ('all' in audience) return this.live;
+    if ('connection' in audience) {
+      const c = this.byId.get(audience.connection);
+      return c ? [c] : [];
+    }
+    if (audience.groups.length === 1) return this.groupMembers.get(audience.groups[0]) ?? [];
+    const union = new Set<HubConnection<P>>();
+    for (const g of audience.groups) for (const c of this.groupMembers.get(g) ?? []) union.add(c);
+    return union;
+  }
+
+  private deliver(selected: Iterable<HubConnection<P>>, text: string): number {
+    const bytes = Buffer.byteLength(text); // serialised once for the whole fan-out
+    let count = 0;
+    for (const connection of [...selected]) {
+      if (connection.state !== 'handshaken') continue;
+      connection.send(text, bytes);
+      count++;
+    }
+    return count;
+  }
+
+  private proxy(audience: Audience | undefined, select: () => Iterable<HubConnection<P>>): ClientProxy<E> {
     return {
       send: (event, ...args) => {
         const text = invocationFrame(event, args);
-        const bytes = Buffer.byteLength(text); // serialised once for the whole fan-out
-        let count = 0;
-        for (const connection of [...select()]) {
-          if (connection.state !== 'handshaken') continue;
-          connection.send(text, bytes);
-          count++;
-        }
-        return count;
+        const backplane = this.backplane;
+        if (!backplane || audience === undefined) return this.deliver(select(), text);
+        // Delivered here when it comes back from the backplane (one order on every replica),
+        // or at once when the backplane is away. The count is this replica's, now.
+        const here = [...select()].filter((c) => c.state === 'handshaken').length;
+        // Handed over in send order (the backplane keeps it: one connection, one pipeline).
+        backplane
+          .publish(audience, text)
+          .then(
+            (taken) => taken || this.deliver(this.select(audience), text),
+            () => this.deliver(this.select(audience), text),
+          );
+        return here;
       },
     };
   }
 
   readonly clients = {
-    all: this.proxy(() => this.live),
-    group: (group: string) => this.proxy(() => this.groupMembers.get(group) ?? []),
-    groups: (groups: readonly string[]) =>
-      this.proxy(() => {
-        const union = new Set<HubConnection<P>>();
-        for (const g of groups) for (const c of this.groupMembers.get(g) ?? []) union.add(c);
-        return union;
-      }),
-    connection: (connectionId: string) => this.proxy(() => {
-      const c = this.byId.get(connectionId);
-      return c ? [c] : [];
-    }),
-    /** Connections whose principal (or id) passes the test, e.g. one account's users. */
+    all: this.proxy({ all: true }, () => this.live),
+    group: (group: string) => this.proxy({ groups: [group] }, () => this.groupMembers.get(group) ?? []),
+    groups: (groups: readonly string[]) => this.proxy({ groups: [...groups] }, () => this.select({ groups: [...groups] })),
+    connection: (connectionId: string) => this.proxy({ connection: connectionId }, () => this.select({ connection: connectionId })),
+    /** Connections whose principal (or id) passes the test, e.g. one account's users. This replica's only. */
     where: (test: (principal: P, connectionId: string) => boolean) =>
-      this.proxy(() => [...this.live].filter((c) => test(c.principal, c.id))),
+      this.proxy(undefined, () => [...this.live].filter((c) => test(c.principal, c.id))),
   };
 
   // ---- Groups ----
@@ -156,6 +193,11 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       return true;
     },
     size: (group: string): number => this.groupMembers.get(group)?.size ?? 0,
+    /**
+     * Whether a send to the group may reach anyone: members here, or a backplane (another
+     * replica's members are not counted here). Lets a sender skip work no one would see.
+     */
+    mayHaveMembers: (group: string): boolean => this.backplane !== undefined || (this.groupMembers.get(group)?.size ?? 0) > 0,
     /** The groups an open connection is in (none for an unknown or closed one). */
     of: (connectionId: string): string[] => {
       const c = this.byId.get(connectionId);
@@ -166,7 +208,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   private join(c: HubConnection<P>, group: string): void {
     c.groups.add(group);
     let members = this.groupMembers.get(group);
-    if (!members) this.groupMembers.set(group, (members = new Set()));
+    if (!members) {
+      this.groupMembers.set(group, (members = new Set()));
+      this.backplane?.interest(group, true);
+    }
     members.add(c);
   }
 
@@ -175,7 +220,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     const members = this.groupMembers.get(group);
     if (!members) return;
     members.delete(c);
-    if (members.size === 0) this.groupMembers.delete(group);
+    if (members.size === 0) {
+      this.groupMembers.delete(group);
+      this.backplane?.interest(group, false);
+    }
   }
 
   // ---- Connections (used by the plugin) ----
@@ -395,6 +443,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     for (const c of [...this.byToken.values()]) c.close('The server is shutting down.', true);
     for (const d of this.draining.values()) d.transport.end();
     this.stopTicker();
+    this.unreceive?.();
     await Promise.all(socketsClosed);
   }
 }

@@ -12,5 +12,6 @@ export {
   type TypedHubMethod,
 } from './definition.js';
 export { type ClientProxy, createHub, defaultPublicMessage, type EventMap, Hub, type HubOptions } from './hub.js';
+export { type Audience, type HubBackplane } from './backplane.js';
 export { hubPlugin, type HubPluginOptions } from './plugin.js';
 export { defaultLimits, type HubLimits } from './transport.js';

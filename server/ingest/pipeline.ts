@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import type { DomainEventBus } from '../events.js';
 import { list } from '../store/dialect.js';
 import { inTransaction, type Queryable, type Store } from '../store/db.js';
-import { prepareRollupWrite, prepareSampleWrite, writeRollupRows, writeSamples } from '../store/sample-tables.js';
+import { inDayPartitions, prepareRollupWrite, prepareSampleWrite, writeRollupRows, writeSamples } from '../store/sample-tables.js';
 import type { RollupSet } from '../rollups/append.js';
 import { RollupResolutionsMs } from '../rollups/levels.js';
 import { concatRollupRows, type RollupRows } from '../rollups/rows.js';
@@ -418,16 +418,18 @@ export class IngestPipeline {
         pendingRows: f.pendingRows,
       };
     });
-    // PostgreSQL's day partitions are made before the transaction (sample-tables.ts).
-    await prepareSampleWrite(this.store, batch);
+    // PostgreSQL's day partitions are made before the transaction, and again when another
+    // process dropped one meanwhile (sample-tables.ts inDayPartitions).
     // Background: a data call reads what is committed instead of waiting for this flush.
-    await this.store.transaction(async (q, conn) => {
-      await writeSamples(conn, batch);
-      // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
-      await appendTallies(conn, plans.filter((p) => p.count));
-      await upsertHosts(q, hosts, Date.now());
-      await appendHopHosts(conn, hopHosts);
-    }, { background: true });
+    await inDayPartitions(this.store, () => prepareSampleWrite(this.store, batch), () =>
+      this.store.transaction(async (q, conn) => {
+        await writeSamples(conn, batch);
+        // The sessions' sample counters, as tallies (one appended row per session: no UPDATE).
+        await appendTallies(conn, plans.filter((p) => p.count));
+        await upsertHosts(q, hosts, Date.now());
+        await appendHopHosts(conn, hopHosts);
+      }, { background: true }),
+    );
 
     for (const h of hosts) {
       let hops = this.hostsStored.get(h.sessionId);
@@ -517,11 +519,12 @@ export class IngestPipeline {
       taken.push({ state, parts: state.unwritten.map((parts) => parts.length), marks });
     }
     if (sets.length || moved.length) {
-      await prepareRollupWrite(this.store, sets);
-      await this.store.side((q, conn) => inTransaction(q, conn, async () => {
-        await writeRollupRows(conn, sets);
-        await writeMarks(q, moved);
-      }), 'rollups');
+      await inDayPartitions(this.store, () => prepareRollupWrite(this.store, sets), () =>
+        this.store.side((q, conn) => inTransaction(q, conn, async () => {
+          await writeRollupRows(conn, sets);
+          await writeMarks(q, moved);
+        }), 'rollups'),
+      );
     }
     for (const { state, parts, marks } of taken) {
       parts.forEach((n, level) => state.unwritten[level].splice(0, n));

@@ -8,7 +8,8 @@ import { notFound } from '../http/errors.js';
 import type { RecentSource } from '../data/sources.js';
 import type { WisdomFeedback } from '../contract/insights.js';
 import { readMorePage } from './read-more.js';
-import { addFeedback, getWisdomDefaultTimeRange, runTargetWisdomTests, type InsightsDeps } from './service.js';
+import { addFeedback, FeedbackPerMinute, getWisdomDefaultTimeRange, runTargetWisdomTests, type InsightsDeps } from './service.js';
+import { SlidingWindowLimit } from './rate-limit.js';
 import {
   FeedbackAnswerSchema,
   FeedbackBodySchema,
@@ -32,7 +33,13 @@ function testIdsOf(v: unknown): number[] | undefined {
 }
 
 export default async function insightsPlugin(app: FastifyInstance, opts: { recent?: RecentSource }) {
-  const deps: InsightsDeps = { store: app.store, config: app.config, events: app.events, recent: opts.recent };
+  const deps: InsightsDeps = {
+    store: app.store,
+    config: app.config,
+    events: app.events,
+    recent: opts.recent,
+    feedbackLimit: new SlidingWindowLimit(FeedbackPerMinute, 60_000, app.counters('insights-feedback')),
+  };
 
   app.get<{ Querystring: { id: string; periodMinutes: number } }>(
     '/api/data/GetWisdomDefaultTimeRange',

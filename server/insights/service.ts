@@ -23,6 +23,8 @@ export interface InsightsDeps {
   events: DomainEventBus;
   recent?: RecentSource;
   now?: () => number;
+  /** Feedback per user and minute (every replica's count with Redis). */
+  feedbackLimit?: SlidingWindowLimit;
 }
 
 /** Longest range one run analyses (the grid keeps ~720 buckets whatever the range). */
@@ -81,11 +83,12 @@ export async function runTargetWisdomTests(deps: InsightsDeps, p: Principal, arg
   };
 }
 
-const feedbackLimit = new SlidingWindowLimit(FeedbackPerMinute, 60_000);
+/** The limit of a deps without its own (unit tests): this process's counts. */
+const processFeedbackLimit = new SlidingWindowLimit(FeedbackPerMinute, 60_000);
 
 export async function addFeedback(deps: InsightsDeps, p: Principal, f: WisdomFeedback): Promise<{ Id: number }> {
   const now = deps.now?.() ?? Date.now();
-  const wait = feedbackLimit.take(`${p.accountId}:${p.userId}`, now);
+  const wait = await (deps.feedbackLimit ?? processFeedbackLimit).take(`${p.accountId}:${p.userId}`, now);
   if (wait > 0) throw tooManyRequests('Too much feedback at once: try again in a minute.', Math.ceil(wait / 1000));
   // A feedback names the target it is about: it must be one the user may see.
   if (f.SessionId) await sessionFor(deps.store, p, f.SessionId);

@@ -15,6 +15,7 @@ import type { LiveShareScope, Principal } from '../account/principal.js';
 import type { Store } from '../store/db.js';
 import { tooManyRequests, type HttpError } from '../http/errors.js';
 import { LoginThrottle } from '../account/login-throttle.js';
+import type { WindowCounter } from '../account/window-counter.js';
 import { decodeLeniently } from '../http/log-redaction.js';
 import { passwordMatches } from './secrets.js';
 import * as repo from './repository.js';
@@ -65,18 +66,19 @@ export class LiveShareVisitors {
     private readonly config: Config,
     events: DomainEventBus,
     private readonly now: () => number = Date.now,
+    counts?: WindowCounter,
   ) {
-    this.throttle = new LoginThrottle({ perUserAndAddress: WrongLinkLimit, perAddress: WrongLinkLimit, windowMs: 15 * 60_000 }, now);
+    this.throttle = new LoginThrottle({ perUserAndAddress: WrongLinkLimit, perAddress: WrongLinkLimit, windowMs: 15 * 60_000 }, now, counts);
     // Every event that may change what some link of the account shares: forget, then tell
     // whoever keeps something per visitor (the hub's groups) while the event is still being emitted.
-    const forget = (accountId: number) => {
+    const forget = (accountId: number, ..._rest: unknown[]) => {
       this.forgetAll();
       for (const listener of this.scopeListeners) listener(accountId);
     };
     const names = ['LiveShareChanged', 'SummaryChanged', 'SummaryListChanged', 'SessionsChanged', 'AgentsChanged'] as const;
-    for (const n of names) events.on(n, forget);
+    for (const n of names) events.onEverywhere(n, forget);
     this.unsubscribe = () => {
-      for (const n of names) events.off(n, forget);
+      for (const n of names) events.offEverywhere(n, forget);
     };
   }
 
@@ -106,11 +108,11 @@ export class LiveShareVisitors {
   async fromCookie(cookieHeader: string | undefined, address: string): Promise<VisitorAnswer> {
     const creds = linkCredentialsFrom(cookieHeader);
     if (!creds) return undefined;
-    const wait = this.throttle.retryAfter('', address);
+    const wait = await this.throttle.retryAfter('', address);
     if (wait > 0) return { refusal: tooManyRequests(`Too many wrong LiveShare links from this address; try again in ${wait} seconds.`, wait) };
     const found = await this.lookUp(creds.shareId);
     if (!found || !passwordMatches(creds.password, found.link.pwDigest)) {
-      this.throttle.recordFailure('', address);
+      await this.throttle.recordFailure('', address);
       if (found) void this.record(found.link, address, LinkHistoryAction.WrongPassword, 'A visit with a wrong password was refused.');
       return undefined;
     }

@@ -90,16 +90,17 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
     handlers.push([name, fn as never]);
   };
 
+  // The memberships change with summaries and sessions, whichever replica changed them.
+  const invalidate = () => members.invalidate();
+  const membershipEvents = ['SummaryListChanged', 'SummaryChanged', 'SessionsChanged'] as const;
+  for (const name of membershipEvents) events.onEverywhere(name, invalidate);
   on('SummaryListChanged', (accountId) => {
-    members.invalidate();
     hub.clients.group(accountGroup(accountId)).send('SummaryListChanged');
   });
   on('SummaryChanged', (_accountId, summaryId) => {
-    members.invalidate();
     hub.clients.group(summaryGroup(summaryId)).send('SummaryChanged', String(summaryId));
   });
   on('SessionsChanged', (accountId) => {
-    members.invalidate();
     hub.clients.group(accountGroup(accountId)).send('SessionsChanged');
   });
   // Agents created, renamed, deleted, online or offline: the spec's CloudConnectAccountUpdated.
@@ -117,11 +118,11 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
       .of(sessionId)
       .then(({ ids, agentId }) => {
         for (const id of ids) {
-          if (hub.groups.size(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
+          if (hub.groups.mayHaveMembers(summaryGroup(id))) hub.clients.group(summaryGroup(id)).send('SummaryHostUpdated', String(id), rowId, iso(time));
         }
         // The session's own account: another account's visitors of "its" Local Machine hear nothing.
         const agentGroup = agentId === null ? undefined : agentSummaryGroup(accountId, agentId);
-        if (agentGroup !== undefined && hub.groups.size(agentGroup)) {
+        if (agentGroup !== undefined && hub.groups.mayHaveMembers(agentGroup)) {
           hub.clients.group(agentGroup).send('SummaryHostUpdated', '0', rowId, iso(time));
         }
       })
@@ -130,5 +131,6 @@ export function bridgeEvents(events: DomainEventBus, hub: Hub<Principal, MainHub
 
   return () => {
     for (const [name, fn] of handlers) events.off(name, fn as never);
+    for (const name of membershipEvents) events.offEverywhere(name, invalidate);
   };
 }

@@ -16,6 +16,7 @@ import { bridgeEvents } from './event-bridge.js';
 import { connectionOwner } from './connection-owner.js';
 import { followVisitorScopes } from './visitor-groups.js';
 import type { PathViewDeps } from '../path-view/service.js';
+import { redisHubBackplane } from '../cluster/hub-backplane.js';
 
 export default async function mainHubPlugin(app: FastifyInstance, opts: { targets: TargetDeps; data: DataService; pathView?: PathViewDeps }) {
   // Created before the revocation listener: its cache forgets a change before the
@@ -36,6 +37,8 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
       return now && { ...now, address: p.address };
     },
   });
+  // One replica of several: events reach the consoles connected to every replica.
+  if (app.cluster) hub.useBackplane(redisHubBackplane(app.cluster, '/mainHub'));
   // State-changing methods invoked while impersonating go to the impersonation audit.
   auditImpersonatedHubCalls(hub.definition.methods, app.store, app.log);
   const unbridge = bridgeEvents(app.events, hub, app.store);

@@ -49,15 +49,15 @@ export function closeRevokedConnections(
   // The session acts as someone else now (impersonation started or ended): its connections
   // connect again as who it is now, with that user's groups.
   const identityChanged = (loginSession: string) => hub.closeWhere((p) => p.loginSession === loginSession, IdentityChangedClose, true);
-  events.on('SignedOut', signedOut);
-  events.on('LoginSessionsEnded', sessionsEnded);
-  events.on('UserUpdated', userUpdated);
-  events.on('ImpersonationChanged', identityChanged);
+  events.onEverywhere('SignedOut', signedOut);
+  events.onEverywhere('LoginSessionsEnded', sessionsEnded);
+  events.onEverywhere('UserUpdated', userUpdated);
+  events.onEverywhere('ImpersonationChanged', identityChanged);
   return () => {
-    events.off('ImpersonationChanged', identityChanged);
-    events.off('SignedOut', signedOut);
-    events.off('LoginSessionsEnded', sessionsEnded);
-    events.off('UserUpdated', userUpdated);
+    events.offEverywhere('ImpersonationChanged', identityChanged);
+    events.offEverywhere('SignedOut', signedOut);
+    events.offEverywhere('LoginSessionsEnded', sessionsEnded);
+    events.offEverywhere('UserUpdated', userUpdated);
   };
 }
 
@@ -83,9 +83,9 @@ export function closeEndedVisits(
     hub.closeWhere((p) => p.liveShare !== undefined && p.liveShare.expiresAt !== null && p.liveShare.expiresAt <= t, LiveShareEndedClose);
   }, ExpirySweepMs);
   sweep.unref();
-  events.on('LiveShareChanged', changed);
+  events.onEverywhere('LiveShareChanged', changed);
   return () => {
     clearInterval(sweep);
-    events.off('LiveShareChanged', changed);
+    events.offEverywhere('LiveShareChanged', changed);
   };
 }

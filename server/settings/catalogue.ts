@@ -136,7 +136,7 @@ export const SettingDefs: readonly SettingDef[] = [
     // server/settings/public-url.ts; the cloud flavour's operator sets HOPWATCH_PUBLIC_URL.
     group: 'General', name: 'PublicUrl', type: NodeValueType.String, screen: 'General', label: 'Public URL',
     hint: 'The address agents on other machines reach this server at, such as https://hopwatch.example.org:8080. Auto Setup links, agent install commands, activation mails and alert links ($link) name it. For the whole appliance.',
-    // maxChars sizes the editor's field (10 px a character) and caps typing there: 50 fits the page.
+    // maxChars sizes the editor's field (10 px a character; spec 2 section 5); the check limits the length.
     validation: 'an http:// or https:// URL, or empty', maxChars: 50, check: publicUrlProblem, selfHostedOnly: true, appliance: true,
   },
   {

@@ -17,8 +17,13 @@ interface Entry {
   bytes: number;
 }
 
+/** What was forgotten: some sessions' entries, or all. */
+export type ClosedReadsChange = { forget: number[] } | { clear: true };
+
 export class ClosedReads {
   private readonly entries = new Map<string, Entry>();
+  /** Told of every forget and clear made here (other replicas forget the same: server/cluster/event-relay.ts). */
+  private readonly watchers = new Set<(change: ClosedReadsChange) => void>();
   private bytes = 0;
   /**
    * Moves with every invalidation: a read that started before one may have seen rows that are
@@ -56,16 +61,32 @@ export class ClosedReads {
 
   /** Forgets the sessions' entries (their rows were deleted). */
   forget(sessionIds: Iterable<number>): void {
-    this.generation++;
-    const ids = new Set(sessionIds);
-    for (const [k, e] of this.entries) if (ids.has(e.sessionId)) this.drop(k);
+    const ids = [...sessionIds];
+    this.applyPeer({ forget: ids });
+    for (const w of this.watchers) w({ forget: ids });
   }
 
   /** Forgets everything (rows of many sessions were deleted: retention). */
   clear(): void {
+    this.applyPeer({ clear: true });
+    for (const w of this.watchers) w({ clear: true });
+  }
+
+  /** Forgets what another replica forgot (not told to the watchers again). */
+  applyPeer(change: ClosedReadsChange): void {
     this.generation++;
-    this.entries.clear();
-    this.bytes = 0;
+    if ('clear' in change) {
+      this.entries.clear();
+      this.bytes = 0;
+      return;
+    }
+    const ids = new Set(change.forget);
+    for (const [k, e] of this.entries) if (ids.has(e.sessionId)) this.drop(k);
+  }
+
+  watch(fn: (change: ClosedReadsChange) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
   }
 
   get size(): number {

@@ -4,7 +4,7 @@
 // calls) go to a small pool of read connections instead: DuckDB gives each statement a
 // snapshot of what is committed, so a graph's query neither waits behind an ingest flush
 // nor holds one up, and two queries of one call can run at once.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { applyMigrations, type MigrationOptions } from './migrations.js';
@@ -231,6 +231,8 @@ export class DuckStore implements Store {
     private readonly conn: DuckDBConnection,
     private readonly readers: ReadPool,
     readonly path: string,
+    /** Opened by openReadOnly: close() does not checkpoint. */
+    private readonly readOnly = false,
   ) {}
 
   /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
@@ -249,6 +251,20 @@ export class DuckStore implements Store {
     const store = new DuckStore(instance, conn, new ReadPool(readers), path);
     await store.exclusive((q) => applyMigrations(q, opts.migrations));
     return store;
+  }
+
+  /**
+   * Opens a data directory's DuckDB file for reading only, as it is (no migration, no
+   * checkpoint): migrate-store's source (server/store/migrate-store/). DuckDB refuses while
+   * another process holds the file's write lock (a running appliance); every write fails.
+   */
+  static async openReadOnly(dataDir: string): Promise<DuckStore> {
+    const path = join(dataDir, 'hopwatch.duckdb');
+    if (!existsSync(path)) throw new Error(`there is no ${path}`);
+    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
+    return new DuckStore(instance, conn, new ReadPool(readers), path, true);
   }
 
   /**
@@ -361,7 +377,7 @@ export class DuckStore implements Store {
     // Reads first: a CHECKPOINT fails while another connection has a transaction open.
     this.readers.shut = true;
     await this.readers.idleNow();
-    await this.exclusive((q) => q.run('CHECKPOINT')).catch(() => undefined);
+    if (!this.readOnly) await this.exclusive((q) => q.run('CHECKPOINT')).catch(() => undefined);
     this.closed = true;
     await this.tail;
     for (const c of this.readers.connections) c.closeSync();

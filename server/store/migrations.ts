@@ -33,6 +33,13 @@ export interface MigrationOptions {
   batchRows?: number;
 }
 
+/**
+ * PostgreSQL: notification_id_seq moved past every stored id, never back. DuckDB numbers
+ * notifications in memory (server/alerts/service.ts), so its sequence does not say where the ids
+ * stand; PostgreSQL takes them from the sequence (migration 27, and the move's carried sequences).
+ */
+export const NotificationSequencePastIds = `SELECT setval('notification_id_seq', greatest((SELECT last_value FROM notification_id_seq), coalesce((SELECT max(id) FROM notifications), 0)), true)`;
+
 export const migrations: Migration[] = [
   {
     id: 1,
@@ -713,7 +720,7 @@ export const migrations: Migration[] = [
          name VARCHAR PRIMARY KEY,
          key VARCHAR NOT NULL,
          created_at BIGINT NOT NULL)`,
-      `SELECT setval('notification_id_seq', coalesce((SELECT max(id) FROM notifications), 0) + 1, false)`,
+      NotificationSequencePastIds,
     ],
   },
 ];

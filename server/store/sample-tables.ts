@@ -17,7 +17,7 @@ import { rowsFromColumns, type RollupRows } from '../rollups/rows.js';
 import type { SampleBatch } from '../ingest/sample-columns.js';
 import { copyRollups, copySamples, prepareRollupDays, prepareSampleDays } from './postgres/samples-write.js';
 import { readSamples as pgReadSamples, readStoredRollups, type PgReader } from './postgres/samples-read.js';
-import { MinuteRollupRows, RollupLevels, SampleBlocks, SampleRounds, ensureDays } from './postgres/samples-schema.js';
+import { MinuteRollupRows, RollupLevels, SampleBlocks, SampleRounds, ensureDays, withDayPartitions } from './postgres/samples-schema.js';
 import { rollupRowCount, sampleCounts } from './postgres/samples-retention.js';
 
 /** The PostgreSQL pool of a store (undefined on DuckDB). */
@@ -28,6 +28,18 @@ export function pgPoolOf(store: Pick<Store, 'dialect'>): Pool | undefined {
 /** The PostgreSQL connection a Queryable runs on (undefined on DuckDB). */
 export function pgReaderOf(q: Queryable): PgReader | undefined {
   return dialectOf(q) === 'postgres' ? q.pg : undefined;
+}
+
+/**
+ * `prepare` (one of the prepare*Write below), then `work` (the transaction that writes). On
+ * PostgreSQL, when another process (a replica's retention) dropped a day partition this one
+ * made and still believed in, `work` fails; then the partitions are made anew and `work` runs
+ * once more (postgres/samples-schema.ts withDayPartitions). Every writer of samples and rollup
+ * rows goes through here, so no row is lost to a partition another process dropped.
+ */
+export function inDayPartitions<T>(store: Pick<Store, 'dialect'>, prepare: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  const pool = pgPoolOf(store);
+  return pool ? withDayPartitions(pool, prepare, work) : prepare().then(work);
 }
 
 /** Before the writing transaction: PostgreSQL makes the day partitions a flush's samples need (nothing on DuckDB). */

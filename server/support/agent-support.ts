@@ -34,7 +34,7 @@ export async function requestAgentSupport(
 ): Promise<SupportTicketResult> {
   const agent = await deps.store.read((q) => findAgent(q, args.id));
   if (!agent || agent.accountId !== p.accountId) throw notFound(`Agent ${args.id} not found.`);
-  const wait = deps.limit.take(`${p.accountId}:${p.userId}`, Date.now());
+  const wait = await deps.limit.take(`${p.accountId}:${p.userId}`, Date.now());
   if (wait > 0) throw tooManyRequests(`At most ${AgentSupportPerUserPerHour} support requests an hour. Try again in ${Math.ceil(wait / 60_000)} minute(s).`, Math.ceil(wait / 1000));
   const about = {
     ID: agent.id,
@@ -49,7 +49,7 @@ export async function requestAgentSupport(
 }
 
 export function agentSupportRoute(app: FastifyInstance, support: SupportDeps): void {
-  const limit = new SlidingWindowLimit(AgentSupportPerUserPerHour, 3600_000);
+  const limit = new SlidingWindowLimit(AgentSupportPerUserPerHour, 3600_000, app.counters('agent-support'));
   app.post<{ Querystring: { id: number; name?: string; email?: string; problemStatement: string }; Body: unknown }>(
     '/cmd/cloudconnect-agent-get-support',
     {

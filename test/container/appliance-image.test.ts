@@ -7,13 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, signIn } from '../support/appliance.js';
 import { Podman } from './support/podman.js';
-import { buildApplianceImage, ensureBaseImages } from './support/images.js';
+import { ensureBaseImages, treeApplianceImage } from './support/images.js';
+import { expectConsoleServed } from './support/wait.js';
 import { requireProjectNode } from '../support/project-node.js';
 import type { TargetIdResult } from '../../server/contract/targets.js';
 import type { DataPointBuckets } from '../../server/contract/data.js';
 
 const runId = randomBytes(4).toString('hex');
-const image = `localhost/hopwatch-it-${runId}:latest`;
+// The working tree's image, shared with the suites that run it (compose-cluster): built here
+// when no earlier suite or run built this tree, kept for them afterwards (support/images.ts).
+let image = '';
 const rootPassword = `root-${randomBytes(8).toString('hex')}`;
 const json = { 'content-type': 'application/json' };
 
@@ -21,19 +24,18 @@ let podman: Podman;
 
 beforeAll(async () => {
   podman = await Podman.open();
-  let t = Date.now();
+  const t = Date.now();
   await ensureBaseImages(podman);
   console.log(`[container] base images ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  t = Date.now();
-  await buildApplianceImage(podman, image);
-  console.log(`[container] image built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const tree = await treeApplianceImage(podman);
+  image = tree.image;
+  console.log(`[container] image ${image}: ${tree.builtSeconds ? `built in ${tree.builtSeconds.toFixed(1)} s` : 'built earlier for this tree (cached)'}`);
   const size = await podman.imageSize(image);
   console.log(`[container] image size: ${(size / 1e6).toFixed(1)} MB (${size} bytes)`);
 }, 30 * 60_000);
 
 afterAll(async () => {
   if (!podman) return;
-  await podman.run(['rmi', '-f', image]);
   podman.dispose();
 }, 120_000);
 
@@ -84,16 +86,7 @@ describe('the image run with podman', () => {
   }, 120_000);
 
   it('serves the console', async () => {
-    const page = await fetch(`${url}/`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const html = await page.text();
-    expect(html).toContain('<div id="root">');
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
-    expect(script, 'the built console references its bundle').toBeDefined();
-    const bundle = await fetch(new URL(script!, url));
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    await expectConsoleServed(url, await fetch(`${url}/`));
   });
 
   it('signs in the root user with the password given in HOPWATCH_ROOT_PASSWORD', async () => {

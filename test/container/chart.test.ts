@@ -1,12 +1,15 @@
 // The Helm chart without helm (no helm binary here, so `helm template` is not run): values.yaml
 // against values.schema.json, the templates' action syntax and block structure, named
-// templates and .Values paths that exist, and the YAML skeleton of every manifest.
+// templates and .Values paths that exist, the YAML skeleton of every manifest, and the objects
+// each mode renders to (support/helm-render.ts: Go templates with the chart's functions): the
+// embedded single-replica StatefulSet (the default) and the cluster on PostgreSQL and Redis.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { hasValuesPath, roughRender, scanTemplate } from './support/go-template.js';
+import { renderChart } from './support/helm-render.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const chartDir = join(repo, 'charts/hopwatch');
@@ -19,6 +22,21 @@ const schema = JSON.parse(read(join(chartDir, 'values.schema.json')));
 const templateFiles = readdirSync(templatesDir).sort();
 const templates = Object.fromEntries(templateFiles.map((f) => [f, read(join(templatesDir, f))]));
 const scans = Object.fromEntries(templateFiles.map((f) => [f, scanTemplate(templates[f])]));
+
+/** The cluster values of docs/deploy.md "Running a cluster". */
+const cluster = {
+  replicaCount: 3,
+  database: { existingSecret: 'hw-db' },
+  redis: { url: 'redis://redis.hw.svc:6379' },
+};
+/** The workload of a render: the Deployment in the cluster, else the StatefulSet. */
+const workload = (r: ReturnType<typeof renderChart>) => (r.find('Deployment') ?? r.find('StatefulSet'))!;
+const envOf = (w: Record<string, any>): Record<string, any> => Object.fromEntries(w.spec.template.spec.containers[0].env.map((e: any) => [e.name, e]));
+const mergeForSchema = (o: Record<string, any>) => {
+  const v = structuredClone(values);
+  for (const [k, val] of Object.entries(o)) v[k] = typeof val === 'object' ? { ...v[k], ...val } : val;
+  return v;
+};
 
 const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 const clone = <T>(v: T): T => structuredClone(v);
@@ -49,7 +67,11 @@ describe('values.yaml and values.schema.json', () => {
   });
 
   it.each([
-    ['a replica count (one DuckDB writer only)', (v: any) => (v.replicaCount = 2)],
+    ['a replica count above 1 without PostgreSQL and Redis (one DuckDB writer only)', (v: any) => (v.replicaCount = 2)],
+    ['a replica count above 1 with PostgreSQL but no Redis', (v: any) => Object.assign(v, { replicaCount: 3, database: { ...v.database, url: 'postgres://hw@db/hw' } })],
+    ['a replica count above 1 with Redis but no PostgreSQL', (v: any) => Object.assign(v, { replicaCount: 3, redis: { ...v.redis, existingSecret: 'hw-redis' } })],
+    ['a Redis URL that is not redis:// or rediss://', (v: any) => (v.redis.url = 'http://redis:6379')],
+    ['no replica at all', (v: any) => (v.replicaCount = 0)],
     ['a data size that is not a quantity', (v: any) => (v.persistence.size = 'lots')],
     ['a service port out of range', (v: any) => (v.service.port = 70000)],
     ['an unknown service type', (v: any) => (v.service.type = 'ExternalName')],
@@ -102,8 +124,7 @@ describe('templates', () => {
   });
 
   it('the StatefulSet runs exactly one replica with a volume claim template mounted at /data', () => {
-    const [sts] = manifests('statefulset.yaml');
-    expect(sts.kind).toBe('StatefulSet');
+    const sts = renderChart(chartDir).find('StatefulSet')!;
     expect(sts.spec.replicas).toBe(1);
     expect(sts.spec.volumeClaimTemplates.map((t: any) => t.metadata.name)).toEqual(['data']);
     const container = sts.spec.template.spec.containers[0];
@@ -114,13 +135,15 @@ describe('templates', () => {
     const env = Object.fromEntries(container.env.map((e: any) => [e.name, e]));
     expect(env.HOPWATCH_DATA_DIR.value).toBe('/data');
     expect(env.HOPWATCH_PORT.value).toBe('8080');
-    expect(env.HOPWATCH_ROOT_PASSWORD.valueFrom.secretKeyRef).toBeDefined();
+    expect(env.HOPWATCH_ROOT_PASSWORD.valueFrom.secretKeyRef).toEqual({ name: 'hw-hopwatch', key: 'root-password' });
   });
 
   it('the container and pod security contexts come from the values checked above', () => {
-    const sts = templates['statefulset.yaml'];
-    expect(sts).toMatch(/^ {6}securityContext:\n\s+\{\{- toYaml \.Values\.podSecurityContext \| nindent 8 \}\}/m);
-    expect(sts).toMatch(/^ {10}securityContext:\n\s+\{\{- toYaml \.Values\.securityContext \| nindent 12 \}\}/m);
+    for (const mode of [{}, cluster]) {
+      const pod = workload(renderChart(chartDir, mode)).spec.template.spec;
+      expect(pod.securityContext).toEqual(values.podSecurityContext);
+      expect(pod.containers[0].securityContext).toEqual(values.securityContext);
+    }
     expect(values.securityContext.capabilities).toEqual({ drop: ['ALL'], add: ['NET_RAW'] });
     expect(values.podSecurityContext.runAsNonRoot).toBe(true);
   });
@@ -134,9 +157,13 @@ describe('templates', () => {
   });
 
   it('HOPWATCH_DATABASE_URL comes from database.existingSecret or database.url, and only a postgres:// URL passes the schema (issue 42)', () => {
-    const t = templates['statefulset.yaml'];
-    expect(t).toMatch(/\{\{- if \.Values\.database\.existingSecret \}\}\s+- name: HOPWATCH_DATABASE_URL\s+valueFrom:\s+secretKeyRef:/);
-    expect(t).toMatch(/\{\{- else if \.Values\.database\.url \}\}\s+- name: HOPWATCH_DATABASE_URL\s+value: \{\{ \.Values\.database\.url \| quote \}\}/);
+    const env = (o: Record<string, unknown>) => envOf(workload(renderChart(chartDir, o)));
+    expect(env({}).HOPWATCH_DATABASE_URL).toBeUndefined();
+    expect(env({ database: { url: 'postgres://hopwatch@db:5432/hopwatch' } }).HOPWATCH_DATABASE_URL).toEqual({ name: 'HOPWATCH_DATABASE_URL', value: 'postgres://hopwatch@db:5432/hopwatch' });
+    expect(env({ database: { existingSecret: 'hw-db', url: 'postgres://ignored' } }).HOPWATCH_DATABASE_URL).toEqual({
+      name: 'HOPWATCH_DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'hw-db', key: 'database-url' } },
+    });
     expect(values.database).toEqual({ url: '', existingSecret: '', existingSecretKey: 'database-url' });
     const v = clone(values);
     v.database.url = 'postgres://hopwatch@db:5432/hopwatch';
@@ -175,11 +202,90 @@ describe('templates', () => {
     expect(validate(on)).toBe(false);
   });
 
-  it('the Services select the pod by the selector labels and target the named port', () => {
-    const services = manifests('service.yaml');
-    expect(services.map((s) => s.kind)).toEqual(['Service', 'Service']);
+  it('the Services select the pod by the selector labels and target the named port; the headless one governs the StatefulSet', () => {
+    const single = renderChart(chartDir);
+    const services = single.manifests.filter((m) => m.kind === 'Service');
+    expect(services.map((s) => s.metadata.name)).toEqual(['hw-hopwatch', 'hw-hopwatch-headless']);
     expect(services[1].spec.clusterIP).toBe('None');
-    for (const s of services) expect(s.spec.ports[0].targetPort).toBe('http');
-    expect(templates['statefulset.yaml']).toMatch(/serviceName: \{\{ include "hopwatch\.fullname" \. \}\}-headless/);
+    expect(single.find('StatefulSet')!.spec.serviceName).toBe('hw-hopwatch-headless');
+    const pod = single.find('StatefulSet')!.spec.template.metadata.labels;
+    for (const s of services) {
+      expect(s.spec.ports[0].targetPort).toBe('http');
+      for (const [k, v] of Object.entries(s.spec.selector)) expect(pod[k]).toBe(v);
+    }
+    expect(services[0].spec.sessionAffinity).toBeUndefined();
+  });
+});
+
+describe('the two modes, rendered', () => {
+  it('by default: the embedded single-replica StatefulSet with its volume, and no cluster objects', () => {
+    const r = renderChart(chartDir);
+    expect(r.manifests.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
+      'Secret/hw-hopwatch', 'Service/hw-hopwatch', 'Service/hw-hopwatch-headless', 'StatefulSet/hw-hopwatch',
+    ]);
+    const env = envOf(r.find('StatefulSet')!);
+    expect(env.HOPWATCH_REDIS_URL).toBeUndefined();
+    expect(r.notes).toContain('rollout status statefulset/hw-hopwatch');
+    expect(r.notes).toContain('delete the PersistentVolumeClaim data-hw-hopwatch-0');
+  });
+
+  it('PostgreSQL alone keeps the StatefulSet (a cluster needs Redis too)', () => {
+    const r = renderChart(chartDir, { database: { url: 'postgres://hw@db/hw' } });
+    expect(r.find('StatefulSet')).toBeDefined();
+    expect(r.find('Deployment')).toBeUndefined();
+    expect(r.find('PodDisruptionBudget')).toBeUndefined();
+  });
+
+  it('with PostgreSQL and Redis: a Deployment of replicaCount replicas, no volume claim, shared keys, a PodDisruptionBudget', () => {
+    const v = mergeForSchema(cluster);
+    expect(validate(v), JSON.stringify(validate.errors)).toBe(true);
+    const r = renderChart(chartDir, cluster);
+    expect(r.manifests.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual([
+      'Deployment/hw-hopwatch', 'PodDisruptionBudget/hw-hopwatch', 'Secret/hw-hopwatch', 'Secret/hw-hopwatch-keys', 'Service/hw-hopwatch',
+    ]);
+    const dep = r.find('Deployment')!;
+    expect(dep.spec.replicas).toBe(3);
+    expect(dep.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
+    expect(dep.spec.volumeClaimTemplates).toBeUndefined();
+    const pod = dep.spec.template.spec;
+    const container = pod.containers[0];
+    // Ready only when the database and Redis answer (/readyz); alive on /healthz.
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    const env = envOf(dep);
+    expect(env.HOPWATCH_DATABASE_URL.valueFrom.secretKeyRef).toEqual({ name: 'hw-db', key: 'database-url' });
+    expect(env.HOPWATCH_REDIS_URL).toEqual({ name: 'HOPWATCH_REDIS_URL', value: 'redis://redis.hw.svc:6379' });
+    // /data is each pod's scratch; the key files come from one Secret, the same on every replica.
+    const volumes = Object.fromEntries(pod.volumes.map((x: any) => [x.name, x]));
+    expect(volumes.data).toEqual({ name: 'data', emptyDir: {} });
+    expect(volumes.keys.secret.secretName).toBe('hw-hopwatch-keys');
+    const keyFiles = ['liveshare.key', 'agent-setup.key', 'remote-server.key'];
+    expect(container.volumeMounts.filter((m: any) => m.name === 'keys')).toEqual(
+      keyFiles.map((k) => ({ name: 'keys', mountPath: `/data/${k}`, subPath: k, readOnly: true })),
+    );
+    const keys = r.find('Secret', 'hw-hopwatch-keys')!;
+    expect(Object.keys(keys.data)).toEqual(keyFiles);
+    for (const k of keyFiles) expect(Buffer.from(Buffer.from(keys.data[k], 'base64').toString(), 'base64')).toHaveLength(32);
+    expect(keys.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    // The replicas spread over nodes, and the PDB lets one go at a time.
+    expect(pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey).toBe('kubernetes.io/hostname');
+    const pdb = r.find('PodDisruptionBudget')!;
+    expect(pdb.apiVersion).toBe('policy/v1');
+    expect(pdb.spec.maxUnavailable).toBe(1);
+    expect(pdb.spec.selector.matchLabels).toEqual(dep.spec.selector.matchLabels);
+    for (const [k, val] of Object.entries(dep.spec.selector.matchLabels)) expect(dep.spec.template.metadata.labels[k]).toBe(val);
+    expect(r.find('Service')!.spec.sessionAffinity).toBe('ClientIP');
+    expect(r.notes).toContain('rollout status deployment/hw-hopwatch');
+    expect(r.notes).not.toContain('PersistentVolumeClaim');
+  });
+
+  it('the cluster uses the keys Secret the user names (moved from the single mode) and makes none', () => {
+    const r = renderChart(chartDir, { ...cluster, keys: { existingSecret: 'hopwatch-keys' } });
+    expect(r.find('Secret', 'hw-hopwatch-keys')).toBeUndefined();
+    expect(r.find('Deployment')!.spec.template.spec.volumes.find((x: any) => x.name === 'keys').secret.secretName).toBe('hopwatch-keys');
+  });
+
+  it('the PodDisruptionBudget can be turned off', () => {
+    expect(renderChart(chartDir, { ...cluster, podDisruptionBudget: { enabled: false } }).find('PodDisruptionBudget')).toBeUndefined();
   });
 });

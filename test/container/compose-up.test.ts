@@ -14,6 +14,7 @@ import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 import { hostCaBundle, Podman, run } from './support/podman.js';
 import { debianImage, ensureBaseImages, nodeBaseImage, repoRoot } from './support/images.js';
 import { deployDocPodmanComposeEnv, deployDocBackupScript } from './support/deploy-doc.js';
+import { containerReport, until as waitUntil } from './support/wait.js';
 
 const runId = randomBytes(4).toString('hex');
 // HOPWATCH_COMPOSE_IMAGE: an image already built from this tree (kept; saves the slow build).
@@ -41,22 +42,8 @@ async function call<T>(path: string): Promise<T> {
 }
 
 /** The containers and their logs, for a failure message. */
-async function containerReport(): Promise<string> {
-  const ps = await podman.run(['ps', '-a', '--format', '{{.Names}} {{.Status}}']);
-  const names = ps.stdout.split('\n').map((l) => l.split(' ')[0]).filter((n) => n.includes(runId));
-  const logs = await Promise.all(names.map(async (n) => `--- ${n}\n${(await podman.run(['logs', '--tail', '40', n])).stdout}${(await podman.run(['logs', '--tail', '40', n])).stderr}`));
-  return `${ps.stdout}\n${logs.join('\n')}`;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${await containerReport()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+const containerReportOfRun = () => containerReport(podman, (n) => n.includes(runId));
+const until = <T>(what: string, fn: () => Promise<T | undefined>) => waitUntil(what, fn, containerReportOfRun);
 
 beforeAll(async () => {
   podman = await Podman.open();

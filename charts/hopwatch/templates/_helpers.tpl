@@ -61,3 +61,19 @@ root-password
 app.kubernetes.io/name: {{ include "hopwatch.name" . }}-agent
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
+
+{{/* "true" when the values name PostgreSQL and Redis: the cluster (a Deployment of replicaCount replicas), else "". */}}
+{{- define "hopwatch.clustered" -}}
+{{- if and (or .Values.database.url .Values.database.existingSecret) (or .Values.redis.url .Values.redis.existingSecret) -}}
+true
+{{- end }}
+{{- end }}
+
+{{/* The Secret with the replicas' shared key files: the user's own, or the chart's. */}}
+{{- define "hopwatch.keysSecretName" -}}
+{{- if .Values.keys.existingSecret }}
+{{- .Values.keys.existingSecret }}
+{{- else }}
+{{- include "hopwatch.fullname" . }}-keys
+{{- end }}
+{{- end }}

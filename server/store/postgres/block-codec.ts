@@ -119,7 +119,7 @@ export class ByteReader {
   }
 
   /** Adds `base` plus each of `count` packed values of `width` bits, as running sums, into out[from..]. */
-  unpackDeltas(out: Float64Array, from: number, count: number, width: number, base: number, minDelta: number): number {
+  unpackDeltas(out: Float64Array | Int32Array, from: number, count: number, width: number, base: number, minDelta: number): number {
     let v = base;
     if (width === 0) {
       for (let i = 0; i < count; i++) out[from + i] = v += minDelta;
@@ -217,8 +217,11 @@ export function writeColumn(w: ByteWriter, values: ArrayLike<number>, n: number,
   }
 }
 
-/** Reads a column of `n` values that writeColumn wrote, into out[0..n) (NULLs as NaN). */
-export function readColumn(r: ByteReader, n: number, out: Float64Array = new Float64Array(n)): Float64Array {
+/**
+ * Reads a column of `n` values that writeColumn wrote, into out[0..n) (NULLs as NaN). An
+ * Int32Array `out` takes a column of whole numbers without NULLs that fit it (counts, flags).
+ */
+export function readColumn<T extends Float64Array | Int32Array = Float64Array>(r: ByteReader, n: number, out: T = new Float64Array(n) as T): T {
   const hasNull = r.byte() === 1;
   const bitmap = hasNull ? r.bytes(Math.ceil(n / 8)) : undefined;
   if (n) {

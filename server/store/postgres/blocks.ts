@@ -53,6 +53,19 @@ export function decodeRollupBlock(data: Uint8Array, detail: Uint8Array | null, n
   return out;
 }
 
+/**
+ * decodeRollupBlock into `out` (per RollupBlockColumns index, undefined: not wanted) at rows
+ * [at, at + n): no arrays of its own. The lean columns always; the others when `detail` is given.
+ */
+export function decodeRollupBlockInto(data: Uint8Array, detail: Uint8Array | null, n: number, out: readonly (Float64Array | Int32Array | undefined)[], at: number): void {
+  const lean = new ByteReader(data);
+  for (const k of LeanBlockColumns) readColumn(lean, n, out[k]!.subarray(at, at + n));
+  if (detail) {
+    const rest = new ByteReader(detail);
+    for (const k of DetailBlockColumns) readColumn(rest, n, out[k]!.subarray(at, at + n));
+  }
+}
+
 /** A round row's hops (one byte each) and latencies (little-endian int32) back as numbers. */
 export function roundSamples(hops: Uint8Array, latencies: Uint8Array): { hop: Uint8Array; latency: Int32Array } {
   const k = hops.length;

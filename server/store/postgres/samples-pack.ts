@@ -8,7 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { RollupRowColumns } from '../../rollups/columns.js';
 import { RollupBlockColumns, encodeRollupBlock, encodeSampleBlock, roundSamples } from './blocks.js';
 import { CopyRows, copyInto } from './copy-binary.js';
-import { DayMs, RollupLevels, SampleBlockPeriod, SampleBlocks, SampleRounds, MinuteRollupBlocks, MinuteRollupRows, dayOf, ensureDays, partitionName, type RollupLevelTables } from './samples-schema.js';
+import { DayMs, RollupLevels, SampleBlockPeriod, SampleBlocks, SampleRounds, MinuteRollupBlocks, MinuteRollupRows, dayOf, ensureDays, partitionName, withDayPartitions, type RollupLevelTables } from './samples-schema.js';
 
 /**
  * Samples are packed once their hour ended this long before the session's newest round: a
@@ -65,9 +65,17 @@ async function daySteps(
     for (let day = dayOf(s.first); day * DayMs < s.until; day++) {
       const from = Math.max(s.first, day * DayMs);
       const to = Math.min(s.until, (day + 1) * DayMs);
-      await before?.(day);
-      const t0 = performance.now();
-      const r = await inTransaction(pool, (c) => step(c, s.sessionId, from, to));
+      let t0 = 0;
+      const r = await withDayPartitions(
+        pool,
+        async () => {
+          await before?.(day);
+        },
+        () => {
+          t0 = performance.now();
+          return inTransaction(pool, (c) => step(c, s.sessionId, from, to));
+        },
+      );
       report.longestMs = Math.max(report.longestMs, performance.now() - t0);
       report.transactions++;
       report.rows += r.rows;
@@ -101,11 +109,15 @@ async function vacuum(pool: Pool, tables: string[]): Promise<void> {
       await c.query('COMMIT');
     } catch (e) {
       await c.query('ROLLBACK').catch(() => undefined);
-      if ((e as { code?: string }).code !== '55P03') throw e; // lock_not_available: vacuumed instead
+      const code = (e as { code?: string }).code;
+      if (code === '42P01') continue; // undefined_table: another process's retention dropped the day meanwhile
+      if (code !== '55P03') throw e; // lock_not_available: vacuumed instead
     } finally {
       c.release();
     }
-    if (!truncated) await pool.query(`VACUUM ${t}`);
+    if (!truncated) await pool.query(`VACUUM ${t}`).catch((e: { code?: string }) => {
+      if (e.code !== '42P01') throw e; // dropped meanwhile: nothing left to vacuum
+    });
   }
 }
 

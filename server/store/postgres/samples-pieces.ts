@@ -11,10 +11,10 @@ export async function pgStorePieces(pool: PgReader, sessionId: number, g: Segmen
   if (g.level < 0) return [{ kind: 'samples', samples: await readSamples(pool, sessionId, g.from, g.to) }];
   const resolution = RollupResolutionsMs[g.level];
   if (grid.period / resolution > PlainRowsPerBucket) return [{ kind: 'rows', rows: await readReducedRollups(pool, resolution, sessionId, g.from, g.to, grid) }];
-  if (!detailHop) return [{ kind: 'rows', rows: await readStoredRollups(pool, resolution, sessionId, g.from, g.to) }];
+  if (!detailHop) return [{ kind: 'rows', rows: await readStoredRollups(pool, resolution, sessionId, g.from, g.to, { kind: 'all' }, 'hop') }];
   const [own, lean] = await Promise.all([
-    readStoredRollups(pool, resolution, sessionId, g.from, g.to, { kind: 'hop', hop: detailHop }),
-    readStoredRollups(pool, resolution, sessionId, g.from, g.to, { kind: 'lean' }),
+    readStoredRollups(pool, resolution, sessionId, g.from, g.to, { kind: 'hop', hop: detailHop }, 'hop'),
+    readStoredRollups(pool, resolution, sessionId, g.from, g.to, { kind: 'lean' }, 'hop'),
   ]);
   return [
     { kind: 'rows', rows: own },

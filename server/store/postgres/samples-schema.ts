@@ -103,7 +103,9 @@ export const partitionName = (t: DayTable, day: number): string => `${t.name}_d$
 /** The day (number since 1970, UTC) a time falls in. */
 export const dayOf = (ms: number): number => Math.floor(ms / DayMs);
 
-// Partitions known to exist, per pool: a COPY checks its days here, not in the catalog.
+// Partitions known to exist, per pool: a COPY checks its days here, not in the catalog. Another
+// process (a replica's retention) may drop one of them meanwhile: withDayPartitions then makes
+// it again (docs/store.md "Samples on PostgreSQL", "Several processes").
 const known = new WeakMap<object, Set<string>>();
 const knownOf = (pool: object) => {
   let s = known.get(pool);
@@ -115,6 +117,38 @@ const knownOf = (pool: object) => {
 export function forgetPartitions(pool: object, names: Iterable<string>): void {
   const s = knownOf(pool);
   for (const n of names) s.delete(n);
+}
+
+/** Forgets every partition known of a pool: the next ensureDays asks the catalog again. */
+export function forgetAllPartitions(pool: object): void {
+  known.delete(pool);
+}
+
+/**
+ * Whether a write failed because no partition holds one of its rows: the day's partition is
+ * not there although this process made it (another process dropped it since).
+ */
+export function isMissingPartition(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err?.code === '23514' && /no partition of relation/.test(err.message ?? '');
+}
+
+/**
+ * `prepare` (ensureDays of what `work` writes, on the pool), then `work` (a transaction that
+ * writes them). When `work` fails for a missing partition, what this process knew of the
+ * pool's partitions is forgotten and both run once more: the rolled-back transaction is
+ * written again into the partitions made anew. Another failure is the caller's.
+ */
+export async function withDayPartitions<T>(pool: object, prepare: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  await prepare();
+  try {
+    return await work();
+  } catch (e) {
+    if (!isMissingPartition(e)) throw e;
+    forgetAllPartitions(pool);
+    await prepare();
+    return work();
+  }
 }
 
 /**

@@ -6,7 +6,9 @@
 //                                   node:24-bookworm-slim
 // Both are cached across runs (skipped when present): they change only with the Node version.
 // Then the appliance image itself, built from the working tree with the Dockerfile.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { requireProjectNode } from '../../support/project-node.js';
@@ -74,4 +76,53 @@ export async function buildApplianceImage(podman: Podman, tag: string): Promise<
     ],
     20 * 60_000,
   );
+}
+
+/**
+ * A hash of the build context the Dockerfile reads: every file git lists (tracked, or new and
+ * not ignored) outside the top-level names .dockerignore leaves out, path and content. Two
+ * trees with the same hash (and the same base image names) build the same image.
+ */
+export function contextHash(dir: string, excludedTopLevel: Set<string>, buildArgs: string[] = []): string {
+  const listed = execFileSync('git', ['-C', dir, 'ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const hash = createHash('sha256');
+  for (const a of buildArgs) hash.update(`${a}\0`);
+  for (const file of listed.split('\0').filter(Boolean).sort()) {
+    if (excludedTopLevel.has(file.split('/')[0]) && !file.startsWith('docs/insights/')) continue;
+    const path = join(dir, file);
+    if (!existsSync(path)) continue; // deleted in the working tree, not yet in the index
+    hash.update(`${file}\0`).update(readFileSync(path)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The top-level names .dockerignore leaves out of the appliance's build context. */
+function dockerIgnoredTopLevel(): Set<string> {
+  const lines = readFileSync(join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  return new Set(lines.filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !/[*/]/.test(l)));
+}
+
+/**
+ * The appliance image of this working tree, shared by the container suites that only run it
+ * (not the ones that test building it): tagged by the build context's hash, built once when
+ * missing, and kept across runs like the base images; the tags of older trees are removed
+ * when a new one is built, so one image at most stays. Returns the tag and the seconds the
+ * build took (0: it was there already).
+ */
+export async function treeApplianceImage(podman: Podman): Promise<{ image: string; builtSeconds: number }> {
+  const repository = 'localhost/hopwatch-tree';
+  // The local base images are named by the Node version they carry: part of the hash too.
+  const image = `${repository}:${contextHash(repoRoot, dockerIgnoredTopLevel(), [nodeBaseImage, debianImage])}`;
+  if (await podman.imageExists(image)) return { image, builtSeconds: 0 };
+  await removeOtherTags(podman, repository, image);
+  const t0 = Date.now();
+  await buildApplianceImage(podman, image);
+  return { image, builtSeconds: (Date.now() - t0) / 1000 };
+}
+
+/** Removes every tag of `repository` but `keep` (the images of older trees or Containerfiles). */
+export async function removeOtherTags(podman: Podman, repository: string, keep: string): Promise<void> {
+  const listed = await podman.run(['images', '--format', '{{.Repository}}:{{.Tag}}', repository]);
+  const others = listed.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith(`${repository}:`) && l !== keep);
+  if (others.length > 0) await podman.run(['rmi', '-f', ...others]);
 }

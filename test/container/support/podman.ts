@@ -48,7 +48,8 @@ export class Podman {
     if (process.getuid?.() !== 0) {
       throw new Error('The container suite needs root (rootful podman, debootstrap). Run `npm test` as root.');
     }
-    const wanted = ['podman', 'runc', 'debootstrap', 'podman-compose'];
+    // The CNI dnsname plugin: containers on a compose network find each other by service name.
+    const wanted = ['podman', 'runc', 'debootstrap', 'podman-compose', 'golang-github-containernetworking-plugin-dnsname'];
     const missing: string[] = [];
     for (const p of wanted) {
       const q = await run('dpkg-query', ['-W', '-f=${Status}', p]);

@@ -207,7 +207,6 @@ export function SettingEditor(p: EditorProps) {
         className="setting-input"
         style={{ width: inputWidthPx(trait.Attributes.MaxChars) }}
         value={String(value ?? '')}
-        maxLength={trait.Attributes.MaxChars ?? undefined}
         onChange={(e) => onChange(e.target.value)}
       />
     );
