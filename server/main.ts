@@ -45,8 +45,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
-  await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
+  // Replicas starting together on one PostgreSQL database make the first start's users once
+  // (each looks, then creates): one at a time, the second finds them made.
+  await store.alone('first start', async () => {
+    await ensureRootUser(store, config, (line) => process.stdout.write(`${line}\n`));
+    await ensureStaffUser(store, config, (line) => process.stdout.write(`${line}\n`));
+  });
 
   // An embedded store answers migrate-store's requests for a snapshot while it runs (docs/deploy.md).
   const stopSnapshots = store instanceof DuckStore ? answerSnapshotRequests(store, config.dataDir, say) : () => undefined;

@@ -97,6 +97,9 @@ const PostgresSuites = [
   'test/security/authorization-matrix.test.ts',
   // Issue 43: the leader lease on PostgreSQL (skips without HOPWATCH_TEST_STORE=postgres), and the replicas' suites.
   'server/cluster/leadership.integration.test.ts',
+  // Two appliances on one database (issue 42 item 1): keys, ids and the first start shared.
+  'test/store/replicas.test.ts',
+  'server/store/server-keys.integration.test.ts',
   clusterSuites,
 ];
 // Not listed: suites that start their own throwaway PostgreSQL whatever HOPWATCH_TEST_STORE says

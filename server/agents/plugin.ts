@@ -1,7 +1,7 @@
 // Agent calls of spec 1 section 7 (/cmd/...), the agent program's enrolment, and the agent
 // link (/agentLink). The hub's agent methods call the same service functions.
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Claim } from '../contract/account.js';
@@ -53,8 +53,8 @@ export default async function agentsPlugin(app: FastifyInstance, opts: { runner:
   const links: AgentLinks = new AgentLinks({ store: app.store, ingest: opts.ingest, events: app.events, log: app.log, takeOver, givenUp: (agentId) => givenUp({ fence }, agentId) });
   // One replica of several: commands reach the agent wherever it is linked; presence is shared.
   if (app.cluster) links.usePeers(new RedisLinkPeers(app.cluster, app.config.presenceTtlMs, app.log));
-  // The setup keys kept for showing Auto Setup links again are sealed under their own key file (server/agents/setup-keys.ts).
-  const seal = PasswordSeal.forDataDir(dirname(app.store.path), 'agent-setup.key');
+  // The setup keys kept for showing Auto Setup links again are sealed under their own key (server/agents/setup-keys.ts; a file, or a row on PostgreSQL).
+  const seal = PasswordSeal.forStore(app.store, 'agent-setup.key');
   // The Local Machine is this server: connected since now, with its version and OS.
   const localMachine = localMachineDetails({ version: opts.version, startedAt: Date.now() }, thisMachine());
   const deps: agents.AgentDeps = { store: app.store, events: app.events, config: app.config, settings: agentSettings(), links, runner: opts.runner, seal, localMachine };

@@ -79,7 +79,11 @@ export class AlertService {
   }
   /** The DuckDB write of the last batch (settles on success and on failure). */
   private storing: Promise<void> = Promise.resolve();
-  /** Notification ids are given here, before the store sees the row (from the stored maximum). */
+  /**
+   * DuckDB: notification ids are given here, before the store sees the row (from the stored
+   * maximum; the outbox journal needs them first). PostgreSQL takes them from the table's
+   * sequence in the write's transaction: every replica numbers from the same sequence.
+   */
   private lastNotificationId = 0;
   /** How long each step from an event to its delivery took (ms), for the bench and the docs. */
   readonly stages = new StageTimes();
@@ -232,7 +236,7 @@ export class AlertService {
           for (const h of notifying) {
             const v = await this.variables(q, h, addresses);
             const variablesJson = JSON.stringify({ ...v, sampleTime: h.time, windowFrom: h.from });
-            for (const act of h.alert.actions) rows.push({ id: ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
+            for (const act of h.alert.actions) rows.push({ id: this.journalInStore ? 0 : ++this.lastNotificationId, alertId: h.alert.id, actionId: act.id, sessionId: h.sessionId, event: h.event, variablesJson, attempts: 0, expiresAt, createdAt: now });
           }
         });
         const prepared = performance.now();

@@ -16,19 +16,30 @@ export type OutageKind = (typeof OutageKind)[keyof typeof OutageKind];
  * replica's mark is younger than two periods: the service did not stop); agent periods left
  * open by that run end at its mark (the server outage covers the rest); every remote agent is
  * offline from now until its link says hello.
+ *
+ * While another run's mark is that young, the agents are left as recorded: on PostgreSQL that
+ * run may be a replica holding their links (it records them going away and coming back), and
+ * a start here must not mark them offline (issue 42 item 1). A restart within a minute of a
+ * single server's stop then records no offline period for its agents' reconnect (seconds).
  */
 export async function recordServerStart(q: Queryable, nowMs: number): Promise<void> {
   const last = await q.one<{ alive: number | null }>('SELECT max(alive_at) AS alive FROM server_runs');
   const alive = last?.alive === null || last?.alive === undefined ? null : Number(last.alive);
-  if (alive !== null && alive < nowMs - 2 * ServerAliveMarkMs) {
+  const anotherRunAlive = alive !== null && alive >= nowMs - 2 * ServerAliveMarkMs;
+  if (alive !== null && !anotherRunAlive) {
     await q.run('INSERT INTO outage_periods (kind, agent_id, started_at, ended_at) VALUES ($1, 0, $2, $3)', [OutageKind.ServerDown, alive, nowMs]);
   }
+  if (!anotherRunAlive) await markAgentsOffline(q, alive, nowMs);
+  await q.run('INSERT INTO server_runs (started_at, alive_at) VALUES ($1, $1) ON CONFLICT (started_at) DO UPDATE SET alive_at = excluded.alive_at', [nowMs]);
+}
+
+/** Periods left open by the last run end at its mark; every remote agent is offline from now until its hello. */
+async function markAgentsOffline(q: Queryable, alive: number | null, nowMs: number): Promise<void> {
   await q.run('UPDATE outage_periods SET ended_at = greatest(started_at, $1) WHERE kind = $2 AND ended_at IS NULL', [alive ?? nowMs, OutageKind.AgentOffline]);
   await q.run(
     'INSERT INTO outage_periods (kind, agent_id, started_at, ended_at) SELECT $1, id, $2, NULL FROM agents WHERE id <> $3',
     [OutageKind.AgentOffline, nowMs, LocalMachineAgentId],
   );
-  await q.run('INSERT INTO server_runs (started_at, alive_at) VALUES ($1, $1) ON CONFLICT (started_at) DO UPDATE SET alive_at = excluded.alive_at', [nowMs]);
 }
 
 /** A remote agent's link came up (its open period ends) or went away (a period opens). */

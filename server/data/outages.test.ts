@@ -61,4 +61,14 @@ describe('outage periods', () => {
     await store.exclusive((q) => recordServerStart(q, at(1000) + ServerAliveMarkMs));
     expect(await outages(-1, 0, 1e6)).toHaveLength(before);
   });
+
+  it("leaves the agents as recorded when another run is alive: a replica's start does not mark the links it holds offline", async () => {
+    // Agent 7 linked to the running replica at 1010 s; a second replica starts at 1040 s.
+    await store.exclusive((q) => recordAgentConnection(q, 7, true, at(1010)));
+    await store.exclusive((q) => q.run('UPDATE server_runs SET alive_at = $1 WHERE started_at = $2', [at(1030), at(1000) + ServerAliveMarkMs]));
+    await store.exclusive((q) => recordServerStart(q, at(1040)));
+    expect(await outages(7, 1005, 2000)).toEqual([{ Reason: OutageReason.AgentOffline, Start: iso(1000), End: iso(1010) }]);
+    // Agent 8, offline since the last down, stays so (not ended at the other run's mark).
+    expect(await outages(8, 1005, 2000)).toEqual([{ Reason: OutageReason.AgentOffline, Start: iso(1000), End: null }]);
+  });
 });

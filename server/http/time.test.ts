@@ -19,6 +19,12 @@ describe('parseTime', () => {
     }
   });
 
+  it('gives whole milliseconds, as times are stored (PostgreSQL refuses 1.5 for a BIGINT)', () => {
+    expect(parseTime('1.5', 'When')).toBe(2);
+    expect(parseTime(1700000000000.4, 'When')).toBe(1700000000000);
+    expect(parseTime('2023-11-14T22:13:20.0004Z', 'When')).toBe(Date.UTC(2023, 10, 14, 22, 13, 20));
+  });
+
   it('leaves a time not given to the caller', () => {
     expect(parseOptionalTime(undefined, 'Start')).toBeUndefined();
     expect(parseOptionalTime(null, 'Start')).toBeUndefined();

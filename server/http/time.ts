@@ -15,7 +15,9 @@ export function parseTime(value: string | number, field: string): number {
   if (!Number.isFinite(ms) || Math.abs(ms) > MaxEpochMs) {
     throw badRequest(`${field} must be an ISO time or epoch milliseconds, got "${text.slice(0, 64)}".`);
   }
-  return ms;
+  // Whole milliseconds, as times are stored (BIGINT): DuckDB rounded "1.5" where it was bound
+  // to a BIGINT, PostgreSQL refuses it (a comment's When failed with 500 there).
+  return Math.round(ms);
 }
 
 /** As parseTime; undefined (use the default) when not given. */

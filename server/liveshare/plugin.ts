@@ -1,6 +1,5 @@
 // The eight LiveShare calls of spec 1 section 7 (/api/liveshare...). Each needs
 // SummaryManagement and the Professional licence; visitors reach none of them.
-import { dirname } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../account/authenticate.js';
 import { Claim, LicenseMode } from '../contract/account.js';
@@ -37,7 +36,7 @@ const historyBody = {
 const queryOf = (name: string, schema: object) => ({ type: 'object', required: [name], properties: { [name]: schema } });
 
 export default async function liveSharePlugin(app: FastifyInstance) {
-  const deps: links.LiveShareDeps = { store: app.store, events: app.events, config: app.config, seal: PasswordSeal.forDataDir(dirname(app.store.path)) };
+  const deps: links.LiveShareDeps = { store: app.store, events: app.events, config: app.config, seal: PasswordSeal.forStore(app.store) };
   const ctx = (r: FastifyRequest): links.CallContext => ({ address: r.ip, serverUrl: serverUrlOf(r) });
 
   app.get('/api/liveshare', { config: read, schema: { response: { 200: LiveShareLinkListSchema } } }, async (r) => links.listLinks(deps, requireUser(r), ctx(r)));

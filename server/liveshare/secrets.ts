@@ -2,10 +2,14 @@
 // together). A visit is checked against the password's SHA-256 (a fast hash is enough for a
 // random 128-bit secret: nothing can be guessed from it); managers copy the link's URL again
 // from the grid at any time, so the password is also kept sealed (AES-256-GCM) under a key
-// file beside the database: a copied database file alone does not give the links away.
+// file beside the database: a copied database file alone does not give the links away. On
+// PostgreSQL the key is a row of the database instead, shared by every replica
+// (server/store/server-keys.ts).
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Store } from '../store/db.js';
+import { newKeyText, type ServerKeyName } from '../store/server-keys.js';
 
 export const newShareId = (): string => randomBytes(16).toString('base64url');
 export const newSecurePW = (): string => randomBytes(16).toString('base64url');
@@ -22,18 +26,33 @@ export function passwordMatches(password: string, digest: string): boolean {
 export class PasswordSeal {
   private constructor(private readonly key: Buffer) {}
 
+  /**
+   * The store's seal of that name: on PostgreSQL the key the database holds (every replica the
+   * same), on DuckDB the data directory's key file (forDataDir).
+   */
+  static forStore(store: Pick<Store, 'path' | 'keys'>, name: ServerKeyName = 'liveshare.key'): PasswordSeal {
+    if (!store.keys) return PasswordSeal.forDataDir(dirname(store.path), name);
+    const text = store.keys.get(name);
+    if (text === undefined) throw new Error(`the database holds no ${name} (server_keys)`);
+    return PasswordSeal.fromText(text, `${name} in server_keys`);
+  }
+
   /** `fileName`: the key file (the settings' remote-server passwords use their own, docs/settings.md). */
-  static forDataDir(dataDir: string, fileName = 'liveshare.key'): PasswordSeal {
+  static forDataDir(dataDir: string, fileName: ServerKeyName = 'liveshare.key'): PasswordSeal {
     const file = join(dataDir, fileName);
     if (!existsSync(file)) {
       try {
-        writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+        writeFileSync(file, newKeyText(), { mode: 0o600, flag: 'wx' });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} is not a password key (32 bytes, base64).`);
+    return PasswordSeal.fromText(readFileSync(file, 'utf8'), file);
+  }
+
+  private static fromText(text: string, where: string): PasswordSeal {
+    const key = Buffer.from(text.trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${where} is not a password key (32 bytes, base64).`);
     return new PasswordSeal(key);
   }
 

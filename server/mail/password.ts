@@ -15,8 +15,9 @@ export type MailPasswordSeal = Pick<PasswordSeal, 'seal' | 'open'>;
 
 const seals = new Map<string, MailPasswordSeal>();
 
-/** The seal of the store's data directory (the key file is made on first use, mode 0600). */
-export function mailPasswordSeal(store: Pick<Store, 'path'>): MailPasswordSeal {
+/** The store's seal: the data directory's key file (made on first use, mode 0600), or PostgreSQL's row of it. */
+export function mailPasswordSeal(store: Pick<Store, 'path' | 'keys'>): MailPasswordSeal {
+  if (store.keys) return PasswordSeal.forStore(store);
   const dataDir = dirname(store.path);
   let seal = seals.get(dataDir);
   if (!seal) {

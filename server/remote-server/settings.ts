@@ -1,10 +1,13 @@
 // How a configuration names the remote-server packet type (ptTraceViaRemoteServer) and its
 // access in configurations.engine_json, and how its password is kept: sealed with AES-256-GCM
-// under a key file in the data directory (remote-server.key, mode 0600, made on first use).
+// under a key file in the data directory (remote-server.key, mode 0600, made on first use; on
+// PostgreSQL a row of server_keys, server/store/server-keys.ts).
 // The server must send the password to the other appliance, so it cannot be hashed; sealed,
 // a copied database alone does not give it away. It never goes back to a console in clear.
 import type { PasswordSeal as Seal } from '../liveshare/secrets.js';
 import { PasswordSeal } from '../liveshare/secrets.js';
+import type { Store } from '../store/db.js';
+import { dirname } from 'node:path';
 import type { RemoteServerAccess } from './client.js';
 
 /** The packet type's Name (the PacketType setting's value) and ID (spec 2 "Packet type"). */
@@ -19,8 +22,9 @@ export const PasswordMask = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
 
 const seals = new Map<string, Seal>();
 
-/** The data directory's seal for remote-server passwords. */
-export function remoteServerSeal(dataDir: string): Seal {
+/** The store's seal for remote-server passwords: the data directory's key file, or PostgreSQL's row of it. */
+export function remoteServerSeal(store: Pick<Store, 'path' | 'keys'>, dataDir = dirname(store.path)): Seal {
+  if (store.keys) return PasswordSeal.forStore(store, 'remote-server.key');
   let seal = seals.get(dataDir);
   if (!seal) {
     seal = PasswordSeal.forDataDir(dataDir, 'remote-server.key');

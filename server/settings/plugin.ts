@@ -25,7 +25,7 @@ export default async function settingsPlugin(app: FastifyInstance, opts: { runne
     runner: opts.runner,
     // The key file is made when the first remote-server password is saved.
     get seal() {
-      return remoteServerSeal(dataDir);
+      return remoteServerSeal(app.store, dataDir);
     },
   };
 

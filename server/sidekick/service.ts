@@ -2,7 +2,6 @@
 // under the Sidekick licence (112) and, as /sidekick, to any non-trial Professional server
 // (spec 3 section 6: "authenticated user, non-trial licence"). Its five targets are ordinary
 // traces of the account, members of one summary named "Sidekick".
-import { dirname } from 'node:path';
 import { Claim, LicenseMode } from '../contract/account.js';
 import { LocalMachineAgentId, SessionState } from '../contract/sessions.js';
 import {
@@ -213,7 +212,7 @@ export async function stopDiscoveries(): Promise<void> {
  */
 export async function shareUrls(deps: SidekickDeps, p: Principal, ctx: CallContext): Promise<SidekickShareUrl[]> {
   if (!sidekickAvailable(deps.config)) throw conflict(SidekickUnavailable);
-  const seal = PasswordSeal.forDataDir(dirname(deps.store.path));
+  const seal = PasswordSeal.forStore(deps.store);
   const lsDeps = { store: deps.store, events: deps.events, config: deps.config, seal };
   const state = await sidekickState(deps, p);
   if (state.Stage !== SidekickStage.Running && state.Stage !== SidekickStage.Done && state.Stage !== SidekickStage.DiscoveringTargets) {

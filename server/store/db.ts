@@ -12,6 +12,7 @@ import { numericColumnChunks, numericColumns, type NumericColumn } from './numer
 import { ListParam, type DialectName } from './dialect.js';
 import type { PgConnection } from './postgres/store.js';
 import type { FileReader } from './postgres/file-reader.js';
+import type { ServerKeyName } from './server-keys.js';
 
 /** A statement's parameters: positional ($1, $2...); a list is bound as one (dialect.ts `list`). */
 export type Params = (DuckDBValue | ListParam)[] | Record<string, DuckDBValue>;
@@ -69,6 +70,11 @@ export interface Queryable {
 export interface Store extends Queryable {
   /** The data directory's database path (key files and exports live beside it). */
   readonly path: string;
+  /**
+   * PostgreSQL only: the server keys, from the database (server-keys.ts), so that every replica
+   * opens what another sealed. Unset on DuckDB: its keys are files of the data directory.
+   */
+  readonly keys?: ReadonlyMap<ServerKeyName, string>;
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   readonly fileReader: Queryable;
   /** PostgreSQL only: the in-memory DuckDB that reads and writes data files (file-copies.ts). */
@@ -76,6 +82,12 @@ export interface Store extends Queryable {
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
   side<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, lane?: SideLane): Promise<T>;
+  /**
+   * Runs fn while no other process sharing this database runs work of the same name: what two
+   * replicas starting together must not both do (the first start's root user). PostgreSQL: a
+   * session advisory lock; DuckDB: the file has one process, fn runs at once.
+   */
+  alone<T>(work: string, fn: () => Promise<T>): Promise<T>;
   /** Frees the blocks of deleted rows now where the backend needs telling (DuckDB's CHECKPOINT; PostgreSQL's autovacuum does it). Never fails. */
   reclaim(): Promise<void>;
   close(): Promise<void>;
@@ -299,6 +311,11 @@ export class DuckStore implements Store {
   /** Runs fn inside BEGIN/COMMIT; any error rolls back, so nothing is half-written. */
   transaction<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     return this.exclusive((q, conn) => inTransaction(q, conn, fn), opts);
+  }
+
+  /** One process owns the file: nothing else to wait for. */
+  alone<T>(_work: string, fn: () => Promise<T>): Promise<T> {
+    return fn();
   }
 
   run(sql: string, params?: Params) {

@@ -33,6 +33,13 @@ export interface MigrationOptions {
   batchRows?: number;
 }
 
+/**
+ * PostgreSQL: notification_id_seq moved past every stored id, never back. DuckDB numbers
+ * notifications in memory (server/alerts/service.ts), so its sequence does not say where the ids
+ * stand; PostgreSQL takes them from the sequence (migration 27, and the move's carried sequences).
+ */
+export const NotificationSequencePastIds = `SELECT setval('notification_id_seq', greatest((SELECT last_value FROM notification_id_seq), coalesce((SELECT max(id) FROM notifications), 0)), true)`;
+
 export const migrations: Migration[] = [
   {
     id: 1,
@@ -697,6 +704,24 @@ export const migrations: Migration[] = [
     // reader and writer goes through sample-tables.ts. No PostgreSQL store held data before.
     up: [],
     postgres: ['DROP TABLE samples', 'DROP TABLE rollups', ...SamplesSchemaSql],
+  },
+  {
+    id: 27,
+    name: 'the server keys in the database and notification ids from their sequence on PostgreSQL (issue 42 item 1)',
+    // DuckDB keeps its key files in the data directory (a copied database file alone does not
+    // give the sealed passwords away) and numbers notifications in memory (its outbox journal
+    // needs the id before the store sees the row): nothing changes there. On PostgreSQL every
+    // replica must open what another sealed, so the keys are rows (server/store/server-keys.ts,
+    // made once by whichever replica starts first), and notification ids come from the
+    // sequence, which ids numbered in memory before this had left behind.
+    up: [],
+    postgres: [
+      `CREATE TABLE server_keys (
+         name VARCHAR PRIMARY KEY,
+         key VARCHAR NOT NULL,
+         created_at BIGINT NOT NULL)`,
+      NotificationSequencePastIds,
+    ],
   },
 ];
 

@@ -84,7 +84,7 @@ export class TraceRunner {
 
   private remoteAccessIn(stored: Record<string, unknown>): RemoteServerAccess | undefined {
     const dataDir = this.dataDir;
-    return remoteAccessOf(stored, (sealed) => (dataDir ? remoteServerSeal(dataDir).open(sealed) : ''));
+    return remoteAccessOf(stored, (sealed) => (dataDir ? remoteServerSeal(this.store, dataDir).open(sealed) : ''));
   }
 
   /** The remote server a configuration's traces run on (packet type ptTraceViaRemoteServer), or undefined when they run on an agent. */

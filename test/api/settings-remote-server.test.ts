@@ -7,7 +7,9 @@
 // the outbound address policy of webhooks); there, without that, refuses a loopback address.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl, testStore } from '../../server/store/testing/test-store.js';
 import type { SettingsNode, SettingsResult } from '../../server/contract/settings.js';
 import { LoopbackWebhooks } from '../alerts/support.js';
 import { freePort, signIn, startAppliance, type Appliance } from '../support/appliance.js';
@@ -178,7 +180,19 @@ describe('the remote-server packet type', () => {
     expect(here.output()).not.toContain(TherePassword);
     const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
     for (const f of files(here.dataDir)) expect(readFileSync(f).includes(Buffer.from(TherePassword)), f).toBe(false);
-    expect(files(here.dataDir).some((f) => f.endsWith('remote-server.key'))).toBe(true);
+    if (testStore() === 'duckdb') {
+      expect(files(here.dataDir).some((f) => f.endsWith('remote-server.key'))).toBe(true);
+      return;
+    }
+    // PostgreSQL: the key is a row every replica reads (server/store/server-keys.ts), the stored configuration holds no clear password.
+    const db = new pg.Client(await testDatabaseUrl(here.dataDir));
+    await db.connect();
+    try {
+      expect((await db.query(`SELECT name FROM server_keys WHERE name = 'remote-server.key'`)).rowCount).toBe(1);
+      expect((await db.query('SELECT id FROM configurations WHERE engine_json LIKE $1', [`%${TherePassword}%`])).rowCount).toBe(0);
+    } finally {
+      await db.end();
+    }
   });
 
   it('refuses to start a target when the other appliance no longer answers', async () => {

@@ -12,6 +12,7 @@ import type { SampleBatch } from '../../ingest/sample-columns.js';
 import { prepareRollupWrite, prepareSampleWrite, readRawSamples, readRollupRows, writeRollupRows, writeSamples } from '../sample-tables.js';
 import { RollupLevels, SampleBlocks, SampleRounds } from '../postgres/samples-schema.js';
 import type { Chunk, SourceColumn } from './plan.js';
+import { NotificationSequencePastIds } from '../migrations.js';
 
 /** PostgreSQL's tables of samples and rollup rows, and the column of time each is partitioned or indexed by (blocks lie within their UTC day). */
 const SampleTables: [string, string][] = [
@@ -105,5 +106,7 @@ export async function carrySequences(source: Queryable, target: Store): Promise<
     await target.run(`SELECT setval($1, $2::BIGINT, false)`, [s.name, next]);
     n++;
   }
+  // DuckDB gave notification ids from a counter, not its sequence: PostgreSQL's goes past them.
+  await target.run(NotificationSequencePastIds);
   return n;
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../db.js';
+import { list } from '../dialect.js';
 import { migrations } from '../migrations.js';
 import { BaselineMigration } from './baseline.js';
 import { RollupLevels } from './samples-schema.js';
@@ -59,6 +60,8 @@ describe.runIf(postgresInstalled())('the PostgreSQL store', () => {
       // PostgreSQL layout here (samples-schema.ts), and nothing else of either.
       const layout = new Set(['sample_rounds', 'sample_blocks', ...RollupLevels.flatMap((l) => [l.rows, l.blocks])]);
       const partition = (t: string) => /_d\d+$/.test(t);
+      // And the server keys (migration 27): files of the data directory on DuckDB, rows here.
+      layout.add('server_keys');
       expect(shape(pgCols.filter((r) => !layout.has(r.t) && !partition(r.t)))).toEqual(shape(duckCols.filter((r) => r.t !== 'samples' && r.t !== 'rollups')));
       expect(new Set(pgCols.map((r) => r.t).filter((t) => layout.has(t)))).toEqual(layout);
       const applied = await pgStore.all<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id');
@@ -86,6 +89,45 @@ describe.runIf(postgresInstalled())('the PostgreSQL store', () => {
       expect(rows.map((r) => r.n)).toEqual(migrations.map(() => 1));
     } finally {
       for (const s of stores) await s.close();
+    }
+  });
+
+  it('refuses text with U+0000, which PostgreSQL cannot store, as the caller\'s bad input (status 400), alone and in a list', async () => {
+    const store = await Store.open(join(dir, 'nul'), { databaseUrl: await database() });
+    try {
+      expect(await store.one('SELECT $1::VARCHAR AS v', ['a b'])).toEqual({ v: 'a b' });
+      for (const param of ['a\u0000b', list(['x', '\u0000'])]) {
+        const err = (await store.one('SELECT $1::VARCHAR AS v', [param]).catch((e: unknown) => e)) as { statusCode?: number; message?: string };
+        expect(err.statusCode).toBe(400);
+        expect(err.message).toBe('Text with the NUL character (U+0000) cannot be stored or looked up.');
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('runs work of one name alone across processes sharing the database (Store.alone), other names beside it', async () => {
+    const url = await database();
+    const [a, b] = await Promise.all([Store.open(join(dir, 'alone-a'), { databaseUrl: url }), Store.open(join(dir, 'alone-b'), { databaseUrl: url })]);
+    try {
+      const steps: string[] = [];
+      const work = (who: string) => async () => {
+        steps.push(`${who} in`);
+        await new Promise((r) => setTimeout(r, 200));
+        steps.push(`${who} out`);
+      };
+      await Promise.all([a.alone('first start', work('a')), b.alone('first start', work('b'))]);
+      // One after the other, whichever came first.
+      expect([
+        ['a in', 'a out', 'b in', 'b out'],
+        ['b in', 'b out', 'a in', 'a out'],
+      ]).toContainEqual(steps);
+      steps.length = 0;
+      await Promise.all([a.alone('one', work('a')), b.alone('another', work('b'))]);
+      expect(steps.slice(0, 2).sort()).toEqual(['a in', 'b in']);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 

@@ -22,11 +22,28 @@ export const pgTypes = {
   },
 };
 
+/**
+ * PostgreSQL's text cannot hold U+0000 (DuckDB's can): a parameter with it is the caller's bad
+ * input, refused with 400 over REST and the hub (their error handling reads `statusCode`),
+ * not a failed statement answered 500.
+ */
+export class NulInText extends Error {
+  readonly statusCode = 400;
+  constructor() {
+    super('Text with the NUL character (U+0000) cannot be stored or looked up.');
+  }
+}
+
+const checkedText = <T>(v: T): T => {
+  if (typeof v === 'string' && v.includes('\u0000')) throw new NulInText();
+  return v;
+};
+
 /** A value as node-postgres binds it: a list is an array; a BigInt its decimal text. */
 function bound(v: unknown): unknown {
-  if (ListParam.is(v)) return v.items.map((x) => (typeof x === 'bigint' ? x.toString() : x));
+  if (ListParam.is(v)) return v.items.map((x) => (typeof x === 'bigint' ? x.toString() : checkedText(x)));
   if (typeof v === 'bigint') return v.toString();
-  return v;
+  return checkedText(v);
 }
 
 /** Positional parameters only: the app never names them (DuckDB's $name form is not used). */

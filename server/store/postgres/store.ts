@@ -11,6 +11,7 @@ import { applyMigrations, type MigrationOptions } from '../migrations.js';
 import { pgQueryable, pgTypes } from './queryable.js';
 import { connectWithRetry, describeUrl } from './connect.js';
 import { FileReader } from './file-reader.js';
+import { loadServerKeys, type ServerKeyName } from '../server-keys.js';
 
 /** The client a PostgreSQL exclusive work or transaction gets beside its Queryable (for COPY and bulk appends). */
 export interface PgConnection {
@@ -38,6 +39,7 @@ export class PgStore implements Store {
   private readonly lanes = new Map<SideLane, Promise<unknown>>();
   private readonly files = new FileReader();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private serverKeys: ReadonlyMap<ServerKeyName, string> | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -59,7 +61,29 @@ export class PgStore implements Store {
     await connectWithRetry(pool, url, { timeoutMs: opts.connectTimeoutMs ?? 60_000, log: opts.log });
     const store = new PgStore(pool, join(dataDir, 'hopwatch.postgres'));
     await store.migrate(opts.migrations);
+    // Every replica opens what another sealed: the keys are rows, made by the first start.
+    store.serverKeys = await loadServerKeys(store.pooled, dataDir);
     return store;
+  }
+
+  get keys(): ReadonlyMap<ServerKeyName, string> | undefined {
+    return this.serverKeys;
+  }
+
+  /** fn under a session advisory lock named by `work` (on a client of its own): a second replica waits, then runs it after. */
+  async alone<T>(work: string, fn: () => Promise<T>): Promise<T> {
+    this.guard();
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1::INTEGER, hashtext($2))', [MigrationLockKey, work]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1::INTEGER, hashtext($2))', [MigrationLockKey, work]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   /** Applies the migrations on one client, under a session advisory lock: a second replica waits, then finds them applied. */
