@@ -18,7 +18,7 @@
 // with deploy/haproxy/haproxy.cfg's timings (every 2 s, down after 2 failures).
 // Loopback only; the probes are simulated (no packets).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -308,6 +308,7 @@ async function cluster() {
 }
 
 try {
+  if (!existsSync(HaproxyBin)) throw new Error(`bench:cluster needs Debian's haproxy, redis-server and postgresql-15 (test/setup.sh installs them): ${HaproxyBin} is missing`);
   console.log(`bench:cluster ${new Date().toISOString()}: ${load()}`);
   const e = await embedded();
   const c = await cluster();
