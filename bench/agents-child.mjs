@@ -5,6 +5,8 @@
 //   parent -> {t:'start', creds, work, scenario, engine}  child -> {t:'started', ms}
 //   parent -> {t:'measure'}                        (resets the counters and the loop monitor)
 //   parent -> {t:'report'}                         child -> {t:'report', loop, rounds, probes}
+//   parent -> {t:'links'}                          child -> {t:'links', links: [{agentId, connectedAt}]}
+//                                                  (when each agent's link last opened, for failover times)
 //   parent -> {t:'stop'}                           (stops the programs and exits)
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -17,14 +19,19 @@ import { countAgentRounds } from './agent-count.mjs';
 const counts = countAgentRounds();
 const programs = [];
 let loop;
-const quiet = () => undefined;
+/** agentId -> when its link last opened (the program's 'connected to' line). */
+const connectedAt = new Map();
 
 process.on('message', async (m) => {
   if (m.t === 'start') {
     const t0 = performance.now();
     const engine = m.engine === 'simulated' ? createSimulatedEngine({ scenarios: [m.scenario], clock: 'real' }) : createSyntheticEngine(m.scenario);
     for (const creds of m.creds) {
-      const p = new AgentProgram(creds, { state: new AgentState(join(m.work, `agent-${creds.agentId}`)), engine, mode: 2, log: quiet });
+      connectedAt.set(creds.agentId, 0);
+      const log = (line) => {
+        if (line.startsWith('connected to')) connectedAt.set(creds.agentId, Date.now());
+      };
+      const p = new AgentProgram(creds, { state: new AgentState(join(m.work, `agent-${creds.agentId}`)), engine, mode: 2, log });
       programs.push(p);
       await p.start();
     }
@@ -42,6 +49,8 @@ process.on('message', async (m) => {
       rounds: counts.rounds,
       probes: counts.probes,
     });
+  } else if (m.t === 'links') {
+    process.send({ t: 'links', links: [...connectedAt].map(([agentId, at]) => ({ agentId, connectedAt: at })) });
   } else if (m.t === 'stop') {
     await Promise.allSettled(programs.map((p) => p.stop()));
     process.exit(0);

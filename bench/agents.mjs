@@ -19,9 +19,9 @@
 //     the product (the agent on its own thread, the Local Machine in the probe worker).
 // Loopback only; the probes are simulated (no packets), except the raw process phase's, which
 // go only to the namespaces it created.
-import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -32,6 +32,7 @@ import { AgentState } from '../dist/agent/state.js';
 import { Spool } from '../dist/agent/spool.js';
 import { BatchBuffer } from '../dist/agent/batch-buffer.js';
 import { wireRoundText } from '../dist/agent/protocol.js';
+import * as fleet from './fleet.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 200);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
@@ -49,78 +50,31 @@ const metricsToken = randomBytes(16).toString('hex');
 const port = 19000 + Math.floor(Math.random() * 1000);
 const url = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'hopwatch-bench-agents-'));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const hops = Array.from({ length: 29 }, (_, i) => ({ v4: `10.251.60.${i + 1}`, rttMs: 0.5 + i * 0.5 }));
-const target = '10.251.60.200';
-const scenario = { name: 'bench-30-hops', seed: 1, hops, target: { v4: target, rttMs: 15 } };
+const { sleep, hops, target, scenario, load, cpuOf, systemCpuOf } = fleet;
 
 // BENCH_SERVER_NODE_FLAGS: node flags for the server beside its own (server/node-flags.ts), for
-// diagnosis, e.g. '--cpu-prof --cpu-prof-dir=DIR'.
-const serverFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const { serverNodeFlags } = await import('./server-flags.mjs');
-const server = spawn(process.execPath, [...serverNodeFlags, ...serverFlags, 'dist/server/main.js'], {
+// diagnosis, e.g. '--cpu-prof --cpu-prof-dir=DIR'; BENCH_SERVER_LOG=1: every request with its
+// server-side duration on stdout (bench/fleet.mjs spawnServer).
+const server = fleet.spawnServer({
+  port,
+  dataDir: join(work, 'data'),
   env: {
-    ...process.env,
-    HOPWATCH_PORT: String(port),
-    HOPWATCH_HOST: '127.0.0.1',
-    HOPWATCH_DATA_DIR: join(work, 'data'),
-    HOPWATCH_ROOT_PASSWORD: 'bench',
-    // BENCH_SERVER_LOG=1: every request with its server-side duration on stdout (diagnosis).
-    HOPWATCH_LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn',
-    HOPWATCH_SLOW_REQUEST_MS: process.env.BENCH_SERVER_LOG ? '0' : '1000',
-    HOPWATCH_ENGINE: 'simulated',
     HOPWATCH_ENTITLED_TRACES: String(AGENTS * TARGETS + 100),
     // /metrics: the server's own event-loop delay (prom-client resets it at every scrape).
     HOPWATCH_METRICS_TOKEN: metricsToken,
   },
-  stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit'],
 });
 const programs = [];
 const children = [];
 let hub;
 const quiet = () => undefined;
 
-async function call(cookie, path, init = {}) {
-  const r = await fetch(url + path, { ...init, headers: { cookie, ...(init.headers ?? {}) } });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.status === 204 ? null : r.json();
-}
-
-/** Creates an agent and enrols it: its credentials for AgentProgram. */
-async function newAgent(cookie, name) {
-  const a = await call(cookie, `/cmd/createAgent?name=${encodeURIComponent(name)}`);
-  const link = await call(cookie, `/cmd/download-link/${a.ID}`);
-  const key = new URL(link.SetupLink).searchParams.get('key');
-  const { Credential } = await call('', '/api/agent/enrol', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ AgentId: a.ID, Key: key }) });
-  return { agentId: a.ID, server: url, credential: Credential, machineId: `bench-${a.ID}` };
-}
-
-const cpu = () => {
-  const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-const rssMb = (pid = server.pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const cpuOf = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-/** The part of cpuOf spent in the kernel (system time): the agent's writes, sends and syncs. */
-const systemCpuOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / 100;
-/** The host's load: this machine may be shared, and every figure depends on it. */
-const load = () => {
-  let pressure = '';
-  try {
-    pressure = `, CPU pressure ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]} %`;
-  } catch {}
-  return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${pressure}`;
-};
+const call = (cookie, path, init) => fleet.call(url, cookie, path, init);
+const newAgent = (cookie, name) => fleet.newAgent(url, cookie, name);
+const cpu = () => cpuOf(server.pid);
+const rssMb = (pid = server.pid) => fleet.rssMb(pid);
 /** The server's event-loop delay since the previous scrape (prom-client's histogram). */
-async function serverLoop() {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-  const v = (name) => Number(new RegExp(`^hopwatch_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  const committed = Number(/^hopwatch_ingest_samples_total (\S+)$/m.exec(text)?.[1] ?? NaN);
-  return { p50: v('p50'), p99: v('p99'), max: v('max'), committed };
-}
+const serverLoop = () => fleet.serverMetrics(url, metricsToken);
 /** Asks an IPC child for its counts (bench/agent-count.mjs, bench/local-runtime.mjs). */
 const askCount = (child) =>
   new Promise((resolve) => {
@@ -286,21 +240,12 @@ async function agentProcessOn(cookie, scenarioFile, target) {
 }
 
 /** Forks a bench child running these agents; resolves once all have started (connecting). */
-function agentChild(creds) {
-  const execArgv = (process.env.BENCH_CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = fork(new URL('./agents-child.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+async function agentChild(creds) {
+  const child = await fleet.agentChild(creds, { work, engine: STREAM_ENGINE });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => (m.t === 'started' ? resolve(child) : reject(new Error(`child: ${JSON.stringify(m)}`))));
-    child.once('exit', (code) => reject(new Error(`bench child exited (${code}) before its agents started`)));
-    child.send({ t: 'start', creds, work, scenario, engine: STREAM_ENGINE });
-  });
+  return child;
 }
-const childReport = (child) =>
-  new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send({ t: 'report' });
-  });
+const childReport = fleet.childReport;
 
 async function stream(cookie) {
   // ---- live streaming ----
@@ -469,19 +414,8 @@ async function backfill(cookie, engine) {
 }
 
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error('server did not start');
-    await sleep(100);
-  }
-  const login = await fetch(`${url}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Username: 'admin', Password: 'bench', RememberMe: false }),
-  });
-  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  await server.ready(30);
+  const cookie = await fleet.signIn(url);
   console.log(`bench:agents ${new Date().toISOString()}: ${load()}`);
   hub = new HubConnectionBuilder().withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } }).configureLogging(LogLevel.None).build();
   hub.onclose((err) => console.log(`console client closed: ${err?.message ?? 'no error'}`));
@@ -493,7 +427,6 @@ try {
   for (const c of children) c.kill('SIGTERM');
   await Promise.allSettled(programs.map((p) => p.stop()));
   await hub?.stop().catch(() => undefined);
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   rmSync(work, { recursive: true, force: true });
 }

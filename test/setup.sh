@@ -5,7 +5,7 @@
 # missing; otherwise it names the one command to run.
 set -euo pipefail
 
-packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname prometheus postgresql-15 redis-server
+packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname prometheus postgresql-15 redis-server haproxy
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross libstdc++6-arm64-cross qemu-user-static)
 missing=()
 for p in "${packages[@]}"; do

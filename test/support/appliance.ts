@@ -4,10 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
 import { get as httpsGet } from 'node:https';
 import { ServerNodeFlags } from '../../server/node-flags.js';
 import { testDatabaseUrl, testStore } from '../../server/store/testing/test-store.js';
+import { freePort } from './postgres.js';
 
 export interface Appliance {
   url: string;
@@ -41,16 +41,7 @@ export interface StartOptions {
 const mainJs = resolve(import.meta.dirname, '../../dist/server/main.js');
 const node = [process.execPath, ...ServerNodeFlags, mainJs];
 
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => ok(port));
-    });
-  });
-}
+export { freePort };
 
 export async function startAppliance(opts: StartOptions = {}): Promise<Appliance> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'hopwatch-test-'));

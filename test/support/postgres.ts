@@ -23,7 +23,8 @@ export function postgresInstalled(): boolean {
   return existsSync(join(PostgresBin, 'initdb')) && existsSync(join(PostgresBin, 'pg_ctl'));
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback (the throwaway servers' and the appliances'). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

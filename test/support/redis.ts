@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './appliance.js';
+import { freePort } from './postgres.js';
 
 export const RedisServerBin = '/usr/bin/redis-server';
 
