@@ -21,7 +21,7 @@
 // go only to the namespaces it created.
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -32,6 +32,7 @@ import { AgentState } from '../dist/agent/state.js';
 import { Spool } from '../dist/agent/spool.js';
 import { BatchBuffer } from '../dist/agent/batch-buffer.js';
 import { wireRoundText } from '../dist/agent/protocol.js';
+import { cpuSeconds, rssMb as rssOf, hostLoad, serverLoop as serverLoopOf } from './appliance.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 200);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5);
@@ -95,32 +96,14 @@ async function newAgent(cookie, name) {
   return { agentId: a.ID, server: url, credential: Credential, machineId: `bench-${a.ID}` };
 }
 
-const cpu = () => {
-  const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
-const rssMb = (pid = server.pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const cpuOf = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+const cpu = () => cpuSeconds(server.pid);
+const rssMb = (pid = server.pid) => rssOf(pid);
+const cpuOf = cpuSeconds;
 /** The part of cpuOf spent in the kernel (system time): the agent's writes, sends and syncs. */
 const systemCpuOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / 100;
-/** The host's load: this machine may be shared, and every figure depends on it. */
-const load = () => {
-  let pressure = '';
-  try {
-    pressure = `, CPU pressure ${/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]} %`;
-  } catch {}
-  return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}${pressure}`;
-};
+const load = hostLoad;
 /** The server's event-loop delay since the previous scrape (prom-client's histogram). */
-async function serverLoop() {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-  const v = (name) => Number(new RegExp(`^hopwatch_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  const committed = Number(/^hopwatch_ingest_samples_total (\S+)$/m.exec(text)?.[1] ?? NaN);
-  return { p50: v('p50'), p99: v('p99'), max: v('max'), committed };
-}
+const serverLoop = () => serverLoopOf(url, metricsToken);
 /** Asks an IPC child for its counts (bench/agent-count.mjs, bench/local-runtime.mjs). */
 const askCount = (child) =>
   new Promise((resolve) => {
