@@ -134,20 +134,45 @@ async function main() {
       .withAutomaticReconnect()
       .configureLogging(LogLevel.None)
       .build();
+    // One read at a time, as the console's (web/src/target/useLiveRows, logic/coalescedRuns):
+    // updates while a read is out make one more read after it.
     let due = null;
-    hub.on('HostUpdated', () => {
-      consoleStats.events++;
-      if (due || stopping) return;
-      due = setTimeout(() => {
-        due = null;
-        get(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests%5B0%5D.ID=${id}`).then(
+    let reading = false;
+    let again = false;
+    const read = () => {
+      due = null;
+      reading = true;
+      get(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests%5B0%5D.ID=${id}`)
+        .then(
           () => consoleStats.reads++,
           () => consoleStats.failures++,
-        );
-      }, 150);
+        )
+        .finally(() => {
+          reading = false;
+          if (again && !stopping) {
+            again = false;
+            due = setTimeout(read, 150);
+          }
+        });
+    };
+    hub.on('HostUpdated', () => {
+      consoleStats.events++;
+      if (stopping) return;
+      if (reading) again = true;
+      else due ??= setTimeout(read, 150);
     });
     hub.on('RouteChanged', () => undefined);
-    await hub.start();
+    // A start may fail on a host this busy (the negotiated connection gone before the socket
+    // opened): tried again, as the console's reconnect does.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await hub.start();
+        break;
+      } catch (e) {
+        if (attempt === 5) throw e;
+        await sleep(1000 * attempt);
+      }
+    }
     await hub.invoke('RegisterForNewSamples', id);
     await hub.invoke('RegisterForComments', id);
     consoles.push(hub);
@@ -155,14 +180,18 @@ async function main() {
   console.log(`${CONSOLES} consoles registered; measuring from ${new Date().toISOString()}`);
 
   const dbFile = join(dataDir, 'hopwatch.duckdb');
-  const fileBytes = () => [dbFile, `${dbFile}.wal`].reduce((n, p) => n + (statSync(p, { throwIfNoEntry: false })?.size ?? 0), 0);
+  // The file and its WAL: rows not checkpointed yet are in the WAL, uncompressed (DuckDB
+  // checkpoints at 16 MB of it), so both count, as the storage settings page counts them.
+  const sizeOf = (path) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  const walBytes = () => sizeOf(`${dbFile}.wal`);
+  const fileBytes = () => sizeOf(dbFile) + walBytes();
   await serverLoop(url, metricsToken); // resets the delay histogram: the first line is its own interval's
   const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: 0 };
   const points = [];
   let cpuBefore = start.cpu;
   let readsBefore = 0;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
-  console.log('min | RSS MB | heap after GC MB | fds | DuckDB file+WAL MB | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
   for (let k = 1; k * EVERY <= MINUTES; k++) {
     const due = start.at + k * EVERY * 60_000;
@@ -182,8 +211,10 @@ async function main() {
       minutes: (Date.now() - start.at) / 60_000,
       rss: rssMb(server.pid),
       heap: heap.used / 1024 / 1024,
+      heapTotal: heap.total / 1024 / 1024,
       fds: openFds(server.pid),
       file: fileBytes(),
+      wal: walBytes(),
       predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention }),
       delayP99: loop.p99,
       delayMax: loop.max,
@@ -193,9 +224,9 @@ async function main() {
       [
         p.minutes.toFixed(1),
         p.rss.toFixed(1),
-        p.heap.toFixed(1),
+        `${p.heap.toFixed(1)} (of ${p.heapTotal.toFixed(0)})`,
         p.fds,
-        mb(p.file),
+        `${mb(p.file)} (WAL ${mb(p.wal)})`,
         mb(p.predicted),
         (p.file / p.predicted).toFixed(3),
         `${p.delayP99.toFixed(1)} (${p.delayMax.toFixed(0)})`,
