@@ -35,11 +35,16 @@ export async function connectInspector(wsUrl) {
     });
   return {
     call,
-    /** The main thread's V8 heap after a full (major, compacting) collection: used and total bytes. */
+    /**
+     * The main thread's V8 heap after a full (major, compacting) collection: used and total
+     * bytes, and the ArrayBuffers' backing stores then (outside the heap: the typed arrays of
+     * the recent data, server/rollups/recent-data.ts), from process.memoryUsage().
+     */
     async heapAfterFullGc() {
       await call('HeapProfiler.collectGarbage');
       const { usedSize, totalSize } = await call('Runtime.getHeapUsage');
-      return { used: usedSize, total: totalSize };
+      const m = await call('Runtime.evaluate', { expression: 'process.memoryUsage().arrayBuffers', returnByValue: true });
+      return { used: usedSize, total: totalSize, arrayBuffers: Number(m.result.value) };
     },
     /** Writes a .heapsnapshot (after a collection) to `path`; open two in Chrome DevTools' Comparison view, or bench/heap-diff.mjs. */
     async snapshot(path) {

@@ -50,6 +50,8 @@ const median = (xs) => {
  * is more), so that one busy interval on a shared host does not read as growth.
  */
 export function soakGoals(points) {
+  // A slope needs two points: fewer measure nothing, and nothing is printed as met.
+  if (points.length < 2) return ['RSS', 'V8 heap', 'open descriptors', 'DuckDB file', 'event-loop delay p99'].map((goal) => ({ goal, met: false, figure: `not measured: ${points.length} point(s) after the settling time` }));
   const slope = (key) => slopePerHour(points.map((p) => [p.minutes, p[key]]));
   const hours = points.length > 1 ? (points[points.length - 1].minutes - points[0].minutes) / 60 : 0;
   const last = points[points.length - 1];

@@ -191,7 +191,7 @@ async function main() {
   let cpuBefore = start.cpu;
   let readsBefore = 0;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
-  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
   for (let k = 1; k * EVERY <= MINUTES; k++) {
     const due = start.at + k * EVERY * 60_000;
@@ -212,6 +212,7 @@ async function main() {
       rss: rssMb(server.pid),
       heap: heap.used / 1024 / 1024,
       heapTotal: heap.total / 1024 / 1024,
+      arrayBuffers: heap.arrayBuffers / 1024 / 1024,
       fds: openFds(server.pid),
       file: fileBytes(),
       wal: walBytes(),
@@ -225,6 +226,7 @@ async function main() {
         p.minutes.toFixed(1),
         p.rss.toFixed(1),
         `${p.heap.toFixed(1)} (of ${p.heapTotal.toFixed(0)})`,
+        p.arrayBuffers.toFixed(1),
         p.fds,
         `${mb(p.file)} (WAL ${mb(p.wal)})`,
         mb(p.predicted),
@@ -242,7 +244,7 @@ async function main() {
 
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
-  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
+  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);

@@ -29,6 +29,10 @@ describe('bench:soak figures', () => {
     expect(goals.map((g) => g.met)).toEqual([true, true, true, true, true]);
   });
 
+  it('prints no goal met from fewer than two points', () => {
+    expect(soakGoals([steady(60)]).every((g) => !g.met && /not measured/.test(g.figure))).toBe(true);
+  });
+
   it('prints each goal not met when its figure grows or strays', () => {
     const run = [60, 70, 80, 90, 100, 110, 120].map((m, i) => steady(m, { rss: 300 + i * 1, heap: 80 + i * 0.5, fds: 70 + i, file: 100, predicted: 80, delayP99: 20 + i * 3 }));
     const goals = soakGoals(run);
