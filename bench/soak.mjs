@@ -250,14 +250,19 @@ async function main() {
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
 }
 
-// Ctrl-C or a kill: the server and the data directory go too (a finally block does not run then).
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void appliance.stop().finally(() => (rmSync(work, { recursive: true, force: true }), process.exit(130))));
-try {
-  await main();
-} finally {
+/** The consoles close first: the server's shutdown waits for its open hub connections. */
+async function cleanUp() {
   stopping = true;
   await Promise.allSettled(consoles.map((c) => c.stop()));
   inspector?.close();
   await appliance.stop();
   rmSync(work, { recursive: true, force: true });
+}
+
+// Ctrl-C or a kill: the server and the data directory go too (a finally block does not run then).
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+try {
+  await main();
+} finally {
+  await cleanUp();
 }
