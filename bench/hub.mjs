@@ -1,38 +1,22 @@
 // npm run bench:hub: 500 @microsoft/signalr clients registered for one live trace at a 1 s
 // interval against the built appliance: delay from the round's sample time to the receipt
 // of HostUpdated (p50, p99), and the server's CPU and memory meanwhile. Loopback only.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
+import { startAppliance, signIn, cpuSeconds, rssMb as rssOf } from './appliance.mjs';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const port = 18000 + Math.floor(Math.random() * 1000);
-const url = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-hub-'));
-const { serverNodeFlags } = await import('./server-flags.mjs');
-const server = spawn(process.execPath, [...serverNodeFlags, 'dist/server/main.js'], {
-  env: { ...process.env, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench', HOPWATCH_LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const appliance = await startAppliance({ port, dataDir });
+const { url, server } = appliance;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const clients = [];
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    if (i > 200) throw new Error('server did not start');
-    await sleep(100);
-  }
-  const login = await fetch(`${url}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ Username: 'admin', Password: 'bench', RememberMe: false }),
-  });
-  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  const cookie = await signIn(url);
   const started = await fetch(`${url}/cmd/newtarget?target=127.0.0.1&traceInterval=1`, { headers: { cookie } });
   if (!started.ok) throw new Error(`newtarget: ${started.status} ${await started.text()}`);
   const { ID } = await started.json();
@@ -54,11 +38,8 @@ try {
   }
   console.log(`bench:hub ${new Date().toISOString()}: ${CLIENTS} clients connected and registered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const cpu = () => {
-    const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in seconds (USER_HZ 100)
-  };
-  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
+  const cpu = () => cpuSeconds(server.pid);
+  const rssMb = () => rssOf(server.pid);
   const cpu0 = cpu();
   const w0 = Date.now();
   measuring = true;
@@ -77,7 +58,6 @@ try {
   console.log('(the delay includes the round itself and the ingest commit before the event is sent)');
 } finally {
   await Promise.allSettled(clients.map((c) => c.stop()));
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await appliance.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,0 +1,69 @@
+// bench:soak's arithmetic (bench/soak.mjs), apart so it is unit-tested
+// (test/bench/soak-figures.test.ts): the database size the retention settings predict, the
+// least-squares slope per hour, and the goals of issue 45 item 7.
+
+/**
+ * Bytes a hop sample costs on disk in DuckDB, by tier, from bench:store's measure of 2026-11-28
+ * (docs/benchmarks.md: 3.88 all in = 2.72 raw + 0.90 rollups). The rollups split by their row
+ * counts: a hop has 60 1-minute rows, 6 10-minute rows and 1 hourly row an hour, so the 1-minute
+ * rows are 60/67 of 0.90 (0.81) and the 10-minute and hourly rows, kept for ever, the rest (0.09).
+ */
+export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09 };
+const Day = 86_400_000;
+
+/**
+ * The DuckDB file (with its WAL) the retention settings predict: the file when measuring began
+ * plus, for each tier, the hop samples still inside its retention: all of them while the run is
+ * younger than the tier's days, then the rate times the days (what expiry leaves).
+ *   predicted = base + S_raw x 2.72 + S_minute x 0.81 + S x 0.09,
+ *   S_tier = S x min(1, tierDays / elapsed), S = hop samples committed since measuring began.
+ */
+export function predictedDatabaseBytes({ baseBytes, samples, elapsedMs, retention, perSample = BytesPerHopSample }) {
+  const kept = (days) => (elapsedMs <= 0 ? samples : samples * Math.min(1, (days * Day) / elapsedMs));
+  return baseBytes + kept(retention.rawDays) * perSample.raw + kept(Math.max(retention.minuteDays, retention.rawDays)) * perSample.minute + samples * perSample.coarse;
+}
+
+/** Least-squares slope of [minutes, value] points, per hour (0 with fewer than two points). */
+export function slopePerHour(points) {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const [x, y] of points) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+  }
+  return sxx ? (sxy / sxx) * 60 : 0;
+}
+
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+
+/**
+ * Issue 45 item 7's goals over the points after the settling time ({ minutes, rss, heap, fds,
+ * file, predicted, delayP99 }). "Flat" for descriptors and delay: the fitted line rises less
+ * over the window than a tolerance (descriptors 2; delay 2 ms or 20% of its median, whichever
+ * is more), so that one busy interval on a shared host does not read as growth.
+ */
+export function soakGoals(points) {
+  // A slope needs two points: fewer measure nothing, and nothing is printed as met.
+  if (points.length < 2) return ['RSS', 'V8 heap', 'open descriptors', 'DuckDB file', 'event-loop delay p99'].map((goal) => ({ goal, met: false, figure: `not measured: ${points.length} point(s) after the settling time` }));
+  const slope = (key) => slopePerHour(points.map((p) => [p.minutes, p[key]]));
+  const hours = points.length > 1 ? (points[points.length - 1].minutes - points[0].minutes) / 60 : 0;
+  const last = points[points.length - 1];
+  const fdRise = slope('fds') * hours;
+  const delayRise = slope('delayP99') * hours;
+  const delayTolerance = Math.max(2, 0.2 * median(points.map((p) => p.delayP99)));
+  const ratio = last ? last.file / last.predicted : NaN;
+  return [
+    { goal: 'RSS slope <= 5 MB/hour', met: slope('rss') <= 5, figure: `${slope('rss').toFixed(2)} MB/hour` },
+    { goal: 'V8 heap (after a full GC) slope <= 5 MB/hour', met: slope('heap') <= 5, figure: `${slope('heap').toFixed(2)} MB/hour` },
+    { goal: 'open descriptors flat (fitted rise over the window < 2)', met: fdRise < 2, figure: `${fdRise.toFixed(1)} over ${hours.toFixed(2)} h (${points[0]?.fds} -> ${last?.fds})` },
+    { goal: 'DuckDB file within 10% of the prediction', met: Math.abs(ratio - 1) <= 0.1, figure: `${(ratio * 100).toFixed(1)}% of it at the end` },
+    { goal: 'event-loop delay p99 flat (fitted rise < max(2 ms, 20% of its median))', met: delayRise < delayTolerance, figure: `${delayRise.toFixed(1)} ms over ${hours.toFixed(2)} h (median p99 ${median(points.map((p) => p.delayP99)).toFixed(1)} ms)` },
+  ];
+}

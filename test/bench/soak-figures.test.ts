@@ -1,0 +1,47 @@
+// bench:soak's arithmetic (bench/soak-figures.mjs): the predicted database size, the slope per
+// hour and the goals it prints met or not.
+import { describe, expect, it } from 'vitest';
+import { BytesPerHopSample, predictedDatabaseBytes, slopePerHour, soakGoals, type SoakPoint } from '../../bench/soak-figures.mjs';
+
+const Day = 86_400_000;
+
+describe('bench:soak figures', () => {
+  it('predicts every hop sample at full cost while the run is younger than the raw retention', () => {
+    const p = predictedDatabaseBytes({ baseBytes: 1000, samples: 1_000_000, elapsedMs: 3_600_000, retention: { rawDays: 30, minuteDays: 400 } });
+    expect(p).toBeCloseTo(1000 + 1_000_000 * (BytesPerHopSample.raw + BytesPerHopSample.minute + BytesPerHopSample.coarse));
+  });
+
+  it('keeps only rawDays of raw samples once the run is older, and every rollup within minuteDays', () => {
+    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 100, elapsedMs: 10 * Day, retention: { rawDays: 5, minuteDays: 400 } });
+    expect(p).toBeCloseTo(50 * BytesPerHopSample.raw + 100 * BytesPerHopSample.minute + 100 * BytesPerHopSample.coarse);
+  });
+
+  it('fits the slope per hour of points given in minutes', () => {
+    expect(slopePerHour([[0, 10], [30, 12], [60, 14]])).toBeCloseTo(4);
+    expect(slopePerHour([[60, 100], [120, 100]])).toBe(0);
+    expect(slopePerHour([[60, 100]])).toBe(0);
+  });
+
+  const steady = (minutes: number, over: Partial<SoakPoint> = {}): SoakPoint => ({ minutes, rss: 300, heap: 80, fds: 70, file: 105, predicted: 100, delayP99: 20, ...over });
+
+  it('prints every goal met for a flat run with the file within 10%', () => {
+    const goals = soakGoals([steady(60), steady(70), steady(80), steady(90)]);
+    expect(goals.map((g) => g.met)).toEqual([true, true, true, true, true]);
+  });
+
+  it('prints no goal met from fewer than two points', () => {
+    expect(soakGoals([steady(60)]).every((g) => !g.met && /not measured/.test(g.figure))).toBe(true);
+  });
+
+  it('prints each goal not met when its figure grows or strays', () => {
+    const run = [60, 70, 80, 90, 100, 110, 120].map((m, i) => steady(m, { rss: 300 + i * 1, heap: 80 + i * 0.5, fds: 70 + i, file: 100, predicted: 80, delayP99: 20 + i * 3 }));
+    const goals = soakGoals(run);
+    expect(goals.map((g) => [g.goal.split(' ')[0], g.met])).toEqual([
+      ['RSS', false], // 6 MB/hour
+      ['V8', true], // 3 MB/hour
+      ['open', false], // 6 more descriptors
+      ['DuckDB', false], // 125%
+      ['event-loop', false], // 18 ms rise on a 29 ms median
+    ]);
+  });
+});
