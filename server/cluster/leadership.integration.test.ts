@@ -67,4 +67,37 @@ describe.skipIf(!run)('the leader lease', () => {
     await b.close();
     await c.close();
   }, 30_000);
+
+  it('sends one query at a time on the lease connection (pg@9 drops queueing; pg 8 warns)', async () => {
+    // The real pg.Client, watched: how many of its queries are in flight at once, per client.
+    const inFlight = new Map<object, number>();
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+      const n = (inFlight.get(this) ?? 0) + 1;
+      inFlight.set(this, n);
+      most = Math.max(most, n);
+      const done = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+      const r = (query as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown>;
+      r.then(done, done);
+      return r;
+    } as typeof query;
+    const l = new PgLeadership(db.url, quiet, { key: 0x486f7401, checkMs: CheckMs });
+    try {
+      await l.start();
+      l.listen('hopwatch_test_channel', () => undefined);
+      for (let id = 1; id <= 3; id++) l.holdShared(7, id);
+      const got = l.holdExclusive(8, 1, 1000);
+      l.releaseShared(7, 2);
+      const still = l.stillLeader();
+      expect(await got).toBe(true);
+      expect(await still).toBe(true);
+      l.releaseExclusive(8, 1);
+      await until('the unlock sent', async () => [...inFlight.values()].every((n) => n === 0));
+      expect(most).toBe(1);
+    } finally {
+      pg.Client.prototype.query = query;
+      await l.close();
+    }
+  }, 30_000);
 });

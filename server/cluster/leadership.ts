@@ -90,12 +90,27 @@ export class PgLeadership implements Leadership {
   /** Exclusive advisory locks this replica holds on the lease's connection, and those it is trying for. */
   private readonly exclusiveLocks = new Set<string>();
   private readonly acquiring = new Map<string, Promise<boolean>>();
+  /** The lease connection's queries, one after another: pg queues overlapping ones only with a deprecation warning (gone in pg@9). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
     private readonly log: LeadershipLog,
     private readonly opts: { key?: number; checkMs?: number } = {},
   ) {}
+
+  /** Sends a query on the lease's connection once the ones before it have answered. */
+  private send<R extends pg.QueryResultRow>(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const next = this.queue.then(() => client.query<R>(text, values));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Sends a query whose answer nobody waits for; a failure counts as the connection lost. */
+  private sendAndForget(text: string, values?: unknown[]): void {
+    const client = this.client;
+    if (client) void this.send(client, text, values).catch((err: Error) => this.lost(err));
+  }
 
   private get key(): number {
     return this.opts.key ?? LeaderLockKey;
@@ -131,7 +146,7 @@ export class PgLeadership implements Leadership {
   listen(channel: string, listener: (payload: string) => void): void {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
     this.channels.set(channel, listener);
-    void this.client?.query(`LISTEN ${channel}`).catch((err: Error) => this.lost(err));
+    this.sendAndForget(`LISTEN ${channel}`);
   }
 
   /**
@@ -143,7 +158,7 @@ export class PgLeadership implements Leadership {
     const key = `${space}:${id}`;
     if (this.sharedLocks.has(key)) return;
     this.sharedLocks.add(key);
-    void this.client?.query('SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
+    this.sendAndForget('SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)', [space, id]);
   }
 
   /**
@@ -170,7 +185,7 @@ export class PgLeadership implements Leadership {
       const client = this.client;
       if (client) {
         try {
-          const r = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1::integer, $2::integer) AS got', [space, id]);
+          const r = await this.send<{ got: boolean }>(client, 'SELECT pg_try_advisory_lock($1::integer, $2::integer) AS got', [space, id]);
           if (r.rows[0]?.got) {
             this.exclusiveLocks.add(key);
             return true;
@@ -187,13 +202,13 @@ export class PgLeadership implements Leadership {
   releaseExclusive(space: number, id: number): void {
     const key = `${space}:${id}`;
     if (!this.exclusiveLocks.delete(key)) return;
-    void this.client?.query('SELECT pg_advisory_unlock($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
+    this.sendAndForget('SELECT pg_advisory_unlock($1::integer, $2::integer)', [space, id]);
   }
 
   releaseShared(space: number, id: number): void {
     const key = `${space}:${id}`;
     if (!this.sharedLocks.delete(key)) return;
-    void this.client?.query('SELECT pg_advisory_unlock_shared($1::integer, $2::integer)', [space, id]).catch((err: Error) => this.lost(err));
+    this.sendAndForget('SELECT pg_advisory_unlock_shared($1::integer, $2::integer)', [space, id]);
   }
 
   state(): LeadershipState {
@@ -213,7 +228,8 @@ export class PgLeadership implements Leadership {
 
   private async holds(client: pg.Client): Promise<boolean> {
     // A bigint advisory key shows in pg_locks as classid (high half), objid (low half), objsubid 1.
-    const r = await client.query<{ held: boolean }>(
+    const r = await this.send<{ held: boolean }>(
+      client,
       `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
          AND classid::bigint = ($1::bigint >> 32) AND objid::bigint = ($1::bigint & 4294967295) AND objsubid = 1) AS held`,
       [this.key],
@@ -229,7 +245,7 @@ export class PgLeadership implements Leadership {
         if (!(await this.holds(client))) this.become(false, 'the database says this replica no longer holds the lease');
         return;
       }
-      const r = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS got', [this.key]);
+      const r = await this.send<{ got: boolean }>(client, 'SELECT pg_try_advisory_lock($1::bigint) AS got', [this.key]);
       if (r.rows[0]?.got) this.become(true);
       else this.reason = 'another replica holds the lease';
     } catch (err) {
