@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the suites need (browser, test networks, probing peers,
-# containers; the linux-arm64 agent bundle's cross compiler and the qemu that runs it in
+# containers, the cluster proof's HAProxy; the linux-arm64 agent bundle's cross compiler and the qemu that runs it in
 # test/agents/agent-arm64.test.ts). Runs before `vitest run` in `npm test`. As root it installs what is
 # missing; otherwise it names the one command to run.
 set -euo pipefail
 
-packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname prometheus postgresql-15 redis-server
+packages=(chromium nftables iproute2 iputils-ping mtr-tiny scamper fping traceroute podman runc debootstrap podman-compose golang-github-containernetworking-plugin-dnsname prometheus postgresql-15 redis-server haproxy
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross libstdc++6-arm64-cross qemu-user-static)
 missing=()
 for p in "${packages[@]}"; do
