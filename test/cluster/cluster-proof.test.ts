@@ -18,6 +18,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { freePort, signIn, startAppliance, type Appliance } from '../support/appliance.js';
@@ -243,7 +244,8 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     const link = (await share.json()) as { ShareId: string; SecurePW: string };
 
     // Consoles and the visitor in Chromium, pinned by HAProxy's cookie: console 1 and the
-    // visitor to the replica that will die, console 2 to another.
+    // visitor to the replica that will die, console 2 to another. Both consoles show agent 1's
+    // target (its ingest moves with the failover); the visitor's summary shows both targets.
     browser = await chromium.launch({ executablePath: ChromiumBin, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     const pinned = async (replica: number) => {
       const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
@@ -254,13 +256,13 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     const consoles = [await pinned(k), await pinned(other)];
     for (const [i, c] of consoles.entries()) {
       await signInWithForm(c.page, lbLocal, 'admin', Password);
-      await c.page.goto(`${lbLocal}/targets/${created[i].target}`);
+      await c.page.goto(`${lbLocal}/targets/${created[0].target}`);
     }
     const visitor = await pinned(k);
     visitorFrames = () => visitor.sockets.map((s, i) => `socket ${i}: ${s.last.join(' | ')}`).join('\n');
     await visitor.page.goto(`${lbLocal}/LiveShare/${link.ShareId}/${link.SecurePW}`);
     const start = Date.now();
-    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing its target`, async () => heard(c, created[i].target, start), 20_000);
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing its target`, async () => heard(c, created[0].target, start), 20_000);
     await waitFor('the visitor hearing the shared targets', async () => created.every((c) => heardInSummary(visitor, summary, c.target, start)), 20_000);
     const stamp = async (p: Page) => (await p.context().cookies(lbLocal)).find((c) => c.name === 'HOPWATCH_REPLICA')?.value;
     expect(await stamp(consoles[0].page)).toBe(name(k));
@@ -288,7 +290,7 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     console.log(`cluster-proof: agent 1 reconnected through HAProxy to ${name(reconnected.replica)} ${reconnected.ms} ms after SIGKILL`);
     await waitFor('console 1 on a new hub connection', async () => consoles[0].sockets.length > socketsBefore[0], 5_000);
     console.log(`cluster-proof: console 1 reconnected ${consoles[0].sockets[socketsBefore[0]].openedAt - killedAt} ms after SIGKILL`);
-    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after the kill`, async () => heard(c, created[i].target, killedAt), 20_000);
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after the kill`, async () => heard(c, created[0].target, killedAt), 20_000);
     await waitFor('the visitor on a new hub connection', async () => visitor.sockets.length > visitorSocketsBefore, 5_000);
     await waitFor('the visitor hearing both targets after the kill', async () => created.every((c) => heardInSummary(visitor, summary, c.target, killedAt)), 20_000);
     // The visitor's page still shows the shared summary (it was not sent to a login page).
@@ -307,7 +309,14 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     expect(viaRestarted.headers.get('x-hopwatch-replica')).toBe(name(k));
     expect(((await viaRestarted.json()) as { ID: number; IsOnline: boolean }[]).filter((a) => created.some((c) => c.agentId === a.ID)).map((a) => a.IsOnline)).toEqual([true, true]);
 
-    // ---- Redis away: every replica stays ready, says so, and recovers without a restart.
+    // ---- Redis away: every replica stays ready, says so, serves its own connections (a console
+    // connected to the replica that ingests agent 1 goes on hearing it) and recovers without a restart.
+    const ingesting = replicas[reconnected.replica];
+    const own = new HubConnectionBuilder().withUrl(`${ingesting.url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } }).configureLogging(LogLevel.None).build();
+    const ownHeard: number[] = [];
+    own.on('HostUpdated', (id: string) => id === String(created[0].target) && ownHeard.push(Date.now()));
+    await own.start();
+    await own.invoke('RegisterForNewSamples', created[0].target);
     const beforeOutage = replicas.map((r) => r.output().length);
     await redis!.pause();
     const outageStart = Date.now();
@@ -319,15 +328,18 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
         expect(((await ready.json()) as { Detail: { Redis: string } }).Detail.Redis).toMatch(/this replica serves only its own connections/);
       }
       const outageRounds = roundsOf(0).length;
+      const detected = Date.now();
+      await waitFor('the ingesting replica serving its own console during the outage', async () => ownHeard.some((t) => t > detected), 10_000);
       await sleep(Math.max(0, redisOutageMs - (Date.now() - outageStart)));
       expect(roundsOf(0).length, 'agent 1 measuring during the outage').toBeGreaterThan(outageRounds);
     } finally {
       await redis!.resume();
+      await own.stop();
     }
     const back = Date.now();
     for (const r of replicas) await waitFor('Redis back in /readyz', async () => (await readiness(r)).Detail.Redis === undefined, 20_000);
     replicas.forEach((r, i) => expect(r.output().slice(beforeOutage[i]), `${name(i)} logs the outage`).toMatch(/Redis is back:/));
-    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after Redis returned`, async () => heard(c, created[i].target, back), 20_000);
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after Redis returned`, async () => heard(c, created[0].target, back), 20_000);
 
     // ---- Every round each agent measured stored exactly once.
     for (const c of created) expect((await fetch(`${lbLocal}/cmd/stoptrace?ID=${c.target}`, { headers: { cookie } })).status).toBeLessThan(300);
