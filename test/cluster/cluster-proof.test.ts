@@ -287,7 +287,7 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
       },
       10_000,
     );
-    console.log(`cluster-proof: agent 1 reconnected through HAProxy to ${name(reconnected.replica)} ${reconnected.ms} ms after SIGKILL`);
+    console.log(`cluster-proof: SIGKILL of ${name(k)} (${leaderBefore === k ? 'the leader' : 'a follower'}); agent 1 relinked through HAProxy to ${name(reconnected.replica)} ${reconnected.ms} ms after`);
     await waitFor('console 1 on a new hub connection', async () => consoles[0].sockets.length > socketsBefore[0], 5_000);
     console.log(`cluster-proof: console 1 reconnected ${consoles[0].sockets[socketsBefore[0]].openedAt - killedAt} ms after SIGKILL`);
     for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after the kill`, async () => heard(c, created[0].target, killedAt), 20_000);
@@ -337,6 +337,7 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
       await own.stop();
     }
     const back = Date.now();
+    console.log(`cluster-proof: Redis away for ${back - outageStart} ms`);
     for (const r of replicas) await waitFor('Redis back in /readyz', async () => (await readiness(r)).Detail.Redis === undefined, 20_000);
     replicas.forEach((r, i) => expect(r.output().slice(beforeOutage[i]), `${name(i)} logs the outage`).toMatch(/Redis is back:/));
     for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after Redis returned`, async () => heard(c, created[0].target, back), 20_000);
