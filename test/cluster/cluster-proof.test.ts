@@ -43,7 +43,7 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const always = { Kind: 'latency', Hop: 0, Samples: 2, ThresholdMs: 0 };
 
 /** deploy/haproxy/haproxy.cfg with the replicas at 127.0.0.1 and the frontend on `port`: the rules stay the file's. */
-export function haproxyConfig(port: number, replicaPorts: number[]): string {
+function haproxyConfig(port: number, replicaPorts: number[]): string {
   const source = readFileSync(resolve(import.meta.dirname, '../../deploy/haproxy/haproxy.cfg'), 'utf8');
   const edits: [RegExp, string | ((...m: string[]) => string)][] = [
     // No DNS here: the replicas have fixed loopback addresses.
@@ -263,6 +263,12 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     await visitor.page.goto(`${lbLocal}/LiveShare/${link.ShareId}/${link.SecurePW}`);
     const start = Date.now();
     for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing its target`, async () => heard(c, created[0].target, start), 20_000);
+    // What each console shows: agent 1's path (router 2 of its branch, then the target) in the
+    // grid's cells (the grid draws on a canvas; its accessible cells carry the text).
+    const showsPath = async (p: Page) => {
+      for (const address of [topologies[0].hop(2).v4, topologies[0].target.v4]) await p.locator('[role="gridcell"]').filter({ hasText: new RegExp(`^${address.replace(/\./g, '\\.')}$`) }).first().waitFor({ state: 'attached', timeout: 15_000 });
+    };
+    for (const c of consoles) await showsPath(c.page);
     await waitFor('the visitor hearing the shared targets', async () => created.every((c) => heardInSummary(visitor, summary, c.target, start)), 20_000);
     const stamp = async (p: Page) => (await p.context().cookies(lbLocal)).find((c) => c.name === 'HOPWATCH_REPLICA')?.value;
     expect(await stamp(consoles[0].page)).toBe(name(k));
@@ -291,6 +297,7 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     await waitFor('console 1 on a new hub connection', async () => consoles[0].sockets.length > socketsBefore[0], 5_000);
     console.log(`cluster-proof: console 1 reconnected ${consoles[0].sockets[socketsBefore[0]].openedAt - killedAt} ms after SIGKILL`);
     for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after the kill`, async () => heard(c, created[0].target, killedAt), 20_000);
+    for (const c of consoles) await showsPath(c.page);
     await waitFor('the visitor on a new hub connection', async () => visitor.sockets.length > visitorSocketsBefore, 5_000);
     await waitFor('the visitor hearing both targets after the kill', async () => created.every((c) => heardInSummary(visitor, summary, c.target, killedAt)), 20_000);
     // The visitor's page still shows the shared summary (it was not sent to a login page).
