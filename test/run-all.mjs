@@ -95,7 +95,8 @@ const PostgresSuites = [
   // HOPWATCH_TEST_STORE=postgres, not in this phase.
   'server/datafiles/bulk-import.integration.test.ts',
   'test/security/authorization-matrix.test.ts',
-  // Issue 43: the leader lease on PostgreSQL (skips without HOPWATCH_TEST_STORE=postgres), and the replicas' suites.
+  // Issue 43: the leader lease on PostgreSQL (skips without HOPWATCH_TEST_STORE=postgres), and the replicas' suites
+  // (test/cluster/cluster-proof.test.ts: the whole proof behind HAProxy, root only, about 40 to 75 s).
   'server/cluster/leadership.integration.test.ts',
   // Two appliances on one database (issue 42 item 1): keys, ids and the first start shared.
   'test/store/replicas.test.ts',

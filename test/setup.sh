@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the suites need (browser, test networks, probing peers,
-# containers; the linux-arm64 agent bundle's cross compiler and the qemu that runs it in
+# containers, the cluster proof's HAProxy; the linux-arm64 agent bundle's cross compiler and the qemu that runs it in
 # test/agents/agent-arm64.test.ts). Runs before `vitest run` in `npm test`. As root it installs what is
 # missing; otherwise it names the one command to run.
 set -euo pipefail

@@ -1,0 +1,370 @@
+// Issue 43 "Proof": the whole cluster on real components. Debian's postgresql-15, redis-server
+// and haproxy on their own ports and temp dirs; three replicas of dist/server/main.js (the real
+// engine) behind HAProxy, whose config is deploy/haproxy/haproxy.cfg with only the addresses
+// changed (same health checks on /readyz, sticky cookie, WebSocket tunnel, redispatch); two real
+// agents (the agent program) in network namespaces tracing their own small networks, joined by
+// Auto Setup links through HAProxy; two consoles in Chromium through HAProxy pinned by the cookie
+// to different replicas, each showing a live target; a LiveShare visitor; an alert with a webhook
+// to a receiver on loopback.
+// Then: SIGKILL the replica that holds agent 1's link. The agent reconnects through HAProxy
+// (wait limit 10 s), both consoles keep hearing HostUpdated (the one on the dead replica opens a
+// new hub connection within 5 s: wait limit), the visitor keeps its view, the alert has fired
+// exactly once, retention ran once per leadership term; the replica restarts, rejoins and takes
+// load. Then Redis is stopped for HOPWATCH_TEST_REDIS_OUTAGE_SECONDS (8 s here by default; the
+// issue's 30 s by setting it): every replica stays ready and says so in /readyz detail, and
+// recovers without a restart. At the end every round each agent measured (its round log) is
+// stored exactly once. Root only (namespaces, raw sockets), PostgreSQL phase (test/run-all.mjs).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { freePort, signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { postgresInstalled, startPostgres, type ThrowawayPostgres } from '../support/postgres.js';
+import { redisInstalled, startRedis, type ThrowawayRedis } from '../support/redis.js';
+import { signInWithForm } from '../support/browser.js';
+import { testStore } from '../../server/store/testing/test-store.js';
+import { asRoot } from '../netns/rounds.js';
+import { buildTopology, type Topology } from '../netns/topology.js';
+import { LoopbackWebhooks, startHttpSink, type HttpSink } from '../alerts/support.js';
+import { cmd, createAgentWithLink, hubCall, roundsPerSecond, startAgent, waitAgentIdle, waitFor, type AgentProcess } from '../agents/support.js';
+import type { DataPointBuckets } from '../../server/contract/data.js';
+
+const HaproxyBin = '/usr/sbin/haproxy';
+const ChromiumBin = '/usr/bin/chromium';
+const run = asRoot && testStore() === 'postgres' && postgresInstalled() && redisInstalled() && existsSync(HaproxyBin) && existsSync(ChromiumBin);
+if (!run) console.log('cluster-proof: skipped (needs root, HOPWATCH_TEST_STORE=postgres, postgresql-15, redis-server, haproxy and chromium: test/setup.sh)');
+const Password = 'cluster-proof-root-pw';
+/** How long Redis stays away (the issue says 30 s; short by default to keep CI's time). */
+const redisOutageMs = Number(process.env.HOPWATCH_TEST_REDIS_OUTAGE_SECONDS ?? 8) * 1000;
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+const always = { Kind: 'latency', Hop: 0, Samples: 2, ThresholdMs: 0 };
+
+/** deploy/haproxy/haproxy.cfg with the replicas at 127.0.0.1 and the frontend on `port`: the rules stay the file's. */
+function haproxyConfig(port: number, replicaPorts: number[]): string {
+  const source = readFileSync(resolve(import.meta.dirname, '../../deploy/haproxy/haproxy.cfg'), 'utf8');
+  const edits: [RegExp, string | ((...m: string[]) => string)][] = [
+    // No DNS here: the replicas have fixed loopback addresses.
+    [/^resolvers compose\n(?:  .*\n)+/m, ''],
+    [/ resolvers compose init-addr last,libc,none/, ''],
+    [/^  bind :8080$/m, `  bind 0.0.0.0:${port}`],
+    [/^  server (hopwatch-(\d)) hopwatch-\d:8080/gm, (_m, name, n) => `  server ${name} 127.0.0.1:${replicaPorts[Number(n) - 1]}`],
+    // The status page is not needed (and would take a fixed port).
+    [/^# HAProxy's own status page[\s\S]*$/m, ''],
+  ];
+  let cfg = source;
+  for (const [re, to] of edits) {
+    const next = cfg.replace(re, to as string);
+    if (next === cfg) throw new Error(`deploy/haproxy/haproxy.cfg changed: ${re} no longer matches`);
+    cfg = next;
+  }
+  return cfg;
+}
+
+interface Haproxy {
+  port: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function startHaproxy(dir: string, replicaPorts: number[]): Promise<Haproxy> {
+  const port = await freePort();
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, haproxyConfig(port, replicaPorts));
+  execOk(HaproxyBin, ['-c', '-f', file]);
+  const child: ChildProcess = spawn(HaproxyBin, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  await waitFor('HAProxy answering', async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 20_000);
+  return {
+    port,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+function execOk(bin: string, args: string[]): void {
+  const r = spawnSync(bin, args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+}
+
+/** JSON log lines of a process output with this message. */
+const lines = (out: string, msg: string) =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { msg: string; agentId?: number })
+    .filter((l) => l.msg.startsWith(msg));
+
+/** A console page that records the HostUpdated and SummaryHostUpdated frames of each hub WebSocket it opens. */
+interface Watched {
+  page: Page;
+  sockets: { openedAt: number; hostUpdated: { at: number; payload: string }[]; last: string[] }[];
+}
+const hostEvent = /"(?:Summary)?HostUpdated"/;
+function watch(page: Page): Watched {
+  const w: Watched = { page, sockets: [] };
+  page.on('websocket', (ws) => {
+    if (!ws.url().includes('/mainHub')) return;
+    const s = { openedAt: Date.now(), hostUpdated: [] as { at: number; payload: string }[], last: [] as string[] };
+    w.sockets.push(s);
+    ws.on('framereceived', (f) => {
+      const payload = typeof f.payload === 'string' ? f.payload : f.payload.toString();
+      s.last = [...s.last.slice(-5), payload.slice(0, 300)];
+      if (hostEvent.test(payload)) s.hostUpdated.push({ at: Date.now(), payload });
+    });
+  });
+  return w;
+}
+/** Whether the page heard HostUpdated of `target` (its ID the first argument) after `since`. */
+const heard = (w: Watched, target: number, since: number) =>
+  w.sockets.some((s) => s.hostUpdated.some((h) => h.at > since && h.payload.includes(`"HostUpdated","arguments":["${target}"`)));
+/** Whether a summary page heard SummaryHostUpdated of `target` in `summary` after `since`. */
+const heardInSummary = (w: Watched, summary: string, target: number, since: number) =>
+  w.sockets.some((s) => s.hostUpdated.some((h) => h.at > since && h.payload.includes(`"SummaryHostUpdated","arguments":["${summary}","${target}"`)));
+
+let pg: ThrowawayPostgres | undefined;
+let redis: ThrowawayRedis | undefined;
+let lb: Haproxy | undefined;
+let hook: HttpSink | undefined;
+let browser: Browser | undefined;
+let dir: string | undefined;
+const topologies: Topology[] = [];
+const agents: AgentProcess[] = [];
+/** Replica i (hopwatch-{i+1}); a restarted one replaces its entry; every output is kept. */
+const replicas: Appliance[] = [];
+const pastOutputs: string[] = [];
+let visitorFrames = () => '(no visitor yet)';
+const allOutput = () => [...pastOutputs, ...replicas.map((r) => r.output())].join('\n');
+
+beforeAll(async () => {
+  if (!run) return;
+  dir = mkdtempSync(join(tmpdir(), 'hopwatch-cluster-proof-'));
+  pg = await startPostgres();
+  redis = await startRedis();
+  hook = await startHttpSink();
+}, 60_000);
+
+afterAll(async () => {
+  if (!run) return;
+  mkdirSync('test-results', { recursive: true });
+  replicas.forEach((r, i) => writeFileSync(`test-results/cluster-proof-replica-${i + 1}.log`, r.output()));
+  pastOutputs.forEach((o, i) => writeFileSync(`test-results/cluster-proof-killed-${i + 1}.log`, o)); // before its restart
+  agents.forEach((a, i) => writeFileSync(`test-results/cluster-proof-agent-${i + 1}.log`, a.output()));
+  if (lb) writeFileSync('test-results/cluster-proof-haproxy.log', lb.output());
+  const steps: (() => unknown)[] = [
+    () => browser?.close(),
+    ...agents.map((a) => () => a.dispose()),
+    ...replicas.map((r) => () => r.dispose()),
+    () => lb?.stop(),
+    () => hook?.close(),
+    () => redis?.stop(),
+    () => pg?.stop(),
+    ...topologies.map((t) => () => t.destroy()),
+    () => dir && rmSync(dir, { recursive: true, force: true }),
+  ];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      console.log(`cluster-proof cleanup: ${String(err)}`);
+    }
+  }
+}, 60_000);
+
+describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real agents and consoles', () => {
+  it('loses nobody data or a page when a replica dies, and rides out a Redis outage', async () => {
+    onTestFailed(() => console.log(`frames heard by the visitor:\n${visitorFrames()}`));
+    onTestFailed(() => console.log(`agent outputs:\n${agents.map((a) => a.output()).join('\n---\n')}`));
+    const env = {
+      ...LoopbackWebhooks,
+      HOPWATCH_DATABASE_URL: pg!.url,
+      HOPWATCH_REDIS_URL: redis!.url,
+      HOPWATCH_ROOT_PASSWORD: Password,
+      HOPWATCH_LOG_LEVEL: 'info',
+      HOPWATCH_TRUSTED_PROXIES: 'loopback',
+    };
+    // The first replica migrates the empty database and takes the once-only lease; then the others.
+    replicas.push(await startAppliance({ env }));
+    replicas.push(...(await Promise.all([startAppliance({ env }), startAppliance({ env })])));
+    lb = await startHaproxy(dir!, replicas.map((r) => r.port));
+    const name = (i: number) => `hopwatch-${i + 1}`;
+    const readiness = async (r: Appliance) => (await (await fetch(`${r.url}/readyz`)).json()) as { Status: string; Detail: { Redis?: string; Leadership: { Leader: boolean } } };
+
+    // Two branches, each a namespace chain; the agent runs in router 1's namespace and reaches
+    // HAProxy on the host end of its link (the address its Auto Setup link names).
+    const ids = [243, 244];
+    for (const id of ids) topologies.push(buildTopology({ id, routers: 2 }));
+    const lbFor = (t: Topology) => `http://${t.hostAddress.v4}:${lb!.port}`;
+    const lbLocal = `http://127.0.0.1:${lb.port}`;
+    const cookie = await signIn(lbLocal, 'admin', Password);
+    const created: { agentId: number; target: number }[] = [];
+    for (const [i, topo] of topologies.entries()) {
+      const { agent, link } = await createAgentWithLink(lbFor(topo), cookie, `Branch ${i + 1}`);
+      expect(link.SetupLink).toContain(encodeURIComponent(lbFor(topo)));
+      agents.push(startAgent(['setup', link.SetupLink], { netns: `hw${ids[i]}-r1` }));
+      await waitFor(`agent ${i + 1} online`, async () => (await cmd<{ ID: number; IsOnline: boolean }[]>(lbLocal, cookie, '/cmd/getagentlist')).some((x) => x.ID === agent.ID && x.IsOnline), 30_000);
+      const target = (await cmd<{ ID: number }>(lbLocal, cookie, `/cmd/newtarget?target=${topo.target.v4}&traceInterval=0.5&agentID=${agent.ID}`)).ID;
+      created.push({ agentId: agent.ID, target });
+    }
+    const roundsOf = (i: number) => agents[i].rounds().filter((r) => r[0] === created[i].target);
+    await waitFor('rounds of both agents', async () => roundsOf(0).length >= 3 && roundsOf(1).length >= 3, 30_000);
+
+    /** The replica whose log says it took this agent's link last. */
+    const linkHolder = (agentId: number) => {
+      const counts = replicas.map((r) => lines(r.output(), 'agent connected').filter((l) => l.agentId === agentId).length);
+      return counts.findIndex((n) => n > 0);
+    };
+    const k = linkHolder(created[0].agentId);
+    expect(k, 'a replica holds agent 1').toBeGreaterThanOrEqual(0);
+    const other = (k + 1) % 3;
+
+    // The alert: a webhook once when agent 1's target starts.
+    const alert = await fetch(`${lbLocal}/api/alerts`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ Name: 'Branch 1', Condition: always, Events: ['start'], Targets: [created[0].target], Actions: [{ Kind: 'webhook', Config: { Method: 'POST', Url: `${hook!.url}/branch1`, Format: 'custom', Template: '{"text": "$alert $event on $host"}' } }] }),
+    });
+    expect(alert.status, await alert.clone().text()).toBe(200);
+    const webhooks = () => hook!.requests.filter((r) => r.url === '/branch1');
+    await waitFor('the alert webhook', async () => webhooks().length > 0, 30_000);
+
+    // A summary of both targets shared by LiveShare.
+    const summary = (await cmd<{ UniqueID: string }>(lbLocal, cookie, '/cmd/createsummary?name=Branches')).UniqueID;
+    for (const c of created) await cmd(lbLocal, cookie, `/cmd/addhost?host=${c.target}&ID=${summary}`);
+    const share = await fetch(`${lbLocal}/api/liveshare`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ SummaryID: `SUM-${summary}` }) });
+    expect(share.status).toBe(200);
+    const link = (await share.json()) as { ShareId: string; SecurePW: string };
+
+    // Consoles and the visitor in Chromium, pinned by HAProxy's cookie: console 1 and the
+    // visitor to the replica that will die, console 2 to another. Both consoles show agent 1's
+    // target (its ingest moves with the failover); the visitor's summary shows both targets.
+    browser = await chromium.launch({ executablePath: ChromiumBin, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const pinned = async (replica: number) => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addCookies([{ name: 'HOPWATCH_REPLICA', value: name(replica), url: lbLocal }]);
+      const page = await context.newPage();
+      return watch(page);
+    };
+    const consoles = [await pinned(k), await pinned(other)];
+    for (const [i, c] of consoles.entries()) {
+      await signInWithForm(c.page, lbLocal, 'admin', Password);
+      await c.page.goto(`${lbLocal}/targets/${created[0].target}`);
+    }
+    const visitor = await pinned(k);
+    visitorFrames = () => visitor.sockets.map((s, i) => `socket ${i}: ${s.last.join(' | ')}`).join('\n');
+    await visitor.page.goto(`${lbLocal}/LiveShare/${link.ShareId}/${link.SecurePW}`);
+    const start = Date.now();
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing its target`, async () => heard(c, created[0].target, start), 20_000);
+    // What each console shows: agent 1's path (router 2 of its branch, then the target) in the
+    // grid's cells (the grid draws on a canvas; its accessible cells carry the text).
+    const showsPath = async (p: Page) => {
+      for (const address of [topologies[0].hop(2).v4, topologies[0].target.v4]) await p.locator('[role="gridcell"]').filter({ hasText: new RegExp(`^${address.replace(/\./g, '\\.')}$`) }).first().waitFor({ state: 'attached', timeout: 15_000 });
+    };
+    for (const c of consoles) await showsPath(c.page);
+    await waitFor('the visitor hearing the shared targets', async () => created.every((c) => heardInSummary(visitor, summary, c.target, start)), 20_000);
+    const stamp = async (p: Page) => (await p.context().cookies(lbLocal)).find((c) => c.name === 'HOPWATCH_REPLICA')?.value;
+    expect(await stamp(consoles[0].page)).toBe(name(k));
+    expect(await stamp(consoles[1].page)).toBe(name(other));
+
+    // Retention ran once, on the leader.
+    expect(lines(allOutput(), 'retention: expired')).toHaveLength(1);
+    const leaderBefore = (await Promise.all(replicas.map(readiness))).findIndex((r) => r.Detail.Leadership.Leader);
+    expect(leaderBefore).toBeGreaterThanOrEqual(0);
+
+    // ---- SIGKILL the replica that holds agent 1's link.
+    const socketsBefore = consoles.map((c) => c.sockets.length);
+    const visitorSocketsBefore = visitor.sockets.length;
+    const outputs = replicas.map((r) => r.output().length);
+    await replicas[k].kill();
+    const killedAt = Date.now();
+    const reconnected = await waitFor(
+      'agent 1 linked to another replica',
+      async () => {
+        const i = replicas.findIndex((r, j) => j !== k && lines(r.output().slice(outputs[j]), 'agent connected').some((l) => l.agentId === created[0].agentId));
+        return i >= 0 ? { replica: i, ms: Date.now() - killedAt } : undefined;
+      },
+      10_000,
+    );
+    console.log(`cluster-proof: SIGKILL of ${name(k)} (${leaderBefore === k ? 'the leader' : 'a follower'}); agent 1 relinked through HAProxy to ${name(reconnected.replica)} ${reconnected.ms} ms after`);
+    await waitFor('console 1 on a new hub connection', async () => consoles[0].sockets.length > socketsBefore[0], 5_000);
+    console.log(`cluster-proof: console 1 reconnected ${consoles[0].sockets[socketsBefore[0]].openedAt - killedAt} ms after SIGKILL`);
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after the kill`, async () => heard(c, created[0].target, killedAt), 20_000);
+    for (const c of consoles) await showsPath(c.page);
+    await waitFor('the visitor on a new hub connection', async () => visitor.sockets.length > visitorSocketsBefore, 5_000);
+    await waitFor('the visitor hearing both targets after the kill', async () => created.every((c) => heardInSummary(visitor, summary, c.target, killedAt)), 20_000);
+    // The visitor's page still shows the shared summary (it was not sent to a login page).
+    expect(new URL(visitor.page.url()).pathname).toBe(`/LiveShare/${link.ShareId}/${link.SecurePW}`);
+
+    // Retention: once more only if the dead replica led (the new leader's term), else not again.
+    if (leaderBefore === k) await waitFor('the new leader', async () => (await Promise.all(replicas.filter((_, j) => j !== k).map(readiness))).some((r) => r.Detail.Leadership.Leader), 20_000);
+    if (leaderBefore === k) await waitFor('retention on the new leader', async () => lines(allOutput(), 'retention: expired').length === 2, 15_000);
+
+    // ---- Restart it: it rejoins (ready behind HAProxy) and takes load (new requests reach it).
+    pastOutputs.push(replicas[k].output());
+    replicas[k] = await replicas[k].restart();
+    await waitFor(`HAProxy sending new requests to ${name(k)}`, async () => (await fetch(`${lbLocal}/readyz`)).headers.get('x-hopwatch-replica') === name(k), 20_000);
+    const pinnedCookie = `${cookie.split('; ').filter((c) => !c.startsWith('HOPWATCH_REPLICA=')).join('; ')}; HOPWATCH_REPLICA=${name(k)}`;
+    const viaRestarted = await fetch(`${lbLocal}/cmd/getagentlist`, { headers: { cookie: pinnedCookie } });
+    expect(viaRestarted.headers.get('x-hopwatch-replica')).toBe(name(k));
+    expect(((await viaRestarted.json()) as { ID: number; IsOnline: boolean }[]).filter((a) => created.some((c) => c.agentId === a.ID)).map((a) => a.IsOnline)).toEqual([true, true]);
+
+    // ---- Redis away: every replica stays ready, says so, serves its own connections (a console
+    // connected to the replica that ingests agent 1 goes on hearing it) and recovers without a restart.
+    const ingesting = replicas[reconnected.replica];
+    const own = new HubConnectionBuilder().withUrl(`${ingesting.url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } }).configureLogging(LogLevel.None).build();
+    const ownHeard: number[] = [];
+    own.on('HostUpdated', (id: string) => id === String(created[0].target) && ownHeard.push(Date.now()));
+    await own.start();
+    await own.invoke('RegisterForNewSamples', created[0].target);
+    const beforeOutage = replicas.map((r) => r.output().length);
+    await redis!.pause();
+    const outageStart = Date.now();
+    try {
+      for (const r of replicas) await waitFor('/readyz detail naming Redis', async () => (await readiness(r)).Detail.Redis !== undefined, 15_000);
+      for (const r of replicas) {
+        const ready = await fetch(`${r.url}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(((await ready.json()) as { Detail: { Redis: string } }).Detail.Redis).toMatch(/this replica serves only its own connections/);
+      }
+      const outageRounds = roundsOf(0).length;
+      const detected = Date.now();
+      await waitFor('the ingesting replica serving its own console during the outage', async () => ownHeard.some((t) => t > detected), 10_000);
+      await sleep(Math.max(0, redisOutageMs - (Date.now() - outageStart)));
+      expect(roundsOf(0).length, 'agent 1 measuring during the outage').toBeGreaterThan(outageRounds);
+    } finally {
+      await redis!.resume();
+      await own.stop();
+    }
+    const back = Date.now();
+    console.log(`cluster-proof: Redis away for ${back - outageStart} ms`);
+    for (const r of replicas) await waitFor('Redis back in /readyz', async () => (await readiness(r)).Detail.Redis === undefined, 20_000);
+    replicas.forEach((r, i) => expect(r.output().slice(beforeOutage[i]), `${name(i)} logs the outage`).toMatch(/Redis is back:/));
+    for (const [i, c] of consoles.entries()) await waitFor(`console ${i + 1} hearing HostUpdated after Redis returned`, async () => heard(c, created[0].target, back), 20_000);
+
+    // ---- Every round each agent measured stored exactly once.
+    for (const c of created) expect((await fetch(`${lbLocal}/cmd/stoptrace?ID=${c.target}`, { headers: { cookie } })).status).toBeLessThan(300);
+    for (const a of agents) await waitAgentIdle(a);
+    await sleep(500);
+    for (const [i, c] of created.entries()) {
+      const measured = roundsOf(i);
+      expect(new Set(measured.map((r) => r[1])).size).toBe(measured.length);
+      const count = await hubCall<number>(lbLocal, cookie, 'GetSampleCountForSession', c.target);
+      expect(count, `samples of agent ${i + 1}`).toBe(measured.reduce((sum, r) => sum + r[2], 0));
+      const { start: from, end, expected } = roundsPerSecond(measured);
+      const perSecond = await hubCall<DataPointBuckets>(lbLocal, cookie, 'DataPointBuckets', `${c.target}_h_1`, from, end, 1, false);
+      expect(new Map(perSecond.Points.filter((p) => p.LatencyCount > 0 || expected.has(p.UnitNumber)).map((p) => [p.UnitNumber, p.LatencyCount])), `rounds per second of agent ${i + 1}`).toEqual(expected);
+      console.log(`cluster-proof: agent ${i + 1}: ${measured.length} rounds, ${count} samples, each stored once`);
+    }
+    // The alert fired exactly once (no replica sent it again after the failover or the outage).
+    expect(webhooks()).toHaveLength(1);
+    expect(lines(allOutput(), 'retention: expired')).toHaveLength(leaderBefore === k ? 2 : 1);
+  }, 180_000);
+});
