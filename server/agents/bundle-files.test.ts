@@ -91,7 +91,14 @@ describe('AgentBundleFiles with a Node kept compressed beside the stage (arm64 i
     execFileSync('cp', ['-a', join(built, 'hopwatch-agent-linux-x64'), s]);
     rmSync(join(s, 'hopwatch-agent/bin/node'));
     writeFileSync(join(s, 'node.br'), brotliCompressSync('#!/bin/sh\necho arm64\n'));
-    const packed = await new AgentBundleFiles(built, cache).path(name);
+    // Under the server's own umask (server/main.ts: 077), as in the appliance image.
+    const umask = process.umask(0o077);
+    let packed: string | null;
+    try {
+      packed = await new AgentBundleFiles(built, cache).path(name);
+    } finally {
+      process.umask(umask);
+    }
     expect(packed).toBe(join(cache, 'build-2', name));
     const list = entries(packed!);
     expect(list.filter((l) => l.endsWith('hopwatch-agent/bin/node'))).toHaveLength(1);

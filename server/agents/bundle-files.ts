@@ -8,7 +8,7 @@
 // directory under the build's id, and served from there afterwards; packs of other builds
 // (an older image on the same volume) are removed then.
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
@@ -56,7 +56,9 @@ export class AgentBundleFiles {
       const args = ['-C', stage, '--dereference', '--owner=0', '--group=0', '--numeric-owner', '--use-compress-program=gzip -9', '-cf', tmp, 'hopwatch-agent'];
       const nodeBr = join(stage, 'node.br');
       if (existsSync(nodeBr)) {
-        await pipeline(createReadStream(nodeBr), createBrotliDecompress(), createWriteStream(node, { mode: 0o755 }));
+        await pipeline(createReadStream(nodeBr), createBrotliDecompress(), createWriteStream(node));
+        // Explicitly: the server's umask (077) would leave it 0700, a Node only root may run.
+        chmodSync(node, 0o755);
         args.push('-C', dir, '--transform', `s,^${basename(node).replace(/\./g, '\\.')}$,hopwatch-agent/bin/node,`, basename(node));
       }
       const tar = spawn('tar', args, { stdio: ['ignore', 'ignore', 'pipe'] });
