@@ -187,6 +187,7 @@ const agents: AgentProcess[] = [];
 const replicas: Appliance[] = [];
 const pastOutputs: string[] = [];
 let visitorFrames = () => '(no visitor yet)';
+let consoleFrames = () => '(no consoles yet)';
 const allOutput = () => [...pastOutputs, ...replicas.map((r) => r.output())].join('\n');
 
 beforeAll(async () => {
@@ -227,6 +228,7 @@ afterAll(async () => {
 describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real agents and consoles', () => {
   it('loses nobody data or a page when a replica dies, and rides out a Redis outage', async () => {
     onTestFailed(() => console.log(`frames heard by the visitor:\n${visitorFrames()}`));
+    onTestFailed(() => console.log(`frames heard by the consoles:\n${consoleFrames()}`));
     onTestFailed(() => console.log(`agent outputs:\n${agents.map((a) => a.output()).join('\n---\n')}`));
     const env = {
       ...LoopbackWebhooks,
@@ -317,6 +319,7 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
       return watch(page);
     };
     const consoles = [await pinned(k, 'LongPolling'), await pinned(other)];
+    consoleFrames = () => consoles.map((c, i) => c.sockets.map((s, j) => `console ${i + 1} ${s.transport} ${j}: ${s.last.join(' | ')}`).join('\n')).join('\n');
     for (const [i, c] of consoles.entries()) {
       await signInWithForm(c.page, lbLocal, 'admin', Password);
       await c.page.goto(`${lbLocal}/targets/${created[0].target}`);
