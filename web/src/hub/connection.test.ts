@@ -1,7 +1,8 @@
 // invoke, subscribe and keepRegistered take their types from server/contract/mainhub.ts:
 // checked by tsc (npm run typecheck); the calls below are never made.
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Agent, AgentItem } from '../../../server/contract/agents';
+import { reconnectDelayMs } from './connection';
 import type { invoke, keepRegistered, subscribe } from './connection';
 
 const call = (() => Promise.resolve()) as unknown as typeof invoke;
@@ -30,5 +31,11 @@ describe('typed hub calls', () => {
       join('RegisterForComments', 'UnregisterForNewSamples', '12');
     };
     expectTypeOf(never).toBeFunction();
+  });
+});
+
+describe('reconnect after a lost connection', () => {
+  it('tries once at once, then every 2.5 s after each failed attempt (spec 3: retry 2500 ms)', () => {
+    expect([0, 1, 2, 50].map(reconnectDelayMs)).toEqual([0, 2500, 2500, 2500]);
   });
 });
