@@ -16,8 +16,8 @@ let measuring = false;
 /** Failed connection attempts by what the client said (401, 429, 503, refused...). */
 const failures = new Map();
 const failed = (message) => {
-  const status = /Status code '(\d+)'/.exec(message)?.[1] ?? /(\d{3})/.exec(message)?.[1];
-  const key = status ? `HTTP ${status}` : message.slice(0, 60);
+  const status = /Status code '(\d+)'/.exec(message)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(message)?.[1];
+  const key = status ? `HTTP ${status}` : /fetch failed/.test(message) ? 'connection refused (server down)' : message.slice(0, 80);
   failures.set(key, (failures.get(key) ?? 0) + 1);
 };
 const logger = {
@@ -25,7 +25,7 @@ const logger = {
     // A failed reconnect attempt is logged at Information by the client.
     const attempt = /Reconnect attempt failed because of error '(.*)'/s.exec(message);
     if (attempt) failed(attempt[1]);
-    else if (level >= LogLevel.Error && !/WebSocket closed|Connection disconnected|Failed to start the connection/.test(message)) failed(message);
+    // (the same failure is also logged at Error by the transport: counted once, here or at start)
   },
 };
 
@@ -35,7 +35,7 @@ function build(url, cookie, sessionId) {
     .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
     .configureLogging(logger)
     .build();
-  const me = { c, live: false, liveAt: 0, heardAfterRestart: false };
+  const me = { c, live: false, liveAt: 0, heardAfterRestart: false, reconnected: false };
   c.on('HostUpdated', (_id, time) => {
     me.heardAfterRestart = true;
     if (measuring) delays.push(Date.now() - Date.parse(time));
@@ -46,6 +46,7 @@ function build(url, cookie, sessionId) {
     me.live = false;
   });
   c.onreconnected(async () => {
+    me.reconnected = true;
     // What the console does (connection.ts): read the user again, register again.
     try {
       await fetch(`${url}/api/Account/GetCurrentUser`, { headers: { cookie } }).then((r) => r.arrayBuffer());
@@ -96,12 +97,12 @@ process.on('message', async (m) => {
       answer({});
     } else if (m.op === 'delays') answer({ delays });
     else if (m.op === 'restarting') {
-      for (const me of consoles) me.heardAfterRestart = false;
+      for (const me of consoles) me.heardAfterRestart = me.reconnected = false;
       failures.clear();
       answer({});
     } else if (m.op === 'status') {
       const lastLiveAt = Math.max(0, ...consoles.map((x) => x.liveAt));
-      answer({ live: live(), heard: consoles.filter((x) => x.heardAfterRestart).length, lastLiveAt, failures: Object.fromEntries(failures) });
+      answer({ live: live(), reconnected: consoles.filter((x) => x.reconnected).length, heard: consoles.filter((x) => x.heardAfterRestart).length, lastLiveAt, failures: Object.fromEntries(failures) });
     } else if (m.op === 'stop') {
       await Promise.allSettled(consoles.map((x) => x.c.stop()));
       answer({});

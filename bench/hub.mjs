@@ -22,7 +22,7 @@ import WebSocket from 'ws';
 import { startAppliance, cpuSeconds, rssMb as rssOf, hostLoad } from './appliance.mjs';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
-const PROCS = Number(process.env.BENCH_PROCS ?? Math.min(8, Math.max(1, Math.ceil(CLIENTS / 625))));
+const PROCS = Number(process.env.BENCH_PROCS ?? Math.min(5, Math.max(1, Math.ceil(CLIENTS / 1000))));
 const USERS = Number(process.env.BENCH_USERS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RESTART = process.env.BENCH_RESTART !== '0';
@@ -62,8 +62,11 @@ async function inspector() {
 }
 
 async function start() {
+  const began = Date.now();
   const appliance = await startAppliance({ port, dataDir, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`], stdio: ['ignore', 'ignore', 'ignore'] });
-  return { appliance, readyAt: Date.now(), v8: await inspector() };
+  const readyAt = Date.now();
+  log(`server ready (/readyz) ${((readyAt - began) / 1000).toFixed(1)} s after its start; ${hostLoad()}`);
+  return { appliance, readyAt, v8: await inspector() };
 }
 
 /** Signs in as admin once per browser: the session cookies. */
@@ -121,6 +124,8 @@ try {
     await server.v8.send('Profiler.start');
   }
   const cpu0 = cpuSeconds(server.appliance.server.pid);
+  const consolesCpu = () => children.reduce((n, c) => n + cpuSeconds(c.pid), 0);
+  const consolesCpu0 = consolesCpu();
   const t0 = Date.now();
   const share = (i) => Math.floor(CLIENTS / PROCS) + (i < CLIENTS % PROCS ? 1 : 0);
   let offset = 0;
@@ -141,7 +146,7 @@ try {
     log(`server CPU profile of the connect phase: ${file}`);
   }
   const sinceStart = (Date.now() - server.readyAt) / 1000;
-  log(`${CLIENTS} consoles connected and registered in ${connectS.toFixed(1)} s (${sinceStart.toFixed(1)} s after the server answered /readyz); server CPU ${connectCpu.toFixed(1)} s; ${hostLoad()}`);
+  log(`${CLIENTS} consoles connected and registered in ${connectS.toFixed(1)} s (${sinceStart.toFixed(1)} s after the server answered /readyz); server CPU ${connectCpu.toFixed(1)} s, the consoles' processes ${(consolesCpu() - consolesCpu0).toFixed(1)} s (2 cores: ${(2 * connectS).toFixed(0)} s to share); ${hostLoad()}`);
 
   await sleep(2000);
   const rss = rssOf(server.appliance.server.pid);
@@ -173,22 +178,33 @@ try {
     const stoppedS = (Date.now() - s0) / 1000;
     server = await start();
     const upS = (server.readyAt - s0) / 1000;
+    if (CPU_PROF) {
+      await server.v8.send('Profiler.enable');
+      await server.v8.send('Profiler.start');
+    }
     log(`reconnect storm: server stopped in ${stoppedS.toFixed(1)} s, started again and ready ${upS.toFixed(1)} s after the stop began`);
     let status;
     for (;;) {
       status = await askAll({ op: 'status' });
       const live = status.reduce((n, s) => n + s.live, 0);
-      if (live === CLIENTS || Date.now() - s0 > 120_000) break;
+      if (live === CLIENTS || Date.now() - server.readyAt > 120_000) break;
       await sleep(250);
     }
+    if (CPU_PROF) {
+      const { profile } = await server.v8.send('Profiler.stop');
+      const file = join(CPU_PROF, `hub-storm-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      log(`server CPU profile of the reconnect storm: ${file}`);
+    }
     const live = status.reduce((n, s) => n + s.live, 0);
+    const reconnected = status.reduce((n, s) => n + s.reconnected, 0);
     const lastLive = Math.max(...status.map((s) => s.lastLiveAt));
     const failures = {};
     for (const s of status) for (const [k, v] of Object.entries(s.failures)) failures[k] = (failures[k] ?? 0) + v;
     await sleep(3000);
     const heard = (await askAll({ op: 'status' })).reduce((n, s) => n + s.heard, 0);
     log(
-      `reconnect storm: ${live} of ${CLIENTS} consoles live again (reconnected, user read, registered) ${((lastLive - s0) / 1000).toFixed(1)} s after the stop began, ${((lastLive - server.readyAt) / 1000).toFixed(1)} s after the new server's /readyz; ${heard} heard HostUpdated since`,
+      `reconnect storm: ${reconnected} of ${CLIENTS} consoles reconnected, ${live} live again (reconnected, user read, registered) ${((lastLive - s0) / 1000).toFixed(1)} s after the stop began, ${((lastLive - server.readyAt) / 1000).toFixed(1)} s after the new server's /readyz; ${heard} heard HostUpdated since`,
     );
     log(`reconnect storm: failed attempts by cause: ${JSON.stringify(failures)} (401/429 would be refused sign-ins); ${hostLoad()}`);
   }
