@@ -17,7 +17,7 @@ let measuring = false;
 const failures = new Map();
 const failed = (message) => {
   const status = /Status code '(\d+)'/.exec(message)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(message)?.[1];
-  const key = status ? `HTTP ${status}` : /fetch failed/.test(message) ? 'connection refused (server down)' : message.slice(0, 80);
+  const key = status ? `HTTP ${status}` : /fetch failed/.test(message) ? 'connection refused (server down)' : message.replace(/^Error: /, '').slice(0, 160);
   failures.set(key, (failures.get(key) ?? 0) + 1);
 };
 const logger = {
