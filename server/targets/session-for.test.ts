@@ -51,11 +51,32 @@ describe('sessionFor', () => {
   it('refuses another account and an unknown target, and finds one created while a read of it was under way', async () => {
     await expect(sessionFor(counted, { ...principal, accountId: principal.accountId + 1 }, 1)).rejects.toThrow(/not found/);
     const next = (await store.one<{ id: number }>('SELECT coalesce(max(id), 0) + 1 AS id FROM sessions'))!.id;
-    const early = sessionFor(counted, principal, next);
+    // A read that ran before the target existed and whose answer is held until the target
+    // was created and asked for again.
+    let open!: () => void;
+    let ran!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const hasRun = new Promise<void>((r) => (ran = r));
+    const held = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (name === 'read') return async (...args: unknown[]) => {
+          const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          ran();
+          await gate;
+          return answer;
+        };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    // Begun before the target exists: may well answer "not found", which is right for it.
+    const early = sessionFor(held, principal, next).catch(() => undefined);
+    await hasRun;
     const id = await store.exclusive((q) => insertActiveSession(q, principal.accountId, 'two', Date.now()));
     expect(id).toBe(next);
-    const late = await sessionFor(counted, principal, id);
-    expect(late.id).toBe(id);
-    await early.catch(() => undefined);
+    const late = sessionFor(held, principal, id);
+    open();
+    expect((await late).id).toBe(id);
+    await early;
   });
 });
