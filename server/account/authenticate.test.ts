@@ -61,11 +61,30 @@ describe('principalFromToken', () => {
     const burst = await Promise.all(Array.from({ length: 20 }, () => principalFromToken(counted, token)));
     expect(burst.every((p) => p?.userId === userId)).toBe(true);
     expect(reads).toBeLessThanOrEqual(2);
-    // A read under way when the session ends: a request made after the sign-out is refused.
-    const before = principalFromToken(counted, token);
+    // A read under way when the session ends (its answer held until then): a request made
+    // after the sign-out is refused, not answered from that read.
+    let open!: () => void;
+    let ran!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const hasRun = new Promise<void>((r) => (ran = r));
+    const held = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (name === 'read') return async (...args: unknown[]) => {
+          const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          ran();
+          await gate;
+          return answer;
+        };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const before = principalFromToken(held, token);
+    await hasRun;
     await store.exclusive((q) => deleteLoginSession(q, token));
-    const after = principalFromToken(counted, token);
-    await before;
+    const after = principalFromToken(held, token);
+    open();
+    expect((await before)?.userId).toBe(userId);
     expect(await after).toBeUndefined();
   });
 
