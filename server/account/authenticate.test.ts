@@ -9,6 +9,7 @@ import { licenceCovers, principalFromToken } from './authenticate.js';
 import { LicenseMode } from '../contract/account.js';
 import type { LiveShareScope } from './principal.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { countingReads, heldReads } from '../store/testing/store-spies.js';
 
 describe('principalFromToken', () => {
   let dir: string;
@@ -50,35 +51,13 @@ describe('principalFromToken', () => {
 
   it('reads a session twice at most for a burst of one browser\'s requests, and never answers from a read begun before a sign-out', async () => {
     const token = await store.exclusive((q) => createLoginSession(q, userId, true));
-    let reads = 0;
-    const counted = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name === 'read') return (...args: unknown[]) => (reads++, (value as (...a: unknown[]) => unknown).apply(target, args));
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { store: counted, reads } = countingReads(store);
     const burst = await Promise.all(Array.from({ length: 20 }, () => principalFromToken(counted, token)));
     expect(burst.every((p) => p?.userId === userId)).toBe(true);
-    expect(reads).toBeLessThanOrEqual(2);
+    expect(reads()).toBeLessThanOrEqual(2);
     // A read under way when the session ends (its answer held until then): a request made
     // after the sign-out is refused, not answered from that read.
-    let open!: () => void;
-    let ran!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    const hasRun = new Promise<void>((r) => (ran = r));
-    const held = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name === 'read') return async (...args: unknown[]) => {
-          const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          ran();
-          await gate;
-          return answer;
-        };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { store: held, hasRun, open } = heldReads(store);
     const before = principalFromToken(held, token);
     await hasRun;
     await store.exclusive((q) => deleteLoginSession(q, token));

@@ -10,6 +10,7 @@ import { loadConfig } from '../config.js';
 import { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { countingReads, heldReads } from '../store/testing/store-spies.js';
 import { insertUser } from '../users/repository.js';
 import { CurrentPrincipals } from './current-principals.js';
 import { createLoginSession, deleteLoginSession, hashToken } from './login-sessions.js';
@@ -18,9 +19,10 @@ describe('CurrentPrincipals', () => {
   let dir: string;
   let store: Store;
   let userId: number;
-  let reads = 0;
   /** The store, counting the reads made through it. */
   let counted: Store;
+  let reads: () => number;
+  let reset: () => void;
   const events = new DomainEventBus();
   const expiresIn = async (token: string) =>
     (await store.one<{ s: number }>(`SELECT epoch(expires_at) - epoch(now()) AS s FROM login_sessions WHERE token_hash = sha256($1)`, [token]))?.s;
@@ -32,13 +34,7 @@ describe('CurrentPrincipals', () => {
     userId = await store.exclusive((q) =>
       insertUser(q, { accountId: account!.id, name: 'dana', email: 'dana@example.org', passwordHash: 'x', roles: [], isRoot: false, tempPassword: false }),
     );
-    counted = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name === 'read') return (...args: unknown[]) => (reads++, (value as (...a: unknown[]) => unknown).apply(target, args));
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    ({ store: counted, reads, reset } = countingReads(store));
   });
   afterAll(async () => {
     await store.close();
@@ -49,28 +45,43 @@ describe('CurrentPrincipals', () => {
   it('reads a session once for many callers asking at the same moment', async () => {
     const token = await store.exclusive((q) => createLoginSession(q, userId, true));
     const cache = principals();
-    reads = 0;
+    reset();
     const answers = await Promise.all(Array.from({ length: 20 }, () => cache.of(hashToken(token))));
     expect(answers.every((p) => p?.userId === userId)).toBe(true);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     await cache.of(hashToken(token));
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     cache.close();
   });
 
   it('signs a connection in by its session token from the cache, and not once the session ended', async () => {
     const token = await store.exclusive((q) => createLoginSession(q, userId, true));
     const cache = principals();
-    reads = 0;
+    reset();
     expect((await cache.ofToken(token))?.userId).toBe(userId);
     expect((await cache.ofToken(token))?.loginSession).toBe(hashToken(token));
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(await cache.ofToken('no-such-token')).toBeUndefined();
     expect(await cache.ofToken(undefined)).toBeUndefined();
     // Signed out: the event forgets it, the next sign-in of a connection reads it and finds none.
     await store.exclusive((q) => deleteLoginSession(q, token));
     events.emit('SignedOut', hashToken(token));
     expect(await cache.ofToken(token)).toBeUndefined();
+    cache.close();
+  });
+
+  it('never answers a caller after a sign-out from a read begun before it', async () => {
+    const token = await store.exclusive((q) => createLoginSession(q, userId, true));
+    const { store: held, hasRun, open } = heldReads(store);
+    const cache = new CurrentPrincipals(held, loadConfig({ HOPWATCH_DATA_DIR: dir }), events);
+    const before = cache.of(hashToken(token));
+    await hasRun;
+    await store.exclusive((q) => deleteLoginSession(q, token));
+    events.emit('SignedOut', hashToken(token));
+    const after = cache.of(hashToken(token));
+    open();
+    expect((await before)?.userId).toBe(userId);
+    expect(await after).toBeNull();
     cache.close();
   });
 

@@ -10,13 +10,15 @@ import type { Principal } from '../account/principal.js';
 import { insertActiveSession } from '../ingest/testing/sessions.js';
 import type { Store } from '../store/db.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { countingReads, heldReads } from '../store/testing/store-spies.js';
 import { sessionFor } from './service.js';
 
 describe('sessionFor', () => {
   let dir: string;
   let store: Store;
   let counted: Store;
-  let reads = 0;
+  let reads: () => number;
+  let reset: () => void;
   let principal: Principal;
 
   beforeAll(async () => {
@@ -24,13 +26,7 @@ describe('sessionFor', () => {
     store = await openTestStore(dir);
     const account = await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('targets') RETURNING id`);
     principal = { userId: 1, accountId: account!.id, username: 'dana', isRoot: false, claims: [] };
-    counted = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name === 'read') return (...args: unknown[]) => (reads++, (value as (...a: unknown[]) => unknown).apply(target, args));
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    ({ store: counted, reads, reset } = countingReads(store));
   });
   afterAll(async () => {
     await store.close();
@@ -39,13 +35,13 @@ describe('sessionFor', () => {
 
   it('reads a target once for many registrations asking at the same moment', async () => {
     const id = await store.exclusive((q) => insertActiveSession(q, principal.accountId, 'one', Date.now()));
-    reads = 0;
+    reset();
     const found = await Promise.all(Array.from({ length: 20 }, () => sessionFor(counted, principal, id)));
     expect(found.every((s) => s.id === id)).toBe(true);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     // Asked again after: read again (a deleted target must be refused from then on).
     await sessionFor(counted, principal, id);
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
   });
 
   it('refuses another account and an unknown target, and finds one created while a read of it was under way', async () => {
@@ -53,22 +49,7 @@ describe('sessionFor', () => {
     const next = (await store.one<{ id: number }>('SELECT coalesce(max(id), 0) + 1 AS id FROM sessions'))!.id;
     // A read that ran before the target existed and whose answer is held until the target
     // was created and asked for again.
-    let open!: () => void;
-    let ran!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    const hasRun = new Promise<void>((r) => (ran = r));
-    const held = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name === 'read') return async (...args: unknown[]) => {
-          const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          ran();
-          await gate;
-          return answer;
-        };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { store: held, hasRun, open } = heldReads(store);
     // Begun before the target exists: may well answer "not found", which is right for it.
     const early = sessionFor(held, principal, next).catch(() => undefined);
     await hasRun;
