@@ -166,6 +166,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => visitors.close());
   app.addHook('preValidation', async (request) => {
     if (!request.headers.cookie) return;
+    // The hub signs its own requests in (through its session cache, server/mainhub/plugin.ts)
+    // and nothing after this reads their principal: not read twice per negotiate and poll.
+    if (request.routeOptions.config?.access === 'hubConnection') return;
     request.principal = await principalFromCookie(opts.store, request.headers.cookie);
     if (request.principal) return;
     const visitor = await visitors.fromCookie(request.headers.cookie, request.ip);

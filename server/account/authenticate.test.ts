@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/db.js';
 import { insertUser } from '../users/repository.js';
-import { createLoginSession } from './login-sessions.js';
+import { createLoginSession, deleteLoginSession } from './login-sessions.js';
 import { licenceCovers, principalFromToken } from './authenticate.js';
 import { LicenseMode } from '../contract/account.js';
 import type { LiveShareScope } from './principal.js';
 import { openTestStore } from '../store/testing/test-store.js';
+import { countingReads, heldReads } from '../store/testing/store-spies.js';
 
 describe('principalFromToken', () => {
   let dir: string;
@@ -46,6 +47,24 @@ describe('principalFromToken', () => {
     await store.run(`UPDATE login_sessions SET expires_at = now() - INTERVAL '1 second' WHERE token_hash = sha256($1)`, [token]);
     expect(await principalFromToken(store, token)).toBeUndefined();
     expect(await principalFromToken(store, 'no-such-token')).toBeUndefined();
+  });
+
+  it('reads a session twice at most for a burst of one browser\'s requests, and never answers from a read begun before a sign-out', async () => {
+    const token = await store.exclusive((q) => createLoginSession(q, userId, true));
+    const { store: counted, reads } = countingReads(store);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => principalFromToken(counted, token)));
+    expect(burst.every((p) => p?.userId === userId)).toBe(true);
+    expect(reads()).toBeLessThanOrEqual(2);
+    // A read under way when the session ends (its answer held until then): a request made
+    // after the sign-out is refused, not answered from that read.
+    const { store: held, hasRun, open } = heldReads(store);
+    const before = principalFromToken(held, token);
+    await hasRun;
+    await store.exclusive((q) => deleteLoginSession(q, token));
+    const after = principalFromToken(held, token);
+    open();
+    expect((await before)?.userId).toBe(userId);
+    expect(await after).toBeUndefined();
   });
 
   it('answers while an ingest transaction holds the writer', async () => {

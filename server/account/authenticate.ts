@@ -37,16 +37,63 @@ export function bearerTokenFrom(headers: { authorization?: string }, url: string
 
 export async function principalFromToken(store: Store, token: string | undefined): Promise<Principal | undefined> {
   if (!token) return undefined;
-  // Every request passes here: a committed read, so it does not queue behind ingest flushes
-  // in the writer's queue; only the rare renewal of a browser session writes.
-  const found = await store.read(async (q) => {
-    const session = await findLoginSession(q, token);
-    const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
-    return session && principal && { session, principal };
+  return coalescedRead(store, token, async () => {
+    // Every request passes here: a committed read, so it does not queue behind ingest flushes
+    // in the writer's queue; only the rare renewal of a browser session writes.
+    const found = await store.read(async (q) => {
+      const session = await findLoginSession(q, token);
+      const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
+      return session && principal && { session, principal };
+    });
+    if (!found) return undefined;
+    if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
+    return found.principal;
   });
-  if (!found) return undefined;
-  if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
-  return found.principal;
+}
+
+interface TokenReads {
+  running?: Promise<Principal | undefined>;
+  next?: Promise<Principal | undefined>;
+}
+const tokenReads = new WeakMap<Store, Map<string, TokenReads>>();
+
+/**
+ * One browser's requests arriving together (5,000 consoles reading the user after a restart
+ * are a few browsers' cookies, docs/hub.md "5,000 consoles") do not each read the session:
+ * those that arrive while a read of the token runs wait for it to end, then share one read
+ * begun after all of them arrived. So every answer still comes from a read that started after
+ * its request did (a sign-out or a role change committed before a request is always seen by
+ * it, as with a read per request), and a burst costs two reads, not one per request.
+ */
+function coalescedRead(store: Store, token: string, read: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
+  let byToken = tokenReads.get(store);
+  if (!byToken) tokenReads.set(store, (byToken = new Map()));
+  let reads = byToken.get(token);
+  if (!reads) byToken.set(token, (reads = {}));
+  const r = reads;
+  const map = byToken;
+  const start = () => {
+    const p = read();
+    r.running = p;
+    const done = () => {
+      if (r.running !== p) return;
+      r.running = undefined;
+      if (!r.next && map.get(token) === r) map.delete(token);
+    };
+    p.then(done, done);
+    return p;
+  };
+  if (!r.running) return start();
+  r.next ??= r.running
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .then(() => {
+      r.next = undefined;
+      return start();
+    });
+  return r.next;
 }
 
 export function trialExpired(config: Config, now = new Date()): boolean {

@@ -3,12 +3,15 @@
 // the moment something changes it (sign-out, password change or reset, roles, deletion: the
 // services' domain events). Entries also expire with their session and after a minute, so
 // nothing outside those events (a session expiring, a trial ending) is believed for long.
+// The hub signs its connections in through it too (negotiate and upgrade, ofToken): thousands
+// of consoles connecting at once, or coming back after a restart, are a few sessions, each
+// read once however many ask at the same moment (docs/hub.md, "5,000 consoles").
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
 import { principalOfSession } from '../impersonation/resolve.js';
 import { trialExpired } from './authenticate.js';
-import { findLoginSessionByHash } from './login-sessions.js';
+import { BrowserSessionSeconds, findLoginSessionByHash, hashToken, renewLoginSession } from './login-sessions.js';
 import type { Principal } from './principal.js';
 
 const MaxAgeMs = 60_000;
@@ -17,10 +20,14 @@ interface Entry {
   principal: Principal | null;
   /** Until when the entry may answer: the session's expiry or the max age, whichever is first. */
   until: number;
+  /** From when a connection's sign-in slides the browser session forward (Infinity: persistent, or renewed). */
+  renewAt: number;
 }
 
 export class CurrentPrincipals {
   private readonly entries = new Map<string, Entry>();
+  /** Reads under way, by session: callers asking meanwhile (same generation) share the answer. */
+  private readonly reading = new Map<string, { generation: number; answer: Promise<Principal | null> }>();
   /** Moves on every forget: a read that began before a change must not cache what it saw. */
   private generation = 0;
   private readonly unsubscribe: () => void;
@@ -68,17 +75,50 @@ export class CurrentPrincipals {
     const now = this.now();
     const hit = this.entries.get(loginSession);
     if (hit && hit.until > now) return hit.principal;
-    const generation = this.generation;
-    const found = await this.store.read(async (q) => {
-      const session = await findLoginSessionByHash(q, loginSession);
-      const principal = session && (await principalOfSession(q, session.userId, loginSession));
-      return session && principal ? { session, principal } : undefined;
-    });
-    const principal = found ? found.principal : null;
-    const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
-    // Only live sessions are kept: an unknown session costs a read each time, but cannot fill memory.
-    if (principal && generation === this.generation) this.entries.set(loginSession, { principal, until });
-    else this.entries.delete(loginSession);
+    return this.read(loginSession, now);
+  }
+
+  /**
+   * Signs a connection in by its session token (the cookie's, or the bearer token): the
+   * principal of the live session, or undefined. As principalFromToken for a request, a
+   * browser session past half its life is slid forward (once, not by every connection).
+   */
+  async ofToken(token: string | undefined): Promise<Principal | undefined> {
+    if (!token) return undefined;
+    const loginSession = hashToken(token);
+    const principal = await this.of(loginSession);
+    if (!principal) return undefined;
+    const entry = this.entries.get(loginSession);
+    if (entry && entry.renewAt <= this.now()) {
+      entry.renewAt = Infinity;
+      await this.store.exclusive((q) => renewLoginSession(q, token));
+    }
     return principal;
+  }
+
+  private read(loginSession: string, now: number): Promise<Principal | null> {
+    const generation = this.generation;
+    const underWay = this.reading.get(loginSession);
+    if (underWay && underWay.generation === generation) return underWay.answer;
+    const answer = (async () => {
+      const found = await this.store.read(async (q) => {
+        const session = await findLoginSessionByHash(q, loginSession);
+        const principal = session && (await principalOfSession(q, session.userId, loginSession));
+        return session && principal ? { session, principal } : undefined;
+      });
+      const principal = found ? found.principal : null;
+      const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
+      const renewAt = found && !found.session.persistent ? (found.session.renew ? now : found.session.expiresAt - (BrowserSessionSeconds * 1000) / 2) : Infinity;
+      // Only live sessions are kept: an unknown session costs a read each time, but cannot fill memory.
+      if (principal && generation === this.generation) this.entries.set(loginSession, { principal, until, renewAt });
+      else this.entries.delete(loginSession);
+      return principal;
+    })();
+    const done = () => {
+      if (this.reading.get(loginSession)?.answer === answer) this.reading.delete(loginSession);
+    };
+    answer.then(done, done);
+    this.reading.set(loginSession, { generation, answer });
+    return answer;
   }
 }

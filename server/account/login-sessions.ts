@@ -34,6 +34,8 @@ export async function findLoginSession(q: Queryable, token: string): Promise<Liv
 export interface LiveLoginSession {
   userId: number;
   renew: boolean;
+  /** RememberMe: never slid forward. */
+  persistent: boolean;
   /** Epoch milliseconds. */
   expiresAt: number;
 }
@@ -47,7 +49,7 @@ export async function findLoginSessionByHash(q: Queryable, tokenHash: string): P
      FROM login_sessions WHERE token_hash = $1 AND expires_at > now()`,
     [tokenHash, BrowserSessionSeconds],
   );
-  return row && { userId: row.userId, renew: !row.persistent && row.renew, expiresAt: Number(row.expiresAt) };
+  return row && { userId: row.userId, renew: !row.persistent && row.renew, persistent: row.persistent, expiresAt: Number(row.expiresAt) };
 }
 
 export async function renewLoginSession(q: Queryable, token: string): Promise<void> {

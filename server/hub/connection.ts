@@ -140,10 +140,10 @@ export class HubConnection<P> {
   }
 
   /** Queues a frame; drops the connection when its client is not reading fast enough. */
-  send(text: string, bytes: number = Buffer.byteLength(text)): void {
+  send(text: string, bytes: number = Buffer.byteLength(text), encoded?: Buffer): void {
     const transport = this.transport;
     if (!transport || this.state === 'closed') return;
-    if (transport.send(text, bytes)) {
+    if (transport.send(text, bytes, encoded)) {
       this.lastSentAt = Date.now();
       return;
     }

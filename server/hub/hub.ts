@@ -135,11 +135,13 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   }
 
   private deliver(selected: Iterable<HubConnection<P>>, text: string): number {
-    const bytes = Buffer.byteLength(text); // serialised once for the whole fan-out
+    // Serialised and encoded once for the whole fan-out.
+    const encoded = Buffer.from(text);
+    const bytes = encoded.length;
     let count = 0;
     for (const connection of [...selected]) {
       if (connection.state !== 'handshaken') continue;
-      connection.send(text, bytes);
+      connection.send(text, bytes, encoded);
       count++;
     }
     return count;

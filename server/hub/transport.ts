@@ -8,8 +8,10 @@ export interface Transport {
   /**
    * Queues text for the client. Returns false (and queues nothing) when it would push the
    * client's pending outgoing bytes over the limit: the caller then drops the connection.
+   * `encoded`: the same text as UTF-8, made once for a whole fan-out (a socket writes it as it
+   * is instead of encoding the text again for each of thousands of connections).
    */
-  send(text: string, bytes: number): boolean;
+  send(text: string, bytes: number, encoded?: Buffer): boolean;
   /** Frames already queued still go out (best effort), then the transport ends. */
   end(reason: 'normal' | 'error'): void;
   /** Drops frames not yet delivered, so a final Close frame fits under the limit. */

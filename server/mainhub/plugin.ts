@@ -1,7 +1,7 @@
 // Mounts /mainHub: the console's live connection (spec 3 section 7.5).
 import type { FastifyInstance } from 'fastify';
 import { hubPlugin } from '../hub/index.js';
-import { bearerTokenFrom, principalFromCookie, principalFromToken, trialExpired } from '../account/authenticate.js';
+import { bearerTokenFrom, sessionTokenFrom, trialExpired } from '../account/authenticate.js';
 import { DeploymentMode } from '../contract/account.js';
 import type { TargetDeps } from '../targets/service.js';
 import type { DataService } from '../data/service.js';
@@ -65,11 +65,12 @@ export default async function mainHubPlugin(app: FastifyInstance, opts: { target
     // A connection answers only the session (or LiveShare link) that negotiated it.
     ownerKey: connectionOwner,
     // The console's session cookie, and in cloud mode a bearer token too; an expired trial
-    // counts as not signed in here as well.
+    // counts as not signed in here as well. Through the session cache: negotiate and upgrade
+    // of thousands of consoles are a few sessions (docs/hub.md, "5,000 consoles").
     authenticate: async (req) => {
       if (trialExpired(app.config)) return null;
-      const byCookie = await principalFromCookie(app.store, req.headers.cookie);
-      const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principalFromToken(app.store, bearerTokenFrom(req.headers, req.url));
+      const byCookie = await principals.ofToken(sessionTokenFrom(req.headers.cookie));
+      const found = byCookie || app.config.deployment !== DeploymentMode.Cloud ? byCookie : await principals.ofToken(bearerTokenFrom(req.headers, req.url));
       if (found) {
         // No live connection (nor the account's pushed data) before a temporary password is replaced.
         if (mustReplacePassword(found)) throw temporaryPasswordRefusal();

@@ -52,11 +52,40 @@ function intervalMs(seconds: number | undefined): number {
 }
 
 /** The session behind a target id or row id, in the caller's account. */
+/** Reads of a session under way, by store and ID. */
+const sessionReads = new WeakMap<Store, Map<number, Promise<repo.SessionRecord | undefined>>>();
+
+/**
+ * A session's row, a committed read (a data call on a live target does not queue behind its
+ * ingest flushes). Callers asking while a read of the same session is under way share it:
+ * thousands of consoles registering for one target at once (a restart's reconnect storm) are
+ * one read, not thousands queued on the store's read connections (docs/hub.md, "5,000
+ * consoles"). Only a found row is shared: a caller that joined a read which found nothing
+ * reads again, so a target created meanwhile is not refused from a read begun before it.
+ */
+async function readSession(store: Store, id: number): Promise<repo.SessionRecord | undefined> {
+  let reads = sessionReads.get(store);
+  if (!reads) sessionReads.set(store, (reads = new Map()));
+  const underWay = reads.get(id);
+  if (underWay) {
+    const shared = await underWay;
+    if (shared) return shared;
+  }
+  const read = store.read((q) => repo.findSession(q, id));
+  if (!underWay) {
+    reads.set(id, read);
+    const done = () => {
+      if (reads.get(id) === read) reads.delete(id);
+    };
+    read.then(done, done);
+  }
+  return read;
+}
+
 export async function sessionFor(store: Store, p: Principal, id: string | number): Promise<repo.SessionRecord> {
   const parsed = parseTargetId(String(id));
   if (!parsed) throw badRequest(`"${id}" is not a target id.`);
-  // A committed read: a data call on a live target does not queue behind its ingest flushes.
-  const s = await store.read((q) => repo.findSession(q, parsed.sessionId));
+  const s = await readSession(store, parsed.sessionId);
   if (!s || s.accountId !== p.accountId || outsideLiveShare(p, s.id)) throw notFound(`Target ${parsed.sessionId} not found`);
   return s;
 }

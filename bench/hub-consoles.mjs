@@ -1,0 +1,115 @@
+// A bench:hub child (bench/hub.mjs forks several): N consoles, each a real @microsoft/signalr
+// client over WebSockets, as web/src/hub/connection.ts builds them: automatic reconnect every
+// 2.5 s for as long as it takes, and on reconnect the current user read again and the
+// registrations made again. Each console holds its browser's session cookie (no sign-in here):
+// a server restart is ridden out with the cookies the consoles already have.
+// Asked over IPC by the parent: connect, measure on/off, report, stop.
+import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
+
+const HubRetryMs = 2500; // web/src/hub/connection.ts
+/** Consoles starting at once in this process (a browser's start is spread the same way by people). */
+const CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 100);
+
+let consoles = [];
+let delays = [];
+let measuring = false;
+/** Failed connection attempts by what the client said (401, 429, 503, refused...). */
+const failures = new Map();
+const failed = (message) => {
+  const status = /Status code '(\d+)'/.exec(message)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(message)?.[1];
+  const key = status ? `HTTP ${status}` : /fetch failed/.test(message) ? 'connection refused (server down)' : message.replace(/^Error: /, '').slice(0, 160);
+  failures.set(key, (failures.get(key) ?? 0) + 1);
+};
+const logger = {
+  log(level, message) {
+    // A failed reconnect attempt is logged at Information by the client.
+    const attempt = /Reconnect attempt failed because of error '(.*)'/s.exec(message);
+    if (attempt) failed(attempt[1]);
+    // (the same failure is also logged at Error by the transport: counted once, here or at start)
+  },
+};
+
+function build(url, cookie, sessionId) {
+  const c = new HubConnectionBuilder()
+    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
+    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
+    .configureLogging(logger)
+    .build();
+  const me = { c, live: false, liveAt: 0, heardAfterRestart: false, reconnected: false };
+  c.on('HostUpdated', (_id, time) => {
+    me.heardAfterRestart = true;
+    if (measuring) delays.push(Date.now() - Date.parse(time));
+  });
+  // UserUpdated, SessionsChanged... have console-wide handlers in the console (hubEvents.ts).
+  for (const e of ['SummaryListChanged', 'SessionsChanged', 'UserUpdated', 'SettingsChanged', 'SummaryHostUpdated', 'RouteChanged']) c.on(e, () => {});
+  c.onreconnecting(() => {
+    me.live = false;
+  });
+  c.onreconnected(async () => {
+    me.reconnected = true;
+    // What the console does (connection.ts): read the user again, register again.
+    try {
+      await fetch(`${url}/api/Account/GetCurrentUser`, { headers: { cookie } }).then((r) => r.arrayBuffer());
+      await c.invoke('RegisterForNewSamples', sessionId);
+      me.live = true;
+      me.liveAt = Date.now();
+    } catch (e) {
+      failed(String(e?.message ?? e));
+    }
+  });
+  return me;
+}
+
+async function connect({ url, cookies, count, sessionId }) {
+  const t0 = Date.now();
+  consoles = Array.from({ length: count }, (_, i) => build(url, cookies[i % cookies.length], sessionId));
+  let next = 0;
+  const worker = async () => {
+    while (next < consoles.length) {
+      const me = consoles[next++];
+      for (;;) {
+        try {
+          await me.c.start();
+          await me.c.invoke('RegisterForNewSamples', sessionId);
+          me.live = true;
+          me.liveAt = Date.now();
+          break;
+        } catch (e) {
+          failed(String(e?.message ?? e));
+          await new Promise((r) => setTimeout(r, HubRetryMs));
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { ms: Date.now() - t0 };
+}
+
+const live = () => consoles.filter((m) => m.live).length;
+
+process.on('message', async (m) => {
+  const answer = (body) => process.send({ id: m.id, ...body });
+  try {
+    if (m.op === 'connect') answer(await connect(m));
+    else if (m.op === 'measure') {
+      measuring = m.on;
+      if (m.on) delays = [];
+      answer({});
+    } else if (m.op === 'delays') answer({ delays });
+    else if (m.op === 'restarting') {
+      for (const me of consoles) me.heardAfterRestart = me.reconnected = false;
+      failures.clear();
+      answer({});
+    } else if (m.op === 'status') {
+      const lastLiveAt = Math.max(0, ...consoles.map((x) => x.liveAt));
+      answer({ live: live(), reconnected: consoles.filter((x) => x.reconnected).length, heard: consoles.filter((x) => x.heardAfterRestart).length, lastLiveAt, failures: Object.fromEntries(failures) });
+    } else if (m.op === 'stop') {
+      await Promise.allSettled(consoles.map((x) => x.c.stop()));
+      answer({});
+      process.exit(0);
+    }
+  } catch (e) {
+    answer({ error: String(e?.stack ?? e) });
+  }
+});
+process.send({ ready: true });
