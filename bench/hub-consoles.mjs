@@ -1,12 +1,14 @@
 // A bench:hub child (bench/hub.mjs forks several): N consoles, each a real @microsoft/signalr
-// client over WebSockets, as web/src/hub/connection.ts builds them: automatic reconnect every
-// 2.5 s for as long as it takes, and on reconnect the current user read again and the
+// client over WebSockets, as web/src/hub/connection.ts builds them: automatic reconnect at once,
+// then every 2.5 s after a failed attempt for as long as it takes, and on reconnect the current user read again and the
 // registrations made again. Each console holds its browser's session cookie (no sign-in here):
 // a server restart is ridden out with the cookies the consoles already have.
 // Asked over IPC by the parent: connect, measure on/off, report, stop.
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 
 const HubRetryMs = 2500; // web/src/hub/connection.ts
+/** web/src/hub/connection.ts reconnectDelayMs: the first attempt at once, then every 2.5 s. */
+const reconnectDelayMs = (previousRetryCount) => (previousRetryCount === 0 ? 0 : HubRetryMs);
 /** Consoles starting at once in this process (a browser's start is spread the same way by people). */
 const CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 100);
 
@@ -32,7 +34,7 @@ const logger = {
 function build(url, cookie, sessionId) {
   const c = new HubConnectionBuilder()
     .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
-    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: () => HubRetryMs })
+    .withAutomaticReconnect({ nextRetryDelayInMilliseconds: ({ previousRetryCount }) => reconnectDelayMs(previousRetryCount) })
     .configureLogging(logger)
     .build();
   const me = { c, live: false, liveAt: 0, heardAfterRestart: false, reconnected: false };
