@@ -133,6 +133,36 @@ const ColumnsFunction = DuckDBTableFunction.create({
 /** Connections the table function is registered on. */
 const registered = new WeakSet<DuckDBConnection>();
 
+/** Connections with an append under way, and how many. */
+const appending = new Map<DuckDBConnection, number>();
+
+/** Resolved once no append is under way (endAppends). */
+let idleWaiters: (() => void)[] = [];
+
+/**
+ * Interrupts every append under way (each fails, its transaction rolls back: nothing it was
+ * appending had been acknowledged) and resolves once they have ended. For a process that must
+ * exit now (the server's shutdown limit, server/main.ts): once the process exits nothing
+ * answers the INSERT's calls for slices, and its thread would wait for them forever.
+ */
+export function endAppends(): Promise<void> {
+  if (!appending.size) return Promise.resolve();
+  for (const conn of appending.keys()) conn.interrupt();
+  return new Promise((resolve) => idleWaiters.push(resolve));
+}
+
+/**
+ * An exit with an append under way (process.exit without endAppends first) cannot finish:
+ * the INSERT's thread waits for the main thread, and the exit waits for that thread. The
+ * process is ended at once instead of hanging at 100% of a core (found with bench:agents).
+ */
+function endAtExit(): void {
+  if (!appending.size) return;
+  process.stderr.write(`hopwatch: exit during ${appending.size} append(s): their transactions are not committed; ending the process\n`);
+  process.kill(process.pid, 'SIGKILL');
+}
+let exitHooked = false;
+
 /**
  * Appends rows [0, n) of the columns to `table` (columns in table order) in the caller's
  * transaction. `onSlice` hears each slice of rows as DuckDB takes it (tests).
@@ -144,12 +174,24 @@ export async function appendColumns(conn: Connection, table: string, n: number, 
     conn.registerTableFunction(ColumnsFunction);
     registered.add(conn);
   }
+  if (!exitHooked) {
+    process.on('exit', endAtExit);
+    exitHooked = true;
+  }
   const id = ++nextScan;
   scans.set(id, { n, columns, scratch: columns.map(scratchFor), onSlice });
+  appending.set(conn, (appending.get(conn) ?? 0) + 1);
   try {
     await conn.run(`INSERT INTO ${table} SELECT * FROM hopwatch_columns(${id})`);
   } finally {
     scans.delete(id);
+    const left = appending.get(conn)! - 1;
+    if (left) appending.set(conn, left);
+    else appending.delete(conn);
+    if (!appending.size) {
+      for (const w of idleWaiters) w();
+      idleWaiters = [];
+    }
   }
 }
 
