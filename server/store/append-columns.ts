@@ -6,6 +6,7 @@
 // the main thread"). The appender it replaces did its work on the calling thread: every 100
 // DataChunks (204,800 rows) it wrote them into the table, compressing them, in one
 // synchronous call of 50-270 ms that held every request behind it.
+import { isMainThread } from 'node:worker_threads';
 import bindings from '@duckdb/node-bindings';
 import { BIGINT, DOUBLE, DuckDBTableFunction, INTEGER, SMALLINT, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { isPgConnection, type Connection } from './db.js';
@@ -157,7 +158,8 @@ export function endAppends(): Promise<void> {
  * process is ended at once instead of hanging at 100% of a core (found with bench:agents).
  */
 function endAtExit(): void {
-  if (!appending.size) return;
+  // A worker thread's exit is not the process's (no module that appends runs in one today).
+  if (!appending.size || !isMainThread) return;
   process.stderr.write(`hopwatch: exit during ${appending.size} append(s): their transactions are not committed; ending the process\n`);
   process.kill(process.pid, 'SIGKILL');
 }
