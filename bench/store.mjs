@@ -10,7 +10,7 @@
 // backends side by side, and the rate of `hopwatch migrate-store` moving the 7-day store into PostgreSQL
 // (bench/store-migrate.mjs).
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,8 @@ const DAY = 86_400_000;
 const HOPS = 30;
 const INTERVAL = 2500;
 const PRODUCERS = Number(process.env.PRODUCERS ?? 8);
+/** Calls per line of the reads while ingesting, at least (more targets are ingested until each line has them). */
+const DURING_CALLS = Number(process.env.BENCH_DURING_CALLS ?? 60);
 const bucketsOnly = process.env.BENCH_BUCKETS_ONLY === '1';
 const storeArg = process.argv.indexOf('--store');
 const withPostgres = process.env.BENCH_STORE === 'postgres' || process.argv.includes('--store=postgres') || (storeArg >= 0 && process.argv[storeArg + 1] === 'postgres');
@@ -75,7 +77,7 @@ const dir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-'));
 let store = await Store.open(dir);
 const events = new DomainEventBus();
 try {
-  console.log(`bench:store ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0].model})`);
+  console.log(`bench:store ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0].model}), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(`history: 7 days x ${HOPS} hops at ${INTERVAL / 1000} s = ${total.toLocaleString()} hop samples`);
   const account = await store.one(`INSERT INTO accounts (name) VALUES ('bench') RETURNING id`);
   const newSession = (name) => newSessionIn(store, account.id, name);
@@ -87,15 +89,26 @@ try {
   // DuckDB appends faster in an instance that has written before (allocations, file
   // growth): one unmeasured raw append first, so that the ingest run below and the raw
   // runs after it all start warm.
-  const { INTEGER, DOUBLE, SMALLINT } = await import('@duckdb/node-api');
-  const { appendColumns } = await import(dist('server/store/append-columns.js'));
-  const chunks = (conn, table) =>
-    appendColumns(conn, table, total, [
-      { type: INTEGER, values: new Int32Array(total).fill(sid) },
-      { type: DOUBLE, values: time },
-      { type: SMALLINT, values: hop },
-      { type: DOUBLE, values: latency },
-    ]);
+  const { INTEGER, DOUBLE, SMALLINT, DuckDBDataChunk } = await import('@duckdb/node-api');
+  const { default: bindings } = await import('@duckdb/node-bindings');
+  // The raw comparator: DuckDB's appender fed DataChunks of 2048 rows, each column copied into
+  // its vector in one native call (what server/store/append-columns.ts did before issue 45 item
+  // 2 moved the store's appends to INSERT ... SELECT FROM a table function, off the main thread).
+  const chunks = async (conn, table) => {
+    const cols = [new Int32Array(total).fill(sid), time, Int16Array.from(hop), latency];
+    const a = await conn.createAppender(table);
+    const chunk = DuckDBDataChunk.create([INTEGER, DOUBLE, SMALLINT, DOUBLE]);
+    const vectors = cols.map((_, k) => bindings.data_chunk_get_vector(chunk.chunk, k));
+    for (let off = 0; off < total; off += 2048) {
+      const rows = Math.min(2048, total - off);
+      bindings.data_chunk_reset(chunk.chunk);
+      cols.forEach((c, k) => bindings.copy_data_to_vector(vectors[k], 0, c.buffer, c.byteOffset + off * c.BYTES_PER_ELEMENT, rows * c.BYTES_PER_ELEMENT));
+      bindings.data_chunk_set_size(chunk.chunk, rows);
+      a.appendDataChunk(chunk);
+    }
+    a.flushSync();
+    a.closeSync();
+  };
   await store.run('CREATE TABLE warmup (session_id INTEGER NOT NULL, time DOUBLE NOT NULL, hop SMALLINT NOT NULL, latency DOUBLE NOT NULL)');
   await store.exclusive((_q, conn) => chunks(conn, 'warmup'));
   await store.run('DROP TABLE warmup');
@@ -183,10 +196,10 @@ try {
   const each = (xs) => xs.map((x) => Math.round(x).toLocaleString()).join(' and ');
   console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (faster of ${each(ingestRuns)}; after an unmeasured 8 h of another session)`);
   console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of ${each(rawRuns)}; each one transaction)`);
-  const flag = (ratio) => (ingestRate >= 1e6 && ratio >= 0.5 ? 'met' : 'not met');
+  const flag = (ratio, goal = 0.5) => (ingestRate >= 1e6 && ratio >= goal ? 'met' : 'not met');
   console.log(
     `ingest / raw value by value = ${(ingestRate / rawRowRate).toFixed(2)} [${flag(ingestRate / rawRowRate)}]; ` +
-      `ingest / raw DataChunks = ${(ingestRate / rawChunkRate).toFixed(2)} [${flag(ingestRate / rawChunkRate)}] (goals: >= 1,000,000/s and >= 0.5; ` +
+      `ingest / raw DataChunks = ${(ingestRate / rawChunkRate).toFixed(2)} [${flag(ingestRate / rawChunkRate, 0.7)}] (goals: >= 1,000,000/s, >= 0.5 of value by value, >= 0.7 of DataChunks (issue 45); ` +
       `run by run ${ingestRuns.map((x, i) => (x / rawRuns[i]).toFixed(2)).join(' and ')})`,
   );
   const rollups = await store.one('SELECT count(*) AS n FROM rollups');
@@ -282,12 +295,16 @@ try {
         await new Promise((r) => setTimeout(r, 20)); // a console polling, not a flood
       }
     })();
-    const rate = await ingestRun(sid3);
+    // Another target's 7 days after the first, until each line has DURING_CALLS calls: of 20
+    // calls, pct's "p95" is the slowest one (issue 45 item 2 asks for more than 20).
+    const rates = [await ingestRun(sid3)];
+    while (Math.min(during.old.length, during.live.length) < DURING_CALLS) rates.push(await ingestRun(await newSession(`bench-${3 + rates.length}`)));
     writing = false;
     await reader;
-    console.log(`while the ingest path writes another target's 7 days (${Math.round(rate).toLocaleString()}/s), calls every 20 ms:`);
+    const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+    console.log(`while the ingest path writes ${rates.length} other targets' 7 days (${rates.map((r) => Math.round(r).toLocaleString()).join(', ')}/s), calls every 20 ms (load average ${load}):`);
     for (const [label, xs] of [['24 h, 6 days ago, first target (a new range each call)', during.old], ['10 min, the target being written', during.live]]) {
-      console.log(`  ${label}: ${xs.length} calls, p50 ${fmt(pct(xs, 50))} p95 ${fmt(pct(xs, 95))} max ${fmt(pct(xs, 100))}`);
+      console.log(`  ${label}: ${xs.length} calls, p50 ${fmt(pct(xs, 50))} p95 ${fmt(pct(xs, 95))} max ${fmt(pct(xs, 100))}${pct(xs, 95) <= 20 && xs.length > 20 ? '  [goal p95 <= 20 ms over more than 20 calls met]' : '  [goal p95 <= 20 ms over more than 20 calls not met]'}`);
     }
   }
   await ingest.close();

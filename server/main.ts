@@ -10,6 +10,7 @@ import { buildApp } from './app.js';
 import { ensureRootUser } from './account/root-user.js';
 import { ensureStaffUser } from './accounts/staff-user.js';
 import { secureDataDir, ServerUmask } from './store/data-dir.js';
+import { endAppends } from './store/append-columns.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // dist/server/main.js -> repo root two levels up.
@@ -64,7 +65,9 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
-      process.exit(1);
+      // An append under way would hold the exit forever (append-columns.ts endAppends).
+      setTimeout(() => process.exit(1), 1000);
+      void endAppends().finally(() => process.exit(1));
     }, ShutdownLimitMs);
     force.unref();
     try {

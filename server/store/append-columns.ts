@@ -1,23 +1,19 @@
-// Writes typed columns to a DuckDB table through its appender, inside the caller's
-// transaction (ingest's samples and tallies, the rollup rows). Rows go in as DataChunks (up
-// to 2048 rows), and each column of a chunk is copied into DuckDB's vector in one native
-// call from a typed array. The library's
-// per-value setItem costs a call per value, and for a column with a NULL it updates the
-// validity mask with BigInt arithmetic per value, which made appending the nullable rollup
-// columns slower than appending the samples.
+// Writes typed columns to a table inside the caller's transaction (ingest's samples and
+// tallies, the rollup rows), on either backend. On DuckDB the rows go in as one
+// `INSERT INTO table SELECT * FROM hopwatch_columns(id)`: DuckDB runs the statement on its own
+// threads and asks the main thread only for each slice of 2,048 rows, which is copied into
+// DuckDB's vector in one native call per column (issue 45 item 2, docs/store.md "Ingest off
+// the main thread"). The appender it replaces did its work on the calling thread: every 100
+// DataChunks (204,800 rows) it wrote them into the table, compressing them, in one
+// synchronous call of 50-270 ms that held every request behind it.
+import { isMainThread } from 'node:worker_threads';
 import bindings from '@duckdb/node-bindings';
-import { BIGINT, DOUBLE, DuckDBDataChunk, INTEGER, SMALLINT, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, DuckDBTableFunction, INTEGER, SMALLINT, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { isPgConnection, type Connection } from './db.js';
 import type { PgConnection } from './postgres/store.js';
 
 /** DuckDB's standard vector size: the most rows one DataChunk holds. */
 export const ChunkRows = 2048;
-/**
- * Chunks appended between two turns of the event loop (32,768 rows, 2 to 3 ms): a flush of
- * hundreds of thousands of rows would otherwise hold the main thread for tens of ms, and
- * every request with it (the console's calls read on their own connections meanwhile).
- */
-const ChunksPerTurn = 16;
 
 /**
  * A column to write: its DuckDB type and values; with `nullable`, NaN is stored as NULL;
@@ -33,84 +29,171 @@ export interface ChunkColumn {
 
 type Stored = Float64Array | Int32Array | Int16Array | BigInt64Array;
 
+/** A slice's buffer in each stored width, reused slice after slice. */
+function scratchFor(c: ChunkColumn): Stored {
+  if (c.type === BIGINT) return new BigInt64Array(ChunkRows);
+  if (c.type === INTEGER) return new Int32Array(ChunkRows);
+  if (c.type === SMALLINT) return new Int16Array(ChunkRows);
+  return new Float64Array(ChunkRows);
+}
+
 /**
- * A BIGINT column from whole numbers (below 2^53) without a BigInt per value: each value's
- * two 32-bit halves written into the 64-bit array's bytes (little-endian, as DuckDB's).
+ * Rows [off, off + rows) of a column in its stored width: the typed array itself where no
+ * conversion is needed, else converted into `scratch`. A BIGINT from whole numbers (below
+ * 2^53) without a BigInt per value: each value's two 32-bit halves written into the 64-bit
+ * array's bytes (little-endian, as DuckDB's).
  */
-function bigints(v: ArrayLike<number>, encode?: (x: number) => number): BigInt64Array {
-  const out = new BigInt64Array(v.length);
-  const halves = new Int32Array(out.buffer);
-  for (let i = 0; i < v.length; i++) {
-    const x = encode ? encode(v[i]) : v[i];
-    if (Number.isNaN(x)) continue; // a NULL: masked, the value is not read
-    halves[2 * i] = x >>> 0;
-    halves[2 * i + 1] = Math.floor(x / 4294967296);
+function slice(c: ChunkColumn, scratch: Stored, off: number, rows: number): Stored {
+  const v = c.values;
+  const e = c.encode;
+  if (c.type === BIGINT) {
+    const halves = new Int32Array(scratch.buffer, 0, rows * 2);
+    for (let i = 0; i < rows; i++) {
+      const x = e ? e(v[off + i]) : v[off + i];
+      if (Number.isNaN(x)) continue; // a NULL: masked, the value is not read
+      halves[2 * i] = x >>> 0;
+      halves[2 * i + 1] = Math.floor(x / 4294967296);
+    }
+    return scratch;
   }
+  if (!e) {
+    if (c.type === DOUBLE && v instanceof Float64Array) return v.subarray(off, off + rows);
+    if (c.type === INTEGER && v instanceof Int32Array) return v.subarray(off, off + rows);
+  }
+  const out = scratch as Float64Array | Int32Array | Int16Array;
+  for (let i = 0; i < rows; i++) out[i] = e ? e(v[off + i]) : v[off + i];
   return out;
 }
 
-/** A column's values in its stored width (converted once, not chunk by chunk). */
-function asStored(c: ChunkColumn, n: number): Stored {
-  const v = c.values.subarray(0, n);
-  if (c.type === BIGINT) return bigints(v, c.encode);
-  const e = c.encode;
-  if (e && c.type === INTEGER) {
-    // One pass straight into the stored width (the latencies of every flush come this way).
-    const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = e(v[i]);
-    return out;
-  }
-  const values = e ? Float64Array.from(v, (x) => e(x)) : v;
-  if (c.type === DOUBLE) return values instanceof Float64Array ? values : new Float64Array(values);
-  if (c.type === INTEGER) return values instanceof Int32Array ? values : new Int32Array(values);
-  return new Int16Array(values);
-}
-
-/** The validity mask of a nullable float column (bit set = value present), or null if no NaN. */
-function validityOf(values: Float64Array | Int32Array, off: number, rows: number): Uint8Array | null {
-  let mask: Uint8Array | null = null;
-  for (let j = 0; j < rows; j++) {
-    if (!Number.isNaN(values[off + j])) continue;
-    // DuckDB reads the mask as 64-bit words: whole words, every other bit valid.
-    mask ??= new Uint8Array(Math.ceil(rows / 64) * 8).fill(0xff);
-    mask[j >> 3] &= ~(1 << (j & 7));
-  }
+/** The validity mask of a nullable column's slice (bit set = value present): DuckDB reads it as 64-bit words. */
+function validityOf(values: Float64Array | Int32Array, off: number, rows: number): Uint8Array {
+  const mask = new Uint8Array(Math.ceil(rows / 64) * 8).fill(0xff);
+  for (let j = 0; j < rows; j++) if (Number.isNaN(values[off + j])) mask[j >> 3] &= ~(1 << (j & 7));
   return mask;
 }
 
-/**
- * Appends rows [0, n) of the columns to `table` (columns in table order). One DataChunk
- * serves every slice of 2048 rows: the appender copies what it is given, so the chunk is
- * reset and filled again rather than a new one (and its vectors) made per slice.
- */
-export async function appendColumns(conn: Connection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
-  if (!n) return;
-  if (isPgConnection(conn)) return pgAppendColumns(conn, table, n, columns);
-  const a = await conn.createAppender(table);
-  try {
-    const chunk = DuckDBDataChunk.create(columns.map((c) => c.type));
-    const vectors = columns.map((_, k) => bindings.data_chunk_get_vector(chunk.chunk, k));
-    const stored = columns.map((c) => asStored(c, n));
-    for (let off = 0, chunkNo = 1; off < n; off += ChunkRows, chunkNo++) {
-      const rows = Math.min(ChunkRows, n - off);
-      bindings.data_chunk_reset(chunk.chunk); // every row valid again
-      for (let k = 0; k < columns.length; k++) {
-        const col = stored[k];
-        const width = col.BYTES_PER_ELEMENT;
-        bindings.copy_data_to_vector(vectors[k], 0, col.buffer as ArrayBuffer, col.byteOffset + off * width, rows * width);
-        const mask = columns[k].nullable ? validityOf(columns[k].values, off, rows) : null;
-        if (mask) {
-          bindings.vector_ensure_validity_writable(vectors[k]);
-          bindings.copy_data_to_vector_validity(vectors[k], 0, mask.buffer as ArrayBuffer, 0, mask.byteLength);
+/** One append in progress: its columns and how far the scan has read them. */
+interface Scan {
+  n: number;
+  columns: ChunkColumn[];
+  scratch: Stored[];
+  /** Hears each slice handed to DuckDB (tests). */
+  onSlice?: (rows: number) => void;
+}
+
+const scans = new Map<number, Scan>();
+let nextScan = 0;
+
+/** The table function the INSERT reads: the columns of scans.get(id), slice by slice. */
+const ColumnsFunction = DuckDBTableFunction.create({
+  name: 'hopwatch_columns',
+  parameterTypes: [INTEGER],
+  bindFunction: (info) => {
+    const id = info.getParameter(0) as number;
+    const scan = scans.get(id);
+    if (!scan) return info.setError(`no columns to append under ${id}`);
+    scan.columns.forEach((c, k) => info.addResultColumn(`c${k}`, c.type));
+    info.setBindData({ id });
+    info.setCardinality(scan.n, true);
+  },
+  initFunction: (info) => {
+    info.setInitData({ off: 0 });
+    info.setMaxThreads(1); // one reader: the slices go in order
+  },
+  mainFunction: (info, out: DuckDBDataChunk) => {
+    const { id } = info.getBindData() as { id: number };
+    const state = info.getInitData() as { off: number };
+    const scan = scans.get(id);
+    if (!scan) return info.setError(`no columns to append under ${id}`);
+    const { off } = state;
+    const rows = Math.min(ChunkRows, scan.n - off);
+    bindings.data_chunk_set_size(out.chunk, rows);
+    if (rows <= 0) return; // no rows: the scan is over
+    try {
+      for (let k = 0; k < scan.columns.length; k++) {
+        const c = scan.columns[k];
+        const vector = bindings.data_chunk_get_vector(out.chunk, k);
+        const col = slice(c, scan.scratch[k], off, rows);
+        bindings.copy_data_to_vector(vector, 0, col.buffer as ArrayBuffer, col.byteOffset, rows * col.BYTES_PER_ELEMENT);
+        // Every slice sets its mask: the output chunk may keep the previous slice's.
+        if (c.nullable) {
+          const mask = validityOf(c.values, off, rows);
+          bindings.vector_ensure_validity_writable(vector);
+          bindings.copy_data_to_vector_validity(vector, 0, mask.buffer as ArrayBuffer, 0, mask.byteLength);
         }
       }
-      bindings.data_chunk_set_size(chunk.chunk, rows);
-      a.appendDataChunk(chunk);
-      if (chunkNo % ChunksPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    } catch (err) {
+      info.setError((err as Error).message);
+      return;
     }
-    a.flushSync();
+    state.off = off + rows;
+    scan.onSlice?.(rows);
+  },
+});
+
+/** Connections the table function is registered on. */
+const registered = new WeakSet<DuckDBConnection>();
+
+/** Connections with an append under way, and how many. */
+const appending = new Map<DuckDBConnection, number>();
+
+/** Resolved once no append is under way (endAppends). */
+let idleWaiters: (() => void)[] = [];
+
+/**
+ * Interrupts every append under way (each fails, its transaction rolls back: nothing it was
+ * appending had been acknowledged) and resolves once they have ended. For a process that must
+ * exit now (the server's shutdown limit, server/main.ts): once the process exits nothing
+ * answers the INSERT's calls for slices, and its thread would wait for them forever.
+ */
+export function endAppends(): Promise<void> {
+  if (!appending.size) return Promise.resolve();
+  for (const conn of appending.keys()) conn.interrupt();
+  return new Promise((resolve) => idleWaiters.push(resolve));
+}
+
+/**
+ * An exit with an append under way (process.exit without endAppends first) cannot finish:
+ * the INSERT's thread waits for the main thread, and the exit waits for that thread. The
+ * process is ended at once instead of hanging at 100% of a core (found with bench:agents).
+ */
+function endAtExit(): void {
+  // A worker thread's exit is not the process's (no module that appends runs in one today).
+  if (!appending.size || !isMainThread) return;
+  process.stderr.write(`hopwatch: exit during ${appending.size} append(s): their transactions are not committed; ending the process\n`);
+  process.kill(process.pid, 'SIGKILL');
+}
+let exitHooked = false;
+
+/**
+ * Appends rows [0, n) of the columns to `table` (columns in table order) in the caller's
+ * transaction. `onSlice` hears each slice of rows as DuckDB takes it (tests).
+ */
+export async function appendColumns(conn: Connection, table: string, n: number, columns: ChunkColumn[], onSlice?: (rows: number) => void): Promise<void> {
+  if (!n) return;
+  if (isPgConnection(conn)) return pgAppendColumns(conn, table, n, columns);
+  if (!registered.has(conn)) {
+    conn.registerTableFunction(ColumnsFunction);
+    registered.add(conn);
+  }
+  if (!exitHooked) {
+    process.on('exit', endAtExit);
+    exitHooked = true;
+  }
+  const id = ++nextScan;
+  scans.set(id, { n, columns, scratch: columns.map(scratchFor), onSlice });
+  appending.set(conn, (appending.get(conn) ?? 0) + 1);
+  try {
+    await conn.run(`INSERT INTO ${table} SELECT * FROM hopwatch_columns(${id})`);
   } finally {
-    a.closeSync();
+    scans.delete(id);
+    const left = appending.get(conn)! - 1;
+    if (left) appending.set(conn, left);
+    else appending.delete(conn);
+    if (!appending.size) {
+      for (const w of idleWaiters) w();
+      idleWaiters = [];
+    }
   }
 }
 

@@ -1,0 +1,57 @@
+// Issue 45 item 2: a large append leaves the main thread free. DuckDB writes the rows on its
+// own threads and takes them from JS a slice of 2,048 rows at a time; the event loop turns
+// between the slices, so a console's call is answered during the append, not after it. The
+// appender this replaced did all of it on the main thread, yielding once per 16 DataChunks,
+// and every 100 DataChunks wrote them into the table in one synchronous call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance, INTEGER, BIGINT, type DuckDBConnection } from '@duckdb/node-api';
+import { appendColumns, ChunkRows } from './append-columns.js';
+
+describe('appendColumns on DuckDB, the main thread', () => {
+  let instance: DuckDBInstance;
+  let writer: DuckDBConnection;
+  let reader: DuckDBConnection;
+  const n = 1_000_000;
+  const session = new Int32Array(n).fill(7);
+  const time = Float64Array.from({ length: n }, (_, i) => 1.7e12 + Math.floor(i / 30) * 2500);
+
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(':memory:');
+    writer = await instance.connect();
+    reader = await instance.connect();
+    await writer.run('CREATE TABLE s (session_id INTEGER, time BIGINT)');
+    await writer.run('CREATE TABLE other (x INTEGER)');
+    await writer.run('INSERT INTO other SELECT range FROM range(1000)');
+  });
+  afterAll(() => {
+    writer.closeSync();
+    reader.closeSync();
+    instance.closeSync();
+  });
+
+  it('answers reads on another connection while a large append runs, not only between groups of slices', async () => {
+    const slices = Math.ceil(n / ChunkRows);
+    let appending = true;
+    // Reads on another connection, one after the other, for as long as the append runs.
+    const reads: ('during' | 'after')[] = [];
+    const reading = (async () => {
+      while (appending) {
+        await reader.runAndReadAll('SELECT count(*) FROM other');
+        reads.push(appending ? 'during' : 'after');
+      }
+    })();
+    await writer.run('BEGIN TRANSACTION');
+    await appendColumns(writer, 's', n, [
+      { type: INTEGER, values: session },
+      { type: BIGINT, values: time },
+    ]);
+    appending = false;
+    await reading;
+    await writer.run('COMMIT');
+    // A read's answer is taken in by the main thread: the appender let it in only where it
+    // yielded, once every 16 DataChunks, so at most slices / 16 reads could complete during it.
+    expect(reads.filter((r) => r === 'during').length).toBeGreaterThan(slices / 16);
+    const [[count, last]] = (await writer.runAndReadAll('SELECT count(*)::DOUBLE, max(time)::DOUBLE FROM s')).getRows();
+    expect([count, last]).toEqual([n, time[n - 1]]);
+  });
+});
