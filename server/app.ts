@@ -34,6 +34,7 @@ import { startRetention } from './store/retention-runner.js';
 import storagePlugin from './store/storage-plugin.js';
 import { watchVolume } from './store/volume-watch.js';
 import { volumeOf } from './store/disk-use.js';
+import { dialectOf } from './store/dialect.js';
 import { IngestPipeline } from './ingest/pipeline.js';
 import { TraceRunner } from './targets/trace-runner.js';
 import { startDynamicDns } from './targets/dynamic-dns.js';
@@ -213,7 +214,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const localMachine = leadership.kind === 'postgres' ? new LocalMachineLeader({ store: opts.store, runner, ingest, leadership, log: app.log }) : undefined;
   // Dynamic DNS Auto: running targets named by a DNS name follow their name (docs/settings.md).
   const stopDynamicDns = startDynamicDns({ store: opts.store, runner, events: app.events, log: app.log }, opts.config.dynamicDnsSeconds * 1000);
-  const stopVolumeWatch = watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });
+  // DuckDB grows its file on the data volume: ingest pauses before it fills. On PostgreSQL the
+  // data directory is only scratch (docs/scale.md "What a replica keeps") and the samples go to
+  // the database's own disk, so a full one must not stop ingest.
+  const stopVolumeWatch = dialectOf(opts.store) === 'postgres' ? () => undefined : watchVolume({ path: dirname(opts.store.path), volume: volumeOf, log: app.log, pause: (reason) => ingest.pauseFor(reason) });
   app.addHook('onClose', async () => {
     // Stop probing first, then flush what was measured, then release the sockets.
     stopVolumeWatch();

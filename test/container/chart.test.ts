@@ -256,6 +256,11 @@ describe('the two modes, rendered', () => {
     expect(env.HOPWATCH_DATABASE_URL.valueFrom.secretKeyRef).toEqual({ name: 'hw-db', key: 'database-url' });
     expect(env.HOPWATCH_REDIS_URL).toEqual({ name: 'HOPWATCH_REDIS_URL', value: 'redis://redis.hw.svc:6379' });
     // /data is each pod's scratch; the key files come from one Secret, the same on every replica.
+    // Nothing else: no claim of any kind (a ReadWriteMany volume shared by the replicas would
+    // be state outside PostgreSQL), only the pod's own emptyDirs and the read-only Secret.
+    expect(r.manifests.filter((m) => m.kind === 'PersistentVolumeClaim')).toEqual([]);
+    for (const x of pod.volumes) expect(Object.keys(x).filter((k) => k !== 'name'), x.name).toEqual([x.name === 'keys' ? 'secret' : 'emptyDir']);
+    expect(container.volumeMounts.filter((m: any) => m.name !== 'keys' && !m.readOnly).map((m: any) => m.mountPath).sort()).toEqual(['/data', '/tmp']);
     const volumes = Object.fromEntries(pod.volumes.map((x: any) => [x.name, x]));
     expect(volumes.data).toEqual({ name: 'data', emptyDir: {} });
     expect(volumes.keys.secret.secretName).toBe('hw-hopwatch-keys');

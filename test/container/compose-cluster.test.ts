@@ -10,7 +10,7 @@
 // the three service images are kept by their Containerfile's hash, so a second run builds
 // nothing. Needs root (rootful podman) and the CNI dnsname plugin (service names resolve on the
 // compose network); Podman.open installs what is missing (test/setup.sh lists it too).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,78 @@ describe('compose.cluster.yaml with podman-compose 1.0.3', () => {
     // The helper the other suites use signs in the same way.
     expect(await signIn(url, 'admin', rootPassword)).toContain('=');
   }, 2 * 60_000);
+
+  it('gives each replica a /data volume of its own: the replicas have no volume in common', async () => {
+    const mounts = await Promise.all(replicas.map(async (replica) => {
+      const json = await podman.must(['inspect', '--format', '{{json .Mounts}}', container(replica)]);
+      return (JSON.parse(json) as { Type: string; Name?: string; Source: string; Destination: string }[]).map((m) => ({ ...m, replica }));
+    }));
+    for (const [i, own] of mounts.entries()) {
+      // One named volume of the project, at /data: the replica's scratch space.
+      expect(own.map((m) => [m.Type, m.Name, m.Destination]), replicas[i]).toEqual([['volume', `${project}_${replicas[i]}-data`, '/data']]);
+    }
+    const all = mounts.flat();
+    for (const m of all) {
+      const sharers = all.filter((o) => o.Source === m.Source || (m.Name && o.Name === m.Name)).map((o) => o.replica);
+      expect(sharers, `${m.Name ?? m.Source} (${m.Destination})`).toEqual([m.replica]);
+    }
+  });
+
+  it('serves Auto Setup from any replica: one setup key for all, the agent bundle packed by each into its own /data', async () => {
+    const asAdmin = (path: string, replica: string, init: RequestInit = {}) => viaReplica(path, replica, { ...init, headers: { cookie, ...init.headers } });
+    const made = await asAdmin(`/cmd/createAgent?name=${encodeURIComponent('Cluster agent')}`, 'hopwatch-1');
+    expect(made.status, await made.clone().text()).toBe(200);
+    const agent = (await made.json()) as { ID: number };
+    // The setup key is sealed by the replica that made it and opened by the others: the seal's
+    // key is a row of server_keys, not a file (no replica sees another's /data).
+    const links: string[] = [];
+    for (const replica of replicas) {
+      const r = await asAdmin(`/cmd/download-link/${agent.ID}`, replica);
+      expect(r.status, `${replica}: ${await r.clone().text()}`).toBe(200);
+      expect(r.headers.get('x-hopwatch-replica')).toBe(replica);
+      links.push(((await r.json()) as { SetupLink: string }).SetupLink);
+    }
+    expect(new Set(links).size, links.join('\n')).toBe(1);
+    expect(links[0]).toMatch(/^hopwatch:\/\/setup\?mode=sentinel&id=\d+&key=/);
+
+    // The bundle the link's installer fetches, from every replica at once: each packs it into
+    // its own cache (/data/agent-bundles), and all three serve the same bytes.
+    const bundle = '/downloads/hopwatch-agent-linux-x64.tar.gz';
+    const got = await Promise.all(replicas.map(async (replica) => {
+      const r = await viaReplica(bundle, replica);
+      expect(r.status, `${replica}: ${r.status === 200 ? '' : await r.clone().text()}`).toBe(200);
+      expect(r.headers.get('x-hopwatch-replica')).toBe(replica);
+      const body = Buffer.from(await r.arrayBuffer());
+      expect([...body.subarray(0, 2)], 'gzip magic').toEqual([0x1f, 0x8b]);
+      return createHash('sha256').update(body).digest('hex');
+    }));
+    expect(new Set(got).size).toBe(1);
+    for (const replica of replicas) {
+      const cached = await podman.must(['exec', container(replica), 'find', '/data/agent-bundles', '-name', '*.tar.gz']);
+      expect(cached.trim(), replica).toMatch(/^\/data\/agent-bundles\/[^/]+\/hopwatch-agent-linux-x64\.tar\.gz$/);
+    }
+
+    // The agent program's first contact, on a replica that neither made nor showed the key first.
+    const key = new URL(links[0]!.replace('hopwatch://', 'http://x/')).searchParams.get('key')!;
+    const enrol = await viaReplica('/api/agent/enrol', 'hopwatch-3', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ AgentId: agent.ID, Key: key }),
+    });
+    expect(enrol.status, await enrol.clone().text()).toBe(200);
+    expect(((await enrol.json()) as { Credential: string }).Credential.length).toBeGreaterThan(20);
+  }, 5 * 60_000);
+
+  it('keeps in each replica\'s /data only what it may lose: temporary files and its bundle cache, no key file', async () => {
+    for (const replica of replicas) {
+      const listed = await podman.must(['exec', container(replica), 'find', '/data', '-mindepth', '1', '-maxdepth', '1', '-printf', '%f\\n']);
+      const entries = listed.split('\n').filter(Boolean).sort();
+      console.log(`[cluster] ${replica} /data: ${entries.join(' ')}`);
+      // tmp: per-request data files (server/datafiles); agent-bundles: the packed bundles;
+      // alert-exports: what export actions this replica ran wrote (none here).
+      for (const e of entries) expect(['agent-bundles', 'alert-exports', 'tmp'], `${replica}: /data/${e}`).toContain(e);
+    }
+  });
 
   it.each([
     ['WebSockets', HttpTransportType.WebSockets],

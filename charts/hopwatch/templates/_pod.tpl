@@ -108,8 +108,10 @@ spec:
     - name: tmp
       emptyDir: {}
     {{- if include "hopwatch.clustered" . }}
-    # Every table is in PostgreSQL: /data keeps only the keys above and per-request
-    # temporary files (imports, exports), so each replica has a scratch directory of its own.
+    # Every table, the server keys included, is in PostgreSQL: /data keeps only what the pod
+    # may lose (docs/scale.md "What a replica keeps"): per-request temporary files, the agent
+    # bundles it packed, its alert exports, and the key seeds above; so each replica has a
+    # scratch directory of its own and none is shared.
     - name: data
       emptyDir: {}
     - name: keys
