@@ -69,4 +69,18 @@ describe('hopHostsOfMany', () => {
       { hop: 3, address: '10.0.0.33', answers: 120, details: 'cc-1' },
     ]);
   });
+
+  it("takes the latest details from the ingest's memory when it has them from before the range end", async () => {
+    const memory = new Map([
+      ['1 10.0.0.1', { details: 'in-memory', minute: t0 + 299 * M }],
+      ['2 10.0.0.2', { details: 'after-the-range', minute: t0 + 300 * M }],
+    ]);
+    const got = await hopHostsOfMany(store, [{ sessionId: 1, from: t0 + 290 * M, to: t0 + 300 * M }], (id) => (id === 1 ? memory : undefined));
+    expect(got.get(1)?.map((r) => [r.hop, r.address, r.details])).toEqual([
+      [1, '10.0.0.1', 'in-memory'],
+      [2, '10.0.0.2', 'b-restated'], // memory's text is from after the range: the store's
+      [3, '10.0.0.3', 'c'],
+      [3, '10.0.0.33', 'cc-2'],
+    ]);
+  });
 });

@@ -101,6 +101,15 @@ export class HopHostTally {
     this.closed = rows.concat(this.closed);
   }
 
+  /**
+   * What the store was handed last per `${hop} ${address}` of a session (its details text and
+   * minute), for reads of the latest details without the store (repository.ts KnownDetails);
+   * undefined for a session not counted since the server started.
+   */
+  latestDetails(sessionId: number): ReadonlyMap<string, { details: string; minute: number }> | undefined {
+    return this.sessions.get(sessionId)?.stored;
+  }
+
   /** The open minute of a session, as rows with their full details (for reads). */
   open(sessionId: number): HopHostRow[] {
     const s = this.sessions.get(sessionId);
