@@ -190,10 +190,10 @@ async function main() {
   const fileBytes = () => sizeOf(dbFile) + walBytes();
   await serverLoop(url, metricsToken); // resets the delay histogram: the first line is its own interval's
   const threadsAtStart = threadCpu(server.pid);
-  const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: 0 };
+  const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: consoleStats.reads };
   const points = [];
   let cpuBefore = start.cpu;
-  let readsBefore = 0;
+  let readsBefore = start.reads;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
@@ -258,7 +258,10 @@ async function main() {
   const threads = threadCpu(server.pid);
   const byThread = [...threads].map(([name, s]) => [name, s - (threadsAtStart.get(name) ?? 0)]).sort((a, b) => b[1] - a[1]);
   const elapsedS = (Date.now() - start.at) / 1000;
-  console.log(`\nserver CPU over ${((Date.now() - start.at) / 60_000).toFixed(1)} min: ${cores.toFixed(3)} cores for ${TRACES} traces at 1 s + ${CONSOLES} consoles = ${((cores * 1000) / TRACES).toFixed(3)} cores per 1,000 traces (simulated engine included)`);
+  const readsPerSecond = (consoleStats.reads - start.reads) / ((Date.now() - start.at) / 1000);
+  console.log(
+    `\nserver CPU over ${((Date.now() - start.at) / 60_000).toFixed(1)} min: ${cores.toFixed(3)} cores for ${TRACES} traces at 1 s + ${CONSOLES} consoles reading ${readsPerSecond.toFixed(1)} rows a second = ${((cores * 1000) / TRACES).toFixed(3)} cores per 1,000 traces with the consoles counted in (simulated engine included; --consoles 0 for the traces alone)`,
+  );
   console.log(`  by thread (cores): ${byThread.filter(([, s]) => s / elapsedS >= 0.001).map(([name, s]) => `${name} ${(s / elapsedS).toFixed(3)}`).join(', ')} (MainThread: the hub, the ingest, the engine; libuv-worker: DuckDB's statements; WorkerThread: the ingest worker)`);
 
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
