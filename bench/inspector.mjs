@@ -1,8 +1,8 @@
 // A Chrome DevTools Protocol client for a server process started with --inspect=127.0.0.1:0
 // (bench:soak): the V8 heap after a full collection, and heap snapshots for diagnosis, without
-// a route in the product. Only the HeapProfiler and Runtime domains are used: the Debugger
+// a route in the product. Only the HeapProfiler, Profiler and Runtime domains are used: the Debugger
 // domain, which would slow the server's code, is never enabled.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 
 /** The inspector's WebSocket address from the server's stderr ("Debugger listening on ws://..."). */
 export function inspectorUrlFrom(stderrText) {
@@ -53,6 +53,20 @@ export async function connectInspector(wsUrl) {
       await call('HeapProfiler.takeHeapSnapshot', { reportProgress: false, captureNumericValue: false });
       listeners.delete('HeapProfiler.addHeapSnapshotChunk');
       await new Promise((r) => out.end(r));
+    },
+    /**
+     * A CPU profile of the main thread over `ms` (the Profiler domain: sampling, every
+     * `intervalUs`), written to `path` as a .cpuprofile (Chrome DevTools' Performance panel, or
+     * bench/cpu-profile-summary.mjs).
+     */
+    async cpuProfile(path, ms, intervalUs = 1000) {
+      await call('Profiler.enable');
+      await call('Profiler.setSamplingInterval', { interval: intervalUs });
+      await call('Profiler.start');
+      await new Promise((r) => setTimeout(r, ms));
+      const { profile } = await call('Profiler.stop');
+      await call('Profiler.disable');
+      writeFileSync(path, JSON.stringify(profile));
     },
     close() {
       ws.close();

@@ -11,6 +11,7 @@
 //
 //   npm run bench:soak -- [--minutes 120] [--every 10] [--settle 60] [--traces 1000]
 //     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--snapshots 20,40 --snapshot-dir DIR]
+//     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]]
 //
 // The heap: the bench starts the server with --inspect=127.0.0.1:0 and asks V8 through the
 // inspector (bench/inspector.mjs: HeapProfiler.collectGarbage, Runtime.getHeapUsage), so the
@@ -18,7 +19,7 @@
 // as long as a major GC takes), and the same channel takes heap snapshots for diagnosis.
 // The delay: the server's own histogram (prom-client's eventloop lag on /metrics, reset at
 // every scrape, so each line is the interval's), behind a random HOPWATCH_METRICS_TOKEN.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,8 @@ const { values: args } = parseArgs({
     'minute-days': { type: 'string', default: '400' },
     snapshots: { type: 'string', default: '' },
     'snapshot-dir': { type: 'string', default: '' },
+    'cpu-profile': { type: 'string', default: '' },
+    'cpu-profile-seconds': { type: 'string', default: '60' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -186,13 +189,19 @@ async function main() {
   const walBytes = () => sizeOf(`${dbFile}.wal`);
   const fileBytes = () => sizeOf(dbFile) + walBytes();
   await serverLoop(url, metricsToken); // resets the delay histogram: the first line is its own interval's
-  const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: 0 };
+  const threadsAtStart = threadCpu(server.pid);
+  const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: consoleStats.reads };
   const points = [];
   let cpuBefore = start.cpu;
-  let readsBefore = 0;
+  let readsBefore = start.reads;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
+  // The server's main thread (the hub, the ingest, the simulated engine) profiled over the first
+  // seconds of the measuring, for where its CPU goes (bench/cpu-profile-summary.mjs FILE).
+  const profiled = args['cpu-profile']
+    ? inspector.cpuProfile(args['cpu-profile'], Number(args['cpu-profile-seconds']) * 1000).then(() => console.log(`  CPU profile of ${args['cpu-profile-seconds']} s: ${args['cpu-profile']}`))
+    : null;
   for (let k = 1; k * EVERY <= MINUTES; k++) {
     const due = start.at + k * EVERY * 60_000;
     while (snapshotsLeft.length && start.at + snapshotsLeft[0] * 60_000 <= due) {
@@ -242,12 +251,38 @@ async function main() {
     readsBefore = consoleStats.reads;
   }
 
+  await profiled;
+  // What the load costs: the server's CPU (its main thread with the simulated engine, the ingest
+  // worker, DuckDB's threads) over the whole measuring, in cores, and per 1,000 traces at 1 s.
+  const cores = (cpuSeconds(server.pid) - start.cpu) / ((Date.now() - start.at) / 1000);
+  const threads = threadCpu(server.pid);
+  const byThread = [...threads].map(([name, s]) => [name, s - (threadsAtStart.get(name) ?? 0)]).sort((a, b) => b[1] - a[1]);
+  const elapsedS = (Date.now() - start.at) / 1000;
+  const readsPerSecond = (consoleStats.reads - start.reads) / ((Date.now() - start.at) / 1000);
+  console.log(
+    `\nserver CPU over ${((Date.now() - start.at) / 60_000).toFixed(1)} min: ${cores.toFixed(3)} cores for ${TRACES} traces at 1 s + ${CONSOLES} consoles reading ${readsPerSecond.toFixed(1)} rows a second = ${((cores * 1000) / TRACES).toFixed(3)} cores per 1,000 traces with the consoles counted in (simulated engine included; --consoles 0 for the traces alone)`,
+  );
+  console.log(`  by thread (cores): ${byThread.filter(([, s]) => s / elapsedS >= 0.001).map(([name, s]) => `${name} ${(s / elapsedS).toFixed(3)}`).join(', ')} (MainThread: the hub, the ingest, the engine; libuv-worker: DuckDB's statements; WorkerThread: the ingest worker)`);
+
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
   console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
+}
+
+/** CPU seconds per thread name of a process (/proc/PID/task/TID/stat utime + stime), threads of one name summed. */
+function threadCpu(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
 }
 
 /** The consoles close first: the server's shutdown waits for its open hub connections. */

@@ -147,7 +147,9 @@ function finalHop(st: RowStatsResult, hosts: HostRecord[]): number {
 }
 
 const openHopHostsOf = (source?: RowsSource): OpenHopHosts | undefined =>
-  source?.openHopHosts ? { openHopHosts: (id: number) => source.openHopHosts!(id) } : undefined;
+  source?.openHopHosts
+    ? { openHopHosts: (id: number) => source.openHopHosts!(id), latestHopDetails: source.latestHopDetails ? (id: number) => source.latestHopDetails!(id) : undefined }
+    : undefined;
 
 async function detailsFor(q: Queryable, sessionId: number, range: { from: number; to: number }, source?: RowsSource) {
   return hopDetailsOf(q, sessionId, range.from, range.to, openHopHostsOf(source));

@@ -4,7 +4,7 @@ import { LatencyCode } from '../../engine/latency-codes.js';
 import { hopDetailColumnTexts } from '../contract/hop-details.js';
 import { detailsFromText, detailsText } from './details-json.js';
 import { mergeHopHosts } from './service.js';
-import { HopHostTally } from './tally.js';
+import { DetailsRestatedMs, HopHostTally } from './tally.js';
 
 const M = 60_000;
 const t0 = 1_700_000_040_000; // a minute start
@@ -43,6 +43,21 @@ describe('HopHostTally', () => {
     expect(third).toHaveLength(1);
     expect(detailsFromText(third[0].details)).toMatchObject({ NatDetected: true, Mpls: [] });
     expect(tally.sessionIds()).toEqual([]); // finished: forgotten
+  });
+
+  it('stores unchanged details again once an hour, so a read finds them within the hour before its range', () => {
+    const tally = new HopHostTally();
+    const stored: (string | null)[] = [];
+    // 130 minutes of the same hop and details, then a gap of three hours and one more minute.
+    const minutes = [...Array.from({ length: 130 }, (_, m) => m), 310, 311];
+    for (const m of minutes) {
+      tally.see(3, t0 + m * M, [{ ttl: 1, address: '10.0.0.1', rtt: 0.4 }]);
+      stored.push(...tally.take().map((r) => r.details));
+    }
+    const withDetails = minutes.slice(0, -1).filter((_, i) => stored[i] !== null);
+    // The first minute, then every DetailsRestatedMs (60 minutes), and the first row after the gap.
+    expect(withDetails).toEqual([0, 60, 120, 310]);
+    expect(DetailsRestatedMs).toBe(60 * M);
   });
 
   it('counts only answers: timeouts, hops not probed (final hop only) and marker rounds are not hosts', () => {

@@ -3,12 +3,14 @@
 import type { HopDetails, HopHostDetails } from '../contract/hop-details.js';
 import type { Queryable } from '../store/db.js';
 import { detailsFromText } from './details-json.js';
-import { hopHostsOfMany, type HopHostsQuery, type StoredHopHost } from './repository.js';
+import { hopHostsOfMany, type HopHostsQuery, type KnownDetails, type StoredHopHost } from './repository.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 
 /** Where the open minute comes from (the ingest pipeline). */
 export interface OpenHopHosts {
   openHopHosts(sessionId: number): HopHostRow[];
+  /** The latest details the ingest stored per address of a running session (repository.ts KnownDetails). */
+  latestHopDetails?: KnownDetails;
 }
 
 /** HopDetails per hop of a session over [from, to). */
@@ -21,7 +23,7 @@ export async function hopDetailsOf(q: Queryable, sessionId: number, from: number
  * the stored minutes in one statement: per session, what hopDetailsOf answers (for `hop`).
  */
 export async function hopDetailsOfMany(q: Queryable, queries: HopHostsQuery[], open?: OpenHopHosts): Promise<Map<number, Map<number, HopDetails>>> {
-  const stored = await hopHostsOfMany(q, queries);
+  const stored = await hopHostsOfMany(q, queries, open?.latestHopDetails);
   const out = new Map<number, Map<number, HopDetails>>();
   for (const x of queries) {
     const first = Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs;

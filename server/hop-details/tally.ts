@@ -1,11 +1,20 @@
 // Counts, per session, hop and answering address, the answers of each minute, and hands out
 // the rows of closed minutes for the store (hop_hosts: one row per address and minute, a few
 // bytes beside the 60 samples of a minute at 1 s). The details text goes with a row only when
-// it differs from the last one stored for that address, so details are stored on change.
+// it differs from the last one stored for that address, or that one is an hour old
+// (DetailsRestatedMs), so details are stored on change and hourly.
 import { isSpecialLatency } from '../contract/latency.js';
 import { detailsText, type HopSeen } from './details-json.js';
 
 export const HopHostMinuteMs = 60_000;
+/**
+ * Unchanged details are stored again on the first row this long after the address's last text,
+ * so the latest text of any row is at most this far before it: a read of a range looks for the
+ * texts of its addresses from this long before the range on (repository.ts), not through all
+ * of the table's history, which a live console read scanned in full every second (bench:soak,
+ * issue 45 item 7). It costs one text an address an hour beside 60 rows without.
+ */
+export const DetailsRestatedMs = 60 * HopHostMinuteMs;
 
 export interface HopHostRow {
   sessionId: number;
@@ -30,8 +39,8 @@ interface SessionTally {
   minute: number;
   /** By hop, then by address (no key text to build per answer: see() runs for every hop of every round). */
   counters: Map<number, Map<string, Counter>>;
-  /** The details text last handed out per `${hop} ${address}` (what the store has). */
-  stored: Map<string, string>;
+  /** The details text last handed out per `${hop} ${address}` (what the store has), and its minute. */
+  stored: Map<string, { details: string; minute: number }>;
 }
 
 /** Only answers count: a final-hop-only round names hops it did not probe. */
@@ -92,6 +101,15 @@ export class HopHostTally {
     this.closed = rows.concat(this.closed);
   }
 
+  /**
+   * What the store was handed last per `${hop} ${address}` of a session (its details text and
+   * minute), for reads of the latest details without the store (repository.ts KnownDetails);
+   * undefined for a session not counted since the server started.
+   */
+  latestDetails(sessionId: number): ReadonlyMap<string, { details: string; minute: number }> | undefined {
+    return this.sessions.get(sessionId)?.stored;
+  }
+
   /** The open minute of a session, as rows with their full details (for reads). */
   open(sessionId: number): HopHostRow[] {
     const s = this.sessions.get(sessionId);
@@ -104,9 +122,10 @@ export class HopHostTally {
   private close(sessionId: number, s: SessionTally): void {
     for (const c of [...s.counters.values()].flatMap((byAddress) => [...byAddress.values()])) {
       const key = `${c.hop} ${c.address}`;
-      const changed = s.stored.get(key) !== c.details;
-      if (changed) s.stored.set(key, c.details);
-      this.closed.push({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: changed ? c.details : null });
+      const last = s.stored.get(key);
+      const write = last === undefined || last.details !== c.details || s.minute - last.minute >= DetailsRestatedMs;
+      if (write) s.stored.set(key, { details: c.details, minute: s.minute });
+      this.closed.push({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: write ? c.details : null });
     }
     s.counters.clear();
   }

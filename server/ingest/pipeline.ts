@@ -334,6 +334,11 @@ export class IngestPipeline {
     return this.hopHosts.open(sessionId);
   }
 
+  /** The latest hop details texts handed to the store for a session, by `${hop} ${address}` (hop-details/repository.ts KnownDetails). */
+  latestHopDetails(sessionId: number): ReadonlyMap<string, { details: string; minute: number }> | undefined {
+    return this.hopHosts.latestDetails(sessionId);
+  }
+
   /**
    * Pauses ingest with a reason (samples are refused, the file is not written) or, with
    * undefined, resumes it. A full disk would otherwise fail a commit half-way through DuckDB's
