@@ -1,15 +1,26 @@
 // Runs every vitest suite and closes with one plain line "N passed, N failed, N skipped",
-// the form CI reads in any language. Two phases on this 2-core machine: the unit, API, hub
-// and network suites in parallel, then the heavy ones (browser, container image build) one
-// file at a time, so their time-outs do not depend on what else happens to run.
-import { spawnSync } from 'node:child_process';
+// the form CI reads in any language. On this 2-core machine (docs/testing.md, the phases and
+// their times): the unit, API, hub and network suites in parallel; then two lanes side by side,
+// each one file at a time: the browser suites (each its own appliance, Chromium and ports) and
+// the container suites (podman: image builds, compose projects), which share nothing with them;
+// then the suites that measure CPU (a browser's main-thread share) alone, so what they print does
+// not depend on what else runs; last the PostgreSQL matrix.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdirSync, readFileSync } from 'node:fs';
 // Stops here unless this is the project's Node (docs/decisions.md, "Node runtime"): vitest and
 // everything the suites start run on process.execPath.
 import '../scripts/check-node.mjs';
 
 mkdirSync('test-results', { recursive: true });
-const heavy = ['test/e2e', 'test/security/browser', 'test/container'];
+// The browser lane and the container lane: one file at a time each, the two lanes at once.
+const browserSuites = ['test/e2e', 'test/security/browser'];
+const containerSuites = ['test/container'];
+const heavy = [...browserSuites, ...containerSuites];
+// Alone after the lanes: they measure a browser's main-thread busy share and frames (printed in
+// docs/benchmarks.md), which a container build beside them would change. The other two
+// perf suites here run only as benchmarks (HOPWATCH_BENCH, bench:pathview) and skip in CI.
+const aloneSuites = ['test/e2e/target-window-perf.test.ts', 'test/e2e/summary-sessions-perf.test.ts', 'test/e2e/path-view-bench.test.ts'];
 // Replicas on PostgreSQL and Redis (issue 43): only in the postgres phase below.
 const clusterSuites = 'test/cluster';
 const extra = process.argv.slice(2);
@@ -32,13 +43,26 @@ function firstLines(text) {
   return String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').slice(0, 3).join(' | ').slice(0, 400);
 }
 
-function phase(name, args, env = {}) {
+/** Runs vitest once; `prefix`: each output line is tagged with the lane's name (two lanes at once). */
+async function phase(name, args, env = {}, prefix = false) {
   const report = `test-results/vitest-${name}.json`;
-  const run = spawnSync(
+  const child = spawn(
     process.execPath,
     ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args, ...extra],
-    { stdio: 'inherit', env: { ...process.env, ...env } },
+    { stdio: prefix ? ['inherit', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } },
   );
+  if (prefix) {
+    for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${name}] ${line}\n`));
+    }
+  }
+  const run = await new Promise((resolve) => {
+    child.on('error', (err) => {
+      console.error(`${name}: ${err.message}`);
+      resolve({ status: 1 });
+    });
+    child.on('close', (code) => resolve({ status: code }));
+  });
   let counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
   try {
     const r = JSON.parse(readFileSync(report, 'utf8'));
@@ -108,12 +132,42 @@ const PostgresSuites = [
 // a running appliance copied and caught up, about 25 s; the layout's own suites):
 // the parallel phase runs them once, and here they would do the same work again.
 
-const a = phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`]));
-const b = phase('serial', [...heavy, '--no-file-parallelism']);
-const c = phase('postgres', PostgresSuites, { HOPWATCH_TEST_STORE: 'postgres' });
-const phases = [a, b, c];
+const without = (files) => files.flatMap((f) => ['--exclude', f]);
+// The container lane builds the appliance image once: compose-up first (podman-compose build, as
+// docs/deploy.md says), which keeps its image as the tree's image, then the suites that run it;
+// then, to even the two lanes out, browser suites that mostly wait on live rounds (a minute or
+// more of a trace at its interval, an agent away), one at a time beside the browser lane's.
+const composeBuild = 'test/container/compose-up.test.ts';
+const waitingBrowserSuites = ['test/e2e/lan-graphs.test.ts', 'test/e2e/target-outage-gaps.test.ts'];
+async function containerLane() {
+  const parts = [
+    await phase('containers-build', [composeBuild], {}, true),
+    await phase('containers', [...containerSuites, ...without([composeBuild]), '--no-file-parallelism'], {}, true),
+    await phase('browsers-waiting', [...waitingBrowserSuites, '--no-file-parallelism'], {}, true),
+  ];
+  return {
+    status: parts.find((p) => p.status !== 0)?.status ?? 0,
+    ...Object.fromEntries(['passed', 'failed', 'skipped'].map((k) => [k, parts.reduce((n, p) => n + p[k], 0)])),
+    failures: parts.flatMap((p) => p.failures),
+  };
+}
+// HOPWATCH_TEST_PHASES=lanes,alone (a comma list of parallel, lanes, alone, postgres): only those
+// phases, to rerun a part by hand (docs/testing.md); CI runs all four.
+const chosen = new Set((process.env.HOPWATCH_TEST_PHASES ?? 'parallel,lanes,alone,postgres').split(',').map((p) => p.trim()));
+const phases = [];
+if (chosen.has('parallel')) phases.push(await phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`])));
+if (chosen.has('lanes')) {
+  phases.push(
+    ...(await Promise.all([
+      phase('browsers', [...browserSuites, ...without([...aloneSuites, ...waitingBrowserSuites]), '--no-file-parallelism'], {}, true),
+      containerLane(),
+    ])),
+  );
+}
+if (chosen.has('alone')) phases.push(await phase('alone', [...aloneSuites, '--no-file-parallelism']));
+if (chosen.has('postgres')) phases.push(await phase('postgres', PostgresSuites, { HOPWATCH_TEST_STORE: 'postgres' }));
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const p of phases) for (const k of Object.keys(total)) total[k] += p[k];
 for (const f of phases.flatMap((p) => p.failures)) console.log(`FAILED ${f}`);
 console.log(`\nvitest: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-process.exit(a.status || b.status || c.status);
+process.exit(phases.find((p) => p.status !== 0)?.status ?? 0);

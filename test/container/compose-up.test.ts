@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/appliance.js';
 import type { Agent, AgentDownloadLink } from '../../server/contract/agents.js';
 import { hostCaBundle, Podman, run } from './support/podman.js';
-import { debianImage, ensureBaseImages, nodeBaseImage, repoRoot } from './support/images.js';
+import { applianceBuildArgs, debianImage, ensureBaseImages, keepAsTreeImage, repoRoot } from './support/images.js';
 import { deployDocPodmanComposeEnv, deployDocBackupScript } from './support/deploy-doc.js';
 import { containerReport, until as waitUntil } from './support/wait.js';
 
@@ -64,12 +64,10 @@ describe('podman-compose 1.0.3', () => {
   // What this host needs besides the documented command: the local base images, npm through
   // the host network and its CA bundle, no layer cache piling up across runs.
   it.skipIf(given)('builds the image with the command of docs/deploy.md, HEALTHCHECK included', async () => {
-    const built = await compose(serverProject, 'compose.yaml', [
-      'build',
-      '--build-arg', `BASE_IMAGE=${nodeBaseImage}`,
-      '--build-arg', `RUNTIME_IMAGE=${debianImage}`,
-      '--build-arg', `npm_config_cafile=${hostCaBundle}`,
-    ], deployDocPodmanComposeEnv(), ['--podman-build-args', `--layers=false --network=host -v ${hostCaBundle}:${hostCaBundle}:ro`]);
+    const built = await compose(serverProject, 'compose.yaml', ['build', ...applianceBuildArgs], deployDocPodmanComposeEnv(), [
+      '--podman-build-args',
+      `--layers=false --network=host -v ${hostCaBundle}:${hostCaBundle}:ro`,
+    ]);
     expect(built.code, built.stderr.slice(-4000) + built.stdout.slice(-2000)).toBe(0);
     expect(built.stderr + built.stdout).not.toContain('HEALTHCHECK is not supported');
     // Top-level Healthcheck of `podman image inspect` (docker format only; OCI has no such field).
@@ -80,6 +78,10 @@ describe('podman-compose 1.0.3', () => {
     expect(inspected.Healthcheck?.Test).toEqual(['CMD', ...(JSON.parse(declared!) as string[])]);
     const size = await podman.imageSize(image);
     console.log(`[container] ${new Date().toISOString().slice(0, 10)}: image built by podman-compose: ${(size / 1e6).toFixed(1)} MB (${size} bytes; the host's Node ${process.version} in the local base)`);
+    // The tree's image for the suites that only run it (appliance-image, compose-cluster): built
+    // from the same Dockerfile, context, bases and arguments as they would build it. run-all.mjs
+    // runs this suite first in its container lane (docs/testing.md).
+    console.log(`[container] kept as the tree's image: ${await keepAsTreeImage(podman, image)}`);
   }, 40 * 60_000);
 
   it('brings compose.yaml up healthy with the root password from the environment (.env form)', async () => {

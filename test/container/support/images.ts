@@ -55,6 +55,17 @@ export async function ensureBaseImages(podman: Podman): Promise<void> {
 }
 
 /**
+ * The build arguments of the appliance image here: the local bases and the host CA bundle. The
+ * same for podman build (below) and podman-compose build (compose-up.test.ts), whose image is
+ * then the tree's image too (keepAsTreeImage).
+ */
+export const applianceBuildArgs = [
+  '--build-arg', `BASE_IMAGE=${nodeBaseImage}`,
+  '--build-arg', `RUNTIME_IMAGE=${debianImage}`,
+  '--build-arg', `npm_config_cafile=${hostCaBundle}`,
+];
+
+/**
  * Builds the appliance image from the repository's Dockerfile with the local bases, the host
  * network (npm registry) and the host CA bundle (TLS proxy). --layers=false: nothing cached
  * that would pile up across runs; --format docker keeps the HEALTHCHECK (OCI drops it).
@@ -67,9 +78,7 @@ export async function buildApplianceImage(podman: Podman, tag: string): Promise<
       '--layers=false',
       '--network=host',
       '-v', `${hostCaBundle}:${hostCaBundle}:ro`,
-      '--build-arg', `BASE_IMAGE=${nodeBaseImage}`,
-      '--build-arg', `RUNTIME_IMAGE=${debianImage}`,
-      '--build-arg', `npm_config_cafile=${hostCaBundle}`,
+      ...applianceBuildArgs,
       '-t', tag,
       '-f', join(repoRoot, 'Dockerfile'),
       repoRoot,
@@ -102,6 +111,14 @@ function dockerIgnoredTopLevel(): Set<string> {
   return new Set(lines.filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !/[*/]/.test(l)));
 }
 
+const treeRepository = 'localhost/hopwatch-tree';
+
+/** The tag of this working tree's appliance image: the build context's hash and the local bases. */
+function treeImageTag(): string {
+  // The local base images are named by the Node version they carry: part of the hash too.
+  return `${treeRepository}:${contextHash(repoRoot, dockerIgnoredTopLevel(), [nodeBaseImage, debianImage])}`;
+}
+
 /**
  * The appliance image of this working tree, shared by the container suites that only run it
  * (not the ones that test building it): tagged by the build context's hash, built once when
@@ -110,14 +127,26 @@ function dockerIgnoredTopLevel(): Set<string> {
  * build took (0: it was there already).
  */
 export async function treeApplianceImage(podman: Podman): Promise<{ image: string; builtSeconds: number }> {
-  const repository = 'localhost/hopwatch-tree';
-  // The local base images are named by the Node version they carry: part of the hash too.
-  const image = `${repository}:${contextHash(repoRoot, dockerIgnoredTopLevel(), [nodeBaseImage, debianImage])}`;
+  const image = treeImageTag();
   if (await podman.imageExists(image)) return { image, builtSeconds: 0 };
-  await removeOtherTags(podman, repository, image);
+  await removeOtherTags(podman, treeRepository, image);
   const t0 = Date.now();
   await buildApplianceImage(podman, image);
   return { image, builtSeconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * Keeps an image built from this tree by another command with the same Dockerfile, context,
+ * bases and build arguments (compose-up.test.ts: podman-compose build, docs/deploy.md) as the
+ * tree's image, so that the suites that only run it do not build the same image a second time
+ * (about 4.5 minutes on the 2-core machine; docs/testing.md). Returns the tree's tag.
+ */
+export async function keepAsTreeImage(podman: Podman, built: string): Promise<string> {
+  const image = treeImageTag();
+  if (await podman.imageExists(image)) return image;
+  await removeOtherTags(podman, treeRepository, image);
+  await podman.must(['tag', built, image]);
+  return image;
 }
 
 /** Removes every tag of `repository` but `keep` (the images of older trees or Containerfiles). */
