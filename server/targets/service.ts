@@ -51,7 +51,6 @@ function intervalMs(seconds: number | undefined): number {
   return ms;
 }
 
-/** The session behind a target id or row id, in the caller's account. */
 /** Reads of a session under way, by store and ID. */
 const sessionReads = new WeakMap<Store, Map<number, Promise<repo.SessionRecord | undefined>>>();
 
@@ -82,6 +81,7 @@ async function readSession(store: Store, id: number): Promise<repo.SessionRecord
   return read;
 }
 
+/** The session behind a target id or row id, in the caller's account. */
 export async function sessionFor(store: Store, p: Principal, id: string | number): Promise<repo.SessionRecord> {
   const parsed = parseTargetId(String(id));
   if (!parsed) throw badRequest(`"${id}" is not a target id.`);
