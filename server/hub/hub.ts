@@ -6,6 +6,7 @@ import { type ArgsValidator, compileArgs } from './arguments.js';
 import type { Audience, HubBackplane } from './backplane.js';
 import { type ConnectionHost, HubConnection } from './connection.js';
 import { type HubCallContext, type HubDefinition, HubError, type HubLogger } from './definition.js';
+import { type FanoutProbe, fanoutProbeFromEnv, preciseNow } from './fanout-probe.js';
 import {
   completionErrorFrame,
   completionResultFrame,
@@ -35,6 +36,11 @@ export interface HubOptions {
    * or `statusCode` (so the services' HTTP errors read the same over REST and the hub).
    */
   publicMessage?: (error: unknown) => string | undefined;
+  /**
+   * Told the times of every send (bench:hub's split of the HostUpdated delay). Default: the
+   * environment's (HOPWATCH_HUB_FANOUT_PROBE=1, server/hub/fanout-probe.ts), normally none.
+   */
+  fanoutProbe?: FanoutProbe;
 }
 
 /**
@@ -65,6 +71,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   log: HubLogger;
   private logGiven: boolean;
   private readonly publicMessage: (error: unknown) => string | undefined;
+  private readonly fanoutProbe: FanoutProbe | undefined;
   private readonly validators = new Map<string, ArgsValidator>();
   private readonly byToken = new Map<string, HubConnection<P>>();
   private readonly byId = new Map<string, HubConnection<P>>();
@@ -86,6 +93,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     this.log = options.log ?? silentLog;
     this.logGiven = options.log !== undefined;
     this.publicMessage = options.publicMessage ?? defaultPublicMessage;
+    this.fanoutProbe = 'fanoutProbe' in options ? options.fanoutProbe : fanoutProbeFromEnv();
     for (const [name, method] of Object.entries(definition.methods)) {
       this.validators.set(name, typeof method.args === 'function' ? method.args : compileArgs(name, method.args));
     }
@@ -135,6 +143,9 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   }
 
   private deliver(selected: Iterable<HubConnection<P>>, text: string): number {
+    const probe = this.fanoutProbe;
+    const askedAt = probe ? preciseNow() : 0;
+    let firstWriteAt = 0;
     // Serialised and encoded once for the whole fan-out.
     const encoded = Buffer.from(text);
     const bytes = encoded.length;
@@ -142,8 +153,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     for (const connection of [...selected]) {
       if (connection.state !== 'handshaken') continue;
       connection.send(text, bytes, encoded);
+      if (probe && count === 0) firstWriteAt = preciseNow();
       count++;
     }
+    probe?.({ frame: text, connections: count, askedAt, firstWriteAt, lastWriteAt: count > 0 ? preciseNow() : 0 });
     return count;
   }
 
