@@ -4,7 +4,15 @@
 // registrations made again. Each console holds its browser's session cookie (no sign-in here):
 // a server restart is ridden out with the cookies the consoles already have.
 // Asked over IPC by the parent: connect, measure on/off, report, stop.
+//
+// What a HostUpdated receipt records (bench:hub splits the delay with them): the round's sample
+// time (the event's own argument), when the console's WebSocket emitted the message (the earliest
+// point a client sees it: ws has read and unframed it, nothing of SignalR has run yet) and when
+// the SignalR client had parsed it and called the console's handler. Times are epoch ms with the
+// monotonic clock's fraction, comparable with the server's fan-out times (same host).
+import { performance } from 'node:perf_hooks';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
+import WebSocket from 'ws';
 
 const HubRetryMs = 2500; // web/src/hub/connection.ts
 /** web/src/hub/connection.ts reconnectDelayMs: the first attempt at once, then every 2.5 s. */
@@ -13,7 +21,9 @@ const reconnectDelayMs = (previousRetryCount) => (previousRetryCount === 0 ? 0 :
 const CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 100);
 
 let consoles = [];
-let delays = [];
+/** Flat: sample time, WebSocket message time, handler time, per HostUpdated received while measuring. */
+let receipts = [];
+const now = () => performance.timeOrigin + performance.now();
 let measuring = false;
 /** Failed connection attempts by what the client said (401, 429, 503, refused...). */
 const failures = new Map();
@@ -24,6 +34,9 @@ const failed = (message) => {
 };
 const logger = {
   log(level, message) {
+    // Filtered by level first, as the console's own logger (LogLevel.Warning) is: the client
+    // logs every frame received at Trace.
+    if (level !== LogLevel.Information) return;
     // A failed reconnect attempt is logged at Information by the client.
     const attempt = /Reconnect attempt failed because of error '(.*)'/s.exec(message);
     if (attempt) failed(attempt[1]);
@@ -32,15 +45,29 @@ const logger = {
 };
 
 function build(url, cookie, sessionId) {
+  const me = { c: undefined, live: false, liveAt: 0, heardAfterRestart: false, reconnected: false, messageAt: 0 };
+  /**
+   * The real ws WebSocket the client would pick itself, with one listener added before the
+   * client's own: it notes when each message came out of the socket.
+   */
+  class TimedWebSocket extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      this.on('message', () => {
+        me.messageAt = now();
+      });
+    }
+  }
   const c = new HubConnectionBuilder()
-    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie } })
+    .withUrl(`${url}/mainHub`, { transport: HttpTransportType.WebSockets, headers: { cookie }, WebSocket: TimedWebSocket })
     .withAutomaticReconnect({ nextRetryDelayInMilliseconds: ({ previousRetryCount }) => reconnectDelayMs(previousRetryCount) })
     .configureLogging(logger)
     .build();
-  const me = { c, live: false, liveAt: 0, heardAfterRestart: false, reconnected: false };
+  me.c = c;
   c.on('HostUpdated', (_id, time) => {
+    const handledAt = now();
     me.heardAfterRestart = true;
-    if (measuring) delays.push(Date.now() - Date.parse(time));
+    if (measuring) receipts.push(Date.parse(time), me.messageAt, handledAt);
   });
   // UserUpdated, SessionsChanged... have console-wide handlers in the console (hubEvents.ts).
   for (const e of ['SummaryListChanged', 'SessionsChanged', 'UserUpdated', 'SettingsChanged', 'SummaryHostUpdated', 'RouteChanged']) c.on(e, () => {});
@@ -95,9 +122,9 @@ process.on('message', async (m) => {
     if (m.op === 'connect') answer(await connect(m));
     else if (m.op === 'measure') {
       measuring = m.on;
-      if (m.on) delays = [];
+      if (m.on) receipts = [];
       answer({});
-    } else if (m.op === 'delays') answer({ delays });
+    } else if (m.op === 'receipts') answer({ receipts });
     else if (m.op === 'restarting') {
       for (const me of consoles) me.heardAfterRestart = me.reconnected = false;
       failures.clear();

@@ -3,7 +3,11 @@
 // processes (bench/hub-consoles.mjs) so the clients are not what is measured. Against the
 // built appliance, loopback only. It prints:
 // - the time from the server's start (readyz) to every console connected and registered;
-// - the delay from the round's sample time to the receipt of HostUpdated (p50, p99);
+// - the delay from the round's sample time to the receipt of HostUpdated (p50, p99), and where
+//   it goes (bench/hub-split.mjs): the server's ingest to the hub's send, the server's fan-out
+//   (first and last socket write, timed by the hub's bench-only probe, HOPWATCH_HUB_FANOUT_PROBE,
+//   read through the inspector), the consoles' WebSocket message event and the SignalR client's
+//   call of the handler;
 // - the server's CPU and its memory per connected console (RSS and V8 heap after a full
 //   collection, minus the same of the idle server, over the consoles);
 // - a reconnect storm: the server stopped and started again on its data with every console
@@ -20,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startAppliance, cpuSeconds, rssMb as rssOf, hostLoad } from './appliance.mjs';
+import { FanoutMarkName, hubDelaySplit } from './hub-split.mjs';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const PROCS = Number(process.env.BENCH_PROCS ?? Math.min(5, Math.max(1, Math.ceil(CLIENTS / 1000))));
@@ -57,13 +62,19 @@ async function inspector() {
       await send('HeapProfiler.collectGarbage');
       return (await send('Runtime.getHeapUsage')).usedSize / 1048576;
     },
+    /** A JSON-able value of an expression evaluated in the server's global scope. */
+    async evaluate(expression) {
+      const { result, exceptionDetails } = await send('Runtime.evaluate', { expression, returnByValue: true });
+      if (exceptionDetails) throw new Error(`evaluate ${expression}: ${exceptionDetails.text}`);
+      return result.value;
+    },
     close: () => ws.close(),
   };
 }
 
 async function start() {
   const began = Date.now();
-  const appliance = await startAppliance({ port, dataDir, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`], stdio: ['ignore', 'ignore', 'ignore'] });
+  const appliance = await startAppliance({ port, dataDir, env: { HOPWATCH_HUB_FANOUT_PROBE: '1' }, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`], stdio: ['ignore', 'ignore', 'ignore'] });
   const readyAt = Date.now();
   log(`server ready (/readyz) ${((readyAt - began) / 1000).toFixed(1)} s after its start; ${hostLoad()}`);
   return { appliance, readyAt, v8: await inspector() };
@@ -156,6 +167,7 @@ try {
 
   const cpu1 = cpuSeconds(server.appliance.server.pid);
   const w0 = Date.now();
+  await server.v8.evaluate(`performance.clearMarks(${JSON.stringify(FanoutMarkName)})`);
   await askAll({ op: 'measure', on: true });
   let peak = 0;
   while (Date.now() - w0 < SECONDS * 1000) {
@@ -164,10 +176,17 @@ try {
   }
   await askAll({ op: 'measure', on: false });
   const cpuShare = (cpuSeconds(server.appliance.server.pid) - cpu1) / ((Date.now() - w0) / 1000);
-  const delays = (await askAll({ op: 'delays' })).flatMap((r) => r.delays).sort((a, b) => a - b);
-  const q = (p) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))];
-  log(`HostUpdated received: ${delays.length} in ${SECONDS} s (${(delays.length / SECONDS).toFixed(0)}/s over ${CLIENTS} consoles)`);
-  log(`delay from the round's sample time to receipt: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${delays[delays.length - 1]} ms`);
+  const fanouts = await server.v8.evaluate(`performance.getEntriesByName(${JSON.stringify(FanoutMarkName)}).map((m) => m.detail)`);
+  const receipts = (await askAll({ op: 'receipts' })).flatMap((r) => r.receipts);
+  const split = hubDelaySplit(fanouts, receipts);
+  const ms = (q) => `p50 ${q.p50.toFixed(1)}, p99 ${q.p99.toFixed(1)}, max ${q.max.toFixed(1)} ms`;
+  log(`HostUpdated received: ${split.total.n} in ${SECONDS} s (${(split.total.n / SECONDS).toFixed(0)}/s over ${CLIENTS} consoles)`);
+  log(`delay from the round's sample time to the handler: p50 ${split.total.p50.toFixed(0)} ms, p99 ${split.total.p99.toFixed(0)} ms, max ${split.total.max.toFixed(0)} ms`);
+  log(`  where it goes, over ${split.events} events (${split.unmatched} receipts without a server record):`);
+  log(`  server: sample time -> hub asked to send (ingest, commit): ${ms(split.ingest)}`);
+  log(`  server: hub asked -> first socket write returned: ${ms(split.firstWrite)}; -> last of ${CLIENTS}: ${ms(split.lastWrite)}`);
+  log(`  consoles: hub asked -> WebSocket message event: ${ms(split.toMessage)} (after the server's last write: ${ms(split.afterLastWrite)})`);
+  log(`  consoles: WebSocket message event -> SignalR handler called: ${ms(split.parse)}`);
   log(`server CPU ${(cpuShare * 100).toFixed(1)}% of one core; ${rssOf(server.appliance.server.pid).toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB); ${hostLoad()}`);
 
   if (RESTART) {
