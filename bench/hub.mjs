@@ -168,6 +168,8 @@ try {
   const cpu1 = cpuSeconds(server.appliance.server.pid);
   const w0 = Date.now();
   await server.v8.evaluate(`performance.clearMarks(${JSON.stringify(FanoutMarkName)})`);
+  // The server's event-loop delay while the events go out (a fan-out's writes hold the loop).
+  await server.v8.evaluate(`(globalThis.benchLoopDelay = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 5 })).enable(), 0`);
   await askAll({ op: 'measure', on: true });
   let peak = 0;
   while (Date.now() - w0 < SECONDS * 1000) {
@@ -178,6 +180,7 @@ try {
   const cpuShare = (cpuSeconds(server.appliance.server.pid) - cpu1) / ((Date.now() - w0) / 1000);
   const fanouts = await server.v8.evaluate(`performance.getEntriesByName(${JSON.stringify(FanoutMarkName)}).map((m) => m.detail)`);
   const receipts = (await askAll({ op: 'receipts' })).flatMap((r) => r.receipts);
+  const loop = await server.v8.evaluate(`(() => { const h = globalThis.benchLoopDelay; h.disable(); return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 }; })()`);
   const split = hubDelaySplit(fanouts, receipts);
   const ms = (q) => `p50 ${q.p50.toFixed(1)}, p99 ${q.p99.toFixed(1)}, max ${q.max.toFixed(1)} ms`;
   log(`HostUpdated received: ${split.total.n} in ${SECONDS} s (${(split.total.n / SECONDS).toFixed(0)}/s over ${CLIENTS} consoles)`);
@@ -187,6 +190,7 @@ try {
   log(`  server: hub asked -> first socket write returned: ${ms(split.firstWrite)}; -> last of ${CLIENTS}: ${ms(split.lastWrite)}`);
   log(`  consoles: hub asked -> WebSocket message event: ${ms(split.toMessage)} (after the server's last write: ${ms(split.afterLastWrite)})`);
   log(`  consoles: WebSocket message event -> SignalR handler called: ${ms(split.parse)}`);
+  log(`server event-loop delay meanwhile: ${ms(loop)}`);
   log(`server CPU ${(cpuShare * 100).toFixed(1)}% of one core; ${rssOf(server.appliance.server.pid).toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB); ${hostLoad()}`);
 
   if (RESTART) {
