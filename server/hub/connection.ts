@@ -139,8 +139,34 @@ export class HubConnection<P> {
     }
   }
 
+  /**
+   * Frames of fan-outs queued for this connection and not written yet (the hub writes a large
+   * fan-out a slice at a time): a frame sent to this connection alone meanwhile waits in
+   * `held` behind them, so the client gets frames in the order they were sent.
+   */
+  owed = 0;
+  private held: [text: string, bytes: number][] = [];
+
   /** Queues a frame; drops the connection when its client is not reading fast enough. */
   send(text: string, bytes: number = Buffer.byteLength(text), encoded?: Buffer): void {
+    if (this.owed > 0) {
+      if (this.state !== 'closed') this.held.push([text, bytes]);
+      return;
+    }
+    this.write(text, bytes, encoded);
+  }
+
+  /** A queued fan-out's frame, in its turn; then what was held behind it, when nothing more is owed. */
+  sendOwed(text: string, bytes: number, encoded: Buffer): void {
+    this.owed--;
+    this.write(text, bytes, encoded);
+    if (this.owed > 0 || this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    for (const [t, b] of held) this.write(t, b);
+  }
+
+  private write(text: string, bytes: number, encoded?: Buffer): void {
     const transport = this.transport;
     if (!transport || this.state === 'closed') return;
     if (transport.send(text, bytes, encoded)) {

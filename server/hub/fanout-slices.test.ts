@@ -3,7 +3,7 @@
 // connection still gets every frame, in the order the sends were made.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHub, type Hub } from './hub.js';
-import { invocationFrame, RECORD_SEPARATOR } from './protocol.js';
+import { completionResultFrame, invocationFrame, RECORD_SEPARATOR } from './protocol.js';
 import type { LongPollingTransport } from './transport-long-polling.js';
 
 type Events = { Tick: [n: number] };
@@ -60,6 +60,19 @@ describe('fan-out in slices', () => {
     const frames = (...n: number[]) => n.map((k) => invocationFrame('Tick', [k])).join('');
     expect(await polled(all[0]!.transport)).toBe(frames(1, 3));
     expect(await polled(all[4]!.transport)).toBe(frames(1, 2, 3));
+  });
+
+  it('a frame sent to one connection (a completion, a ping) waits for the fan-out frames it is still owed', async () => {
+    const hub = createHub<string, Events>({ methods: {} }, { fanoutSliceConnections: 2 });
+    hubs.push(hub);
+    const all = Array.from({ length: 5 }, () => connect(hub));
+    hub.clients.all.send('Tick', 1);
+    const completion = completionResultFrame('1', 'done');
+    all[4]!.c.send(completion);
+    all[0]!.c.send(completion);
+    for (let i = 0; i < 5; i++) await turn();
+    expect(await polled(all[4]!.transport)).toBe(invocationFrame('Tick', [1]) + completion);
+    expect(await polled(all[0]!.transport)).toBe(invocationFrame('Tick', [1]) + completion);
   });
 
   it('skips a connection that closed before its slice, and nothing is written after the hub closed', async () => {

@@ -169,7 +169,11 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   private deliver(selected: Iterable<HubConnection<P>>, text: string): number {
     const askedAt = this.fanoutProbe ? preciseNow() : 0;
     const targets: HubConnection<P>[] = [];
-    for (const connection of selected) if (connection.state === 'handshaken') targets.push(connection);
+    for (const connection of selected) {
+      if (connection.state !== 'handshaken') continue;
+      targets.push(connection);
+      connection.owed++;
+    }
     if (targets.length === 0) {
       this.fanoutProbe?.({ frame: text, connections: 0, askedAt, firstWriteAt: 0, lastWriteAt: 0 });
       return 0;
@@ -200,7 +204,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
         // Closed since the send: nothing more goes to it (its Close frame was its last).
         if (connection.state === 'handshaken') {
           try {
-            connection.send(f.text, f.bytes, f.encoded);
+            connection.sendOwed(f.text, f.bytes, f.encoded);
           } catch (err) {
             // One connection's failure must not stall every later send queued behind this one.
             this.log.error({ err, connectionId: connection.id }, 'hub send failed');
