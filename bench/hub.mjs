@@ -111,7 +111,13 @@ const ask = (child, body) =>
   });
 const askAll = (body) => Promise.all(children.map((c) => ask(c, body)));
 
-let server = await start();
+let server;
+try {
+  server = await start();
+} catch (e) {
+  rmSync(dataDir, { recursive: true, force: true }); // a server that did not start leaves nothing behind
+  throw e;
+}
 const { url } = server.appliance;
 try {
   log(`bench:hub: ${CLIENTS} consoles in ${PROCS} processes, ${USERS} browsers signed in; ${hostLoad()}`);
