@@ -39,12 +39,13 @@ export async function principalFromToken(store: Store, token: string | undefined
   if (!token) return undefined;
   return coalescedRead(store, token, async () => {
     // Every request passes here: a committed read, so it does not queue behind ingest flushes
-    // in the writer's queue; only the rare renewal of a browser session writes.
+    // in the writer's queue; only the rare renewal of a browser session writes. Before the
+    // consoles' bulk reads: under overload the request is still answered (db.ts ReadPool).
     const found = await store.read(async (q) => {
       const session = await findLoginSession(q, token);
       const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
       return session && principal && { session, principal };
-    });
+    }, { priority: 'sign-in' });
     if (!found) return undefined;
     if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
     return found.principal;

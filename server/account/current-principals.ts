@@ -105,7 +105,7 @@ export class CurrentPrincipals {
         const session = await findLoginSessionByHash(q, loginSession);
         const principal = session && (await principalOfSession(q, session.userId, loginSession));
         return session && principal ? { session, principal } : undefined;
-      });
+      }, { priority: 'sign-in' });
       const principal = found ? found.principal : null;
       const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
       const renewAt = found && !found.session.persistent ? (found.session.renew ? now : found.session.expiresAt - (BrowserSessionSeconds * 1000) / 2) : Infinity;
