@@ -82,6 +82,8 @@ export interface Store extends Queryable {
    */
   read<T>(fn: (q: Queryable) => Promise<T>, opts?: ReadOptions): Promise<T>;
   readonly fileReader: Queryable;
+  /** DuckDB: reads refused with StoreOverloaded since the start (/metrics hopwatch_store_reads_refused_total). */
+  readonly readsRefused?: number;
   /** PostgreSQL only: the in-memory DuckDB that reads and writes data files (file-copies.ts). */
   readonly fileDb?: FileReader;
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
