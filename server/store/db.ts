@@ -329,6 +329,8 @@ export class DuckStore implements Store {
   /** Settles when the last exclusive work that is not background has; how many such are queued or running. */
   private foreground: Promise<unknown> = Promise.resolve();
   private foregroundPending = 0;
+  /** When the exclusive work running now started (NaN: none runs). */
+  private exclusiveSince = NaN;
   private closed = false;
 
   private constructor(
@@ -397,7 +399,9 @@ export class DuckStore implements Store {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.readers.refused++;
-        reject(new StoreOverloaded(`a read waited ${Math.round(waitMs / 1000)} s for the writes before it`));
+        // How long the work holding the writer has run tells a stuck write from a long queue.
+        const held = Number.isNaN(this.exclusiveSince) ? '' : `; the write under way started ${Math.round((Date.now() - this.exclusiveSince) / 1000)} s ago`;
+        reject(new StoreOverloaded(`a read waited ${Math.round(waitMs / 1000)} s for the writes before it${held}`));
       }, waitMs);
       void this.foreground.then(() => {
         clearTimeout(timer);
@@ -423,8 +427,12 @@ export class DuckStore implements Store {
    */
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    const next = this.tail.then(() => fn(duckQueryable(this.conn), this.conn));
+    const next = this.tail.then(() => {
+      this.exclusiveSince = Date.now();
+      return fn(duckQueryable(this.conn), this.conn);
+    });
     this.tail = next.catch(() => undefined);
+    void this.tail.then(() => (this.exclusiveSince = NaN));
     if (!opts.background) {
       this.foreground = this.tail;
       this.foregroundPending++;
