@@ -3,6 +3,7 @@
 // refusals are counted on /metrics. HOPWATCH_READ_QUEUE=1 makes a burst overload it at once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { signIn, startAppliance, type Appliance } from '../support/appliance.js';
+import { seedSessions } from './seed-sessions.js';
 
 let hw: Appliance | undefined;
 afterEach(async () => {
@@ -19,9 +20,14 @@ async function refusedOnMetrics(a: Appliance): Promise<number> {
 
 describe('overload', () => {
   it('answers every request of a burst: its data, or 503 with Retry-After and an Error; counted on /metrics; then serves again', async () => {
-    hw = await startAppliance({ env: { HOPWATCH_READ_QUEUE: '1', HOPWATCH_METRICS_TOKEN: metricsToken } });
-    const cookie = await signIn(hw.url, 'admin', hw.rootPassword!);
-    const url = `${hw.url}/cmd/getsummaries`;
+    const first = await startAppliance({ env: { HOPWATCH_ROOT_PASSWORD: 'overload-root-pw', HOPWATCH_READ_QUEUE: '1', HOPWATCH_METRICS_TOKEN: metricsToken } });
+    hw = first;
+    await first.stop();
+    const [target] = await seedSessions(first.dataDir, [{ target: '127.0.0.1', state: 1 }]);
+    hw = await first.restart();
+    const cookie = await signIn(hw.url, 'admin', 'overload-root-pw');
+    // An open target window's read: several store reads a request (its session, hosts, rows, details).
+    const url = `${hw.url}/api/data/TraceGraphRows?listType=Target&uniqueID=${target.id}&requests%5B0%5D.ID=${target.id}`;
     const answers = await Promise.all(
       Array.from({ length: 200 }, async () => {
         const r = await fetch(url, { headers: { cookie } });
