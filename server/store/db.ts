@@ -77,8 +77,9 @@ export interface Store extends Queryable {
    */
   readonly keys?: ReadonlyMap<ServerKeyName, string>;
   /**
-   * Reads what is committed (after the writes queued before it). Refused with StoreOverloaded
-   * (503) when it cannot start in time; `priority: 'sign-in'` goes before bulk reads.
+   * Reads what is committed (after the writes queued before it). `priority` (ReadPriority):
+   * 'sign-in' and 'bulk' reads are refused with StoreOverloaded (503) when they cannot start in
+   * time; the default, background, waits.
    */
   read<T>(fn: (q: Queryable) => Promise<T>, opts?: ReadOptions): Promise<T>;
   readonly fileReader: Queryable;
@@ -163,21 +164,25 @@ export function duckQueryable(conn: DuckDBConnection): Queryable {
 }
 
 /**
- * Whose read it is: a sign-in (every signed-in request and hub connection reads its login
- * session first) is served before the bulk of reads (a console's rows), so that under
- * overload a request is still told who it is and answered, if only with a 503.
+ * Whose read it is. A sign-in (every signed-in request and hub connection reads its login
+ * session first) is served before everything else and refused after the wait limit; a bulk
+ * read (a console's rows and graphs) is refused past the wait limit or when the bulk queue is
+ * full; background work (the default: trace starts, ingest, alerts, retention) waits as long as
+ * it takes, as before, since nobody is there to be told "try again" and 1,000 trace starts at
+ * once must not be refused. So under overload a request is answered, with its data or a 503,
+ * and the work the appliance does by itself goes on.
  */
-export type ReadPriority = 'sign-in' | 'bulk';
+export type ReadPriority = 'sign-in' | 'bulk' | 'background';
 
 export interface ReadOptions {
   priority?: ReadPriority;
 }
 
 /**
- * How long a read waits before it is refused, and how many bulk statements may wait for a
- * read connection at once (HOPWATCH_READ_WAIT_MS, HOPWATCH_READ_QUEUE). Past either the read
- * fails with StoreOverloaded (503 with Retry-After): an appliance that cannot keep up says so
- * instead of leaving its consoles waiting (issue 45 item 7, docs/store.md "Overload").
+ * How long a sign-in or bulk read waits before it is refused, and how many bulk statements may
+ * wait for a read connection at once (HOPWATCH_READ_WAIT_MS, HOPWATCH_READ_QUEUE). Past either
+ * the read fails with StoreOverloaded (503 with Retry-After): an appliance that cannot keep up
+ * says so instead of leaving its consoles waiting (issue 45 item 7, docs/store.md "Overload").
  */
 export interface ReadLimits {
   waitMs: number;
@@ -198,20 +203,22 @@ export class StoreOverloaded extends HttpError {
 
 interface Waiter {
   resolve: (c: DuckDBConnection) => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  bulk: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 /**
  * Read connections lent one statement at a time; a statement waits while all are busy,
- * sign-ins first, then bulk reads in arrival order. A waiter is refused (StoreOverloaded)
- * after limits.waitMs, and a bulk statement at once when limits.queue bulk ones already wait:
- * nothing waits forever behind a statement that does not end or a queue that outgrows the
- * connections (issue 45 item 7).
+ * sign-ins first, then bulk and background reads in arrival order. A sign-in or bulk waiter is
+ * refused (StoreOverloaded) after limits.waitMs, and a bulk statement at once when limits.queue
+ * bulk ones already wait: no request waits for ever behind a statement that does not end or a
+ * queue that outgrows the connections (issue 45 item 7).
  */
 export class ReadPool {
   private readonly idle: DuckDBConnection[];
-  private readonly waiting: Record<ReadPriority, Waiter[]> = { 'sign-in': [], bulk: [] };
+  private readonly waiting: { signIn: Waiter[]; rest: Waiter[] } = { signIn: [], rest: [] };
+  /** Bulk statements among waiting.rest. */
+  private bulkWaiting = 0;
   private busy = 0;
   private drained: (() => void) | undefined;
   /** Set by Store.close: no new statement starts. */
@@ -227,45 +234,51 @@ export class ReadPool {
   }
 
   private waitingCount(): number {
-    return this.waiting['sign-in'].length + this.waiting.bulk.length;
+    return this.waiting.signIn.length + this.waiting.rest.length;
   }
 
   private acquire(priority: ReadPriority): Promise<DuckDBConnection> | DuckDBConnection {
     const conn = this.idle.pop();
     if (conn) return conn;
-    const queue = this.waiting[priority];
-    if (priority === 'bulk' && queue.length >= this.limits.queue) {
+    const bulk = priority === 'bulk';
+    if (bulk && this.bulkWaiting >= this.limits.queue) {
       this.refused++;
-      throw new StoreOverloaded(`${queue.length} reads are waiting`);
+      throw new StoreOverloaded(`${this.bulkWaiting} reads are waiting`);
     }
+    const queue = priority === 'sign-in' ? this.waiting.signIn : this.waiting.rest;
     return new Promise<DuckDBConnection>((resolve, reject) => {
       const w: Waiter = {
+        bulk,
         resolve: (c) => {
           clearTimeout(w.timer);
+          if (bulk) this.bulkWaiting--;
           resolve(c);
         },
-        reject,
-        timer: setTimeout(() => {
+      };
+      if (priority !== 'background') {
+        w.timer = setTimeout(() => {
           const i = queue.indexOf(w);
           if (i >= 0) queue.splice(i, 1);
+          if (bulk) this.bulkWaiting--;
           this.refused++;
           reject(new StoreOverloaded(`a read waited ${Math.round(this.limits.waitMs / 1000)} s for the database`));
           if (this.busy === 0 && !this.waitingCount()) this.drained?.();
-        }, this.limits.waitMs),
-      };
+        }, this.limits.waitMs);
+      }
+      if (bulk) this.bulkWaiting++;
       queue.push(w);
     });
   }
 
   private release(conn: DuckDBConnection): void {
     this.busy--;
-    const next = this.waiting['sign-in'].shift() ?? this.waiting.bulk.shift();
+    const next = this.waiting.signIn.shift() ?? this.waiting.rest.shift();
     if (next) next.resolve(conn);
     else this.idle.push(conn);
     if (this.busy === 0 && !this.waitingCount()) this.drained?.();
   }
 
-  async with<T>(fn: (q: Queryable) => Promise<T>, priority: ReadPriority = 'bulk'): Promise<T> {
+  async with<T>(fn: (q: Queryable) => Promise<T>, priority: ReadPriority = 'background'): Promise<T> {
     if (this.shut) throw new Error('the store is closed');
     const got = this.acquire(priority);
     const conn = got instanceof Promise ? await got : got;
@@ -292,7 +305,8 @@ export class ReadPool {
     };
   }
 
-  readonly queryable: Queryable = this.queryableAt('bulk');
+  readonly queryable: Queryable = this.queryableAt('background');
+  readonly bulkQueryable: Queryable = this.queryableAt('bulk');
   readonly signInQueryable: Queryable = this.queryableAt('sign-in');
 
   /** Resolves once no statement runs or waits. */
@@ -381,11 +395,13 @@ export class DuckStore implements Store {
    */
   read<T>(fn: (q: Queryable) => Promise<T>, opts: ReadOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    const q = opts.priority === 'sign-in' ? this.readers.signInQueryable : this.readers.queryable;
+    const q = opts.priority === 'sign-in' ? this.readers.signInQueryable : opts.priority === 'bulk' ? this.readers.bulkQueryable : this.readers.queryable;
     // Read your writes: a write accepted before this read is committed before it starts (a
     // console that changes the interval and then reads the target sees the new one). Only
     // background work, the ingest flushes, is not waited for.
     if (this.foregroundPending === 0) return fn(q);
+    // Background work waits for the writes before it as long as they take, as before.
+    if (!opts.priority || opts.priority === 'background') return this.foreground.then(() => fn(q));
     return this.afterForeground().then(() => fn(q));
   }
 

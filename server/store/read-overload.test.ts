@@ -59,8 +59,8 @@ describe('ReadPool under overload', () => {
   it('refuses a bulk read at once when its queue is full, and answers every one it queued', async () => {
     const pool = new ReadPool(conns, { waitMs: 60_000, queue: 3 });
     const release = holdAll(pool);
-    const queued = Array.from({ length: 3 }, (_, i) => pool.with((q) => q.one<{ v: number }>(`SELECT ${i} AS v`)));
-    await expect(pool.with((q) => q.one('SELECT 9'))).rejects.toMatchObject(refusal);
+    const queued = Array.from({ length: 3 }, (_, i) => pool.with((q) => q.one<{ v: number }>(`SELECT ${i} AS v`), 'bulk'));
+    await expect(pool.with((q) => q.one('SELECT 9'), 'bulk')).rejects.toMatchObject(refusal);
     expect(pool.refused).toBe(1);
     await release();
     expect((await Promise.all(queued)).map((r) => r?.v)).toEqual([0, 1, 2]);
@@ -70,7 +70,7 @@ describe('ReadPool under overload', () => {
     const pool = new ReadPool(conns, { waitMs: 200, queue: 10 });
     const release = holdAll(pool);
     await expect(pool.with((q) => q.one('SELECT 1'), 'sign-in')).rejects.toMatchObject(refusal);
-    await expect(pool.with((q) => q.one('SELECT 1'))).rejects.toMatchObject(refusal);
+    await expect(pool.with((q) => q.one('SELECT 1'), 'bulk')).rejects.toMatchObject(refusal);
     await release();
     expect(await pool.with((q) => q.one<{ v: number }>('SELECT 7 AS v'))).toEqual({ v: 7 });
   });
@@ -79,11 +79,20 @@ describe('ReadPool under overload', () => {
     const pool = new ReadPool(conns, { waitMs: 60_000, queue: 2 });
     const release = holdAll(pool);
     const order: string[] = [];
-    const bulk = [1, 2].map((i) => pool.with(async (q) => (await q.one(`SELECT ${i}`), order.push(`bulk ${i}`))));
+    const bulk = [1, 2].map((i) => pool.with(async (q) => (await q.one(`SELECT ${i}`), order.push(`bulk ${i}`)), 'bulk'));
     const signIn = pool.with(async (q) => (await q.one('SELECT 0'), order.push('sign-in')), 'sign-in');
     await release();
     await Promise.all([...bulk, signIn]);
     expect(order[0]).toBe('sign-in');
     expect(pool.refused).toBe(0);
+  });
+
+  it('never refuses background work (trace starts, ingest, alerts): it waits past the limit and past a full queue', async () => {
+    const pool = new ReadPool(conns, { waitMs: 100, queue: 1 });
+    const release = holdAll(pool);
+    const background = Array.from({ length: 5 }, (_, i) => pool.with((q) => q.one<{ v: number }>(`SELECT ${i} AS v`)));
+    await expect(pool.with((q) => q.one('SELECT 1'), 'sign-in')).rejects.toMatchObject(refusal); // the wait limit has passed
+    await release();
+    expect((await Promise.all(background)).map((r) => r?.v)).toEqual([0, 1, 2, 3, 4]);
   });
 });
