@@ -108,7 +108,7 @@ async function main() {
   const cookie = await signIn(url);
   const get = async (path) => {
     const r = await fetch(url + path, { headers: { cookie } });
-    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+    if (!r.ok) throw Object.assign(new Error(`${path}: ${r.status} ${await r.text()}`), { status: r.status });
     return r.json();
   };
 
@@ -129,7 +129,9 @@ async function main() {
   console.log(`${TRACES} traces started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   // The consoles: one target window each, spread over the targets.
-  const consoleStats = { reads: 0, failures: 0, events: 0 };
+  // Failures by HTTP status ('error': no answer): a 503 is the server shedding load (its reads
+  // refused with Retry-After, server/store/db.ts ReadPool), not a hang.
+  const consoleStats = { reads: 0, failures: 0, events: 0, failedBy: {} };
   for (let c = 0; c < CONSOLES; c++) {
     const id = ids[Math.floor((c * TRACES) / CONSOLES)];
     const hub = new HubConnectionBuilder()
@@ -148,7 +150,11 @@ async function main() {
       get(`/api/data/TraceGraphRows?listType=Target&uniqueID=${id}&requests%5B0%5D.ID=${id}`)
         .then(
           () => consoleStats.reads++,
-          () => consoleStats.failures++,
+          (e) => {
+            consoleStats.failures++;
+            const key = e?.status ?? 'error';
+            consoleStats.failedBy[key] = (consoleStats.failedBy[key] ?? 0) + 1;
+          },
         )
         .finally(() => {
           reading = false;
@@ -269,7 +275,7 @@ async function main() {
   console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
-  console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
+  console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed${consoleStats.failures ? ` (${Object.entries(consoleStats.failedBy).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
 }
 
 /** CPU seconds per thread name of a process (/proc/PID/task/TID/stat utime + stime), threads of one name summed. */

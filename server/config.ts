@@ -52,6 +52,13 @@ export interface Config {
   /** Requests slower than this are logged at info (all others at debug); 0 logs every request. */
   slowRequestMs: number;
   /**
+   * The store's reads under overload (DuckDB): how long one may wait before it is answered 503
+   * with Retry-After (HOPWATCH_READ_WAIT_MS, default 15,000), and how many console reads may
+   * queue for a read connection (HOPWATCH_READ_QUEUE, default 256; sign-ins are not counted).
+   */
+  readWaitMs: number;
+  readQueue: number;
+  /**
    * 'raw' (default): traces probe through raw sockets. 'simulated': through the engine's
    * simulated network (tests and demos without root; nothing is sent) (HOPWATCH_ENGINE).
    */
@@ -266,6 +273,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
   if (retention < 0 || (env.HOPWATCH_RETENTION_SESSIONS_DAYS !== undefined && env.HOPWATCH_RETENTION_SESSIONS_DAYS !== '' && retention < 1)) {
     throw new ConfigError('HOPWATCH_RETENTION_SESSIONS_DAYS must be 1 or more (unset keeps closed sessions forever)');
   }
+  const readWaitMs = intVar(env, 'HOPWATCH_READ_WAIT_MS', 15_000);
+  if (readWaitMs < 1) throw new ConfigError('HOPWATCH_READ_WAIT_MS must be 1 or more');
+  const readQueue = intVar(env, 'HOPWATCH_READ_QUEUE', 256);
+  if (readQueue < 1) throw new ConfigError('HOPWATCH_READ_QUEUE must be 1 or more');
   const maxImportMB = intVar(env, 'HOPWATCH_MAX_IMPORT_MB', 512);
   if (maxImportMB < 1) throw new ConfigError('HOPWATCH_MAX_IMPORT_MB must be 1 or more');
   const deployment = intVar(env, 'HOPWATCH_DEPLOYMENT', DeploymentMode.SelfHosted, Object.values(DeploymentMode)) as DeploymentMode;
@@ -292,6 +303,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
+    readWaitMs,
+    readQueue,
     engine: engineVar(env.HOPWATCH_ENGINE),
     simScenarios: scenarioPaths(env.HOPWATCH_SIM_SCENARIOS),
     retentionRawDays,

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../store/db.js';
+import { Store, type Queryable } from '../store/db.js';
 import { insertUser } from '../users/repository.js';
-import { createLoginSession, deleteLoginSession } from './login-sessions.js';
+import { createLoginSession, deleteLoginSession, hashToken } from './login-sessions.js';
+import { principalOfSession } from '../impersonation/resolve.js';
 import { licenceCovers, principalFromToken } from './authenticate.js';
 import { LicenseMode } from '../contract/account.js';
 import type { LiveShareScope } from './principal.js';
@@ -65,6 +66,42 @@ describe('principalFromToken', () => {
     open();
     expect((await before)?.userId).toBe(userId);
     expect(await after).toBeUndefined();
+  });
+
+  it('signs a session in with one statement, the same principal as reading it step by step (provider flag included)', async () => {
+    const token = await store.exclusive((q) => createLoginSession(q, userId, true));
+    const { accountId } = (await store.one<{ accountId: number }>('SELECT account_id AS "accountId" FROM users WHERE id = $1', [userId]))!;
+    await store.run('DELETE FROM account_plans WHERE account_id = $1', [accountId]);
+    await store.run('INSERT INTO account_plans (account_id, provider) VALUES ($1, true)', [accountId]);
+    try {
+      let statements = 0;
+      const counting: Store = new Proxy(store, {
+        get(target, name) {
+          const value = Reflect.get(target, name, target) as unknown;
+          if (name !== 'read') return typeof value === 'function' ? value.bind(target) : value;
+          return (fn: (q: Queryable) => Promise<unknown>, opts?: unknown) =>
+            target.read(
+              (q) =>
+                fn(
+                  new Proxy(q, {
+                    get: (t, k) => {
+                      const v = Reflect.get(t, k, t) as unknown;
+                      return typeof v === 'function' ? (...a: unknown[]) => (statements++, (v as (...x: unknown[]) => unknown).apply(t, a)) : v;
+                    },
+                  }),
+                ),
+              opts as undefined,
+            );
+        },
+      });
+      const p = await principalFromToken(counting, token);
+      expect(statements).toBe(1);
+      const stepByStep = await store.read((q) => principalOfSession(q, userId, hashToken(token)));
+      expect(p).toEqual(stepByStep);
+      expect(p?.provider).toBe(true);
+    } finally {
+      await store.run('DELETE FROM account_plans WHERE account_id = $1', [accountId]);
+    }
   });
 
   it('answers while an ingest transaction holds the writer', async () => {

@@ -9,8 +9,8 @@ import type { Store } from '../store/db.js';
 import type { DomainEventBus } from '../events.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import type { TraceRunner } from '../targets/trace-runner.js';
-import { principalOfSession } from '../impersonation/resolve.js';
-import { findLoginSession, hashToken, renewLoginSession, SessionCookie } from './login-sessions.js';
+import { signedInSession } from '../impersonation/resolve.js';
+import { hashToken, renewLoginSession, SessionCookie } from './login-sessions.js';
 import type { Principal } from './principal.js';
 
 export function sessionTokenFrom(cookieHeader: string | undefined): string | undefined {
@@ -39,12 +39,9 @@ export async function principalFromToken(store: Store, token: string | undefined
   if (!token) return undefined;
   return coalescedRead(store, token, async () => {
     // Every request passes here: a committed read, so it does not queue behind ingest flushes
-    // in the writer's queue; only the rare renewal of a browser session writes.
-    const found = await store.read(async (q) => {
-      const session = await findLoginSession(q, token);
-      const principal = session && (await principalOfSession(q, session.userId, hashToken(token)));
-      return session && principal && { session, principal };
-    });
+    // in the writer's queue; only the rare renewal of a browser session writes. Before the
+    // consoles' bulk reads: under overload the request is still answered (db.ts ReadPool).
+    const found = await store.read((q) => signedInSession(q, hashToken(token)), { priority: 'sign-in' });
     if (!found) return undefined;
     if (found.session.renew) await store.exclusive((q) => renewLoginSession(q, token));
     return found.principal;

@@ -9,9 +9,9 @@
 import type { Config } from '../config.js';
 import type { DomainEventBus } from '../events.js';
 import type { Store } from '../store/db.js';
-import { principalOfSession } from '../impersonation/resolve.js';
+import { signedInSession } from '../impersonation/resolve.js';
 import { trialExpired } from './authenticate.js';
-import { BrowserSessionSeconds, findLoginSessionByHash, hashToken, renewLoginSession } from './login-sessions.js';
+import { BrowserSessionSeconds, hashToken, renewLoginSession } from './login-sessions.js';
 import type { Principal } from './principal.js';
 
 const MaxAgeMs = 60_000;
@@ -101,11 +101,7 @@ export class CurrentPrincipals {
     const underWay = this.reading.get(loginSession);
     if (underWay && underWay.generation === generation) return underWay.answer;
     const answer = (async () => {
-      const found = await this.store.read(async (q) => {
-        const session = await findLoginSessionByHash(q, loginSession);
-        const principal = session && (await principalOfSession(q, session.userId, loginSession));
-        return session && principal ? { session, principal } : undefined;
-      });
+      const found = await this.store.read((q) => signedInSession(q, loginSession), { priority: 'sign-in' });
       const principal = found ? found.principal : null;
       const until = Math.min(now + MaxAgeMs, found?.session.expiresAt ?? Infinity);
       const renewAt = found && !found.session.persistent ? (found.session.renew ? now : found.session.expiresAt - (BrowserSessionSeconds * 1000) / 2) : Infinity;

@@ -7,6 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { MaxEpochMs } from '../http/time.js';
 import { expiredHorizons } from '../store/retention.js';
 import type { Store } from '../store/db.js';
+import { ConsoleRead } from './console-read.js';
 import { closedReads } from '../store/closed-reads.js';
 import { RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { sessionTimes } from './session-times.js';
@@ -67,9 +68,9 @@ export async function dataPointBuckets(store: Store, p: Principal, args: BucketA
   // others: the store is asked for no more (sources.ts storePieces).
   const detailHop = requestedHop || s.targetHop || undefined;
   const [pieces, outages] = await Promise.all([
-    coverPieces((fn) => store.read(fn), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store), detailHop),
+    coverPieces((fn) => store.read(fn, ConsoleRead), s.id, grid.start, end, grid.resolution, grid, source?.recent(s.id), undefined, closedReads(store), detailHop),
     // Why a stretch has no samples (issue 40 item 2): the graphs draw the gap with its reason.
-    store.read((q) => outagesOf(q, s.agentId, grid.start, end)),
+    store.read((q) => outagesOf(q, s.agentId, grid.start, end), ConsoleRead),
   ]);
   const hopCount = Math.max(1, requestedHop ?? 1, ...pieces.map(maxHopOf));
 

@@ -12,6 +12,7 @@ import { summaryOutsideLiveShare } from '../liveshare/scope.js';
 import { parseOptionalTime } from '../http/time.js';
 import { parseIdText, parseInt32Id, parseRecordId } from '../http/schemas.js';
 import type { Queryable, Store } from '../store/db.js';
+import { ConsoleRead } from './console-read.js';
 import { findSessions, hostsOf, type HostRecord, type SessionRecord } from '../targets/repository.js';
 import { sessionFor } from '../targets/service.js';
 import { isWatched, watchedSessions } from '../alerts/repository.js';
@@ -226,7 +227,7 @@ async function targetRows(store: Store, p: Principal, args: GraphRowsArgs, sourc
         PacketType: packetTypeText(await engineSettingsOf(q, s.configurationId)),
       },
     };
-  });
+  }, ConsoleRead);
 }
 
 /**
@@ -300,7 +301,7 @@ async function summaryRows(store: Store, p: Principal, args: GraphRowsArgs, sour
             [summaryId],
           ));
     return { UniqueID: String(summaryId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
-  });
+  }, ConsoleRead);
 }
 
 /**
@@ -323,7 +324,7 @@ async function agentRows(store: Store, p: Principal, args: GraphRowsArgs, source
       agentId,
     ]);
     return { UniqueID: String(agentId), ...(await targetListRows(q, sessions.map((r) => r.id), args, editable, source)) };
-  });
+  }, ConsoleRead);
 }
 
 /** With `source` (the ingest pipeline), recent data of open sessions is read from memory. */

@@ -83,4 +83,40 @@ describe('memory cap on recent data', () => {
       await store.close();
     }
   });
+
+  it('gives a session a console reads the window of one nobody reads, keeps a watched one, and answers alike from either', async () => {
+    const store = await openTestStore(join(dir, 'watched'));
+    const ingest = new IngestPipeline(store, new DomainEventBus(), { memorySessions: 1, rollupWriteRows: 1e9, rollupWriteAgeMs: 1e9 });
+    try {
+      await ingest.init();
+      const account = (await store.one<{ id: number }>(`INSERT INTO accounts (name) VALUES ('cap3') RETURNING id`))!;
+      const [a, b, c] = [await insertActiveSession(store, account.id, 'a', T0), await insertActiveSession(store, account.id, 'b', T0), await insertActiveSession(store, account.id, 'c', T0)];
+      for (const id of [a, b, c]) ingest.openSession(id, account.id);
+      await ingest.addBatch(rounds(a, T0, T0 + 5 * 60_000)); // a starts first: the one window is a's
+      await ingest.addBatch(rounds(b, T0, T0 + 5 * 60_000));
+      await ingest.addBatch(rounds(c, T0, T0 + 5 * 60_000));
+      // A console opens b: the first read is the store's; b takes the window at the next flush (nobody reads a).
+      expect(ingest.recent(b)).toBeUndefined();
+      await ingest.addBatch(rounds(b, T0 + 5 * 60_000, T0 + 10 * 60_000 + 30_000));
+      expect(ingest.recent(b)).toBeDefined();
+      // Another console opens c while b is still read: b keeps its window, c is answered from the store.
+      expect(ingest.recent(c)).toBeUndefined();
+      await ingest.addBatch(rounds(c, T0 + 5 * 60_000, T0 + 10 * 60_000 + 30_000));
+      expect(ingest.recent(c)).toBeUndefined();
+      expect(ingest.recent(b)).toBeDefined();
+      await ingest.addBatch(rounds(a, T0 + 5 * 60_000, T0 + 10 * 60_000 + 30_000));
+      expect(ingest.recent(a)).toBeUndefined(); // its window went to b: a is read from the store, exactly
+      const p = { userId: 0, accountId: account.id, username: 'cap3', isRoot: true, claims: [] };
+      const counts = (r: { Points: { LatencyCount: number; AverageLatency: number }[] }) => r.Points.map((x) => [x.LatencyCount, x.AverageLatency]);
+      for (const id of [a, b]) {
+        const args = { targetId: `${id}_h_3`, startTime: T0, endTime: T0 + 10 * 60_000 + 30_000, periodSeconds: 1, includeJitter: false };
+        const answered = await dataPointBuckets(store, p, args, ingest);
+        expect(counts(answered)).toEqual(counts(await dataPointBuckets(store, p, args)));
+        expect(answered.Points.reduce((x: number, y: { LatencyCount: number }) => x + y.LatencyCount, 0)).toBe(630);
+      }
+    } finally {
+      await ingest.close();
+      await store.close();
+    }
+  });
 });

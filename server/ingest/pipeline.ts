@@ -57,6 +57,12 @@ export const DefaultInlineSamples = 20_000;
 
 export const DefaultMemorySessions = 100;
 /**
+ * A session read within this long is watched (a console's target window reads its rows on
+ * every HostUpdated): when every memory window is taken, a watched session gets the window of
+ * the session read longest ago, if that one is not watched (issue 45 item 7).
+ */
+export const WatchedMs = 5 * 60_000;
+/**
  * Rollup rows are derived data: the raw samples they come from are committed with every
  * flush, and at start the rows after the stored marks are rolled up again from them. So they
  * go to the store in groups of about one DuckDB row group (122,880 rows), not with every
@@ -287,9 +293,35 @@ export class IngestPipeline {
     return this.flushSoon(true);
   }
 
-  /** The committed recent data of an open session, for queries (undefined: read the store). */
-  recent(sessionId: number): RecentView | undefined {
-    return this.states.get(sessionId)?.recent;
+  /**
+   * The committed recent data of an open session, for queries (undefined: read the store).
+   * Asking marks the session watched: it gets a memory window at the next flush (windowFor).
+   */
+  recent(sessionId: number, now = Date.now()): RecentView | undefined {
+    const s = this.states.get(sessionId);
+    if (!s) return undefined;
+    s.readAt = now;
+    return s.recent;
+  }
+
+  /**
+   * Whether s (no window yet) may have one now: while fewer than memorySessions have one, or,
+   * when all are taken and s is watched, by taking the window of the session read longest ago
+   * if that one is not watched. So the windows go to what consoles read, not to the sessions
+   * that happened to start first, and memory stays bounded by memorySessions. A session that
+   * loses its window is read from the store again, exactly (its closed rows not written yet
+   * are rolled up from the stored raw samples, as for any session without one).
+   */
+  private windowFor(s: SessionRollupState, inMemory: number, now: number): boolean {
+    if (inMemory < this.memorySessions) return true;
+    if (now - s.readAt > WatchedMs) return false;
+    let victim: SessionRollupState | undefined;
+    for (const o of this.states.values()) {
+      if (o.recent && now - o.readAt > WatchedMs && (!victim || o.readAt < victim.readAt)) victim = o;
+    }
+    if (!victim) return false;
+    victim.recent = undefined;
+    return true;
   }
 
   /**
@@ -539,6 +571,8 @@ export class IngestPipeline {
     }
     // Committed: now the in-memory state may move on. The batch's buffers go back to the
     // builder after the recent data copied what it keeps (nothing else holds on to them).
+    let inMemory = this.sessionsInMemory();
+    const now = Date.now();
     for (const p of plans) {
       const s = p.state;
       const earlierRaw = s.raw;
@@ -546,7 +580,8 @@ export class IngestPipeline {
       s.closedUntil = p.closedUntil;
       s.pendingRows = p.pendingRows;
       if (p.count) s.maxTime = Math.max(s.maxTime, p.last);
-      if (!s.recent && !p.coverFrom.some(Number.isNaN) && this.sessionsInMemory() < this.memorySessions) {
+      if (!s.recent && !p.coverFrom.some(Number.isNaN) && this.windowFor(s, inMemory, now)) {
+        if (inMemory < this.memorySessions) inMemory++;
         // Memory starts with what neither this flush nor the store holds: the raw samples not
         // rolled up yet and the closed rows not written yet (all of them from where the
         // session's grid starts, when the store holds none).

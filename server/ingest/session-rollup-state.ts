@@ -25,6 +25,8 @@ export class SessionRollupState {
   maxTime = -Infinity;
   /** What queries read from memory; from the first commit (or the start) on. */
   recent: RecentData | undefined;
+  /** When a query last asked for its recent data (IngestPipeline.recent): a console watching it. */
+  readAt = -Infinity;
   /** Set when the session closes: everything is rolled up at the next flush. */
   finishing = false;
 

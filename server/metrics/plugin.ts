@@ -60,6 +60,7 @@ export default async function metricsPlugin(app: FastifyInstance, opts: MetricsO
   counter('hopwatch_ingest_samples_total', 'Samples committed by ingest since start', () => samples);
   counter('hopwatch_ingest_dropped_total', 'Samples refused by ingest validation since start', () => opts.ingest.dropped);
   counter('hopwatch_hub_host_updates_total', 'Target updates pushed towards /mainHub clients since start', () => hubEvents);
+  counter('hopwatch_store_reads_refused_total', 'Store reads refused with 503 under overload since start (waited too long, or too many waiting)', () => app.store.readsRefused ?? 0);
   counter('hopwatch_alert_evaluations_total', 'Alert condition evaluations since start', () => opts.alerts.evaluator.evaluations);
   counter('hopwatch_alert_notifications_queued_total', 'Alert notifications queued since start', () => opts.alerts.notificationsQueued);
   counter('hopwatch_alert_notifications_delivered_total', 'Alert notifications delivered since start', () => opts.alerts.queue.delivered);

@@ -13,6 +13,7 @@ import { ListParam, type DialectName } from './dialect.js';
 import type { PgConnection } from './postgres/store.js';
 import type { FileReader } from './postgres/file-reader.js';
 import type { ServerKeyName } from './server-keys.js';
+import { HttpError } from '../http/errors.js';
 
 /** A statement's parameters: positional ($1, $2...); a list is bound as one (dialect.ts `list`). */
 export type Params = (DuckDBValue | ListParam)[] | Record<string, DuckDBValue>;
@@ -75,8 +76,15 @@ export interface Store extends Queryable {
    * opens what another sealed. Unset on DuckDB: its keys are files of the data directory.
    */
   readonly keys?: ReadonlyMap<ServerKeyName, string>;
-  read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Reads what is committed (after the writes queued before it). `priority` (ReadPriority):
+   * 'sign-in' and 'bulk' reads are refused with StoreOverloaded (503) when they cannot start in
+   * time; the default, background, waits.
+   */
+  read<T>(fn: (q: Queryable) => Promise<T>, opts?: ReadOptions): Promise<T>;
   readonly fileReader: Queryable;
+  /** DuckDB: reads refused with StoreOverloaded since the start (/metrics hopwatch_store_reads_refused_total). */
+  readonly readsRefused?: number;
   /** PostgreSQL only: the in-memory DuckDB that reads and writes data files (file-copies.ts). */
   readonly fileDb?: FileReader;
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts?: { background?: boolean }): Promise<T>;
@@ -102,6 +110,8 @@ export interface OpenOptions {
   log?: (line: string) => void;
   /** PostgreSQL: how long startup waits for an unreachable server (ms; default 60 s). */
   connectTimeoutMs?: number;
+  /** DuckDB: how long a read may wait and how many may queue before 503s (ReadLimits). */
+  reads?: Partial<ReadLimits>;
 }
 
 export const Store = {
@@ -153,50 +163,155 @@ export function duckQueryable(conn: DuckDBConnection): Queryable {
   };
 }
 
-/** Read connections lent one statement at a time; a statement waits while all are busy. */
-class ReadPool {
+/**
+ * Whose read it is. A sign-in (every signed-in request and hub connection reads its login
+ * session first) is served before everything else and refused after the wait limit; a bulk
+ * read (a console's rows and graphs) is refused past the wait limit or when the bulk queue is
+ * full; background work (the default: trace starts, ingest, alerts, retention) waits as long as
+ * it takes, as before, since nobody is there to be told "try again" and 1,000 trace starts at
+ * once must not be refused. So under overload a request is answered, with its data or a 503,
+ * and the work the appliance does by itself goes on.
+ */
+export type ReadPriority = 'sign-in' | 'bulk' | 'background';
+
+export interface ReadOptions {
+  priority?: ReadPriority;
+}
+
+/**
+ * How long a sign-in or bulk read waits before it is refused, and how many bulk statements may
+ * wait for a read connection at once (HOPWATCH_READ_WAIT_MS, HOPWATCH_READ_QUEUE). Past either
+ * the read fails with StoreOverloaded (503 with Retry-After): an appliance that cannot keep up
+ * says so instead of leaving its consoles waiting (issue 45 item 7, docs/store.md "Overload").
+ */
+export interface ReadLimits {
+  waitMs: number;
+  queue: number;
+}
+
+export const DefaultReadLimits: ReadLimits = { waitMs: 15_000, queue: 256 };
+
+/** Seconds a refused caller is told to wait before it asks again. */
+export const OverloadRetrySeconds = 5;
+
+/** A read the store could not start in time, or one more than its queue holds: 503 with Retry-After. */
+export class StoreOverloaded extends HttpError {
+  constructor(why: string) {
+    super(503, `The server is too busy to answer now (${why}); try again in a few seconds.`, { 'retry-after': String(OverloadRetrySeconds) });
+  }
+}
+
+interface Waiter {
+  resolve: (c: DuckDBConnection) => void;
+  bulk: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Read connections lent one statement at a time; a statement waits while all are busy,
+ * sign-ins first, then bulk and background reads in arrival order. A sign-in or bulk waiter is
+ * refused (StoreOverloaded) after limits.waitMs, and a bulk statement at once when limits.queue
+ * bulk ones already wait: no request waits for ever behind a statement that does not end or a
+ * queue that outgrows the connections (issue 45 item 7).
+ */
+export class ReadPool {
   private readonly idle: DuckDBConnection[];
-  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private readonly waiting: { signIn: Waiter[]; rest: Waiter[] } = { signIn: [], rest: [] };
+  /** Bulk statements among waiting.rest. */
+  private bulkWaiting = 0;
   private busy = 0;
   private drained: (() => void) | undefined;
   /** Set by Store.close: no new statement starts. */
   shut = false;
+  /** Statements refused since the start (shown on /metrics' side of things and in tests). */
+  refused = 0;
 
-  constructor(readonly connections: DuckDBConnection[]) {
+  constructor(
+    readonly connections: DuckDBConnection[],
+    readonly limits: ReadLimits = DefaultReadLimits,
+  ) {
     this.idle = [...connections];
   }
 
-  async with<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  private waitingCount(): number {
+    return this.waiting.signIn.length + this.waiting.rest.length;
+  }
+
+  private acquire(priority: ReadPriority): Promise<DuckDBConnection> | DuckDBConnection {
+    const conn = this.idle.pop();
+    if (conn) return conn;
+    const bulk = priority === 'bulk';
+    if (bulk && this.bulkWaiting >= this.limits.queue) {
+      this.refused++;
+      throw new StoreOverloaded(`${this.bulkWaiting} reads are waiting`);
+    }
+    const queue = priority === 'sign-in' ? this.waiting.signIn : this.waiting.rest;
+    return new Promise<DuckDBConnection>((resolve, reject) => {
+      const w: Waiter = {
+        bulk,
+        resolve: (c) => {
+          clearTimeout(w.timer);
+          if (bulk) this.bulkWaiting--;
+          resolve(c);
+        },
+      };
+      if (priority !== 'background') {
+        w.timer = setTimeout(() => {
+          const i = queue.indexOf(w);
+          if (i >= 0) queue.splice(i, 1);
+          if (bulk) this.bulkWaiting--;
+          this.refused++;
+          reject(new StoreOverloaded(`a read waited ${Math.round(this.limits.waitMs / 1000)} s for the database`));
+          if (this.busy === 0 && !this.waitingCount()) this.drained?.();
+        }, this.limits.waitMs);
+      }
+      if (bulk) this.bulkWaiting++;
+      queue.push(w);
+    });
+  }
+
+  private release(conn: DuckDBConnection): void {
+    this.busy--;
+    const next = this.waiting.signIn.shift() ?? this.waiting.rest.shift();
+    if (next) next.resolve(conn);
+    else this.idle.push(conn);
+    if (this.busy === 0 && !this.waitingCount()) this.drained?.();
+  }
+
+  async with<T>(fn: (q: Queryable) => Promise<T>, priority: ReadPriority = 'background'): Promise<T> {
     if (this.shut) throw new Error('the store is closed');
-    const conn = this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
+    const got = this.acquire(priority);
+    const conn = got instanceof Promise ? await got : got;
     this.busy++;
     try {
       return await fn(duckQueryable(conn));
     } finally {
-      this.busy--;
-      const next = this.waiting.shift();
-      if (next) next(conn);
-      else this.idle.push(conn);
-      if (this.busy === 0 && !this.waiting.length) this.drained?.();
+      this.release(conn);
     }
   }
 
-  /** A Queryable whose every statement borrows a connection: statements may overlap. */
-  readonly queryable: Queryable = {
-    dialect: 'duckdb',
-    concurrent: true,
-    run: (sql, params) => this.with((q) => q.run(sql, params)),
-    all: <T>(sql: string, params?: Params) => this.with((q) => q.all<T>(sql, params)),
-    one: <T>(sql: string, params?: Params) => this.with((q) => q.one<T>(sql, params)),
-    columns: (sql, params) => this.with((q) => q.columns(sql, params)),
-    numbers: (sql, params) => this.with((q) => q.numbers(sql, params)),
-    numbersWithIntegers: (sql, params) => this.with((q) => q.numbersWithIntegers(sql, params)),
-    numberChunks: (sql, params) => this.with((q) => q.numberChunks(sql, params)),
-  };
+  /** A Queryable whose every statement borrows a connection at `priority`: statements may overlap. */
+  queryableAt(priority: ReadPriority): Queryable {
+    return {
+      dialect: 'duckdb',
+      concurrent: true,
+      run: (sql, params) => this.with((q) => q.run(sql, params), priority),
+      all: <T>(sql: string, params?: Params) => this.with((q) => q.all<T>(sql, params), priority),
+      one: <T>(sql: string, params?: Params) => this.with((q) => q.one<T>(sql, params), priority),
+      columns: (sql, params) => this.with((q) => q.columns(sql, params), priority),
+      numbers: (sql, params) => this.with((q) => q.numbers(sql, params), priority),
+      numbersWithIntegers: (sql, params) => this.with((q) => q.numbersWithIntegers(sql, params), priority),
+      numberChunks: (sql, params) => this.with((q) => q.numberChunks(sql, params), priority),
+    };
+  }
+
+  readonly queryable: Queryable = this.queryableAt('background');
+  readonly bulkQueryable: Queryable = this.queryableAt('bulk');
+  readonly signInQueryable: Queryable = this.queryableAt('sign-in');
 
   /** Resolves once no statement runs or waits. */
   idleNow(): Promise<void> {
-    if (this.busy === 0 && !this.waiting.length) return Promise.resolve();
+    if (this.busy === 0 && !this.waitingCount()) return Promise.resolve();
     return new Promise((resolve) => (this.drained = resolve));
   }
 }
@@ -221,9 +336,15 @@ export async function inTransaction<T>(q: Queryable, conn: Connection, fn: (q: Q
 export class DuckStore implements Store {
   readonly dialect = 'duckdb' as const;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Reads refused with StoreOverloaded since the start. */
+  get readsRefused(): number {
+    return this.readers.refused;
+  }
   /** Settles when the last exclusive work that is not background has; how many such are queued or running. */
   private foreground: Promise<unknown> = Promise.resolve();
   private foregroundPending = 0;
+  /** When the exclusive work running now started (NaN: none runs). */
+  private exclusiveSince = NaN;
   private closed = false;
 
   private constructor(
@@ -236,7 +357,7 @@ export class DuckStore implements Store {
   ) {}
 
   /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
-  static async open(dataDir: string, opts: { migrations?: MigrationOptions } = {}): Promise<DuckStore> {
+  static async open(dataDir: string, opts: { migrations?: MigrationOptions; reads?: Partial<ReadLimits> } = {}): Promise<DuckStore> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, 'hopwatch.duckdb');
     const instance = await DuckDBInstance.create(path);
@@ -248,7 +369,7 @@ export class DuckStore implements Store {
     // the checkpoint to the WAL size threshold made the ingest about 8% faster.
     await conn.run('SET auto_checkpoint_skip_wal_threshold = 1000000000000');
     const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
-    const store = new DuckStore(instance, conn, new ReadPool(readers), path);
+    const store = new DuckStore(instance, conn, new ReadPool(readers, { ...DefaultReadLimits, ...opts.reads }), path);
     await store.exclusive((q) => applyMigrations(q, opts.migrations));
     return store;
   }
@@ -272,13 +393,37 @@ export class DuckStore implements Store {
    * committed when it starts (an ingest transaction in progress is not seen, nor waited for),
    * and statements started together run together. Not for writes: those belong to exclusive.
    */
-  read<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  read<T>(fn: (q: Queryable) => Promise<T>, opts: ReadOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
+    const q = opts.priority === 'sign-in' ? this.readers.signInQueryable : opts.priority === 'bulk' ? this.readers.bulkQueryable : this.readers.queryable;
     // Read your writes: a write accepted before this read is committed before it starts (a
     // console that changes the interval and then reads the target sees the new one). Only
     // background work, the ingest flushes, is not waited for.
-    if (this.foregroundPending === 0) return fn(this.readers.queryable);
-    return this.foreground.then(() => fn(this.readers.queryable));
+    if (this.foregroundPending === 0) return fn(q);
+    // Background work waits for the writes before it as long as they take, as before.
+    if (!opts.priority || opts.priority === 'background') return this.foreground.then(() => fn(q));
+    return this.afterForeground().then(() => fn(q));
+  }
+
+  /**
+   * Settles when the foreground writes queued so far have, or fails with StoreOverloaded
+   * after the read limits' wait: a write that never settles (or a queue of them behind a
+   * long append) must not hold every signed-in request for ever (issue 45 item 7).
+   */
+  private afterForeground(): Promise<void> {
+    const { waitMs } = this.readers.limits;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readers.refused++;
+        // How long the work holding the writer has run tells a stuck write from a long queue.
+        const held = Number.isNaN(this.exclusiveSince) ? '' : `; the write under way started ${Math.round((Date.now() - this.exclusiveSince) / 1000)} s ago`;
+        reject(new StoreOverloaded(`a read waited ${Math.round(waitMs / 1000)} s for the writes before it${held}`));
+      }, waitMs);
+      void this.foreground.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /**
@@ -298,8 +443,12 @@ export class DuckStore implements Store {
    */
   exclusive<T>(fn: (q: Queryable, conn: Connection) => Promise<T>, opts: { background?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    const next = this.tail.then(() => fn(duckQueryable(this.conn), this.conn));
+    const next = this.tail.then(() => {
+      this.exclusiveSince = Date.now();
+      return fn(duckQueryable(this.conn), this.conn);
+    });
     this.tail = next.catch(() => undefined);
+    void this.tail.then(() => (this.exclusiveSince = NaN));
     if (!opts.background) {
       this.foreground = this.tail;
       this.foregroundPending++;

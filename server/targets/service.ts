@@ -70,7 +70,8 @@ async function readSession(store: Store, id: number): Promise<repo.SessionRecord
     const shared = await underWay;
     if (shared) return shared;
   }
-  const read = store.read((q) => repo.findSession(q, id));
+  // A request's read (sessionFor's callers): refused with 503 under overload, not queued for ever.
+  const read = store.read((q) => repo.findSession(q, id), { priority: 'bulk' });
   if (!underWay) {
     reads.set(id, read);
     const done = () => {
