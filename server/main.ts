@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   let store;
   try {
     // HOPWATCH_DATABASE_URL: PostgreSQL (waits for it, then migrates under an advisory lock); else the DuckDB file.
-    store = await Store.open(config.dataDir, { databaseUrl: config.databaseUrl, migrations: { log: say }, log: say });
+    store = await Store.open(config.dataDir, { databaseUrl: config.databaseUrl, migrations: { log: say }, log: say, memoryMb: config.storeMemoryMb });
   } catch (err) {
     if (err instanceof DatabaseUnreachable) {
       process.stderr.write(`hopwatch: ${err.message}\n`);
