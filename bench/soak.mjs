@@ -10,7 +10,8 @@
 // interval; at the end the slopes after --settle minutes and each goal met or not.
 //
 //   npm run bench:soak -- [--minutes 120] [--every 10] [--settle 60] [--traces 1000]
-//     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--snapshots 20,40 --snapshot-dir DIR]
+//     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--store-memory-mb 96 (0: the default)]
+//     [--snapshots 20,40 --snapshot-dir DIR]
 //     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]]
 //
 // The heap: the bench starts the server with --inspect=127.0.0.1:0 and asks V8 through the
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     hops: { type: 'string', default: '6' },
     'raw-days': { type: 'string', default: '30' },
     'minute-days': { type: 'string', default: '400' },
+    'store-memory-mb': { type: 'string', default: '96' },
     snapshots: { type: 'string', default: '' },
     'snapshot-dir': { type: 'string', default: '' },
     'cpu-profile': { type: 'string', default: '' },
@@ -82,6 +84,10 @@ const appliance = await startAppliance({
     HOPWATCH_METRICS_TOKEN: metricsToken,
     HOPWATCH_RETENTION_RAW_DAYS: String(retention.rawDays),
     HOPWATCH_RETENTION_MINUTE_DAYS: String(retention.minuteDays),
+    // DuckDB's cache keeps every block it writes until its limit (docs/store.md "DuckDB's memory"),
+    // so it grows at the file's rate until then: set low enough that it is full inside the
+    // settling hour, so the slope after it measures what is not bounded. 0: the appliance's default.
+    ...(Number(args['store-memory-mb']) > 0 ? { HOPWATCH_STORE_MEMORY_MB: args['store-memory-mb'] } : {}),
   },
 }).catch((e) => {
   rmSync(work, { recursive: true, force: true });
@@ -198,7 +204,7 @@ async function main() {
   let cpuBefore = start.cpu;
   let readsBefore = start.reads;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
-  console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB`);
+  console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (--store-memory-mb ${args['store-memory-mb']}; its cache fills at the file's rate up to it)`);
   console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | fds | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
   // The server's main thread (the hub, the ingest, the simulated engine) profiled over the first
