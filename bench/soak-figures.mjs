@@ -7,12 +7,14 @@
  * (docs/benchmarks.md: 3.88 all in = 2.72 raw + 0.90 rollups). The rollups split by their row
  * counts: a hop has 60 1-minute rows, 6 10-minute and 1 hourly row an hour, so the 1-minute
  * rows are 60/67 of 0.90 (0.81) and the 10-minute and hourly rows, kept for ever, the rest (0.09).
- * `unpacked`: what a raw sample costs more before its UTC day is packed into hop order
- * (docs/store.md "Sample order": through the real ingest path 3.22 bytes never packed against
- * 2.72 packed daily). The packer rewrites a day once it ended 2 hours before the session's latest
- * sample, at its next hourly run: until then the day's samples are stored in arrival order.
+ * `unpacked`: what a raw sample costs more before its UTC day is packed into hop order. The
+ * packer rewrites a day once it ended 2 hours before the session's latest sample, at its next
+ * hourly run: until then the day's samples of every session are stored in arrival order, the
+ * sessions' rounds interleaved: 4.39 bytes a hop sample (docs/store.md "The file against the
+ * retention settings": 300 sessions of 6 hops at 1 s, the samples table's blocks after a
+ * CHECKPOINT; one session alone in arrival order is 3.22), against the 2.72 packed.
  */
-export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09, unpacked: 3.22 - 2.72 };
+export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09, unpacked: 4.39 - 2.72 };
 const Day = 86_400_000;
 const Hour = 3_600_000;
 /** The packer's lag behind a day's end (sample-order.ts: 2 hours, then its next hourly run). */
@@ -33,7 +35,7 @@ export function unpackedShare(now, elapsedMs) {
  * plus, for each tier, the hop samples still inside its retention: all of them while the run is
  * younger than the tier's days, then the rate times the days (what expiry leaves); and the raw
  * samples not packed yet at their arrival-order cost.
- *   predicted = base + S_raw x 2.72 + S_unpacked x 0.50 + S_minute x 0.81 + S x 0.09,
+ *   predicted = base + S_raw x 2.72 + S_unpacked x 1.67 + S_minute x 0.81 + S x 0.09,
  *   S_tier = S x min(1, tierDays / elapsed), S = hop samples committed since measuring began,
  *   S_unpacked = S x unpackedShare(now, elapsed).
  */
