@@ -125,7 +125,9 @@ export async function serverMetrics(url, token) {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
   const v = (name) => Number(new RegExp(`^hopwatch_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
   const committed = Number(/^hopwatch_ingest_samples_total (\S+)$/m.exec(text)?.[1] ?? NaN);
-  return { p50: v('p50'), p99: v('p99'), max: v('max'), committed };
+  // DuckDB's own memory and spill (absent on PostgreSQL): NaN when not there.
+  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { p50: v('p50'), p99: v('p99'), max: v('max'), committed, storeMemory: gauge('hopwatch_store_memory_bytes'), storeSpilled: gauge('hopwatch_store_spilled_bytes'), storeLimit: gauge('hopwatch_store_memory_limit_bytes') };
 }
 
 /** The value at quantile p of an ascending array. */

@@ -5,22 +5,50 @@
 /**
  * Bytes a hop sample costs on disk in DuckDB, by tier, from bench:store's measure of 2026-11-28
  * (docs/benchmarks.md: 3.88 all in = 2.72 raw + 0.90 rollups). The rollups split by their row
- * counts: a hop has 60 1-minute rows, 6 10-minute rows and 1 hourly row an hour, so the 1-minute
+ * counts: a hop has 60 1-minute rows, 6 10-minute and 1 hourly row an hour, so the 1-minute
  * rows are 60/67 of 0.90 (0.81) and the 10-minute and hourly rows, kept for ever, the rest (0.09).
+ * `unpacked`: what a raw sample costs more before its UTC day is packed into hop order. The
+ * packer rewrites a day once it ended 2 hours before the session's latest sample, at its next
+ * hourly run: until then the day's samples of every session are stored in arrival order, the
+ * sessions' rounds interleaved: 4.39 bytes a hop sample (docs/store.md "The file against the
+ * retention settings": 300 sessions of 6 hops at 1 s, the samples table's blocks after a
+ * CHECKPOINT; one session alone in arrival order is 3.22), against the 2.72 packed.
  */
-export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09 };
+export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09, unpacked: 4.39 - 2.72 };
 const Day = 86_400_000;
+const Hour = 3_600_000;
+/** The packer's lag behind a day's end (sample-order.ts: 2 hours, then its next hourly run). */
+export const PackedAfterMs = 3 * Hour;
+
+/**
+ * The share of the run's hop samples not packed yet at `now` (ms since the epoch) for a run
+ * that began `elapsedMs` before: those of the UTC days the packer has not reached, at the run's
+ * steady rate.
+ */
+export function unpackedShare(now, elapsedMs) {
+  const horizon = Math.floor((now - PackedAfterMs) / Day) * Day;
+  return elapsedMs <= 0 ? 1 : Math.min(1, Math.max(0, now - horizon) / elapsedMs);
+}
 
 /**
  * The DuckDB file (with its WAL) the retention settings predict: the file when measuring began
  * plus, for each tier, the hop samples still inside its retention: all of them while the run is
- * younger than the tier's days, then the rate times the days (what expiry leaves).
- *   predicted = base + S_raw x 2.72 + S_minute x 0.81 + S x 0.09,
- *   S_tier = S x min(1, tierDays / elapsed), S = hop samples committed since measuring began.
+ * younger than the tier's days, then the rate times the days (what expiry leaves); and the raw
+ * samples not packed yet at their arrival-order cost.
+ *   predicted = base + S_raw x 2.72 + S_unpacked x 1.67 + S_minute x 0.81 + S x 0.09,
+ *   S_tier = S x min(1, tierDays / elapsed), S = hop samples committed since measuring began,
+ *   S_unpacked = S x unpackedShare(now, elapsed).
  */
-export function predictedDatabaseBytes({ baseBytes, samples, elapsedMs, retention, perSample = BytesPerHopSample }) {
+export function predictedDatabaseBytes({ baseBytes, samples, elapsedMs, retention, now = Date.now(), perSample = BytesPerHopSample }) {
   const kept = (days) => (elapsedMs <= 0 ? samples : samples * Math.min(1, (days * Day) / elapsedMs));
-  return baseBytes + kept(retention.rawDays) * perSample.raw + kept(Math.max(retention.minuteDays, retention.rawDays)) * perSample.minute + samples * perSample.coarse;
+  const unpacked = Math.min(kept(retention.rawDays), samples * unpackedShare(now, elapsedMs));
+  return (
+    baseBytes +
+    kept(retention.rawDays) * perSample.raw +
+    unpacked * (perSample.unpacked ?? 0) +
+    kept(Math.max(retention.minuteDays, retention.rawDays)) * perSample.minute +
+    samples * perSample.coarse
+  );
 }
 
 /** Least-squares slope of [minutes, value] points, per hour (0 with fewer than two points). */

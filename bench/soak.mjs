@@ -10,7 +10,8 @@
 // interval; at the end the slopes after --settle minutes and each goal met or not.
 //
 //   npm run bench:soak -- [--minutes 120] [--every 10] [--settle 60] [--traces 1000]
-//     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--snapshots 20,40 --snapshot-dir DIR]
+//     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--store-memory-mb 96 (0: the default)]
+//     [--snapshots 20,40 --snapshot-dir DIR]
 //     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]]
 //
 // The heap: the bench starts the server with --inspect=127.0.0.1:0 and asks V8 through the
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     hops: { type: 'string', default: '6' },
     'raw-days': { type: 'string', default: '30' },
     'minute-days': { type: 'string', default: '400' },
+    'store-memory-mb': { type: 'string', default: '96' },
     snapshots: { type: 'string', default: '' },
     'snapshot-dir': { type: 'string', default: '' },
     'cpu-profile': { type: 'string', default: '' },
@@ -82,6 +84,10 @@ const appliance = await startAppliance({
     HOPWATCH_METRICS_TOKEN: metricsToken,
     HOPWATCH_RETENTION_RAW_DAYS: String(retention.rawDays),
     HOPWATCH_RETENTION_MINUTE_DAYS: String(retention.minuteDays),
+    // DuckDB's cache keeps every block it writes until its limit (docs/store.md "DuckDB's memory"),
+    // so it grows at the file's rate until then: set low enough that it is full inside the
+    // settling hour, so the slope after it measures what is not bounded. 0: the appliance's default.
+    ...(Number(args['store-memory-mb']) > 0 ? { HOPWATCH_STORE_MEMORY_MB: args['store-memory-mb'] } : {}),
   },
 }).catch((e) => {
   rmSync(work, { recursive: true, force: true });
@@ -97,6 +103,8 @@ server.stderr.on('data', (s) => {
 });
 const consoles = [];
 let inspector;
+/** Hop samples committed while measuring, once the measuring is over (the file's breakdown then follows). */
+let measured;
 let stopping = false;
 
 async function main() {
@@ -196,12 +204,14 @@ async function main() {
   const fileBytes = () => sizeOf(dbFile) + walBytes();
   await serverLoop(url, metricsToken); // resets the delay histogram: the first line is its own interval's
   const threadsAtStart = threadCpu(server.pid);
-  const start = { at: Date.now(), file: fileBytes(), committed: (await serverLoop(url, metricsToken)).committed, cpu: cpuSeconds(server.pid), reads: consoleStats.reads };
+  const first = await serverLoop(url, metricsToken);
+  const start = { at: Date.now(), file: fileBytes(), committed: first.committed, storeLimit: first.storeLimit, cpu: cpuSeconds(server.pid), reads: consoleStats.reads };
   const points = [];
   let cpuBefore = start.cpu;
   let readsBefore = start.reads;
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
-  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | fds | DuckDB file+WAL MB (WAL) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (--store-memory-mb ${args['store-memory-mb']}; its cache fills at the file's rate up to it)`);
+  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | fds | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
   // The server's main thread (the hub, the ingest, the simulated engine) profiled over the first
   // seconds of the measuring, for where its CPU goes (bench/cpu-profile-summary.mjs FILE).
@@ -221,6 +231,7 @@ async function main() {
     await sleep(Math.max(0, due - Date.now()));
     const loop = await serverLoop(url, metricsToken);
     const heap = await inspector.heapAfterFullGc();
+    const storage = await get('/api/settings/storage');
     const cpu = cpuSeconds(server.pid);
     const p = {
       minutes: (Date.now() - start.at) / 60_000,
@@ -228,7 +239,10 @@ async function main() {
       heap: heap.used / 1024 / 1024,
       heapTotal: heap.total / 1024 / 1024,
       arrayBuffers: heap.arrayBuffers / 1024 / 1024,
+      storeMemory: loop.storeMemory / 1024 / 1024,
+      storeSpilled: loop.storeSpilled / 1024 / 1024,
       fds: openFds(server.pid),
+      freeBlocks: storage.DatabaseBytes - storage.UsedBytes,
       file: fileBytes(),
       wal: walBytes(),
       predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention }),
@@ -242,8 +256,9 @@ async function main() {
         p.rss.toFixed(1),
         `${p.heap.toFixed(1)} (of ${p.heapTotal.toFixed(0)})`,
         p.arrayBuffers.toFixed(1),
+        `${p.storeMemory.toFixed(1)} (${p.storeSpilled.toFixed(1)})`,
         p.fds,
-        `${mb(p.file)} (WAL ${mb(p.wal)})`,
+        `${mb(p.file)} (WAL ${mb(p.wal)}; free ${mb(p.freeBlocks)})`,
         mb(p.predicted),
         (p.file / p.predicted).toFixed(3),
         `${p.delayP99.toFixed(1)} (${p.delayMax.toFixed(0)})`,
@@ -258,6 +273,7 @@ async function main() {
   }
 
   await profiled;
+  measured = points.length ? (await serverLoop(url, metricsToken)).committed - start.committed : undefined;
   // What the load costs: the server's CPU (its main thread with the simulated engine, the ingest
   // worker, DuckDB's threads) over the whole measuring, in cores, and per 1,000 traces at 1 s.
   const cores = (cpuSeconds(server.pid) - start.cpu) / ((Date.now() - start.at) / 1000);
@@ -272,8 +288,8 @@ async function main() {
 
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
-  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
-  console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
+  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
+  console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d, ${BytesPerHopSample.unpacked.toFixed(2)} B more until their UTC day is packed + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed${consoleStats.failures ? ` (${Object.entries(consoleStats.failedBy).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
 }
@@ -291,12 +307,52 @@ function threadCpu(pid) {
   return out;
 }
 
+/**
+ * Where the file's bytes are, once the server has stopped (its close checkpoints the WAL into
+ * the file): each table's blocks, measured as what a DROP TABLE frees after a CHECKPOINT
+ * (bench/store-disk.mjs), per hop sample; and the file's free blocks. It drops the tables: the
+ * run is over.
+ */
+async function fileBreakdown(samples) {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(join(dataDir, 'hopwatch.duckdb'));
+  const conn = await db.connect();
+  const store = {
+    run: (sql) => conn.run(sql),
+    one: async (sql) => {
+      const row = (await conn.runAndReadAll(sql)).getRowObjectsJS()[0];
+      return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+    },
+  };
+  try {
+    await store.run('CHECKPOINT');
+    const size = await store.one('SELECT used_blocks, free_blocks, total_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()');
+    const { n } = await store.one('SELECT count(*)::DOUBLE AS n FROM samples');
+    const tables = (await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND NOT internal ORDER BY estimated_size DESC`)).getRowObjectsJS().map((r) => r.table_name);
+    const { tableBytes } = await import('./store-disk.mjs');
+    // Views first: a DROP TABLE refuses while a view names the table.
+    for (const v of (await conn.runAndReadAll(`SELECT view_name FROM duckdb_views() WHERE database_name = current_database() AND NOT internal`)).getRowObjectsJS()) await store.run(`DROP VIEW "${v.view_name}"`);
+    const per = [];
+    for (const t of tables) per.push([t, await tableBytes(store, `"${t}"`).catch(() => NaN)]);
+    const mbOf = (b) => (b / 1024 / 1024).toFixed(1);
+    const bs = size.block_size;
+    console.log(
+      `\nthe file at the end (after the server's closing checkpoint): ${mbOf(size.total_blocks * bs)} MB = ${mbOf(size.used_blocks * bs)} MB used + ${mbOf(size.free_blocks * bs)} MB free blocks; ${n.toLocaleString('en-US')} hop samples in it (${samples.toLocaleString('en-US')} committed while measuring)`,
+    );
+    console.log(`  by table (bytes a DROP TABLE frees, per hop sample in the file): ${per.filter(([, b]) => b).map(([t, b]) => `${t} ${mbOf(b)} MB (${(b / n).toFixed(2)} B)`).join(', ')}; the rest of the used blocks (metadata, tables under one block) ${mbOf(size.used_blocks * bs - per.reduce((s, [, b]) => s + (b || 0), 0))} MB`);
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}
+
 /** The consoles close first: the server's shutdown waits for its open hub connections. */
 async function cleanUp() {
   stopping = true;
   await Promise.allSettled(consoles.map((c) => c.stop()));
   inspector?.close();
   await appliance.stop();
+  if (measured !== undefined) await fileBreakdown(measured).catch((e) => console.log(`(the file's breakdown failed: ${e.message})`));
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -27,6 +27,12 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', deployment: 0, licenseMode: 3, rootUser: 'admin', rootPassword: undefined });
     expect(c.dataDir).toMatch(/\/data$/);
   });
+  it("leaves DuckDB's memory limit to the store's default and reads HOPWATCH_STORE_MEMORY_MB (issue 45 item 7)", () => {
+    expect(loadConfig({}).storeMemoryMb).toBeUndefined();
+    expect(loadConfig({ HOPWATCH_STORE_MEMORY_MB: '2048' }).storeMemoryMb).toBe(2048);
+    expect(() => loadConfig({ HOPWATCH_STORE_MEMORY_MB: '32' })).toThrow(/HOPWATCH_STORE_MEMORY_MB must be 64 or more/);
+    expect(() => loadConfig({ HOPWATCH_STORE_MEMORY_MB: '1GB' })).toThrow(/HOPWATCH_STORE_MEMORY_MB must be a whole number/);
+  });
   it('rejects values a person mistyped', () => {
     expect(() => loadConfig({ HOPWATCH_PORT: 'eighty' })).toThrow(/HOPWATCH_PORT must be a whole number/);
     expect(() => loadConfig({ HOPWATCH_LICENSE_MODE: '2' })).toThrow(/one of 0, 1, 3, 100, 112/);

@@ -45,6 +45,12 @@ export interface Config {
   /** Open sessions whose recent data the server keeps in memory for fast graphs. */
   memorySessions: number;
   /**
+   * DuckDB's memory limit in MiB (HOPWATCH_STORE_MEMORY_MB); undefined: the default, a quarter
+   * of the RAM between 256 MiB and 1 GiB (server/store/duck-memory.ts). Beyond it DuckDB evicts
+   * cached blocks and spills large queries to the data directory's duckdb-spill/.
+   */
+  storeMemoryMb: number | undefined;
+  /**
    * Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For/-Proto/-Host are
    * believed; empty: none, every client is its socket address (HOPWATCH_TRUSTED_PROXIES).
    */
@@ -214,6 +220,15 @@ function positiveVar(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
+/** HOPWATCH_STORE_MEMORY_MB: whole MiB, at least 64 (DuckDB needs some room per thread to run a query at all). */
+function storeMemoryVar(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.HOPWATCH_STORE_MEMORY_MB;
+  if (raw === undefined || raw === '') return undefined;
+  const n = intVar(env, 'HOPWATCH_STORE_MEMORY_MB', 0);
+  if (n < 64) throw new ConfigError(`HOPWATCH_STORE_MEMORY_MB must be 64 or more (MiB), got ${n}`);
+  return n;
+}
+
 /** A whole number from 1 to `max`. */
 function boundedVar(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
   const n = positiveVar(env, name, fallback);
@@ -301,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, webDirDefault =
     webDir: resolve(env.HOPWATCH_WEB_DIR || webDirDefault),
     logLevel: env.HOPWATCH_LOG_LEVEL || 'info',
     memorySessions: intVar(env, 'HOPWATCH_MEMORY_SESSIONS', 100),
+    storeMemoryMb: storeMemoryVar(env),
     trustedProxies: parseTrustedProxies(env.HOPWATCH_TRUSTED_PROXIES),
     slowRequestMs: intVar(env, 'HOPWATCH_SLOW_REQUEST_MS', 1000),
     readWaitMs,

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       migrations: { log: say },
       log: say,
       reads: { waitMs: config.readWaitMs, queue: config.readQueue },
+      memoryMb: config.storeMemoryMb,
     });
   } catch (err) {
     if (err instanceof DatabaseUnreachable) {

@@ -12,6 +12,7 @@ import { notFound, unauthorized } from '../http/errors.js';
 import { bearerCredentials } from '../http/authorization.js';
 import { LocalMachineAgentId, LocalMachineAgentName } from '../contract/sessions.js';
 import { TargetMinutes } from './target-minute.js';
+import type { StoreMemory } from '../store/duck-memory.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -65,6 +66,24 @@ export default async function metricsPlugin(app: FastifyInstance, opts: MetricsO
   counter('hopwatch_alert_notifications_queued_total', 'Alert notifications queued since start', () => opts.alerts.notificationsQueued);
   counter('hopwatch_alert_notifications_delivered_total', 'Alert notifications delivered since start', () => opts.alerts.queue.delivered);
   counter('hopwatch_alert_notification_failures_total', 'Failed alert notification attempts since start', () => opts.alerts.queue.failedAttempts);
+
+  // DuckDB's memory (its buffer pool and queries' state) against its limit, and what it spilled:
+  // what an operator watches on an appliance that runs for months (docs/store.md "DuckDB's memory").
+  const storeGauge = (name: string, help: string, pick: (m: StoreMemory) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      async collect() {
+        const m = await app.store.memory?.();
+        if (m) this.set(pick(m));
+      },
+    });
+  if (app.store.memory) {
+    storeGauge('hopwatch_store_memory_bytes', "Memory DuckDB's buffer manager holds (cached blocks, queries' state)", (m) => m.usedBytes);
+    storeGauge('hopwatch_store_memory_limit_bytes', 'The memory limit DuckDB evicts and spills beyond (HOPWATCH_STORE_MEMORY_MB)', (m) => m.limitBytes);
+    storeGauge('hopwatch_store_spilled_bytes', "Bytes DuckDB has spilled to the data directory's duckdb-spill/ now", (m) => m.spilledBytes);
+  }
 
   /** Labels of the targets in the figures, read once per scrape. */
   async function refresh(): Promise<void> {

@@ -14,6 +14,7 @@ import type { PgConnection } from './postgres/store.js';
 import type { FileReader } from './postgres/file-reader.js';
 import type { ServerKeyName } from './server-keys.js';
 import { HttpError } from '../http/errors.js';
+import { duckMemoryOptions, storeMemory, type StoreMemory } from './duck-memory.js';
 
 /** A statement's parameters: positional ($1, $2...); a list is bound as one (dialect.ts `list`). */
 export type Params = (DuckDBValue | ListParam)[] | Record<string, DuckDBValue>;
@@ -98,6 +99,8 @@ export interface Store extends Queryable {
   alone<T>(work: string, fn: () => Promise<T>): Promise<T>;
   /** Frees the blocks of deleted rows now where the backend needs telling (DuckDB's CHECKPOINT; PostgreSQL's autovacuum does it). Never fails. */
   reclaim(): Promise<void>;
+  /** DuckDB only: its memory and what it spilled now (duck-memory.ts; GET /metrics). PostgreSQL's memory is its server's. */
+  memory?(): Promise<StoreMemory>;
   close(): Promise<void>;
 }
 
@@ -112,6 +115,8 @@ export interface OpenOptions {
   connectTimeoutMs?: number;
   /** DuckDB: how long a read may wait and how many may queue before 503s (ReadLimits). */
   reads?: Partial<ReadLimits>;
+  /** DuckDB: its memory limit in MiB (HOPWATCH_STORE_MEMORY_MB; default duck-memory.ts defaultStoreMemoryMb). */
+  memoryMb?: number;
 }
 
 export const Store = {
@@ -357,10 +362,11 @@ export class DuckStore implements Store {
   ) {}
 
   /** `migrations.log` gets the progress lines of long migrations (server/main.ts prints them). */
-  static async open(dataDir: string, opts: { migrations?: MigrationOptions; reads?: Partial<ReadLimits> } = {}): Promise<DuckStore> {
+  static async open(dataDir: string, opts: { migrations?: MigrationOptions; reads?: Partial<ReadLimits>; memoryMb?: number } = {}): Promise<DuckStore> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, 'hopwatch.duckdb');
-    const instance = await DuckDBInstance.create(path);
+    // A memory limit, and a place to spill beyond it, in the data directory (duck-memory.ts).
+    const instance = await DuckDBInstance.create(path, duckMemoryOptions(dataDir, opts.memoryMb));
     const conn = await instance.connect();
     // A commit of an ingest flush (hundreds of thousands of rows) would by default skip the WAL
     // and checkpoint at once, holding every other commit meanwhile. Its full row groups are
@@ -382,7 +388,7 @@ export class DuckStore implements Store {
   static async openReadOnly(dataDir: string, fileName = 'hopwatch.duckdb'): Promise<DuckStore> {
     const path = join(dataDir, fileName);
     if (!existsSync(path)) throw new Error(`there is no ${path}`);
-    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', ...duckMemoryOptions(dataDir) });
     const conn = await instance.connect();
     const readers = await Promise.all(Array.from({ length: ReadConnections }, () => instance.connect()));
     return new DuckStore(instance, conn, new ReadPool(readers), path, true);
@@ -559,6 +565,10 @@ export class DuckStore implements Store {
       }
       return { takenAt };
     }, 'snapshot');
+  }
+
+  memory(): Promise<StoreMemory> {
+    return this.readers.with((q) => storeMemory(q));
   }
 
   /** A CHECKPOINT refuses while a read runs; DuckDB's own checkpoint then frees the blocks later. */

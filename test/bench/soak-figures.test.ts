@@ -1,19 +1,31 @@
 // bench:soak's arithmetic (bench/soak-figures.mjs): the predicted database size, the slope per
 // hour and the goals it prints met or not.
 import { describe, expect, it } from 'vitest';
-import { BytesPerHopSample, predictedDatabaseBytes, slopePerHour, soakGoals, type SoakPoint } from '../../bench/soak-figures.mjs';
+import { BytesPerHopSample, predictedDatabaseBytes, slopePerHour, soakGoals, unpackedShare, type SoakPoint } from '../../bench/soak-figures.mjs';
 
 const Day = 86_400_000;
 
 describe('bench:soak figures', () => {
-  it('predicts every hop sample at full cost while the run is younger than the raw retention', () => {
-    const p = predictedDatabaseBytes({ baseBytes: 1000, samples: 1_000_000, elapsedMs: 3_600_000, retention: { rawDays: 30, minuteDays: 400 } });
-    expect(p).toBeCloseTo(1000 + 1_000_000 * (BytesPerHopSample.raw + BytesPerHopSample.minute + BytesPerHopSample.coarse));
+  // 2026-11-29 14:00 UTC: the day began 14 hours before, so yesterday is packed.
+  const afternoon = Date.UTC(2026, 10, 29, 14);
+  const { raw, unpacked, minute, coarse } = BytesPerHopSample;
+
+  it('predicts every hop sample at full cost, unpacked, while the run is younger than the raw retention and its day', () => {
+    const p = predictedDatabaseBytes({ baseBytes: 1000, samples: 1_000_000, elapsedMs: 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 } });
+    expect(p).toBeCloseTo(1000 + 1_000_000 * (raw + unpacked + minute + coarse));
+  });
+
+  it("counts the samples of the days the packer has not reached (today's, and yesterday's until 3 hours after midnight) at their arrival-order cost", () => {
+    expect(unpackedShare(afternoon, 28 * 3_600_000)).toBeCloseTo(14 / 28);
+    expect(unpackedShare(Date.UTC(2026, 10, 29, 2), 28 * 3_600_000)).toBeCloseTo(26 / 28);
+    expect(unpackedShare(afternoon, 3_600_000)).toBe(1);
+    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 2800, elapsedMs: 28 * 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 } });
+    expect(p).toBeCloseTo(2800 * (raw + minute + coarse) + 1400 * unpacked);
   });
 
   it('keeps only rawDays of raw samples once the run is older, and every rollup within minuteDays', () => {
-    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 100, elapsedMs: 10 * Day, retention: { rawDays: 5, minuteDays: 400 } });
-    expect(p).toBeCloseTo(50 * BytesPerHopSample.raw + 100 * BytesPerHopSample.minute + 100 * BytesPerHopSample.coarse);
+    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 100, elapsedMs: 10 * Day, now: afternoon, retention: { rawDays: 5, minuteDays: 400 } });
+    expect(p).toBeCloseTo(50 * raw + 100 * (14 / 240) * unpacked + 100 * minute + 100 * coarse);
   });
 
   it('fits the slope per hour of points given in minutes', () => {
