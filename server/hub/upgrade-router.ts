@@ -44,11 +44,17 @@ const reasons: Record<number, string> = {
 };
 
 /** Answers an upgrade request with a plain HTTP error and the usual {"Error": ...} body. */
-export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+export function rejectUpgrade(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
   if (socket.destroyed) return;
   const body = JSON.stringify({ Error: message });
+  // Only headers the app chose (Retry-After); a value with a line break would split the answer.
+  const extra = Object.entries(headers)
+    .filter(([name, value]) => /^[A-Za-z0-9-]+$/.test(name) && !/[\r\n]/.test(value))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\n` +
+      extra +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +

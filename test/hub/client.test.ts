@@ -8,6 +8,7 @@ import {
   LogLevel,
 } from '@microsoft/signalr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startTestServer, type TestServer, until } from './test-hub.js';
 
 const transports = [
@@ -130,6 +131,37 @@ describe.each(transports)('hub over %s', (_name, transport) => {
     const negotiate = await fetch(`${server.url}/negotiate?negotiateVersion=1`, { method: 'POST' });
     expect(negotiate.status).toBe(401);
     expect(await negotiate.json()).toEqual({ Error: 'You are not signed in.' });
+  });
+});
+
+describe('hub sign-in under overload', () => {
+  // An overloaded store refuses the sign-in read with 503 and Retry-After (server/store/db.ts
+  // StoreOverloaded): the hub passes that on, at negotiate and at the WebSocket upgrade, so a
+  // console retries later instead of being told of an internal error (and nothing is logged).
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.app.close();
+  });
+
+  it('answers negotiate 503 with Retry-After when the authenticate hook says the server is busy', async () => {
+    const negotiate = await fetch(`${server.url}/negotiate?negotiateVersion=1`, { method: 'POST', headers: { Cookie: 'session=busy' } });
+    expect(negotiate.status).toBe(503);
+    expect(negotiate.headers.get('retry-after')).toBe('5');
+    expect(await negotiate.json()).toEqual({ Error: 'The server is too busy to answer now; try again in a few seconds.' });
+  });
+
+  it('answers the WebSocket upgrade 503 with Retry-After when the authenticate hook says the server is busy', async () => {
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}?id=x`, { headers: { Cookie: 'session=busy' } });
+    const answer = await new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+      ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+      ws.once('open', () => reject(new Error('the upgrade was accepted')));
+      ws.once('error', reject);
+    });
+    ws.terminate();
+    expect(answer).toEqual({ status: 503, retryAfter: '5' });
   });
 });
 

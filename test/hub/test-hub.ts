@@ -2,6 +2,7 @@
 // authenticate hook, for the protocol tests with the real @microsoft/signalr client.
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { HttpError } from '../../server/http/errors.js';
 import { createHub, type Hub, HubError, type HubLimits, hubMethods, hubPlugin } from '../../server/hub/index.js';
 
 export interface TestPrincipal {
@@ -18,9 +19,10 @@ export type TestEvents = {
 
 export const HUB_PATH = '/testHub';
 
-/** "session=<name>" signs in as <name>; anything else is refused. */
+/** "session=<name>" signs in as <name>; "session=busy" fails as an overloaded store does (503); anything else is refused. */
 export async function cookieAuthenticate(request: IncomingMessage): Promise<TestPrincipal | null> {
   const cookie = request.headers.cookie ?? '';
+  if (/(?:^|;\s*)session=busy\b/.test(cookie)) throw new HttpError(503, 'The server is too busy to answer now; try again in a few seconds.', { 'retry-after': '5' });
   const match = /(?:^|;\s*)session=([a-z]+)/.exec(cookie);
   return match ? { name: match[1]! } : null;
 }
