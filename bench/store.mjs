@@ -297,10 +297,12 @@ try {
     })();
     // Another target's 7 days after the first, until each line has DURING_CALLS calls: of 20
     // calls, pct's "p95" is the slowest one (issue 45 item 2 asks for more than 20).
+    const profile = await duringProfile();
     const rates = [await ingestRun(sid3)];
     while (Math.min(during.old.length, during.live.length) < DURING_CALLS) rates.push(await ingestRun(await newSession(`bench-${3 + rates.length}`)));
     writing = false;
     await reader;
+    await profile.stop();
     const load = loadavg().map((x) => x.toFixed(1)).join(' ');
     console.log(`while the ingest path writes ${rates.length} other targets' 7 days (${rates.map((r) => Math.round(r).toLocaleString()).join(', ')}/s), calls every 20 ms (load average ${load}):`);
     for (const [label, xs] of [['24 h, 6 days ago, first target (a new range each call)', during.old], ['10 min, the target being written', during.live]]) {
@@ -328,6 +330,36 @@ try {
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * BENCH_DURING_PROFILE=dir: the main thread's CPU profile of the "while ingesting" step
+ * (dir/during.cpuprofile) and its event-loop delay, to find what a read waits behind.
+ */
+async function duringProfile() {
+  const out = process.env.BENCH_DURING_PROFILE;
+  if (!out) return { stop: async () => {} };
+  const { Session } = await import('node:inspector/promises');
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  return {
+    stop: async () => {
+      delay.disable();
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'during.cpuprofile'), JSON.stringify(profile));
+      const q = (p) => (delay.percentile(p) / 1e6).toFixed(1);
+      console.log(`  (profiled: ${join(out, 'during.cpuprofile')}; event-loop delay p50 ${q(50)} p95 ${q(95)} p99 ${q(99)} max ${(delay.max / 1e6).toFixed(1)} ms)`);
+    },
+  };
 }
 
 async function afterBuckets() {

@@ -49,4 +49,26 @@ describe('appendColumns', () => {
     expect(e).toEqual(Array.from(ms, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000))));
     conn.closeSync();
   });
+
+  it('takes columns already in their stored width as they are (BigInt64Array, Int16Array, Int32Array), with a validity mask given for the whole column', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (b BIGINT, s SMALLINT, i INTEGER)');
+    const n = 4500;
+    const b = BigInt64Array.from({ length: n }, (_, k) => BigInt(k) * 4_294_967_311n - 7n);
+    const s = Int16Array.from({ length: n }, (_, k) => (k % 600) - 300);
+    const i = Int32Array.from({ length: n }, (_, k) => k * 1000 - 5);
+    // Bit set = value present: every 5th row of i is NULL.
+    const validity = new Uint8Array(Math.ceil(n / 64) * 8).fill(0xff);
+    for (let k = 0; k < n; k += 5) validity[k >> 3] &= ~(1 << (k & 7));
+    await appendColumns(conn, 't', n, [
+      { type: BIGINT, values: b },
+      { type: SMALLINT, values: s },
+      { type: INTEGER, values: i, nullable: true, validity },
+    ]);
+    const [rb, rs, ri] = (await conn.runAndReadAll('SELECT b::VARCHAR, s, i FROM t')).getColumnsJS();
+    expect(rb).toEqual(Array.from(b, (v) => v.toString()));
+    expect(rs).toEqual(Array.from(s));
+    expect(ri).toEqual(Array.from(i, (v, k) => (k % 5 === 0 ? null : v)));
+    conn.closeSync();
+  });
 });
