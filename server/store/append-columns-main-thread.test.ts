@@ -5,7 +5,7 @@
 // and every 100 DataChunks wrote them into the table in one synchronous call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, INTEGER, BIGINT, type DuckDBConnection } from '@duckdb/node-api';
-import { appendColumns, ChunkRows } from './append-columns.js';
+import { appendColumns, appendRows, ChunkRows } from './append-columns.js';
 
 describe('appendColumns on DuckDB, the main thread', () => {
   let instance: DuckDBInstance;
@@ -21,6 +21,7 @@ describe('appendColumns on DuckDB, the main thread', () => {
     reader = await instance.connect();
     await writer.run('CREATE TABLE s (session_id INTEGER, time BIGINT)');
     await writer.run('CREATE TABLE other (x INTEGER)');
+    await writer.run('CREATE TABLE h (session_id INTEGER, hop SMALLINT, address VARCHAR, minute DOUBLE, answers INTEGER, details VARCHAR)');
     await writer.run('INSERT INTO other SELECT range FROM range(1000)');
   });
   afterAll(() => {
@@ -53,5 +54,28 @@ describe('appendColumns on DuckDB, the main thread', () => {
     expect(reads.filter((r) => r === 'during').length).toBeGreaterThan(slices / 16);
     const [[count, last]] = (await writer.runAndReadAll('SELECT count(*)::DOUBLE, max(time)::DOUBLE FROM s')).getRows();
     expect([count, last]).toEqual([n, time[n - 1]]);
+  });
+
+  it('takes rows with text (the hop hosts) slice by slice as well, answering reads meanwhile', async () => {
+    const m = 200_000;
+    const slices = Math.ceil(m / ChunkRows);
+    const rows = Array.from({ length: m }, (_, i) => [i % 1000, i % 30, `10.0.${i % 250}.${i % 7}`, 1.7e12 + i * 60_000, i % 5, i % 3 ? null : `{"asn":${i}}`]);
+    let appending = true;
+    const reads: ('during' | 'after')[] = [];
+    const reading = (async () => {
+      while (appending) {
+        await reader.runAndReadAll('SELECT count(*) FROM other');
+        reads.push(appending ? 'during' : 'after');
+      }
+    })();
+    await writer.run('BEGIN TRANSACTION');
+    await appendRows(writer, 'h', ['INTEGER', 'SMALLINT', 'VARCHAR', 'DOUBLE', 'INTEGER', 'VARCHAR'], rows);
+    appending = false;
+    await reading;
+    await writer.run('COMMIT');
+    // The appender did every row in one synchronous run: no read could complete during it.
+    expect(reads.filter((r) => r === 'during').length).toBeGreaterThan(slices / 16);
+    const [[count, nulls, last]] = (await writer.runAndReadAll("SELECT count(*)::DOUBLE, count(*) FILTER (WHERE details IS NULL)::DOUBLE, max(address) FROM h")).getRows();
+    expect([count, nulls, last]).toEqual([m, m - Math.ceil(m / 3), '10.0.99.6']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BIGINT, DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
-import { appendColumns } from './append-columns.js';
+import { appendColumns, appendRows } from './append-columns.js';
 
 describe('appendColumns', () => {
   it('stores every value of every column, NULL for NaN in nullable columns, across chunks', async () => {
@@ -69,6 +69,22 @@ describe('appendColumns', () => {
     expect(rb).toEqual(Array.from(b, (v) => v.toString()));
     expect(rs).toEqual(Array.from(s));
     expect(ri).toEqual(Array.from(i, (v, k) => (k % 5 === 0 ? null : v)));
+    conn.closeSync();
+  });
+
+  it('appends rows of mixed columns (text, numbers, NULLs) exactly, across slices', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (v VARCHAR, i INTEGER, s SMALLINT, b BIGINT, d DOUBLE)');
+    const rows = Array.from({ length: 4200 }, (_, k) => [
+      k % 4 === 0 ? null : `addr-${k}-${'x'.repeat(k % 20)}é`,
+      k % 7 === 0 ? null : k - 2100,
+      k % 11 === 0 ? null : (k % 500) - 250,
+      k % 13 === 0 ? null : k * 4_294_967_311,
+      k % 17 === 0 ? null : k / 7,
+    ]);
+    await appendRows(conn, 't', ['VARCHAR', 'INTEGER', 'SMALLINT', 'BIGINT', 'DOUBLE'], rows);
+    const got = (await conn.runAndReadAll('SELECT v, i, s, b::DOUBLE, d FROM t')).getRows();
+    expect(got).toEqual(rows);
     conn.closeSync();
   });
 });
