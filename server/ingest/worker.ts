@@ -4,7 +4,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
 import { concatRollupRows, emptyRollupRows, rollupRowsFromBuckets, sliceRollupRows, type RollupRows } from '../rollups/rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
-import { latencyMicros, toStoredPrecision } from '../store/latency-micros.js';
+import { latencyMicros } from '../store/latency-micros.js';
 import { newStoredSamples, type SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { appendRaw, splitRaw, type RawPending } from './session-rollup-state.js';
@@ -66,8 +66,11 @@ export function prepare(batch: SampleBatch): PrepareResult {
       Number.isFinite(t) && t > 0 && h >= 0 && h <= MaxHop && Number.isFinite(l) && (l >= 0 || (l < SpecialLatencyBase && storedCodes.has(l)));
     if (!ok) continue;
     const s = session[i];
-    // Every later step (rollups, recent data, the store) sees the latency as it is stored.
-    const stored = toStoredPrecision(l);
+    // Every later step (rollups, recent data, the store) sees the latency as it is stored:
+    // its integer microseconds (or a negative code) for the table, and those back in ms
+    // (toStoredPrecision, one rounding for both).
+    const micros = latencyMicros(l);
+    const stored = l >= 0 ? micros / 1000 : l;
     if (w !== i || stored !== l || t !== time[i]) {
       session[w] = s;
       time[w] = t;
@@ -77,7 +80,7 @@ export function prepare(batch: SampleBatch): PrepareResult {
     timeHalves[2 * w] = t >>> 0;
     timeHalves[2 * w + 1] = Math.floor(t / 4294967296);
     out.hop[w] = h;
-    out.latency[w] = latencyMicros(stored);
+    out.latency[w] = micros;
     w++;
     if (s !== s0) single = false;
     if (t < first) first = t;
