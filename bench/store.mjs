@@ -5,6 +5,7 @@
 // a range outside memory while the ingest path writes; the closed days packed into hop order and the bytes per hop sample on disk; then the WASM bucket kernel against the
 // TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 // BENCH_BUCKETS_ONLY=1 stops after the DataPointBuckets lines; BENCH_RETENTION=0 leaves out the 14 days.
+// BENCH_DURING_PROFILE=dir writes the main thread's CPU profile of the "while ingesting" step (and prints its event-loop delay).
 // `--store postgres` (or BENCH_STORE=postgres) also writes the history into a throwaway PostgreSQL 15
 // through server/store/postgres/ (bench/store-postgres.mjs) and ends with the issue 42 goals of both
 // backends side by side, and the rate of `hopwatch migrate-store` moving the 7-day store into PostgreSQL
