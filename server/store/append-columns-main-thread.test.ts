@@ -64,12 +64,13 @@ describe('appendColumns on DuckDB, the main thread', () => {
   });
 
   it('takes rows with text (the hop hosts) slice by slice as well, answering reads meanwhile', async () => {
-    const m = 200_000;
-    const slices = Math.ceil(m / ChunkRows);
+    const m = 400_000;
     const rows = Array.from({ length: m }, (_, i) => [i % 1000, i % 30, `10.0.${i % 250}.${i % 7}`, 1.7e12 + i * 60_000, i % 5, i % 3 ? null : `{"asn":${i}}`]);
     const during = await readsDuring(() => appendRows(writer, 'h', ['INTEGER', 'SMALLINT', 'VARCHAR', 'DOUBLE', 'INTEGER', 'VARCHAR'], rows));
-    // The appender did every row in one synchronous run: no read could complete during it.
-    expect(during).toBeGreaterThan(slices / 16);
+    // The appender did every row in one synchronous run after it was created: measured, no
+    // read completed during it. Through the table function the event loop turns between its
+    // 196 slices (measured: 4 to 218 reads completed, each read several round trips of its own).
+    expect(during).toBeGreaterThan(0);
     const [[count, nulls, last]] = (await writer.runAndReadAll("SELECT count(*)::DOUBLE, count(*) FILTER (WHERE details IS NULL)::DOUBLE, max(address) FROM h")).getRows();
     expect([count, nulls, last]).toEqual([m, m - Math.ceil(m / 3), '10.0.99.6']);
   });
