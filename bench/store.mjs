@@ -5,6 +5,7 @@
 // a range outside memory while the ingest path writes; the closed days packed into hop order and the bytes per hop sample on disk; then the WASM bucket kernel against the
 // TypeScript reference; then 14 simulated days with 7-day raw retention (file size per day). Prints what it measured.
 // BENCH_BUCKETS_ONLY=1 stops after the DataPointBuckets lines; BENCH_RETENTION=0 leaves out the 14 days.
+// BENCH_DURING_PROFILE=dir writes the main thread's CPU profile of the "while ingesting" step (and prints its event-loop delay).
 // `--store postgres` (or BENCH_STORE=postgres) also writes the history into a throwaway PostgreSQL 15
 // through server/store/postgres/ (bench/store-postgres.mjs) and ends with the issue 42 goals of both
 // backends side by side, and the rate of `hopwatch migrate-store` moving the 7-day store into PostgreSQL
@@ -156,9 +157,18 @@ try {
       }
     };
     const t = performance.now();
+    const main0 = process.threadCpuUsage();
+    const all0 = process.cpuUsage();
     await Promise.all(Array.from({ length: PRODUCERS }, produce));
-    return total / (ms(t) / 1000);
+    const rate = total / (ms(t) / 1000);
+    // CPU per million hop samples: the main thread's (what a read waits behind) and the
+    // process's (DuckDB's threads and the worker too); less load-dependent than the rate.
+    const cpu = (u0, u) => (u.user - u0.user + u.system - u0.system) / 1e3 / (total / 1e6);
+    cpuRuns.push({ main: cpu(main0, process.threadCpuUsage()), all: cpu(all0, process.cpuUsage()) });
+    return rate;
   };
+  const cpuRuns = [];
+  const cpuLine = (runs) => runs.map((c) => `${c.main.toFixed(0)} of ${c.all.toFixed(0)}`).join(', ');
   // The pipeline stays open, as in the server: queries read its recent data from memory.
 
   // 2. The raw DuckDB appender alone, same rows, same table shape, same database: value by
@@ -195,6 +205,7 @@ try {
   const rawChunkRate = Math.max(...rawRuns);
   const each = (xs) => xs.map((x) => Math.round(x).toLocaleString()).join(' and ');
   console.log(`ingest (real path, warm): ${Math.round(ingestRate).toLocaleString()} hop samples/s (faster of ${each(ingestRuns)}; after an unmeasured 8 h of another session)`);
+  console.log(`  CPU ms per million hop samples, main thread of all threads: ${cpuLine(cpuRuns)}`);
   console.log(`raw DuckDB appender: value by value ${Math.round(rawRowRate).toLocaleString()}/s, DataChunks ${Math.round(rawChunkRate).toLocaleString()}/s (faster of ${each(rawRuns)}; each one transaction)`);
   const flag = (ratio, goal = 0.5) => (ingestRate >= 1e6 && ratio >= goal ? 'met' : 'not met');
   console.log(
@@ -297,13 +308,17 @@ try {
     })();
     // Another target's 7 days after the first, until each line has DURING_CALLS calls: of 20
     // calls, pct's "p95" is the slowest one (issue 45 item 2 asks for more than 20).
+    const profile = await duringProfile();
+    cpuRuns.length = 0;
     const rates = [await ingestRun(sid3)];
     while (Math.min(during.old.length, during.live.length) < DURING_CALLS) rates.push(await ingestRun(await newSession(`bench-${3 + rates.length}`)));
     writing = false;
     await reader;
+    await profile.stop();
     const load = loadavg().map((x) => x.toFixed(1)).join(' ');
     console.log(`while the ingest path writes ${rates.length} other targets' 7 days (${rates.map((r) => Math.round(r).toLocaleString()).join(', ')}/s), calls every 20 ms (load average ${load}):`);
     for (const [label, xs] of [['24 h, 6 days ago, first target (a new range each call)', during.old], ['10 min, the target being written', during.live]]) {
+      if (xs === during.old) console.log(`  CPU ms per million hop samples, main thread of all threads (the reads' share included): ${cpuLine(cpuRuns)}`);
       console.log(`  ${label}: ${xs.length} calls, p50 ${fmt(pct(xs, 50))} p95 ${fmt(pct(xs, 95))} max ${fmt(pct(xs, 100))}${pct(xs, 95) <= 20 && xs.length > 20 ? '  [goal p95 <= 20 ms over more than 20 calls met]' : '  [goal p95 <= 20 ms over more than 20 calls not met]'}`);
     }
   }
@@ -328,6 +343,36 @@ try {
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * BENCH_DURING_PROFILE=dir: the main thread's CPU profile of the "while ingesting" step
+ * (dir/during.cpuprofile) and its event-loop delay, to find what a read waits behind.
+ */
+async function duringProfile() {
+  const out = process.env.BENCH_DURING_PROFILE;
+  if (!out) return { stop: async () => {} };
+  const { Session } = await import('node:inspector/promises');
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  return {
+    stop: async () => {
+      delay.disable();
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'during.cpuprofile'), JSON.stringify(profile));
+      const q = (p) => (delay.percentile(p) / 1e6).toFixed(1);
+      console.log(`  (profiled: ${join(out, 'during.cpuprofile')}; event-loop delay p50 ${q(50)} p95 ${q(95)} p99 ${q(99)} max ${(delay.max / 1e6).toFixed(1)} ms)`);
+    },
+  };
 }
 
 async function afterBuckets() {

@@ -10,6 +10,9 @@ import type { SampleBatch } from './sample-columns.js';
 const of = (type: ChunkColumn['type'], values: Float64Array | Int32Array): ChunkColumn => ({ type, values });
 
 export function appendSamples(conn: Connection, b: SampleBatch): Promise<void> {
+  // Validated (worker.ts prepare): already in the stored widths, so DuckDB is handed views.
+  const st = b.stored;
+  if (st) return appendColumns(conn, 'samples', b.length, [of(INTEGER, b.session), { type: BIGINT, values: st.time }, { type: SMALLINT, values: st.hop }, of(INTEGER, st.latency)]);
   return appendColumns(conn, 'samples', b.length, [
     of(INTEGER, b.session),
     { type: BIGINT, values: b.time, encode: Math.round },

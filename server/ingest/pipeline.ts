@@ -527,7 +527,7 @@ export class IngestPipeline {
       inline
         ? prepareFlush(task)
         : ((await this.pool.run(task, {
-            transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer] as ArrayBuffer[],
+            transferList: [raw.session.buffer, raw.time.buffer, raw.hop.buffer, raw.latency.buffer, ...(raw.stored ? [raw.stored.time.buffer, raw.stored.hop.buffer, raw.stored.latency.buffer] : [])] as ArrayBuffer[],
           })) as FlushResult);
     this.dropped += prepared.dropped;
     const batch = prepared.batch;

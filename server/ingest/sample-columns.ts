@@ -7,6 +7,25 @@ export interface SampleBatch {
   time: Float64Array;
   hop: Int32Array;
   latency: Float64Array;
+  /**
+   * The same rows in the widths the samples table stores them, once validation wrote them
+   * (worker.ts prepare): the append hands DuckDB views of these, converting nothing on the
+   * main thread (issue 45 item 2). Before validation, buffers of the batch's capacity for it
+   * to write into (the builder's, reused flush after flush), or absent.
+   */
+  stored?: StoredSamples;
+}
+
+/** Samples as the samples table stores them: time in integer ms, hop, latency in integer microseconds or a negative code (latency-micros.ts). */
+export interface StoredSamples {
+  time: BigInt64Array;
+  hop: Int16Array;
+  latency: Int32Array;
+}
+
+/** Stored columns for n rows. */
+export function newStoredSamples(n: number): StoredSamples {
+  return { time: new BigInt64Array(n), hop: new Int16Array(n), latency: new Int32Array(n) };
 }
 
 export class SampleBatchBuilder {
@@ -15,7 +34,7 @@ export class SampleBatchBuilder {
   private time: Float64Array;
   private hop: Int32Array;
   private latency: Float64Array;
-  private spare: { session: Int32Array; time: Float64Array; hop: Int32Array; latency: Float64Array } | undefined;
+  private spare: { session: Int32Array; time: Float64Array; hop: Int32Array; latency: Float64Array; stored?: StoredSamples } | undefined;
 
   constructor(capacity = 4096) {
     this.session = new Int32Array(capacity);
@@ -73,10 +92,18 @@ export class SampleBatchBuilder {
     if (n * 2 < this.time.length) {
       return { length: n, session: this.session.slice(0, n), time: this.time.slice(0, n), hop: this.hop.slice(0, n), latency: this.latency.slice(0, n) };
     }
-    const batch: SampleBatch = { length: n, session: this.session.subarray(0, n), time: this.time.subarray(0, n), hop: this.hop.subarray(0, n), latency: this.latency.subarray(0, n) };
     const cap = this.time.length;
     const spare = this.spare?.time.length === cap ? this.spare : undefined;
     this.spare = undefined;
+    // Validation writes the stored widths into buffers of the same capacity, which come back with the batch.
+    const batch: SampleBatch = {
+      length: n,
+      session: this.session.subarray(0, n),
+      time: this.time.subarray(0, n),
+      hop: this.hop.subarray(0, n),
+      latency: this.latency.subarray(0, n),
+      stored: spare?.stored ?? newStoredSamples(cap),
+    };
     this.session = spare?.session ?? new Int32Array(cap);
     this.time = spare?.time ?? new Float64Array(cap);
     this.hop = spare?.hop ?? new Int32Array(cap);
@@ -92,7 +119,12 @@ export class SampleBatchBuilder {
   recycle(b: SampleBatch): void {
     const time = new Float64Array(b.time.buffer);
     if (time.length !== this.time.length) return; // a copied small batch, or the builder grew since
-    this.spare = { session: new Int32Array(b.session.buffer), time, hop: new Int32Array(b.hop.buffer), latency: new Float64Array(b.latency.buffer) };
+    const st = b.stored;
+    const stored =
+      st && st.time.buffer.byteLength === time.length * 8
+        ? { time: new BigInt64Array(st.time.buffer), hop: new Int16Array(st.hop.buffer), latency: new Int32Array(st.latency.buffer) }
+        : undefined;
+    this.spare = { session: new Int32Array(b.session.buffer), time, hop: new Int32Array(b.hop.buffer), latency: new Float64Array(b.latency.buffer), stored };
   }
 }
 

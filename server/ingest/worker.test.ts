@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyCode } from '../../engine/latency-codes.js';
+import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
 import type { SessionCarry } from './worker.js';
 import type { RawPending } from './session-rollup-state.js';
 import { emptyRollupRows, type RollupRows } from '../rollups/rows.js';
@@ -148,5 +148,22 @@ describe('prepare', () => {
     const n = latency.length;
     const kept = prepare({ length: n, session: new Int32Array(n).fill(1), time: new Float64Array(n).fill(T0), hop: new Int32Array(n).fill(1), latency });
     expect(Array.from(kept.batch.latency)).toEqual([12.346, 0, 0.001, 3000, LatencyCode.Timeout, LatencyCode.NotParticipating]);
+  });
+
+  it('also writes the kept rows in the widths the samples table stores, so that the append hands out views (issue 45 item 2)', () => {
+    const latency = Float64Array.of(12.3456789, -1, LatencyCode.Timeout, 7, LatencyCode.NotParticipating);
+    const time = Float64Array.of(T0, T0 + 1, T0 + 2, NaN, 2 ** 40 + 0.4);
+    const hop = Int32Array.of(1, 2, 255, 4, 30);
+    const n = latency.length;
+    const { batch } = prepare({ length: n, session: new Int32Array(n).fill(1), time, hop, latency });
+    // Rows 1 (latency -1: no code) and 3 (no time) are dropped.
+    expect(batch.length).toBe(3);
+    const stored = batch.stored!;
+    expect(stored.time).toBeInstanceOf(BigInt64Array);
+    expect(Array.from(stored.time)).toEqual([BigInt(T0), BigInt(T0 + 2), 2n ** 40n]);
+    expect(stored.hop).toBeInstanceOf(Int16Array);
+    expect(Array.from(stored.hop)).toEqual([1, 255, 30]);
+    expect(stored.latency).toBeInstanceOf(Int32Array);
+    expect(Array.from(stored.latency)).toEqual([12346, LatencyCode.Timeout - SpecialLatencyBase, LatencyCode.NotParticipating - SpecialLatencyBase]);
   });
 });

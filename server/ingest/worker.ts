@@ -4,8 +4,8 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { loadKernels, type Kernels } from '../../wasm/loader.js';
 import { concatRollupRows, emptyRollupRows, rollupRowsFromBuckets, sliceRollupRows, type RollupRows } from '../rollups/rows.js';
 import { LatencyCode, SpecialLatencyBase } from '../../engine/latency-codes.js';
-import { toStoredPrecision } from '../store/latency-micros.js';
-import type { SampleBatch } from './sample-columns.js';
+import { latencyMicros } from '../store/latency-micros.js';
+import { newStoredSamples, type SampleBatch } from './sample-columns.js';
 import { LateSampleGraceMs, RollupResolutionsMs, ceilTo, floorTo } from '../rollups/levels.js';
 import { appendRaw, splitRaw, type RawPending } from './session-rollup-state.js';
 
@@ -54,6 +54,10 @@ export function prepare(batch: SampleBatch): PrepareResult {
   let prev = -Infinity;
   const s0 = session[0];
   let single = true;
+  // The stored widths, written in the same pass (the builder's buffers when it gave some).
+  const out = batch.stored && batch.stored.time.length >= n ? batch.stored : newStoredSamples(n);
+  // A BIGINT of whole ms (below 2^53) without a BigInt per value: its two 32-bit halves (little-endian, as DuckDB's).
+  const timeHalves = new Int32Array(out.time.buffer, out.time.byteOffset, n * 2);
   for (let i = 0; i < n; i++) {
     const t = Math.round(time[i]);
     const h = hop[i];
@@ -62,14 +66,21 @@ export function prepare(batch: SampleBatch): PrepareResult {
       Number.isFinite(t) && t > 0 && h >= 0 && h <= MaxHop && Number.isFinite(l) && (l >= 0 || (l < SpecialLatencyBase && storedCodes.has(l)));
     if (!ok) continue;
     const s = session[i];
-    // Every later step (rollups, recent data, the store) sees the latency as it is stored.
-    const stored = toStoredPrecision(l);
+    // Every later step (rollups, recent data, the store) sees the latency as it is stored:
+    // its integer microseconds (or a negative code) for the table, and those back in ms
+    // (toStoredPrecision, one rounding for both).
+    const micros = latencyMicros(l);
+    const stored = l >= 0 ? micros / 1000 : l;
     if (w !== i || stored !== l || t !== time[i]) {
       session[w] = s;
       time[w] = t;
       hop[w] = h;
       latency[w] = stored;
     }
+    timeHalves[2 * w] = t >>> 0;
+    timeHalves[2 * w + 1] = Math.floor(t / 4294967296);
+    out.hop[w] = h;
+    out.latency[w] = micros;
     w++;
     if (s !== s0) single = false;
     if (t < first) first = t;
@@ -79,7 +90,14 @@ export function prepare(batch: SampleBatch): PrepareResult {
     if (h > hops) hops = h;
   }
   return {
-    batch: { length: w, session: session.subarray(0, w), time: time.subarray(0, w), hop: hop.subarray(0, w), latency: latency.subarray(0, w) },
+    batch: {
+      length: w,
+      session: session.subarray(0, w),
+      time: time.subarray(0, w),
+      hop: hop.subarray(0, w),
+      latency: latency.subarray(0, w),
+      stored: { time: out.time.subarray(0, w), hop: out.hop.subarray(0, w), latency: out.latency.subarray(0, w) },
+    },
     dropped: n - w,
     single: w && single ? session[0] : NaN,
     span: { first, last, sorted, hops },
@@ -332,6 +350,7 @@ export default function task(message: FlushTask) {
   const buffers = new Set<ArrayBufferLike>();
   const keep = (a: ArrayBufferView) => buffers.add(a.buffer);
   [batch.session, batch.time, batch.hop, batch.latency].forEach(keep);
+  if (batch.stored) [batch.stored.time, batch.stored.hop, batch.stored.latency].forEach(keep);
   for (const s of sessions) {
     [s.add.time, s.add.hop, s.add.latency, s.pending.time, s.pending.hop, s.pending.latency].forEach(keep);
     for (const r of [...s.rows, ...s.pendingRows]) Object.values(r).forEach(keep);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BIGINT, DOUBLE, DuckDBInstance, INTEGER, SMALLINT } from '@duckdb/node-api';
-import { appendColumns } from './append-columns.js';
+import { appendColumns, appendRows } from './append-columns.js';
 
 describe('appendColumns', () => {
   it('stores every value of every column, NULL for NaN in nullable columns, across chunks', async () => {
@@ -47,6 +47,44 @@ describe('appendColumns', () => {
     const [b, e] = (await conn.runAndReadAll('SELECT b::VARCHAR, e FROM t')).getColumnsJS();
     expect(b).toEqual(Array.from(big, (v) => (Number.isNaN(v) ? null : BigInt(v).toString())));
     expect(e).toEqual(Array.from(ms, (v) => (Number.isNaN(v) ? null : Math.round(v * 1000))));
+    conn.closeSync();
+  });
+
+  it('takes columns already in their stored width as they are (BigInt64Array, Int16Array, Int32Array), with a validity mask given for the whole column', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (b BIGINT, s SMALLINT, i INTEGER)');
+    const n = 4500;
+    const b = BigInt64Array.from({ length: n }, (_, k) => BigInt(k) * 4_294_967_311n - 7n);
+    const s = Int16Array.from({ length: n }, (_, k) => (k % 600) - 300);
+    const i = Int32Array.from({ length: n }, (_, k) => k * 1000 - 5);
+    // Bit set = value present: every 5th row of i is NULL.
+    const validity = new Uint8Array(Math.ceil(n / 64) * 8).fill(0xff);
+    for (let k = 0; k < n; k += 5) validity[k >> 3] &= ~(1 << (k & 7));
+    await appendColumns(conn, 't', n, [
+      { type: BIGINT, values: b },
+      { type: SMALLINT, values: s },
+      { type: INTEGER, values: i, nullable: true, validity },
+    ]);
+    const [rb, rs, ri] = (await conn.runAndReadAll('SELECT b::VARCHAR, s, i FROM t')).getColumnsJS();
+    expect(rb).toEqual(Array.from(b, (v) => v.toString()));
+    expect(rs).toEqual(Array.from(s));
+    expect(ri).toEqual(Array.from(i, (v, k) => (k % 5 === 0 ? null : v)));
+    conn.closeSync();
+  });
+
+  it('appends rows of mixed columns (text, numbers, NULLs) exactly, across slices', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (v VARCHAR, i INTEGER, s SMALLINT, b BIGINT, d DOUBLE)');
+    const rows = Array.from({ length: 4200 }, (_, k) => [
+      k % 4 === 0 ? null : `addr-${k}-${'x'.repeat(k % 20)}é`,
+      k % 7 === 0 ? null : k - 2100,
+      k % 11 === 0 ? null : (k % 500) - 250,
+      k % 13 === 0 ? null : k * 4_294_967_311,
+      k % 17 === 0 ? null : k / 7,
+    ]);
+    await appendRows(conn, 't', ['VARCHAR', 'INTEGER', 'SMALLINT', 'BIGINT', 'DOUBLE'], rows);
+    const got = (await conn.runAndReadAll('SELECT v, i, s, b::DOUBLE, d FROM t')).getRows();
+    expect(got).toEqual(rows);
     conn.closeSync();
   });
 });

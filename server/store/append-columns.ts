@@ -8,7 +8,7 @@
 // synchronous call of 50-270 ms that held every request behind it.
 import { isMainThread } from 'node:worker_threads';
 import bindings from '@duckdb/node-bindings';
-import { BIGINT, DOUBLE, DuckDBTableFunction, INTEGER, SMALLINT, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, DuckDBTableFunction, INTEGER, SMALLINT, VARCHAR, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { isPgConnection, type Connection } from './db.js';
 import type { PgConnection } from './postgres/store.js';
 
@@ -18,23 +18,39 @@ export const ChunkRows = 2048;
 /**
  * A column to write: its DuckDB type and values; with `nullable`, NaN is stored as NULL;
  * `encode` maps each value to what is stored (latencies to integer microseconds,
- * server/store/latency-micros.ts) before it is cut to the type's width.
+ * server/store/latency-micros.ts) before it is cut to the type's width. Values already in the
+ * type's width (a BigInt64Array for BIGINT, Int16Array for SMALLINT, Int32Array for INTEGER,
+ * Float64Array for DOUBLE; no `encode`) are handed to DuckDB as views, nothing converted on
+ * the main thread: the ingest's worker writes the samples so (issue 45 item 2). Such a column
+ * has no NaN: its NULLs are `validity`, a mask of the whole column (bit set = value present,
+ * read as 64-bit words), or none.
  */
 export interface ChunkColumn {
   type: typeof DOUBLE | typeof INTEGER | typeof SMALLINT | typeof BIGINT;
-  values: Float64Array | Int32Array;
+  values: Float64Array | Int32Array | Int16Array | BigInt64Array;
   nullable?: boolean;
+  validity?: Uint8Array;
   encode?: (value: number) => number;
 }
 
 type Stored = Float64Array | Int32Array | Int16Array | BigInt64Array;
 
-/** A slice's buffer in each stored width, reused slice after slice. */
+/** A slice's buffer in a stored width, reused slice after slice. */
 function scratchFor(c: ChunkColumn): Stored {
   if (c.type === BIGINT) return new BigInt64Array(ChunkRows);
   if (c.type === INTEGER) return new Int32Array(ChunkRows);
   if (c.type === SMALLINT) return new Int16Array(ChunkRows);
   return new Float64Array(ChunkRows);
+}
+
+/** Whether a column's values are already in its stored width (handed out as views). */
+function inStoredWidth(c: ChunkColumn): boolean {
+  if (c.encode) return false;
+  const v = c.values;
+  if (c.type === BIGINT) return v instanceof BigInt64Array;
+  if (c.type === SMALLINT) return v instanceof Int16Array;
+  if (c.type === INTEGER) return v instanceof Int32Array;
+  return v instanceof Float64Array;
 }
 
 /**
@@ -43,8 +59,9 @@ function scratchFor(c: ChunkColumn): Stored {
  * 2^53) without a BigInt per value: each value's two 32-bit halves written into the 64-bit
  * array's bytes (little-endian, as DuckDB's).
  */
-function slice(c: ChunkColumn, scratch: Stored, off: number, rows: number): Stored {
-  const v = c.values;
+function slice(c: ChunkColumn, scratch: Stored | undefined, off: number, rows: number): Stored {
+  if (!scratch) return (c.values as Stored).subarray(off, off + rows);
+  const v = c.values as Float64Array | Int32Array | Int16Array;
   const e = c.encode;
   if (c.type === BIGINT) {
     const halves = new Int32Array(scratch.buffer, 0, rows * 2);
@@ -56,27 +73,54 @@ function slice(c: ChunkColumn, scratch: Stored, off: number, rows: number): Stor
     }
     return scratch;
   }
-  if (!e) {
-    if (c.type === DOUBLE && v instanceof Float64Array) return v.subarray(off, off + rows);
-    if (c.type === INTEGER && v instanceof Int32Array) return v.subarray(off, off + rows);
-  }
   const out = scratch as Float64Array | Int32Array | Int16Array;
   for (let i = 0; i < rows; i++) out[i] = e ? e(v[off + i]) : v[off + i];
   return out;
 }
 
-/** The validity mask of a nullable column's slice (bit set = value present): DuckDB reads it as 64-bit words. */
-function validityOf(values: Float64Array | Int32Array, off: number, rows: number): Uint8Array {
-  const mask = new Uint8Array(Math.ceil(rows / 64) * 8).fill(0xff);
-  for (let j = 0; j < rows; j++) if (Number.isNaN(values[off + j])) mask[j >> 3] &= ~(1 << (j & 7));
-  return mask;
+/** Bytes of a slice's validity mask: DuckDB reads it as 64-bit words. */
+const MaskBytes = ChunkRows / 8;
+
+/**
+ * The validity mask of a nullable column's slice (bit set = value present), into `mask`
+ * (reused slice after slice), or a view of the column's own mask: a slice starts at a
+ * multiple of 2048 rows, so at a whole 64-bit word.
+ */
+function validityOf(c: ChunkColumn, mask: Uint8Array, off: number, rows: number): Uint8Array {
+  if (c.validity) return c.validity.subarray(off >> 3, (off >> 3) + Math.ceil(rows / 64) * 8);
+  const values = c.values as Float64Array | Int32Array;
+  const out = mask.subarray(0, Math.ceil(rows / 64) * 8).fill(0xff);
+  for (let j = 0; j < rows; j++) if (Number.isNaN(values[off + j])) out[j >> 3] &= ~(1 << (j & 7));
+  return out;
+}
+
+/** A text column (appendRows): each value is assigned to DuckDB's vector by itself; null is NULL. */
+interface TextColumn {
+  type: typeof VARCHAR;
+  strings: readonly (string | null)[];
+}
+
+/** Writes a text column's slice into the vector, NULLs into its validity mask. */
+function textSlice(c: TextColumn, vector: bindings.Vector, mask: Uint8Array, off: number, rows: number): void {
+  const out = mask.subarray(0, Math.ceil(rows / 64) * 8).fill(0xff);
+  for (let j = 0; j < rows; j++) {
+    const v = c.strings[off + j];
+    if (v === null) out[j >> 3] &= ~(1 << (j & 7));
+    else bindings.vector_assign_string_element(vector, j, v);
+  }
+  // Every slice sets its mask: the output chunk may keep the previous slice's.
+  bindings.vector_ensure_validity_writable(vector);
+  bindings.copy_data_to_vector_validity(vector, 0, out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
 }
 
 /** One append in progress: its columns and how far the scan has read them. */
 interface Scan {
   n: number;
-  columns: ChunkColumn[];
-  scratch: Stored[];
+  columns: (ChunkColumn | TextColumn)[];
+  /** Per column, its slice buffer when it is converted (none for a column in its stored width). */
+  scratch: (Stored | undefined)[];
+  /** A slice's validity mask, reused. */
+  mask: Uint8Array;
   /** Hears each slice handed to DuckDB (tests). */
   onSlice?: (rows: number) => void;
 }
@@ -113,13 +157,17 @@ const ColumnsFunction = DuckDBTableFunction.create({
       for (let k = 0; k < scan.columns.length; k++) {
         const c = scan.columns[k];
         const vector = bindings.data_chunk_get_vector(out.chunk, k);
+        if ('strings' in c) {
+          textSlice(c, vector, scan.mask, off, rows);
+          continue;
+        }
         const col = slice(c, scan.scratch[k], off, rows);
         bindings.copy_data_to_vector(vector, 0, col.buffer as ArrayBuffer, col.byteOffset, rows * col.BYTES_PER_ELEMENT);
         // Every slice sets its mask: the output chunk may keep the previous slice's.
         if (c.nullable) {
-          const mask = validityOf(c.values, off, rows);
+          const mask = validityOf(c, scan.mask, off, rows);
           bindings.vector_ensure_validity_writable(vector);
-          bindings.copy_data_to_vector_validity(vector, 0, mask.buffer as ArrayBuffer, 0, mask.byteLength);
+          bindings.copy_data_to_vector_validity(vector, 0, mask.buffer as ArrayBuffer, mask.byteOffset, mask.byteLength);
         }
       }
     } catch (err) {
@@ -172,6 +220,11 @@ let exitHooked = false;
 export async function appendColumns(conn: Connection, table: string, n: number, columns: ChunkColumn[], onSlice?: (rows: number) => void): Promise<void> {
   if (!n) return;
   if (isPgConnection(conn)) return pgAppendColumns(conn, table, n, columns);
+  return duckAppend(conn, table, n, columns, onSlice);
+}
+
+/** The append on DuckDB: INSERT ... SELECT FROM the table function, in the caller's transaction. */
+async function duckAppend(conn: DuckDBConnection, table: string, n: number, columns: (ChunkColumn | TextColumn)[], onSlice?: (rows: number) => void): Promise<void> {
   if (!registered.has(conn)) {
     conn.registerTableFunction(ColumnsFunction);
     registered.add(conn);
@@ -181,7 +234,8 @@ export async function appendColumns(conn: Connection, table: string, n: number, 
     exitHooked = true;
   }
   const id = ++nextScan;
-  scans.set(id, { n, columns, scratch: columns.map(scratchFor), onSlice });
+  const scratch = columns.map((c) => ('strings' in c || inStoredWidth(c) ? undefined : scratchFor(c)));
+  scans.set(id, { n, columns, scratch, mask: new Uint8Array(MaskBytes), onSlice });
   appending.set(conn, (appending.get(conn) ?? 0) + 1);
   try {
     await conn.run(`INSERT INTO ${table} SELECT * FROM hopwatch_columns(${id})`);
@@ -215,11 +269,13 @@ export const PgAppendRows = 50_000;
  */
 async function pgAppendColumns(conn: PgConnection, table: string, n: number, columns: ChunkColumn[]): Promise<void> {
   const stored = columns.map((c) => {
-    const v = c.values.subarray(0, n);
+    const v = c.values;
     const out: (number | null)[] = new Array(n);
     for (let i = 0; i < n; i++) {
-      const x = c.encode ? c.encode(v[i]) : v[i];
-      out[i] = c.nullable && Number.isNaN(v[i]) ? null : c.type === DOUBLE ? x : Math.trunc(x);
+      const raw = Number(v[i]);
+      const x = c.encode ? c.encode(raw) : raw;
+      const absent = c.validity ? !(c.validity[i >> 3] & (1 << (i & 7))) : c.nullable && Number.isNaN(raw);
+      out[i] = absent ? null : c.type === DOUBLE ? x : Math.trunc(x);
     }
     return out;
   });
@@ -242,21 +298,19 @@ export async function appendRows(conn: Connection, table: string, types: readonl
     }
     return;
   }
-  const a = await conn.createAppender(table);
-  try {
-    for (const r of rows) {
-      r.forEach((v, k) => {
-        if (v === null) a.appendNull();
-        else if (types[k] === 'VARCHAR') a.appendVarchar(String(v));
-        else if (types[k] === 'INTEGER') a.appendInteger(v as number);
-        else if (types[k] === 'SMALLINT') a.appendSmallInt(v as number);
-        else if (types[k] === 'BIGINT') a.appendBigInt(BigInt(v as number));
-        else a.appendDouble(v as number);
-      });
-      a.endRow();
+  // Through the table function as the typed columns (the appender did every row in one
+  // synchronous run on the main thread: 30,000 hop hosts a minute for 1,000 traces). Numbers
+  // become typed columns in one pass, NULL as NaN; text is assigned slice by slice.
+  const n = rows.length;
+  const numberType = { INTEGER, SMALLINT, BIGINT, DOUBLE } as const;
+  const columns = types.map((t, k): ChunkColumn | TextColumn => {
+    if (t === 'VARCHAR') return { type: VARCHAR, strings: rows.map((r) => (r[k] === null ? null : String(r[k]))) };
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = rows[i][k];
+      values[i] = v === null ? NaN : (v as number);
     }
-    a.flushSync();
-  } finally {
-    a.closeSync();
-  }
+    return { type: numberType[t], values, nullable: true };
+  });
+  return duckAppend(conn, table, n, columns);
 }
