@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DuckStore } from './db.js';
-import { defaultStoreMemoryMb, parseDuckBytes, spillDirOf } from './duck-memory.js';
+import { availableMemoryBytes, defaultStoreMemoryMb, parseDuckBytes, spillDirOf } from './duck-memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -22,6 +22,16 @@ describe("DuckDB's memory", () => {
     expect(defaultStoreMemoryMb(24 * 1024 * MiB)).toBe(1024);
     expect(defaultStoreMemoryMb(2 * 1024 * MiB)).toBe(512);
     expect(defaultStoreMemoryMb(512 * MiB)).toBe(256);
+  });
+
+  it('counts a container\'s memory limit, not the host\'s RAM, when there is one', () => {
+    // In a container limited to 1 GiB on a 24 GiB host, a quarter of the host's RAM would be
+    // the container's whole allowance: the default follows the cgroup's limit.
+    expect(availableMemoryBytes(24 * 1024 * MiB, 1024 * MiB)).toBe(1024 * MiB);
+    expect(defaultStoreMemoryMb(availableMemoryBytes(24 * 1024 * MiB, 1024 * MiB))).toBe(256);
+    // No limit: Node says 0 or a number past the RAM (2^64 - 1 on cgroup v2's "max").
+    expect(availableMemoryBytes(24 * 1024 * MiB, 0)).toBe(24 * 1024 * MiB);
+    expect(availableMemoryBytes(24 * 1024 * MiB, 2 ** 64)).toBe(24 * 1024 * MiB);
   });
 
   it('reads DuckDB\'s sizes', () => {

@@ -8,8 +8,18 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Queryable } from './db.js';
 
-/** The default limit: a quarter of the machine's RAM, at least 256 MiB and at most 1 GiB. */
-export function defaultStoreMemoryMb(totalBytes = totalmem()): number {
+/**
+ * The memory the process may use: the machine's RAM, or less when the OS limits the process
+ * (a container's cgroup limit, which Node reads; 0 or a figure past the RAM means none). In a
+ * container given 1 GiB on a large host, the host's RAM would size DuckDB past what the
+ * container may use, and the kernel would kill the appliance.
+ */
+export function availableMemoryBytes(total = totalmem(), constrained = process.constrainedMemory()): number {
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/** The default limit: a quarter of the memory the process may use, at least 256 MiB and at most 1 GiB. */
+export function defaultStoreMemoryMb(totalBytes = availableMemoryBytes()): number {
   const quarter = Math.floor(totalBytes / 4 / 1024 / 1024);
   return Math.min(1024, Math.max(256, quarter));
 }
