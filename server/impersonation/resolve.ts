@@ -3,7 +3,7 @@
 // the hub's per-invocation check, so both doors see the same principal.
 import { impersonating, principalOf, type Principal } from '../account/principal.js';
 import type { Queryable } from '../store/db.js';
-import { findUserById, type UserRecord } from '../users/repository.js';
+import { findUserById, userColumns, type UserRecord } from '../users/repository.js';
 import { BrowserSessionSeconds, type LiveLoginSession } from '../account/login-sessions.js';
 import { speaksForProvider } from '../account/provider.js';
 import { findImpersonation, type ImpersonationRow } from './repository.js';
@@ -41,8 +41,7 @@ export async function signedInSession(q: Queryable, tokenHash: string): Promise<
     asUserId: number | null;
     provider: boolean | null;
   } & Omit<UserRecord, 'roles'> & { roles: string[] | null }>(
-    `SELECT u.id, u.account_id AS "accountId", u.name, u.email, u.password_hash AS "passwordHash", u.roles,
-            u.is_root AS "isRoot", u.temp_password AS "tempPassword",
+    `SELECT ${userColumns('u.')},
             ls.persistent, ls.expires_at < now() + to_seconds($2::BIGINT / 2) AS renew, epoch_ms(ls.expires_at) AS "expiresAt",
             i.actor_user_id AS "actorUserId", i.as_user_id AS "asUserId", ap.provider
      FROM login_sessions ls
@@ -53,6 +52,7 @@ export async function signedInSession(q: Queryable, tokenHash: string): Promise<
     [tokenHash, BrowserSessionSeconds],
   );
   if (!row) return undefined;
+  // Only the user's fields (the row also holds the session's and the impersonation's).
   const user: UserRecord = {
     id: row.id,
     accountId: row.accountId,

@@ -13,8 +13,10 @@ export interface UserRecord {
   tempPassword: boolean;
 }
 
-const columns = `id, account_id AS "accountId", name, email, password_hash AS "passwordHash",
-  roles, is_root AS "isRoot", temp_password AS "tempPassword"`;
+/** A user's columns as UserRecord names them; `t`: the table's alias in a join. */
+export const userColumns = (t = '') => `${t}id, ${t}account_id AS "accountId", ${t}name, ${t}email, ${t}password_hash AS "passwordHash",
+  ${t}roles, ${t}is_root AS "isRoot", ${t}temp_password AS "tempPassword"`;
+const columns = userColumns();
 
 function fromRow(row: Record<string, unknown>): UserRecord {
   return { ...(row as unknown as UserRecord), roles: [...((row.roles as string[] | null) ?? [])] };
