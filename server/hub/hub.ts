@@ -32,8 +32,9 @@ export interface HubOptions {
   log?: HubLogger;
   /**
    * The message a caller may see for an error a handler threw, or undefined for "unexpected"
-   * (logged, generic text sent). Default: HubError, and any error carrying a 4xx `status`
-   * or `statusCode` (so the services' HTTP errors read the same over REST and the hub).
+   * (logged, generic text sent). Default: HubError, and any error carrying a 4xx or 503
+   * `status` or `statusCode` (isPublicStatus: the services' HTTP errors read the same over
+   * REST and the hub).
    */
   publicMessage?: (error: unknown) => string | undefined;
   /**
@@ -76,11 +77,19 @@ export const SignedOutText = 'You are not signed in.';
 
 const silentLog: HubLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/**
+ * Statuses whose error text the caller is told as it is: a refusal (4xx), or "too busy, ask
+ * again" (503, an overloaded store's read). Anything else is internal: logged, text withheld.
+ */
+export function isPublicStatus(status: unknown): status is number {
+  return typeof status === 'number' && ((status >= 400 && status < 500) || status === 503);
+}
+
 export function defaultPublicMessage(error: unknown): string | undefined {
   if (error instanceof HubError) return error.message;
   if (error instanceof Error) {
     const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) return error.message;
+    if (isPublicStatus(status)) return error.message;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebSocketServer } from 'ws';
-import type { Hub } from './hub.js';
+import { isPublicStatus, type Hub } from './hub.js';
 import { rejectUpgrade, routeUpgrades } from './upgrade-router.js';
 
 export interface HubPluginOptions<P = unknown> {
@@ -76,7 +76,7 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     }
     // Fastify's own errors carry statusCode, the app's HttpError (a cross-site refusal) status.
     const status = err.statusCode ?? (err as { status?: number }).status;
-    if (passedOn(status)) {
+    if (isPublicStatus(status)) {
       const headers = (err as { headers?: Record<string, string> }).headers;
       if (headers) void reply.headers(headers);
       return reply.code(status).send({ Error: err.message });
@@ -207,7 +207,7 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     } catch (err) {
       // A refusal the hook chose (an HttpError-like 4xx, or 503 when the server is overloaded) is answered as such.
       const status = (err as { status?: number }).status;
-      if (passedOn(status)) return rejectUpgrade(socket, status, (err as Error).message, (err as { headers?: Record<string, string> }).headers);
+      if (isPublicStatus(status)) return rejectUpgrade(socket, status, (err as Error).message, (err as { headers?: Record<string, string> }).headers);
       log.error({ err }, 'hub authenticate failed');
       return rejectUpgrade(socket, 500, 'An internal error occurred; it has been logged.');
     }
@@ -246,12 +246,3 @@ export const hubPlugin: FastifyPluginAsync<HubPluginOptions<any>> = async (app, 
     wss.close();
   });
 };
-
-/**
- * Errors the hooks throw that the client is told as they are: a refusal (4xx) or "too busy,
- * retry later" (503 with Retry-After, an overloaded store's sign-in read). Anything else is
- * an internal error: logged, and answered 500 without its text.
- */
-function passedOn(status: number | undefined): status is number {
-  return status !== undefined && ((status >= 400 && status < 500) || status === 503);
-}

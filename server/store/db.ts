@@ -10,6 +10,7 @@ import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } fr
 import { applyMigrations, type MigrationOptions } from './migrations.js';
 import { numericColumnChunks, numericColumns, type NumericColumn } from './numeric-columns.js';
 import { ListParam, type DialectName } from './dialect.js';
+import { ServerBusyRetrySeconds, ServerBusyText } from '../contract/busy.js';
 import type { PgConnection } from './postgres/store.js';
 import type { FileReader } from './postgres/file-reader.js';
 import type { ServerKeyName } from './server-keys.js';
@@ -196,13 +197,10 @@ export interface ReadLimits {
 
 export const DefaultReadLimits: ReadLimits = { waitMs: 15_000, queue: 256 };
 
-/** Seconds a refused caller is told to wait before it asks again. */
-export const OverloadRetrySeconds = 5;
-
 /** A read the store could not start in time, or one more than its queue holds: 503 with Retry-After. */
 export class StoreOverloaded extends HttpError {
   constructor(why: string) {
-    super(503, `The server is too busy to answer now (${why}); try again in a few seconds.`, { 'retry-after': String(OverloadRetrySeconds) });
+    super(503, `${ServerBusyText} (${why}); try again in a few seconds.`, { 'retry-after': String(ServerBusyRetrySeconds) });
   }
 }
 

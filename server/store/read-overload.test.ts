@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OverloadRetrySeconds, ReadPool, Store, StoreOverloaded } from './db.js';
+import { ReadPool, Store, StoreOverloaded } from './db.js';
+import { ServerBusyRetrySeconds } from '../contract/busy.js';
 
-const refusal = { status: 503, headers: { 'retry-after': String(OverloadRetrySeconds) } };
+const refusal = { status: 503, headers: { 'retry-after': String(ServerBusyRetrySeconds) } };
 
 describe('Store.read behind a foreground write that does not settle', () => {
   let dir: string;

@@ -67,6 +67,9 @@ describe.each(transports)('hub over %s', (_name, transport) => {
     const unexpected = c.invoke('Throw', 'unexpected');
     await expect(unexpected).rejects.toThrow("An unexpected error occurred invoking 'Throw' on the server.");
     await expect(unexpected).rejects.not.toThrow(/secret/);
+    // A service's "too busy, ask again" (503) reads as over REST, so the console can tell it and ask again.
+    await expect(c.invoke('Throw', 'busy')).rejects.toThrow('The server is too busy to answer now (a test); try again in a few seconds.');
+    await expect(c.invoke('Throw', 'internal')).rejects.toThrow("An unexpected error occurred invoking 'Throw' on the server.");
     // Streaming is refused per invocation, not per connection.
     const streamError = await new Promise<Error>((resolve) => {
       c.stream('Echo', 'x').subscribe({ next() {}, complete() {}, error: resolve });

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpError } from '../../server/http/errors.js';
+import { ServerBusyText } from '../../server/contract/busy.js';
 import { createHub, type Hub, HubError, type HubLimits, hubMethods, hubPlugin } from '../../server/hub/index.js';
 
 export interface TestPrincipal {
@@ -47,9 +48,12 @@ export function buildTestHub(limits?: Partial<HubLimits>): Hub<TestPrincipal, Te
         Whoami: method({ args: [], handler: (ctx) => ({ name: ctx.principal.name, connectionId: ctx.connectionId }) }),
         Nothing: method({ args: [], handler: () => undefined }),
         Throw: method({
-          args: [{ name: 'kind', schema: { enum: ['public', 'unexpected'] } }],
+          args: [{ name: 'kind', schema: { enum: ['public', 'busy', 'internal', 'unexpected'] } }],
           handler: async (_ctx, kind) => {
             if (kind === 'public') throw new HubError('You asked for an error.');
+            // A service's HTTP errors: "too busy, ask again" (an overloaded store's read) is told; a 500's text is not.
+            if (kind === 'busy') throw new HttpError(503, `${ServerBusyText} (a test); try again in a few seconds.`, { 'retry-after': '5' });
+            if (kind === 'internal') throw new HttpError(500, 'secret internal detail');
             throw new Error('secret internal detail');
           },
         }),

@@ -18,11 +18,14 @@ import type {
   MainHubRegistrations,
   MainHubResult,
 } from '../../../server/contract/mainhub';
+import { isServerBusy, ServerBusyRetrySeconds } from '../../../server/contract/busy';
 import { refreshCurrentUser } from '../state/session';
 import { inFlightLimit } from './inFlight';
 
 export const HubPath = '/mainHub';
 export const HubRetryMs = 2500;
+/** Wait before a group join refused as too busy is asked again: the server's Retry-After. */
+export const BusyRetryMs = ServerBusyRetrySeconds * 1000;
 
 /**
  * Wait before reconnect attempt N (0 = the first after the connection was lost). The first goes at
@@ -62,7 +65,7 @@ let starting: Promise<HubConnection> | undefined;
 /** False after stopHub (signed out): retries end instead of knocking with a 401 forever. */
 let wanted = true;
 const handlers = new Map<string, Set<Handler>>();
-const registrations = new Set<() => Promise<unknown>>();
+const registrations = new Set<() => Promise<void>>();
 
 const statusOf = (e: unknown) => (e && typeof e === 'object' && 'statusCode' in e ? Number((e as { statusCode: unknown }).statusCode) : 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,16 +154,29 @@ export function subscribe<E extends MainHubEventName>(event: E, handler: (...arg
 
 /**
  * Joins a hub group now and after every reconnect (RegisterForNewSamples, RegisterForComments);
- * the returned function leaves it (Unregister...).
+ * the returned function leaves it (Unregister...). A join the server refuses as too busy (an
+ * overloaded store, 503 over REST) is tried again every BusyRetryMs until it is taken or the
+ * group is left: otherwise an open window would stay without live updates until the next
+ * reconnect. Other refusals (rights, a deleted target) stay refused.
  */
 export function keepRegistered<M extends MainHubRegistration>(
   method: M,
   unregisterMethod: (typeof MainHubRegistrations)[M],
   ...args: MainHubArgs<M>
 ): () => void {
-  const register = () => invoke<MainHubRegistration>(method, ...args);
+  const register = async (): Promise<void> => {
+    try {
+      await invoke<MainHubRegistration>(method, ...args);
+    } catch (e) {
+      if (!(e instanceof Error) || !isServerBusy(e.message)) throw e;
+      await sleep(BusyRetryMs);
+      if (wanted && registrations.has(register)) return register();
+    }
+  };
   registrations.add(register);
-  register().catch(() => undefined);
+  // Not connected yet: the start (or the reconnect) joins every registration, this one with them.
+  if (connection?.state === HubConnectionState.Connected) register().catch(() => undefined);
+  else void ensureStarted().catch(() => undefined);
   return () => {
     registrations.delete(register);
     const c = connection;

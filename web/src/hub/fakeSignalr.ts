@@ -1,8 +1,10 @@
 // A stand-in for @microsoft/signalr in the hub connection's unit tests (vi.mock's factory
 // returns this module): it records the options each connection is built with and, in
-// `events`, each start, so a test can set them against what else happened.
+// `events`, each start and invoke, so a test can set them against what else happened.
 export const built: { options: { accessTokenFactory?: () => Promise<string> } }[] = [];
 export const events: string[] = [];
+/** What an invoke answers, set by a test (default: nothing); each invoke is recorded in `events`. */
+export const answers: { invoke?: (method: string, ...args: unknown[]) => Promise<unknown> } = {};
 
 class FakeConnection {
   state = 'Disconnected';
@@ -13,6 +15,10 @@ class FakeConnection {
   async start() {
     events.push('start');
     this.state = 'Connected';
+  }
+  async invoke(method: string, ...args: unknown[]) {
+    events.push(`invoke ${method}`);
+    return answers.invoke?.(method, ...args);
   }
   async stop() {
     this.state = 'Disconnected';
