@@ -5,7 +5,7 @@
 // CONSOLES hub clients do what an open target window does: RegisterForNewSamples and
 // RegisterForComments for one target, and on HostUpdated read its TraceGraphRows again
 // (batched 150 ms, as web/src/target/useLiveRows does). Every --every minutes it prints the
-// server's RSS, its V8 heap after a full collection, its open file descriptors, the DuckDB file
+// server's RSS and V8 heap after a full collection (and the highest RSS between lines), its open file descriptors, the DuckDB file
 // against the size the retention settings predict, and the event-loop delay p99 over the
 // interval; at the end the slopes after --settle minutes and each goal met or not.
 //
@@ -216,7 +216,16 @@ async function main() {
   // the first hour: a 2-hour run then shows whether anything ELSE grows. Said on every run.
   const defaultNote = Number(args['store-memory-mb']) > 0 ? `set by the bench; NOT the appliance's default of ${defaultStoreMemoryMb()} MiB on this machine (--store-memory-mb 0 runs with it)` : "the appliance's default";
   console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (${defaultNote}; its cache fills at the file's rate up to it)`);
-  console.log('min | RSS MB | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | fds | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | fds | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  // The RSS of the slope is read right after the full collection each line asks for (what stays);
+  // between collections the garbage of the consoles' reads (DuckDB's result vectors, handed to JS
+  // as external buffers) holds more, so each line also shows the highest RSS sampled every 5 s.
+  let rssPeak = 0;
+  const rssSampler = setInterval(() => {
+    try {
+      rssPeak = Math.max(rssPeak, rssMb(server.pid));
+    } catch {} // the server gone: the run ends anyway
+  }, 5000);
   const snapshotsLeft = [...snapshotAt].sort((a, b) => a - b);
   // The server's main thread (the hub, the ingest, the simulated engine) profiled over the first
   // seconds of the measuring, for where its CPU goes (bench/cpu-profile-summary.mjs FILE).
@@ -235,12 +244,15 @@ async function main() {
     }
     await sleep(Math.max(0, due - Date.now()));
     const loop = await serverLoop(url, metricsToken);
+    const peak = Math.max(rssPeak, rssMb(server.pid));
     const heap = await inspector.heapAfterFullGc();
+    rssPeak = 0;
     const storage = await get('/api/settings/storage');
     const cpu = cpuSeconds(server.pid);
     const p = {
       minutes: (Date.now() - start.at) / 60_000,
       rss: rssMb(server.pid),
+      rssPeak: peak,
       heap: heap.used / 1024 / 1024,
       heapTotal: heap.total / 1024 / 1024,
       arrayBuffers: heap.arrayBuffers / 1024 / 1024,
@@ -258,7 +270,7 @@ async function main() {
     console.log(
       [
         p.minutes.toFixed(1),
-        p.rss.toFixed(1),
+        `${p.rss.toFixed(1)} (${p.rssPeak.toFixed(0)})`,
         `${p.heap.toFixed(1)} (of ${p.heapTotal.toFixed(0)})`,
         p.arrayBuffers.toFixed(1),
         `${p.storeMemory.toFixed(1)} (${p.storeSpilled.toFixed(1)})`,
@@ -277,6 +289,7 @@ async function main() {
     readsBefore = consoleStats.reads;
   }
 
+  clearInterval(rssSampler);
   await profiled;
   measured = points.length ? (await serverLoop(url, metricsToken)).committed - start.committed : undefined;
   // What the load costs: the server's CPU (its main thread with the simulated engine, the ingest
