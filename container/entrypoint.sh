@@ -20,7 +20,7 @@ case "${1:-server}" in
   server)
     [ "$#" -gt 0 ] && shift
     # The server's node flags (server/node-flags.ts says why; node-flags.test.ts checks this line).
-    exec node --initial-old-space-size=64 dist/server/main.js "$@"
+    exec node --initial-old-space-size=64 --max-semi-space-size=8 dist/server/main.js "$@"
     ;;
   agent)
     shift
