@@ -12,7 +12,13 @@
 //   npm run bench:soak -- [--minutes 120] [--every 10] [--settle 60] [--traces 1000]
 //     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--store-memory-mb 96 (0: the default)]
 //     [--snapshots 20,40 --snapshot-dir DIR]
-//     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]]
+//     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]] [--smaps-dir DIR]
+//
+// Each line also splits the RSS by kind of mapping (glibc's thread arenas, its main heap, other
+// anonymous memory, mapped files: bench/proc-memory.mjs) and the descriptors by kind, so growth
+// the heap and DuckDB's count do not explain has a place; --smaps-dir keeps the server's whole
+// /proc/PID/smaps of every line for a diff by mapping. The server inherits this process's
+// environment (MALLOC_ARENA_MAX=2 npm run bench:soak tries glibc with two arenas).
 //
 // The heap: the bench starts the server with --inspect=127.0.0.1:0 and asks V8 through the
 // inspector (bench/inspector.mjs: HeapProfiler.collectGarbage, Runtime.getHeapUsage), so the
@@ -28,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { startAppliance, signIn, cpuSeconds, rssMb, openFds, hostLoad, serverLoop } from './appliance.mjs';
 import { connectInspector, inspectorUrlFrom } from './inspector.mjs';
+import { descriptorsByKind, memoryMap } from './proc-memory.mjs';
 import { predictedDatabaseBytes, slopePerHour, soakGoals, BytesPerHopSample } from './soak-figures.mjs';
 import { defaultStoreMemoryMb } from '../dist/server/store/duck-memory.js';
 
@@ -46,6 +53,7 @@ const { values: args } = parseArgs({
     'snapshot-dir': { type: 'string', default: '' },
     'cpu-profile': { type: 'string', default: '' },
     'cpu-profile-seconds': { type: 'string', default: '60' },
+    'smaps-dir': { type: 'string', default: '' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -216,7 +224,8 @@ async function main() {
   // the first hour: a 2-hour run then shows whether anything ELSE grows. Said on every run.
   const defaultNote = Number(args['store-memory-mb']) > 0 ? `set by the bench; NOT the appliance's default of ${defaultStoreMemoryMb()} MiB on this machine (--store-memory-mb 0 runs with it)` : "the appliance's default";
   console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (${defaultNote}; its cache fills at the file's rate up to it)`);
-  console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | fds | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log(`the server's environment: MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "(unset: glibc's default, 8 arenas a core)"}`);
+  console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | RSS by mapping MB: glibc arenas (heaps) / main heap / other anon / files | fds (sockets/pipes/anon/files) | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   // The RSS of the slope is read right after the full collection each line asks for (what stays);
   // between collections the garbage of the consoles' reads (DuckDB's result vectors, handed to JS
   // as external buffers) holds more, so each line also shows the highest RSS sampled every 5 s.
@@ -247,6 +256,12 @@ async function main() {
     const peak = Math.max(rssPeak, rssMb(server.pid));
     const heap = await inspector.heapAfterFullGc();
     rssPeak = 0;
+    const map = memoryMap(server.pid);
+    const fdKinds = descriptorsByKind(server.pid);
+    if (args['smaps-dir']) {
+      mkdirSync(args['smaps-dir'], { recursive: true });
+      writeFileSync(join(args['smaps-dir'], `smaps-${String(k * EVERY).padStart(4, '0')}min.txt`), map.text);
+    }
     const storage = await get('/api/settings/storage');
     const cpu = cpuSeconds(server.pid);
     const p = {
@@ -258,7 +273,13 @@ async function main() {
       arrayBuffers: heap.arrayBuffers / 1024 / 1024,
       storeMemory: loop.storeMemory / 1024 / 1024,
       storeSpilled: loop.storeSpilled / 1024 / 1024,
+      arenas: map.kinds.arenas / 1024,
+      arenaHeaps: map.kinds.arenaHeaps,
+      brk: map.kinds.brk / 1024,
+      otherAnon: map.kinds.anon / 1024,
+      mappedFiles: map.kinds.files / 1024,
       fds: openFds(server.pid),
+      fdKinds,
       freeBlocks: storage.DatabaseBytes - storage.UsedBytes,
       file: fileBytes(),
       wal: walBytes(),
@@ -274,7 +295,8 @@ async function main() {
         `${p.heap.toFixed(1)} (of ${p.heapTotal.toFixed(0)})`,
         p.arrayBuffers.toFixed(1),
         `${p.storeMemory.toFixed(1)} (${p.storeSpilled.toFixed(1)})`,
-        p.fds,
+        `${p.arenas.toFixed(1)} (${p.arenaHeaps}) / ${p.brk.toFixed(1)} / ${p.otherAnon.toFixed(1)} / ${p.mappedFiles.toFixed(1)}`,
+        `${p.fds} (${p.fdKinds.sockets}/${p.fdKinds.pipes}/${p.fdKinds.anon}/${p.fdKinds.files})`,
         `${mb(p.file)} (WAL ${mb(p.wal)}; free ${mb(p.freeBlocks)})`,
         mb(p.predicted),
         (p.file / p.predicted).toFixed(3),
@@ -306,7 +328,7 @@ async function main() {
 
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
-  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
+  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, glibc arenas ${slope('arenas').toFixed(2)} MB/hour, main heap ${slope('brk').toFixed(2)} MB/hour, other anonymous ${slope('otherAnon').toFixed(2)} MB/hour, mapped files ${slope('mappedFiles').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d, ${BytesPerHopSample.unpacked.toFixed(2)} B more until their UTC day is packed + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed${consoleStats.failures ? ` (${Object.entries(consoleStats.failedBy).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
