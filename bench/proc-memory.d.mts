@@ -6,3 +6,5 @@ export function residentByKind(maps: Mapping[]): ResidentByKind;
 export function descriptorKind(link: string): 'sockets' | 'pipes' | 'anon' | 'files';
 export function descriptorsByKind(pid: number): { sockets: number; pipes: number; anon: number; files: number };
 export function memoryMap(pid: number): { text: string; kinds: ResidentByKind };
+export function acceptedConnections(tcpText: string, port: number): { established: number; closeWait: number };
+export function connectionsOnPort(port: number): { established: number; closeWait: number };

@@ -85,3 +85,29 @@ export function memoryMap(pid) {
   const text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
   return { text, kinds: residentByKind(parseSmaps(text)) };
 }
+
+/**
+ * Connections accepted on a local TCP port, by state, from /proc/net/tcp(6) text: the server's
+ * side of each is the line whose local address has that port. `established`: open both ways
+ * (a client holds it); `closeWait`: the client has gone and the server has not closed its side
+ * (what a descriptor leak of sockets looks like).
+ */
+export function acceptedConnections(tcpText, port) {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const out = { established: 0, closeWait: 0 };
+  for (const line of tcpText.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 4 || !f[1].endsWith(`:${hex}`)) continue;
+    if (f[3] === '01') out.established++;
+    else if (f[3] === '08') out.closeWait++;
+  }
+  return out;
+}
+
+/** The same, read from this host's (this network namespace's) IPv4 and IPv6 tables. */
+export function connectionsOnPort(port) {
+  const read = (path) => readFileSync(path, { encoding: 'utf8', flag: 'r' });
+  const v4 = acceptedConnections(read('/proc/net/tcp'), port);
+  const v6 = acceptedConnections(read('/proc/net/tcp6'), port);
+  return { established: v4.established + v6.established, closeWait: v4.closeWait + v6.closeWait };
+}

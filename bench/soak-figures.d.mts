@@ -6,5 +6,5 @@ export const PackedAfterMs: number;
 export function unpackedShare(now: number, elapsedMs: number): number;
 export function predictedDatabaseBytes(a: { baseBytes: number; samples: number; elapsedMs: number; retention: Retention; now?: number; perSample?: PerSample }): number;
 export function slopePerHour(points: [number, number][]): number;
-export interface SoakPoint { minutes: number; rss: number; heap: number; fds: number; file: number; predicted: number; delayP99: number }
+export interface SoakPoint { minutes: number; rss: number; heap: number; fds: number; clients?: number; file: number; predicted: number; delayP99: number }
 export function soakGoals(points: SoakPoint[]): { goal: string; met: boolean; figure: string }[];

@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { startAppliance, signIn, cpuSeconds, rssMb, openFds, hostLoad, serverLoop } from './appliance.mjs';
 import { connectInspector, inspectorUrlFrom } from './inspector.mjs';
-import { descriptorsByKind, memoryMap } from './proc-memory.mjs';
+import { connectionsOnPort, descriptorsByKind, memoryMap } from './proc-memory.mjs';
 import { predictedDatabaseBytes, slopePerHour, soakGoals, BytesPerHopSample } from './soak-figures.mjs';
 import { defaultStoreMemoryMb } from '../dist/server/store/duck-memory.js';
 
@@ -225,7 +225,7 @@ async function main() {
   const defaultNote = Number(args['store-memory-mb']) > 0 ? `set by the bench; NOT the appliance's default of ${defaultStoreMemoryMb()} MiB on this machine (--store-memory-mb 0 runs with it)` : "the appliance's default";
   console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (${defaultNote}; its cache fills at the file's rate up to it)`);
   console.log(`the server's environment: MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "(unset: glibc's default, 8 arenas a core)"}`);
-  console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | RSS by mapping MB: glibc arenas (heaps) / main heap / other anon / files | fds (sockets/pipes/anon/files) | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
+  console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | RSS by mapping MB: glibc arenas (heaps) / main heap / other anon / files | fds (sockets/pipes/anon/files; connections the clients hold open/left in CLOSE_WAIT) | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   // The RSS of the slope is read right after the full collection each line asks for (what stays);
   // between collections the garbage of the consoles' reads (DuckDB's result vectors, handed to JS
   // as external buffers) holds more, so each line also shows the highest RSS sampled every 5 s.
@@ -258,6 +258,7 @@ async function main() {
     rssPeak = 0;
     const map = memoryMap(server.pid);
     const fdKinds = descriptorsByKind(server.pid);
+    const accepted = connectionsOnPort(port);
     if (args['smaps-dir']) {
       mkdirSync(args['smaps-dir'], { recursive: true });
       writeFileSync(join(args['smaps-dir'], `smaps-${String(k * EVERY).padStart(4, '0')}min.txt`), map.text);
@@ -279,6 +280,8 @@ async function main() {
       otherAnon: map.kinds.anon / 1024,
       mappedFiles: map.kinds.files / 1024,
       fds: openFds(server.pid),
+      clients: accepted.established,
+      closeWait: accepted.closeWait,
       fdKinds,
       freeBlocks: storage.DatabaseBytes - storage.UsedBytes,
       file: fileBytes(),
@@ -296,7 +299,7 @@ async function main() {
         p.arrayBuffers.toFixed(1),
         `${p.storeMemory.toFixed(1)} (${p.storeSpilled.toFixed(1)})`,
         `${p.arenas.toFixed(1)} (${p.arenaHeaps}) / ${p.brk.toFixed(1)} / ${p.otherAnon.toFixed(1)} / ${p.mappedFiles.toFixed(1)}`,
-        `${p.fds} (${p.fdKinds.sockets}/${p.fdKinds.pipes}/${p.fdKinds.anon}/${p.fdKinds.files})`,
+        `${p.fds} (${p.fdKinds.sockets}/${p.fdKinds.pipes}/${p.fdKinds.anon}/${p.fdKinds.files}; ${p.clients}/${p.closeWait})`,
         `${mb(p.file)} (WAL ${mb(p.wal)}; free ${mb(p.freeBlocks)})`,
         mb(p.predicted),
         (p.file / p.predicted).toFixed(3),

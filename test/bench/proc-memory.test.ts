@@ -1,6 +1,6 @@
 // bench:soak's reading of /proc (bench/proc-memory.mjs): resident memory by kind, descriptors by kind.
 import { describe, expect, it } from 'vitest';
-import { descriptorKind, descriptorsByKind, memoryMap, parseSmaps, residentByKind } from '../../bench/proc-memory.mjs';
+import { acceptedConnections, connectionsOnPort, descriptorKind, descriptorsByKind, memoryMap, parseSmaps, residentByKind } from '../../bench/proc-memory.mjs';
 
 const mapping = (start: number, end: number, perms: string, name: string, rssKb: number) =>
   `${start.toString(16)}-${end.toString(16)} ${perms} 00000000 00:00 0 ${name}\nSize: ${(end - start) / 1024} kB\nRss: ${rssKb} kB\nPss: ${rssKb} kB\n`;
@@ -37,5 +37,32 @@ describe('bench:soak /proc readings', () => {
     expect(kinds.anon + kinds.arenas + kinds.brk).toBeGreaterThan(0);
     const fds = descriptorsByKind(process.pid);
     expect(fds.files).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts the connections accepted on a port by state, the server's side only", () => {
+    const tcp = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 0100007F:4EE0 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0 0 10 0',
+      '   1: 0100007F:4EE0 0100007F:B9AE 01 00000000:00000000 00:00000000 00000000     0        0 2 2 0 20 4 30 18 -1',
+      '   2: 0100007F:4EE0 0100007F:B9B0 01 00000000:00000000 00:00000000 00000000     0        0 3 2 0 20 4 30 18 -1',
+      '   3: 0100007F:4EE0 0100007F:B9B2 08 00000000:00000000 00:00000000 00000000     0        0 4 2 0 20 4 30 18 -1',
+      // The client's side of a connection to the port: not the server's.
+      '   4: 0100007F:B9AE 0100007F:4EE0 01 00000000:00000000 00:00000000 00000000     0        0 5 2 0 20 4 30 18 -1',
+      '   5: 0100007F:4EE1 0100007F:B9B4 01 00000000:00000000 00:00000000 00000000     0        0 6 2 0 20 4 30 18 -1',
+    ].join('\n');
+    expect(acceptedConnections(tcp, 20192)).toEqual({ established: 2, closeWait: 1 });
+  });
+
+  it('reads a listening socket of this process as no accepted connection, then one', async () => {
+    const { createServer, connect } = await import('node:net');
+    const server = createServer((s) => s.on('error', () => undefined));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    expect(connectionsOnPort(port).established).toBe(0);
+    const client = connect(port, '127.0.0.1');
+    await new Promise<void>((r) => server.once('connection', () => r()));
+    expect(connectionsOnPort(port).established).toBe(1);
+    client.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
   });
 });

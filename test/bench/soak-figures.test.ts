@@ -56,4 +56,13 @@ describe('bench:soak figures', () => {
       ['event-loop', false], // 18 ms rise on a 29 ms median
     ]);
   });
+
+  it("judges descriptors without the connections the clients hold open at that moment", () => {
+    // The clients' idle keep-alive connections come and go (50 to 90 sockets): flat.
+    const swinging = [60, 70, 80, 90, 100, 110, 120].map((m, i) => steady(m, { fds: 40 + [50, 90, 55, 85, 60, 88, 70][i], clients: [50, 90, 55, 85, 60, 88, 70][i] }));
+    expect(soakGoals(swinging)[2]).toMatchObject({ met: true });
+    // The same clients, and one more descriptor of the server's own every 10 minutes: growth.
+    const leaking = swinging.map((p, i) => ({ ...p, fds: p.fds + i }));
+    expect(soakGoals(leaking)[2]).toMatchObject({ met: false });
+  });
 });
