@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ServerBusyText } from '../../../server/contract/busy';
-import { answers, events } from './fakeSignalr';
+import { answers, connections, events } from './fakeSignalr';
 
 vi.mock('@microsoft/signalr', () => import('./fakeSignalr'));
 vi.mock('../state/session', () => ({ refreshCurrentUser: async () => undefined }));
@@ -60,5 +60,22 @@ describe('a group join refused', () => {
     leave();
     await vi.advanceTimersByTimeAsync(BusyRetryMs * 3);
     expect(joins()).toBe(1);
+  });
+
+  it('as too busy, then joined again by a reconnect, is asked again by one chain, not two', async () => {
+    const { keepRegistered, BusyRetryMs } = await import('./connection');
+    answers.invoke = (method) => (method === 'RegisterForNewSamples' ? busy() : Promise.resolve(null));
+    leave = keepRegistered('RegisterForNewSamples', 'UnregisterForNewSamples', '12');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(joins()).toBe(1);
+    // Halfway through the wait the connection drops and comes back: the reconnect joins again
+    // (refused too); the first refusal's wait must not also ask once it is over.
+    await vi.advanceTimersByTimeAsync(BusyRetryMs / 2);
+    connections[connections.length - 1].reconnected();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(joins()).toBe(2);
+    await vi.advanceTimersByTimeAsync(BusyRetryMs * 4);
+    // One ask per Retry-After from the reconnect's join on: 4 more, not 4 + 4.
+    expect(joins()).toBe(6);
   });
 });

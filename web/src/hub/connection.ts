@@ -164,15 +164,19 @@ export function keepRegistered<M extends MainHubRegistration>(
   unregisterMethod: (typeof MainHubRegistrations)[M],
   ...args: MainHubArgs<M>
 ): () => void {
-  const register = async (): Promise<void> => {
+  // Each join (the first, a start's, a reconnect's) starts a chain of asks; a newer chain ends
+  // the older one's retries, so a reconnect during a busy wait does not ask twice as often.
+  let chain = 0;
+  const ask = async (mine: number): Promise<void> => {
     try {
       await invoke<MainHubRegistration>(method, ...args);
     } catch (e) {
       if (!(e instanceof Error) || !isServerBusy(e.message)) throw e;
       await sleep(BusyRetryMs);
-      if (wanted && registrations.has(register)) return register();
+      if (wanted && registrations.has(register) && mine === chain) return ask(mine);
     }
   };
+  const register = (): Promise<void> => ask(++chain);
   registrations.add(register);
   // Not connected yet: the start (or the reconnect) joins every registration, this one with them.
   if (connection?.state === HubConnectionState.Connected) register().catch(() => undefined);

@@ -6,12 +6,22 @@ export const events: string[] = [];
 /** What an invoke answers, set by a test (default: nothing); each invoke is recorded in `events`. */
 export const answers: { invoke?: (method: string, ...args: unknown[]) => Promise<unknown> } = {};
 
+/** Every connection built, newest last (a test fires a reconnect on one with `reconnected()`). */
+export const connections: FakeConnection[] = [];
+
 class FakeConnection {
   state = 'Disconnected';
+  private reconnectedHandlers: (() => void)[] = [];
   on() {}
   onclose() {}
   onreconnecting() {}
-  onreconnected() {}
+  onreconnected(handler: () => void) {
+    this.reconnectedHandlers.push(handler);
+  }
+  /** What the automatic reconnect does once it is connected again. */
+  reconnected() {
+    for (const h of this.reconnectedHandlers) h();
+  }
   async start() {
     events.push('start');
     this.state = 'Connected';
@@ -39,7 +49,9 @@ export class HubConnectionBuilder {
   }
   build() {
     built.push({ options: this.options });
-    return new FakeConnection();
+    const c = new FakeConnection();
+    connections.push(c);
+    return c;
   }
 }
 
