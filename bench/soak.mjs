@@ -286,6 +286,7 @@ async function main() {
       freeBlocks: storage.DatabaseBytes - storage.UsedBytes,
       file: fileBytes(),
       wal: walBytes(),
+      samples: loop.committed - start.committed,
       predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention }),
       delayP99: loop.p99,
       delayMax: loop.max,
@@ -333,6 +334,14 @@ async function main() {
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
   console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, glibc arenas ${slope('arenas').toFixed(2)} MB/hour, main heap ${slope('brk').toFixed(2)} MB/hour, other anonymous ${slope('otherAnon').toFixed(2)} MB/hour, mapped files ${slope('mappedFiles').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d, ${BytesPerHopSample.unpacked.toFixed(2)} B more until their UTC day is packed + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
+  // The file's growth per hop sample before and after the settling time, from the run's own
+  // data: the prediction's constants come from bench:store's data (other latencies, other
+  // compression), this says whether a hop sample costs the file more as the run goes on.
+  if (after.length >= 2) {
+    const [s0, s1] = [after[0], after[after.length - 1]];
+    const per = (a, b) => ((b.file - a.file) / (b.samples - a.samples)).toFixed(2);
+    console.log(`the file's growth per hop sample committed (file + WAL): minutes 0-${s0.minutes.toFixed(0)} ${per({ file: start.file, samples: 0 }, s0)} B, minutes ${s0.minutes.toFixed(0)}-${s1.minutes.toFixed(0)} ${per(s0, s1)} B`);
+  }
   for (const g of soakGoals(after)) console.log(`${g.met ? 'met    ' : 'NOT met'} ${g.goal}: ${g.figure}`);
   console.log(`(${CONSOLES} consoles: ${consoleStats.events} HostUpdated received, ${consoleStats.reads} row reads, ${consoleStats.failures} failed${consoleStats.failures ? ` (${Object.entries(consoleStats.failedBy).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}; a shortened or loaded run is not the goal's 2 hours on a quiet machine: say so with the figures)`);
 }
