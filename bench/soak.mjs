@@ -255,6 +255,10 @@ async function main() {
     const loop = await serverLoop(url, metricsToken);
     const peak = Math.max(rssPeak, rssMb(server.pid));
     const heap = await inspector.heapAfterFullGc();
+    // Read at once: the consoles' reads go on, and an HTTP round trip later (the storage call
+    // below) their new garbage had added 31 to 66 MB (2026-11-29's run: the RSS column then
+    // read late, slope +26.3 MB/hour; the same run's smaps right after the collection, +8.8).
+    const rssAfterGc = rssMb(server.pid);
     rssPeak = 0;
     const map = memoryMap(server.pid);
     const fdKinds = descriptorsByKind(server.pid);
@@ -267,7 +271,7 @@ async function main() {
     const cpu = cpuSeconds(server.pid);
     const p = {
       minutes: (Date.now() - start.at) / 60_000,
-      rss: rssMb(server.pid),
+      rss: rssAfterGc,
       rssPeak: peak,
       heap: heap.used / 1024 / 1024,
       heapTotal: heap.total / 1024 / 1024,
