@@ -106,8 +106,7 @@ export function acceptedConnections(tcpText, port) {
 
 /** The same, read from this host's (this network namespace's) IPv4 and IPv6 tables. */
 export function connectionsOnPort(port) {
-  const read = (path) => readFileSync(path, { encoding: 'utf8', flag: 'r' });
-  const v4 = acceptedConnections(read('/proc/net/tcp'), port);
-  const v6 = acceptedConnections(read('/proc/net/tcp6'), port);
+  const v4 = acceptedConnections(readFileSync('/proc/net/tcp', 'utf8'), port);
+  const v6 = acceptedConnections(readFileSync('/proc/net/tcp6', 'utf8'), port);
   return { established: v4.established + v6.established, closeWait: v4.closeWait + v6.closeWait };
 }

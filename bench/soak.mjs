@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
-import { startAppliance, signIn, cpuSeconds, rssMb, openFds, hostLoad, serverLoop } from './appliance.mjs';
+import { startAppliance, signIn, cpuSeconds, rssMb, hostLoad, serverLoop } from './appliance.mjs';
 import { connectInspector, inspectorUrlFrom } from './inspector.mjs';
 import { connectionsOnPort, descriptorsByKind, memoryMap } from './proc-memory.mjs';
 import { predictedDatabaseBytes, slopePerHour, soakGoals, BytesPerHopSample } from './soak-figures.mjs';
@@ -283,7 +283,8 @@ async function main() {
       brk: map.kinds.brk / 1024,
       otherAnon: map.kinds.anon / 1024,
       mappedFiles: map.kinds.files / 1024,
-      fds: openFds(server.pid),
+      // One reading of /proc/PID/fd for the total and its kinds, so the columns agree.
+      fds: fdKinds.sockets + fdKinds.pipes + fdKinds.anon + fdKinds.files,
       clients: accepted.established,
       closeWait: accepted.closeWait,
       fdKinds,
