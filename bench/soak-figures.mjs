@@ -3,18 +3,26 @@
 // least-squares slope per hour, and the goals of issue 45 item 7.
 
 /**
- * Bytes a hop sample costs on disk in DuckDB, by tier, from bench:store's measure of 2026-11-28
- * (docs/benchmarks.md: 3.88 all in = 2.72 raw + 0.90 rollups). The rollups split by their row
- * counts: a hop has 60 1-minute rows, 6 10-minute and 1 hourly row an hour, so the 1-minute
- * rows are 60/67 of 0.90 (0.81) and the 10-minute and hourly rows, kept for ever, the rest (0.09).
- * `unpacked`: what a raw sample costs more before its UTC day is packed into hop order. The
- * packer rewrites a day once it ended 2 hours before the session's latest sample, at its next
- * hourly run: until then the day's samples of every session are stored in arrival order, the
- * sessions' rounds interleaved: 4.39 bytes a hop sample (docs/store.md "The file against the
- * retention settings": 300 sessions of 6 hops at 1 s, the samples table's blocks after a
+ * What the DuckDB file holds, from bench:store's measure of 2026-11-28 (docs/benchmarks.md: 21,772,800
+ * hop samples of 30 hops at 2.5 s = 2.72 B a hop sample raw, and 1,012,950 rollup rows = 0.90 B a hop
+ * sample, so 19.3 B a rollup row). `unpacked`: what a raw sample costs more before its UTC day is
+ * packed into hop order. The packer rewrites a day once it ended 2 hours before the session's latest
+ * sample, at its next hourly run: until then the day's samples of every session are stored in arrival
+ * order, the sessions' rounds interleaved: 4.39 bytes a hop sample (docs/store.md "The file against
+ * the retention settings": 300 sessions of 6 hops at 1 s, the samples table's blocks after a
  * CHECKPOINT; one session alone in arrival order is 3.22), against the 2.72 packed.
  */
-export const BytesPerHopSample = { raw: 2.72, minute: 0.81, coarse: 0.09, unpacked: 4.39 - 2.72 };
+export const StoredBytes = { raw: 2.72, unpacked: 4.39 - 2.72, rollupRow: (0.9 * 21_772_800) / 1_012_950 };
+
+/**
+ * Rollup rows a hop has per minute, whatever its trace's interval: one 1-minute row, and a tenth of
+ * a 10-minute and a sixtieth of an hourly row (kept for ever). So a hop sample costs the rollups in
+ * proportion to the interval: at bench:store's 2.5 s the 1-minute tier is 0.81 B a hop sample and
+ * the coarser ones 0.09; at bench:soak's 1 s 2.5 times less. Until 2026-11-30 the prediction counted
+ * 0.81 and 0.09 a hop sample at any interval: at 1 s 2.5 times the rollups the soaks' files held
+ * (0.32 and 0.33 B a hop sample at the end of the 2-hour runs of 2026-11-29).
+ */
+export const RowsPerHopMinute = { minute: 1, coarse: 1 / 10 + 1 / 60 };
 const Day = 86_400_000;
 const Hour = 3_600_000;
 /** The packer's lag behind a day's end (sample-order.ts: 2 hours, then its next hourly run). */
@@ -32,22 +40,24 @@ export function unpackedShare(now, elapsedMs) {
 
 /**
  * The DuckDB file (with its WAL) the retention settings predict: the file when measuring began
- * plus, for each tier, the hop samples still inside its retention: all of them while the run is
- * younger than the tier's days, then the rate times the days (what expiry leaves); and the raw
- * samples not packed yet at their arrival-order cost.
- *   predicted = base + S_raw x 2.72 + S_unpacked x 1.67 + S_minute x 0.81 + S x 0.09,
+ * plus, for each tier, what is still inside its retention: all of it while the run is younger than
+ * the tier's days, then the rate times the days (what expiry leaves); and the raw samples not
+ * packed yet at their arrival-order cost. For traces at `intervalMs`, S hop samples are
+ * S x intervalMs / 60 s hop minutes (M):
+ *   predicted = base + S_raw x 2.72 + S_unpacked x 1.67 + M_minute x 1 x 19.3 + M x (1/10 + 1/60) x 19.3,
  *   S_tier = S x min(1, tierDays / elapsed), S = hop samples committed since measuring began,
  *   S_unpacked = S x unpackedShare(now, elapsed).
  */
-export function predictedDatabaseBytes({ baseBytes, samples, elapsedMs, retention, now = Date.now(), perSample = BytesPerHopSample }) {
+export function predictedDatabaseBytes({ baseBytes, samples, elapsedMs, retention, intervalMs, now = Date.now(), bytes = StoredBytes }) {
   const kept = (days) => (elapsedMs <= 0 ? samples : samples * Math.min(1, (days * Day) / elapsedMs));
   const unpacked = Math.min(kept(retention.rawDays), samples * unpackedShare(now, elapsedMs));
+  const hopMinutes = (hopSamples) => (hopSamples * intervalMs) / 60_000;
   return (
     baseBytes +
-    kept(retention.rawDays) * perSample.raw +
-    unpacked * (perSample.unpacked ?? 0) +
-    kept(Math.max(retention.minuteDays, retention.rawDays)) * perSample.minute +
-    samples * perSample.coarse
+    kept(retention.rawDays) * bytes.raw +
+    unpacked * (bytes.unpacked ?? 0) +
+    hopMinutes(kept(Math.max(retention.minuteDays, retention.rawDays))) * RowsPerHopMinute.minute * bytes.rollupRow +
+    hopMinutes(samples) * RowsPerHopMinute.coarse * bytes.rollupRow
   );
 }
 

@@ -35,7 +35,7 @@ import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/si
 import { startAppliance, signIn, cpuSeconds, rssMb, hostLoad, serverLoop } from './appliance.mjs';
 import { connectInspector, inspectorUrlFrom } from './inspector.mjs';
 import { connectionsOnPort, descriptorsByKind, memoryMap } from './proc-memory.mjs';
-import { predictedDatabaseBytes, slopePerHour, soakGoals, BytesPerHopSample } from './soak-figures.mjs';
+import { predictedDatabaseBytes, slopePerHour, soakGoals, RowsPerHopMinute, StoredBytes } from './soak-figures.mjs';
 import { defaultStoreMemoryMb } from '../dist/server/store/duck-memory.js';
 
 const { values: args } = parseArgs({
@@ -61,6 +61,8 @@ const EVERY = Number(args.every);
 const SETTLE = Math.min(Number(args.settle), MINUTES - EVERY);
 const TRACES = Number(args.traces);
 const CONSOLES = Math.min(Number(args.consoles), TRACES);
+/** Every trace's interval (the goal's "1,000 traces at 1 s"). */
+const TraceIntervalMs = 1000;
 const HOPS = Math.max(1, Number(args.hops));
 const retention = { rawDays: Number(args['raw-days']), minuteDays: Number(args['minute-days']) };
 const snapshotAt = args.snapshots ? args.snapshots.split(',').map(Number) : [];
@@ -138,7 +140,7 @@ async function main() {
     Array.from({ length: 8 }, async () => {
       while (next < TRACES) {
         const i = next++;
-        ids[i] = (await get(`/cmd/newtarget?target=${targetOf(i)}&traceInterval=1`)).ID;
+        ids[i] = (await get(`/cmd/newtarget?target=${targetOf(i)}&traceInterval=${TraceIntervalMs / 1000}`)).ID;
         if ((i + 1) % 100 === 0) console.log(`  ${i + 1} traces started after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
       }
     }),
@@ -292,7 +294,7 @@ async function main() {
       file: fileBytes(),
       wal: walBytes(),
       samples: loop.committed - start.committed,
-      predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention }),
+      predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention, intervalMs: TraceIntervalMs }),
       delayP99: loop.p99,
       delayMax: loop.max,
     };
@@ -338,7 +340,8 @@ async function main() {
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
   console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, glibc arenas ${slope('arenas').toFixed(2)} MB/hour, main heap ${slope('brk').toFixed(2)} MB/hour, other anonymous ${slope('otherAnon').toFixed(2)} MB/hour, mapped files ${slope('mappedFiles').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
-  console.log(`prediction: base file + hop samples x (${BytesPerHopSample.raw} B raw for ${retention.rawDays} d, ${BytesPerHopSample.unpacked.toFixed(2)} B more until their UTC day is packed + ${BytesPerHopSample.minute} B 1-minute rows for ${retention.minuteDays} d + ${BytesPerHopSample.coarse} B 10-minute and 1-hour rows for ever) (bench/soak-figures.mjs)`);
+  const rowBytes = (rows) => ((rows * StoredBytes.rollupRow * TraceIntervalMs) / 60_000).toFixed(3);
+  console.log(`prediction: base file + hop samples x (${StoredBytes.raw} B raw for ${retention.rawDays} d, ${StoredBytes.unpacked.toFixed(2)} B more until their UTC day is packed + ${rowBytes(RowsPerHopMinute.minute)} B 1-minute rows for ${retention.minuteDays} d + ${rowBytes(RowsPerHopMinute.coarse)} B 10-minute and 1-hour rows for ever: ${StoredBytes.rollupRow.toFixed(1)} B a rollup row, rows per hop and minute at a ${TraceIntervalMs / 1000} s interval) (bench/soak-figures.mjs)`);
   // The file's growth per hop sample before and after the settling time, from the run's own
   // data: the prediction's constants come from bench:store's data (other latencies, other
   // compression), this says whether a hop sample costs the file more as the run goes on.

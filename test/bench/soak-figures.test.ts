@@ -1,17 +1,30 @@
 // bench:soak's arithmetic (bench/soak-figures.mjs): the predicted database size, the slope per
 // hour and the goals it prints met or not.
 import { describe, expect, it } from 'vitest';
-import { BytesPerHopSample, predictedDatabaseBytes, slopePerHour, soakGoals, unpackedShare, type SoakPoint } from '../../bench/soak-figures.mjs';
+import { RowsPerHopMinute, StoredBytes, predictedDatabaseBytes, slopePerHour, soakGoals, unpackedShare, type SoakPoint } from '../../bench/soak-figures.mjs';
 
 const Day = 86_400_000;
 
 describe('bench:soak figures', () => {
   // 2026-11-29 14:00 UTC: the day began 14 hours before, so yesterday is packed.
   const afternoon = Date.UTC(2026, 10, 29, 14);
-  const { raw, unpacked, minute, coarse } = BytesPerHopSample;
+  const { raw, unpacked, rollupRow } = StoredBytes;
+  // A hop sample's share of the rollup rows at 1 s: a sixtieth of its hop's minute.
+  const minute = (RowsPerHopMinute.minute * rollupRow) / 60;
+  const coarse = (RowsPerHopMinute.coarse * rollupRow) / 60;
+  const at1s = { intervalMs: 1000 };
+
+  it("counts rollup rows per hop and minute, so a hop sample's share follows its trace's interval", () => {
+    // bench:store's data (2.5 s): its measured 0.90 B of rollups a hop sample, 0.81 of them 1-minute rows.
+    const at = (intervalMs: number) => predictedDatabaseBytes({ baseBytes: 0, samples: 1_000_000, elapsedMs: 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 }, intervalMs }) / 1_000_000 - raw - unpacked;
+    expect(at(2500)).toBeCloseTo(0.9, 2);
+    expect((RowsPerHopMinute.minute * rollupRow * 2.5) / 60).toBeCloseTo(0.81, 2);
+    // At 1 s a hop's minute holds 60 samples instead of 24: the same rows, 2.5 times less a sample.
+    expect(at(1000)).toBeCloseTo(0.9 / 2.5, 2);
+  });
 
   it('predicts every hop sample at full cost, unpacked, while the run is younger than the raw retention and its day', () => {
-    const p = predictedDatabaseBytes({ baseBytes: 1000, samples: 1_000_000, elapsedMs: 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 } });
+    const p = predictedDatabaseBytes({ baseBytes: 1000, samples: 1_000_000, elapsedMs: 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 }, ...at1s });
     expect(p).toBeCloseTo(1000 + 1_000_000 * (raw + unpacked + minute + coarse));
   });
 
@@ -19,12 +32,12 @@ describe('bench:soak figures', () => {
     expect(unpackedShare(afternoon, 28 * 3_600_000)).toBeCloseTo(14 / 28);
     expect(unpackedShare(Date.UTC(2026, 10, 29, 2), 28 * 3_600_000)).toBeCloseTo(26 / 28);
     expect(unpackedShare(afternoon, 3_600_000)).toBe(1);
-    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 2800, elapsedMs: 28 * 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 } });
+    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 2800, elapsedMs: 28 * 3_600_000, now: afternoon, retention: { rawDays: 30, minuteDays: 400 }, ...at1s });
     expect(p).toBeCloseTo(2800 * (raw + minute + coarse) + 1400 * unpacked);
   });
 
   it('keeps only rawDays of raw samples once the run is older, and every rollup within minuteDays', () => {
-    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 100, elapsedMs: 10 * Day, now: afternoon, retention: { rawDays: 5, minuteDays: 400 } });
+    const p = predictedDatabaseBytes({ baseBytes: 0, samples: 100, elapsedMs: 10 * Day, now: afternoon, retention: { rawDays: 5, minuteDays: 400 }, ...at1s });
     expect(p).toBeCloseTo(50 * raw + 100 * (14 / 240) * unpacked + 100 * minute + 100 * coarse);
   });
 
