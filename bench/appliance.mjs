@@ -2,7 +2,6 @@
 // a loopback port, waited for, signed in to, and the server process's own figures read from
 // /proc and /metrics. Shared by bench:hub and bench:soak (bench:agents and bench:cluster start theirs by bench/fleet.mjs).
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,6 +36,3 @@ export async function startAppliance({ port, dataDir, env = {}, nodeFlags = [], 
 
 // The /proc and /metrics readings and the sign-in are bench/fleet.mjs's (one copy for every bench).
 export { signIn, rssMb, cpuOf as cpuSeconds, load as hostLoad, serverMetrics as serverLoop } from './fleet.mjs';
-
-/** A process's open file descriptors (sockets, files, pipes, eventfds: every entry of /proc/PID/fd). */
-export const openFds = (pid) => readdirSync(`/proc/${pid}/fd`).length;

@@ -271,6 +271,7 @@ async function main() {
     }
     const storage = await get('/api/settings/storage');
     const cpu = cpuSeconds(server.pid);
+    const samples = loop.committed - start.committed;
     const p = {
       minutes: (Date.now() - start.at) / 60_000,
       rss: rssAfterGc,
@@ -293,8 +294,8 @@ async function main() {
       freeBlocks: storage.DatabaseBytes - storage.UsedBytes,
       file: fileBytes(),
       wal: walBytes(),
-      samples: loop.committed - start.committed,
-      predicted: predictedDatabaseBytes({ baseBytes: start.file, samples: loop.committed - start.committed, elapsedMs: Date.now() - start.at, retention, intervalMs: TraceIntervalMs }),
+      samples,
+      predicted: predictedDatabaseBytes({ baseBytes: start.file, samples, elapsedMs: Date.now() - start.at, retention, intervalMs: TraceIntervalMs }),
       delayP99: loop.p99,
       delayMax: loop.max,
     };
@@ -343,8 +344,8 @@ async function main() {
   const rowBytes = (rows) => ((rows * StoredBytes.rollupRow * TraceIntervalMs) / 60_000).toFixed(3);
   console.log(`prediction: base file + hop samples x (${StoredBytes.raw} B raw for ${retention.rawDays} d, ${StoredBytes.unpacked.toFixed(2)} B more until their UTC day is packed + ${rowBytes(RowsPerHopMinute.minute)} B 1-minute rows for ${retention.minuteDays} d + ${rowBytes(RowsPerHopMinute.coarse)} B 10-minute and 1-hour rows for ever: ${StoredBytes.rollupRow.toFixed(1)} B a rollup row, rows per hop and minute at a ${TraceIntervalMs / 1000} s interval) (bench/soak-figures.mjs)`);
   // The file's growth per hop sample before and after the settling time, from the run's own
-  // data: the prediction's constants come from bench:store's data (other latencies, other
-  // compression), this says whether a hop sample costs the file more as the run goes on.
+  // data: the prediction's bytes are bench:store's (other latencies, other compression), this
+  // says whether a hop sample costs the file more as the run goes on.
   if (after.length >= 2) {
     const [s0, s1] = [after[0], after[after.length - 1]];
     const per = (a, b) => ((b.file - a.file) / (b.samples - a.samples)).toFixed(2);
