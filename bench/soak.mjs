@@ -13,12 +13,17 @@
 //     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--store-memory-mb 96 (0: the default)]
 //     [--snapshots 20,40 --snapshot-dir DIR]
 //     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]] [--smaps-dir DIR]
+//     [--heaptrack FILE.gz]
 //
 // Each line also splits the RSS by kind of mapping (glibc's thread arenas, its main heap, other
 // anonymous memory, mapped files: bench/proc-memory.mjs) and the descriptors by kind, so growth
 // the heap and DuckDB's count do not explain has a place; --smaps-dir keeps the server's whole
 // /proc/PID/smaps of every line for a diff by mapping. The server inherits this process's
 // environment (MALLOC_ARENA_MAX=2 npm run bench:soak tries glibc with two arenas).
+// --heaptrack records every native allocation of the server with its call stack (Debian's
+// heaptrack preloaded into the server alone, not this process; heaptrack_print FILE.gz reads it):
+// for growth in glibc's heaps that the V8 heap does not explain. It slows the server: a diagnostic,
+// not a goal run.
 //
 // The heap: the bench starts the server with --inspect=127.0.0.1:0 and asks V8 through the
 // inspector (bench/inspector.mjs: HeapProfiler.collectGarbage, Runtime.getHeapUsage), so the
@@ -30,6 +35,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { HubConnectionBuilder, HttpTransportType, LogLevel } from '@microsoft/signalr';
 import { startAppliance, signIn, cpuSeconds, rssMb, hostLoad, serverLoop } from './appliance.mjs';
@@ -54,6 +60,7 @@ const { values: args } = parseArgs({
     'cpu-profile': { type: 'string', default: '' },
     'cpu-profile-seconds': { type: 'string', default: '60' },
     'smaps-dir': { type: 'string', default: '' },
+    heaptrack: { type: 'string', default: '' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -83,6 +90,7 @@ for (let i = 0; i < TRACES; i++) {
 }
 
 const dataDir = join(work, 'data');
+const heaptrack = args.heaptrack ? startHeaptrack(args.heaptrack) : undefined;
 const appliance = await startAppliance({
   port,
   dataDir,
@@ -99,6 +107,7 @@ const appliance = await startAppliance({
     // so it grows at the file's rate until then: set low enough that it is full inside the
     // settling hour, so the slope after it measures what is not bounded. 0: the appliance's default.
     ...(Number(args['store-memory-mb']) > 0 ? { HOPWATCH_STORE_MEMORY_MB: args['store-memory-mb'] } : {}),
+    ...heaptrack?.env,
   },
 }).catch((e) => {
   rmSync(work, { recursive: true, force: true });
@@ -407,12 +416,30 @@ async function fileBreakdown(samples) {
   }
 }
 
+/**
+ * heaptrack's own launcher without its shell: the preload library writes to a FIFO that its
+ * interpreter reads (compressed as it goes; raw, an hour would be tens of GB). The library takes
+ * both variables out of the server's environment when it loads, so the server's children are not traced.
+ */
+function startHeaptrack(output) {
+  const lib = '/usr/lib/heaptrack';
+  const fifo = join(work, 'heaptrack.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const interpreter = spawn('sh', ['-c', `"${lib}/libexec/heaptrack_interpret" < "$0" | gzip -1 > "$1"`, fifo, output], { stdio: 'inherit' });
+  const done = new Promise((r) => interpreter.once('exit', r));
+  return { env: { LD_PRELOAD: `${lib}/libheaptrack_preload.so`, DUMP_HEAPTRACK_OUTPUT: fifo }, done };
+}
+
 /** The consoles close first: the server's shutdown waits for its open hub connections. */
 async function cleanUp() {
   stopping = true;
   await Promise.allSettled(consoles.map((c) => c.stop()));
   inspector?.close();
   await appliance.stop();
+  if (heaptrack) {
+    await heaptrack.done;
+    console.log(`heaptrack's record: ${args.heaptrack} (heaptrack_print ${args.heaptrack})`);
+  }
   if (measured !== undefined) await fileBreakdown(measured).catch((e) => console.log(`(the file's breakdown failed: ${e.message})`));
   rmSync(work, { recursive: true, force: true });
 }
