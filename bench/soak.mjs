@@ -31,7 +31,7 @@
 // as long as a major GC takes), and the same channel takes heap snapshots for diagnosis.
 // The delay: the server's own histogram (prom-client's eventloop lag on /metrics, reset at
 // every scrape, so each line is the interval's), behind a random HOPWATCH_METRICS_TOKEN.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -423,6 +423,10 @@ async function fileBreakdown(samples) {
  */
 function startHeaptrack(output) {
   const lib = '/usr/lib/heaptrack';
+  if (!existsSync(`${lib}/libheaptrack_preload.so`) || !existsSync(`${lib}/libexec/heaptrack_interpret`)) {
+    rmSync(work, { recursive: true, force: true });
+    throw new Error(`--heaptrack needs Debian's heaptrack (${lib}): apt-get install heaptrack`);
+  }
   const fifo = join(work, 'heaptrack.fifo');
   execFileSync('mkfifo', [fifo]);
   const interpreter = spawn('sh', ['-c', `"${lib}/libexec/heaptrack_interpret" < "$0" | gzip -1 > "$1"`, fifo, output], { stdio: 'inherit' });
