@@ -6,14 +6,14 @@ import { spawn } from 'node:child_process';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts dist/server/main.js with the server's node flags and `nodeFlags`; `env` beside the
+ * Starts dist/server/main.js with the server's node flags and glibc settings and `nodeFlags`; `env` beside the
  * loopback port, the data directory and the root password ('bench'). Resolves once /readyz answers.
  */
 export async function startAppliance({ port, dataDir, env = {}, nodeFlags = [], stdio = ['ignore', 'ignore', 'inherit'] }) {
-  const { serverNodeFlags } = await import('./server-flags.mjs');
+  const { serverNodeFlags, serverEnv } = await import('./server-flags.mjs');
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [...serverNodeFlags, ...nodeFlags, 'dist/server/main.js'], {
-    env: { ...process.env, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench', HOPWATCH_LOG_LEVEL: 'warn', ...env },
+    env: { ...serverEnv, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench', HOPWATCH_LOG_LEVEL: 'warn', ...env },
     stdio,
   });
   const exited = new Promise((r) => server.once('exit', r));

@@ -6,7 +6,7 @@
 import { fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { serverNodeFlags } from './server-flags.mjs';
+import { serverEnv, serverNodeFlags } from './server-flags.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const hops = Array.from({ length: 29 }, (_, i) => ({ v4: `10.251.60.${i + 1}`, rttMs: 0.5 + i * 0.5 }));
@@ -16,7 +16,7 @@ export const scenario = { name: 'bench-30-hops', seed: 1, hops, target: { v4: ta
 export const lastRtt = 15;
 
 /**
- * dist/server/main.js in its own process with the server's node flags, on `port`, its data in
+ * dist/server/main.js in its own process with the server's node flags and glibc settings, on `port`, its data in
  * `dataDir`; `env` beside (HOPWATCH_DATABASE_URL, HOPWATCH_REDIS_URL for a replica).
  * BENCH_SERVER_NODE_FLAGS: node flags beside the server's own, for diagnosis; BENCH_SERVER_LOG=1:
  * every request with its server-side duration on stdout.
@@ -25,7 +25,7 @@ export function spawnServer({ port, dataDir, env = {} }) {
   const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...serverNodeFlags, ...extra, 'dist/server/main.js'], {
     env: {
-      ...process.env,
+      ...serverEnv,
       HOPWATCH_PORT: String(port),
       HOPWATCH_HOST: '127.0.0.1',
       HOPWATCH_DATA_DIR: dataDir,

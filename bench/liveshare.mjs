@@ -18,9 +18,9 @@ const port = 18000 + Math.floor(Math.random() * 1000);
 const url = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'hopwatch-bench-liveshare-'));
 const engine = process.getuid?.() === 0 ? {} : { HOPWATCH_ENGINE: 'simulated' };
-const { serverNodeFlags } = await import('./server-flags.mjs');
+const { serverNodeFlags, serverEnv } = await import('./server-flags.mjs');
 const server = spawn(process.execPath, [...serverNodeFlags, 'dist/server/main.js'], {
-  env: { ...process.env, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench-liveshare', HOPWATCH_LOG_LEVEL: 'warn', ...engine },
+  env: { ...serverEnv, HOPWATCH_PORT: String(port), HOPWATCH_HOST: '127.0.0.1', HOPWATCH_DATA_DIR: dataDir, HOPWATCH_ROOT_PASSWORD: 'bench-liveshare', HOPWATCH_LOG_LEVEL: 'warn', ...engine },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -18,8 +18,9 @@
 // Each line also splits the RSS by kind of mapping (glibc's thread arenas, its main heap, other
 // anonymous memory, mapped files: bench/proc-memory.mjs) and the descriptors by kind, so growth
 // the heap and DuckDB's count do not explain has a place; --smaps-dir keeps the server's whole
-// /proc/PID/smaps of every line for a diff by mapping. The server inherits this process's
-// environment (MALLOC_ARENA_MAX=2 npm run bench:soak tries glibc with two arenas).
+// /proc/PID/smaps of every line for a diff by mapping. The server runs with glibc's settings of
+// server/node-flags.ts under this process's environment (MALLOC_ARENA_MAX=2 npm run bench:soak
+// tries glibc with two arenas); the run prints those the server got.
 // --heaptrack records every native allocation of the server with its call stack (Debian's
 // heaptrack preloaded into the server alone, not this process; heaptrack_print FILE.gz reads it):
 // for growth in glibc's heaps that the V8 heap does not explain. It slows the server: a diagnostic,
@@ -235,7 +236,9 @@ async function main() {
   // the first hour: a 2-hour run then shows whether anything ELSE grows. Said on every run.
   const defaultNote = Number(args['store-memory-mb']) > 0 ? `set by the bench; NOT the appliance's default of ${defaultStoreMemoryMb()} MiB on this machine (--store-memory-mb 0 runs with it)` : "the appliance's default";
   console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (${defaultNote}; its cache fills at the file's rate up to it)`);
-  console.log(`the server's environment: MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "(unset: glibc's default, 8 arenas a core)"}`);
+  // Read from the server's own environment: what glibc in it was started with.
+  const mallocEnv = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0').filter((v) => v.startsWith('MALLOC_') || v.startsWith('GLIBC_TUNABLES='));
+  console.log(`the server's glibc settings: ${mallocEnv.join(' ') || "none (glibc's defaults)"}${mallocEnv.some((v) => v.startsWith('MALLOC_ARENA_MAX=')) ? '' : " (arenas: glibc's default, 8 a core)"}`);
   console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | RSS by mapping MB: glibc arenas (heaps) / main heap / other anon / files | fds (sockets/pipes/anon/files; connections the clients hold open/left in CLOSE_WAIT) | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   // The RSS of the slope is read right after the full collection each line asks for (what stays);
   // between collections the garbage of the consoles' reads (DuckDB's result vectors, handed to JS

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { get as httpsGet } from 'node:https';
-import { ServerNodeFlags } from '../../server/node-flags.js';
+import { ServerMallocEnv, ServerNodeFlags } from '../../server/node-flags.js';
 import { testDatabaseUrl, testStore } from '../../server/store/testing/test-store.js';
 import { freePort } from './postgres.js';
 
@@ -53,6 +53,7 @@ export async function startAppliance(opts: StartOptions = {}): Promise<Appliance
   const [command, args] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, ...node]] : [node[0], node.slice(1)];
   const child: ChildProcess = spawn(command, args, {
     env: {
+      ...ServerMallocEnv,
       ...process.env,
       HOPWATCH_PORT: String(port),
       HOPWATCH_HOST: host,
