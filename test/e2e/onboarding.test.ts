@@ -110,7 +110,9 @@ describe(`the onboarding window in Chromium (${asRoot ? 'netns agent' : 'simulat
     expect(first.Configured).toBe(false);
     await expect.poll(stored).toEqual({ stage: 2, minimized: false, dismissed: false });
     await expect.poll(() => page.locator('.toast-info .toast-message').allTextContents()).toContain('Successfully created agent: First agent');
-    expect(await control('Download Agent').isEnabled()).toBe(true);
+    // The toast comes when the agent is created; the button when the console's agent list has
+    // been read again after it (useStageCheck), a moment later.
+    await expect.poll(() => control('Download Agent').isEnabled()).toBe(true);
     expect(await control('Back').isDisabled()).toBe(true);
     await page.screenshot({ path: join(shots, 'onboarding-2-agent.png') });
 
