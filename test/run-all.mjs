@@ -1,6 +1,7 @@
 // Runs every vitest suite and closes with one plain line "N passed, N failed, N skipped",
 // the form CI reads in any language. On this 2-core machine (docs/testing.md, the phases and
-// their times): the unit, API, hub and network suites in parallel; then two lanes side by side,
+// their times): the unit, API, hub and network suites in parallel, and beside them the suites
+// that mostly wait on the wall clock, then the replicas' suites; then two lanes side by side,
 // each one file at a time: the browser suites (each its own appliance, Chromium and ports) and
 // the container suites (podman: image builds, compose projects), which share nothing with them;
 // then the suites that measure CPU (a browser's main-thread share) alone, so what they print does
@@ -21,8 +22,23 @@ const heavy = [...browserSuites, ...containerSuites];
 // docs/benchmarks.md), which a container build beside them would change. The other two
 // perf suites here run only as benchmarks (HOPWATCH_BENCH, bench:pathview) and skip in CI.
 const aloneSuites = ['test/e2e/target-window-perf.test.ts', 'test/e2e/summary-sessions-perf.test.ts', 'test/e2e/path-view-bench.test.ts'];
-// Replicas on PostgreSQL and Redis (issue 43): only in the postgres phase below.
+// Replicas on PostgreSQL and Redis (issue 43), on the PostgreSQL store: beside the parallel phase, after
+// the waiting suites below (they mostly wait on replicas starting, a kill, a failover).
 const clusterSuites = 'test/cluster';
+// Beside the parallel phase, one file at a time: suites that mostly wait on the wall clock (a
+// server away two minutes, a mail server down for 60 s, the Path view's minutes, the product's
+// own heartbeat, a minute of rounds), not on the CPU. In the parallel phase each held one of its
+// two places while the 2 cores stood 37% idle (vmstat during CI run ci58, 2026-11-30); beside it
+// they use that (docs/testing.md "Back under 45 minutes"). The engine's cadence suite stays in the
+// parallel phase: it counts rounds against mtr's. Two of these at a time, or the arm64 agent's
+// suite among them, made the parallel phase's own suites slower by as much as they saved.
+const waitingSuites = [
+  'test/netns/path-view.test.ts',
+  'test/agents/agent-outage.test.ts',
+  'test/insights/netns.test.ts',
+  'test/alerts/delivery.test.ts',
+  'test/agents/agent-heartbeat.test.ts',
+];
 const extra = process.argv.slice(2);
 
 // The failed tests by file, name and the first lines of their message: CI keeps only the end of
@@ -119,13 +135,12 @@ const PostgresSuites = [
   // HOPWATCH_TEST_STORE=postgres, not in this phase.
   'server/datafiles/bulk-import.integration.test.ts',
   'test/security/authorization-matrix.test.ts',
-  // Issue 43: the leader lease on PostgreSQL (skips without HOPWATCH_TEST_STORE=postgres), and the replicas' suites
-  // (test/cluster/cluster-proof.test.ts: the whole proof behind HAProxy, root only, about 40 to 75 s).
+  // Issue 43: the leader lease on PostgreSQL (skips without HOPWATCH_TEST_STORE=postgres); the
+  // replicas' suites (test/cluster) run beside the parallel phase, on PostgreSQL too.
   'server/cluster/leadership.integration.test.ts',
   // Two appliances on one database (issue 42 item 1): keys, ids and the first start shared.
   'test/store/replicas.test.ts',
   'server/store/server-keys.integration.test.ts',
-  clusterSuites,
 ];
 // Not listed: suites that start their own throwaway PostgreSQL whatever HOPWATCH_TEST_STORE says
 // (test/store/migrate-store.test.ts, DuckDB into PostgreSQL, about 35 s; migrate-store-running.test.ts,
@@ -139,23 +154,39 @@ const without = (files) => files.flatMap((f) => ['--exclude', f]);
 // more of a trace at its interval, an agent away), one at a time beside the browser lane's.
 const composeBuild = 'test/container/compose-up.test.ts';
 const waitingBrowserSuites = ['test/e2e/lan-graphs.test.ts', 'test/e2e/target-outage-gaps.test.ts'];
-async function containerLane() {
-  const parts = [
-    await phase('containers-build', [composeBuild], {}, true),
-    await phase('containers', [...containerSuites, ...without([composeBuild]), '--no-file-parallelism'], {}, true),
-    await phase('browsers-waiting', [...waitingBrowserSuites, '--no-file-parallelism'], {}, true),
-  ];
+/** Phases one after another in one lane, counted as one. */
+async function lane(...steps) {
+  const parts = [];
+  for (const step of steps) parts.push(await step());
   return {
     status: parts.find((p) => p.status !== 0)?.status ?? 0,
     ...Object.fromEntries(['passed', 'failed', 'skipped'].map((k) => [k, parts.reduce((n, p) => n + p[k], 0)])),
     failures: parts.flatMap((p) => p.failures),
   };
 }
+const containerLane = () =>
+  lane(
+    () => phase('containers-build', [composeBuild], {}, true),
+    () => phase('containers', [...containerSuites, ...without([composeBuild]), '--no-file-parallelism'], {}, true),
+    () => phase('browsers-waiting', [...waitingBrowserSuites, '--no-file-parallelism'], {}, true),
+  );
+const waitingLane = () =>
+  lane(
+    () => phase('waiting', [...waitingSuites, '--no-file-parallelism'], {}, true),
+    () => phase('cluster', [clusterSuites], { HOPWATCH_TEST_STORE: 'postgres' }, true),
+  );
 // HOPWATCH_TEST_PHASES=lanes,alone (a comma list of parallel, lanes, alone, postgres): only those
 // phases, to rerun a part by hand (docs/testing.md); CI runs all four.
 const chosen = new Set((process.env.HOPWATCH_TEST_PHASES ?? 'parallel,lanes,alone,postgres').split(',').map((p) => p.trim()));
 const phases = [];
-if (chosen.has('parallel')) phases.push(await phase('parallel', [...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`])));
+if (chosen.has('parallel')) {
+  phases.push(
+    ...(await Promise.all([
+      phase('parallel', [...[...heavy, clusterSuites].flatMap((d) => ['--exclude', `${d}/**`]), ...without(waitingSuites)]),
+      waitingLane(),
+    ])),
+  );
+}
 if (chosen.has('lanes')) {
   phases.push(
     ...(await Promise.all([
