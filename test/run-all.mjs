@@ -151,9 +151,12 @@ const without = (files) => files.flatMap((f) => ['--exclude', f]);
 // The container lane builds the appliance image once: compose-up first (podman-compose build, as
 // docs/deploy.md says), which keeps its image as the tree's image, then the suites that run it;
 // then, to even the two lanes out, browser suites that mostly wait on live rounds (a minute or
-// more of a trace at its interval, an agent away), one at a time beside the browser lane's.
+// more of a trace at its interval, an agent away, an agent joining), one at a time beside the
+// browser lane's. The image's build took 658 s of the lane in ci59 and 357 s since the arm64
+// Node's brotli went from quality 10 to 8 (lanes measured 2026-11-30 17:44: browsers 1,123 s,
+// the container lane 1,012): two more suites here (about 50 s) even them out again.
 const composeBuild = 'test/container/compose-up.test.ts';
-const waitingBrowserSuites = ['test/e2e/lan-graphs.test.ts', 'test/e2e/target-outage-gaps.test.ts'];
+const waitingBrowserSuites = ['test/e2e/lan-graphs.test.ts', 'test/e2e/target-outage-gaps.test.ts', 'test/e2e/agents.test.ts', 'test/e2e/silent-hop-loss.test.ts'];
 /** Phases one after another in one lane, counted as one. */
 async function lane(...steps) {
   const parts = [];
