@@ -98,7 +98,7 @@ if [ -n "${HOPWATCH_AGENT_BUNDLE_NODE:-}" ]; then
   echo "agent bundle: $out/hopwatch-agent-linux-x64 staged; the server packs it when first asked (Node: $HOPWATCH_AGENT_BUNDLE_NODE)"
 else
   # Packed in the background while the arm64 bundle is made: gzip -9 keeps one core busy for
-  # each (about 30 s one after the other, 17 at once on two cores).
+  # each (30 s one after the other, 16 at once on two cores).
   bundle x64 "$runtime" dist/engine/native/rawsock.node strip &
   x64_job=$!
 fi
