@@ -21,7 +21,7 @@ case "${1:-server}" in
     [ "$#" -gt 0 ] && shift
     # The server's glibc settings and node flags (server/node-flags.ts says why; node-flags.test.ts
     # checks this line).
-    exec env MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=262144 node --initial-old-space-size=64 --max-semi-space-size=8 dist/server/main.js "$@"
+    exec env MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_TRIM_THRESHOLD_=8388608 node --initial-old-space-size=64 --max-semi-space-size=8 dist/server/main.js "$@"
     ;;
   agent)
     shift

@@ -23,14 +23,20 @@ export const ServerNodeFlags: readonly string[] = ['--initial-old-space-size=64'
 // glibc's malloc settings the server runs with, in its environment (glibc reads them when the
 // process starts, so every launcher sets them, as it passes the flags above).
 //
-// MALLOC_MMAP_THRESHOLD_=131072: blocks of 128 KiB and more are mapped on their own and given back
-// to the system when freed. glibc's default threshold slides: it rises to the size of the largest
-// mapped block ever freed (up to 32 MiB), so once DuckDB's results and the recent data's windows
-// have freed a few large buffers, later ones come from the main heap, and its trim threshold
-// (twice the sliding one) keeps that much free at the heap's top. bench:soak measured that as the
-// second hour's RSS growth: the main heap's in-use flat at 83-85 MB while its free space rose
-// from 23.5 to 41.0 MB, one free chunk of 17.3 MB, a single mapped block in the process
-// (docs/benchmarks.md "2026-11-30 06:57-09:38 UTC"). Setting it also stops the sliding.
-// MALLOC_TRIM_THRESHOLD_=262144: the heap's top is given back once 256 KiB of it is free.
-// Measured with both: docs/benchmarks.md "2026-11-30 10:27 UTC", docs/store.md.
-export const ServerMallocEnv: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' };
+// Why fix them at all: glibc's default mmap threshold slides, rising to the size of the largest
+// mapped block ever freed (up to 32 MiB), and its trim threshold with it (twice the sliding one),
+// so once DuckDB's results and the recent data's windows have freed a few large buffers, later ones
+// come from the main heap and that much stays free at its top. bench:soak measured that as the
+// second hour's RSS growth: the main heap's in-use flat at 83-85 MB while its free space rose from
+// 23.5 to 41.0 MB (docs/benchmarks.md "2026-11-30 06:57-09:38 UTC"). Setting either stops the sliding.
+// MALLOC_MMAP_THRESHOLD_=1048576: blocks of 1 MiB and more are mapped on their own and unmapped
+// when freed. At 128 KiB (the first fixed value) the ingest's main thread spent 89-101 ms of CPU
+// per million hop samples against glibc's default 37-41: mapping and faulting in the blocks of
+// 128 KiB to 1 MiB each time; at 1 MiB, 43.
+// MALLOC_TRIM_THRESHOLD_=8388608: the heap's top is given back once 8 MiB of it is free. At 256 KiB
+// the top was given back and taken again under load and the 200-agent delay p99 went to 259-438 ms
+// (goal 300; 131-175 at 8 MiB); at 64 MiB the soak's RSS rose 37 MB an hour (goal 5). At 8 MiB the
+// soak printed every goal met (RSS -9.6 MB/hour after the first hour, the main heap -0.8).
+// Measured: docs/benchmarks.md, Soak "2026-12-01 02:29-04:31 UTC" and Store "mmap 1 MiB with the trim at
+// 16, 32 and 64 MiB"; docs/store.md "DuckDB's memory".
+export const ServerMallocEnv: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '1048576', MALLOC_TRIM_THRESHOLD_: '8388608' };
