@@ -72,6 +72,32 @@ describe('HopHostTally', () => {
     expect(tally.sessionIds()).toEqual([1]);
   });
 
+  it('holds every row the store may not have for reads: taken until committed, closed, open', () => {
+    const tally = new HopHostTally();
+    const seen = (t: number, address: string) => tally.see(4, t, [{ ttl: 1, address, rtt: 1, natDetected: true }]);
+    const held = () => tally.held(4).map((r) => [r.minute, r.address, r.answers, detailsFromText(r.details).NatDetected]);
+    seen(t0, '10.0.0.1');
+    seen(t0 + M, '10.0.0.1'); // closes t0 (details stored)
+    seen(t0 + 2 * M, '10.0.0.1'); // closes t0 + M (same details: null in its row)
+    seen(t0 + 2 * M, '10.0.0.2');
+    expect(held()).toEqual([
+      [t0, '10.0.0.1', 1, true],
+      [t0 + M, '10.0.0.1', 1, true],
+      [t0 + 2 * M, '10.0.0.1', 1, true],
+      [t0 + 2 * M, '10.0.0.2', 1, true],
+    ]);
+    const rows = tally.take();
+    expect(rows[1].details).toBeNull();
+    expect(held()).toHaveLength(4); // being stored: still read from memory
+    tally.committed();
+    expect(held().map((r) => r[0])).toEqual([t0 + 2 * M, t0 + 2 * M]);
+    tally.take([4]);
+    expect(held()).toHaveLength(2); // a finished session's rows until committed, with their details
+    expect(held().every((r) => r[3] === true)).toBe(true);
+    tally.committed();
+    expect(held()).toEqual([]);
+  });
+
   it('gives rows back when the store did not take them', () => {
     const tally = new HopHostTally();
     tally.see(1, t0, [{ ttl: 1, address: '10.0.0.1', rtt: 1 }]);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore } from '../store/testing/test-store.js';
 import type { Store } from '../store/db.js';
 import { hopHostsOfMany } from './repository.js';
-import { HopHostMinuteMs as M } from './tally.js';
+import { hopDetailsOfMany } from './service.js';
+import { HopHostMinuteMs as M, type HopHostRow } from './tally.js';
 
 const t0 = 1_700_000_040_000; // a minute start
 let dir: string;
@@ -82,5 +83,18 @@ describe('hopHostsOfMany', () => {
       [3, '10.0.0.3', 'c'],
       [3, '10.0.0.33', 'cc-2'],
     ]);
+  });
+});
+
+describe('hopDetailsOfMany', () => {
+  it("counts the ingest's rows once while a flush commits them, and the store's before them", async () => {
+    // Session 2's minutes 0-19 are stored; memory holds 18-20: 18 and 19 committed meanwhile
+    // (a flush's rows stay in memory until it returns), 20 the open minute.
+    const held: HopHostRow[] = [18, 19, 20].map((m) => ({ sessionId: 2, hop: 1, address: '10.9.0.1', minute: t0 + m * M, answers: 7, details: '{}' }));
+    const got = await hopDetailsOfMany(store, [{ sessionId: 2, from: t0 + 10 * M, to: t0 + 21 * M }], { openHopHosts: (id) => (id === 2 ? held : []) });
+    expect(got.get(2)?.get(1)?.Hosts.map((h) => [h.Address, h.Samples])).toEqual([['10.9.0.1', 8 * 60 + 3 * 7]]);
+    // Nothing in memory: the store alone.
+    const stored = await hopDetailsOfMany(store, [{ sessionId: 2, from: t0 + 10 * M, to: t0 + 21 * M }], { openHopHosts: () => [] });
+    expect(stored.get(2)?.get(1)?.Hosts[0].Samples).toBe(10 * 60);
   });
 });

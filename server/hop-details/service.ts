@@ -6,8 +6,9 @@ import { detailsFromText } from './details-json.js';
 import { hopHostsOfMany, type HopHostsQuery, type KnownDetails, type StoredHopHost } from './repository.js';
 import { HopHostMinuteMs, type HopHostRow } from './tally.js';
 
-/** Where the open minute comes from (the ingest pipeline). */
+/** Where the minutes not stored yet come from (the ingest pipeline). */
 export interface OpenHopHosts {
+  /** A session's rows the store may not have yet, oldest minute first (tally.ts held()). */
   openHopHosts(sessionId: number): HopHostRow[];
   /** The latest details the ingest stored per address of a running session (repository.ts KnownDetails). */
   latestHopDetails?: KnownDetails;
@@ -23,11 +24,22 @@ export async function hopDetailsOf(q: Queryable, sessionId: number, from: number
  * the stored minutes in one statement: per session, what hopDetailsOf answers (for `hop`).
  */
 export async function hopDetailsOfMany(q: Queryable, queries: HopHostsQuery[], open?: OpenHopHosts): Promise<Map<number, Map<number, HopDetails>>> {
-  const stored = await hopHostsOfMany(q, queries, open?.latestHopDetails);
+  // The rows in memory are taken before the store is read, and the store is read only before
+  // their first minute: a flush that commits some of them meanwhile (its rows stay in memory
+  // until then) counts them once. A session's minutes reach the store in order, each whole in
+  // one flush, so the store has every minute before that one and memory every one from it.
+  // (A server restarted within a minute stored that minute's first part at its stop: a read
+  // leaves that part out until the minute closes and its second part is stored beside it.)
+  const held = new Map(queries.map((x) => [x.sessionId, open?.openHopHosts(x.sessionId) ?? []]));
+  const storedQueries = queries.map((x) => {
+    const rows = held.get(x.sessionId)!;
+    return rows.length ? { ...x, to: Math.min(x.to, Math.min(...rows.map((r) => r.minute))) } : x;
+  });
+  const stored = await hopHostsOfMany(q, storedQueries, open?.latestHopDetails);
   const out = new Map<number, Map<number, HopDetails>>();
   for (const x of queries) {
     const first = Math.floor(x.from / HopHostMinuteMs) * HopHostMinuteMs;
-    const live = (open?.openHopHosts(x.sessionId) ?? []).filter((r) => r.minute >= first && r.minute < x.to && (!x.hop || r.hop === x.hop));
+    const live = held.get(x.sessionId)!.filter((r) => r.minute >= first && r.minute < x.to && (!x.hop || r.hop === x.hop));
     out.set(x.sessionId, mergeHopHosts(stored.get(x.sessionId) ?? [], live));
   }
   return out;

@@ -49,6 +49,8 @@ const isAnswer = (h: HopSeen) => !!h.address && !isSpecialLatency(h.rtt);
 export class HopHostTally {
   private readonly sessions = new Map<number, SessionTally>();
   private closed: HopHostRow[] = [];
+  /** The rows of the last take() until the store has them (committed()), with full details, for reads. */
+  private taken: HopHostRow[] = [];
 
   /** Counts a round's answering hops (timeouts and hops not probed have no address). */
   see(sessionId: number, time: number, hops: readonly HopSeen[]): void {
@@ -80,15 +82,18 @@ export class HopHostTally {
 
   /** The rows of closed minutes, and every open one of `finishing` sessions (then forgotten). */
   take(finishing: Iterable<number> = []): HopHostRow[] {
-    for (const id of finishing) {
-      const s = this.sessions.get(id);
-      if (!s) continue;
-      this.close(id, s);
-      this.sessions.delete(id);
-    }
+    const done = [...finishing].filter((id) => this.sessions.has(id));
+    for (const id of done) this.close(id, this.sessions.get(id)!);
     const rows = this.closed;
     this.closed = [];
+    this.taken = rows.map((r) => this.withDetails(r));
+    for (const id of done) this.sessions.delete(id);
     return rows;
+  }
+
+  /** The store has the rows of the last take(): reads find them there. */
+  committed(): void {
+    this.taken = [];
   }
 
   /** The sessions with an open minute. */
@@ -98,6 +103,7 @@ export class HopHostTally {
 
   /** Rows taken but not stored (the flush failed): they go with the next take(). */
   giveBack(rows: HopHostRow[]): void {
+    this.taken = [];
     this.closed = rows.concat(this.closed);
   }
 
@@ -117,6 +123,23 @@ export class HopHostTally {
     return [...s.counters.values()].flatMap((byAddress) =>
       [...byAddress.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details })),
     );
+  }
+
+  /**
+   * Every row of a session the store may not have yet, oldest minute first, for reads: those
+   * being stored (the last take()), the closed minutes waiting for a flush, the open minute.
+   * A read of the open minute alone missed the minute just closed until its flush committed:
+   * a hop that had not answered yet in the new minute had no details at all (CI,
+   * test/api/hop-details.test.ts).
+   */
+  held(sessionId: number): HopHostRow[] {
+    const waiting = this.closed.filter((r) => r.sessionId === sessionId).map((r) => this.withDetails(r));
+    return this.taken.filter((r) => r.sessionId === sessionId).concat(waiting, this.open(sessionId));
+  }
+
+  /** A closed row with its details text (null in the row: the one last stored for its address). */
+  private withDetails(r: HopHostRow): HopHostRow {
+    return r.details !== null ? r : { ...r, details: this.sessions.get(r.sessionId)?.stored.get(`${r.hop} ${r.address}`)?.details ?? null };
   }
 
   private close(sessionId: number, s: SessionTally): void {

@@ -361,9 +361,9 @@ export class IngestPipeline {
     this.hopHosts.see(sessionId, time, hops);
   }
 
-  /** The open minute's hop hosts of a session (not stored yet), for reads. */
+  /** The hop hosts rows of a session the store may not have yet (tally.ts held()), for reads. */
   openHopHosts(sessionId: number): HopHostRow[] {
-    return this.hopHosts.open(sessionId);
+    return this.hopHosts.held(sessionId);
   }
 
   /** The latest hop details texts handed to the store for a session, by `${hop} ${address}` (hop-details/repository.ts KnownDetails). */
@@ -446,6 +446,7 @@ export class IngestPipeline {
     let finishing: Set<number>;
     try {
       finishing = await this.flushSamples(raw, hosts, hopHosts);
+      this.hopHosts.committed();
       for (const w of waiters) w.resolve();
     } catch (err) {
       this.hopHosts.giveBack(hopHosts);
