@@ -91,6 +91,7 @@ describe('HopHostTally', () => {
     expect(held()).toHaveLength(4); // being stored: still read from memory
     tally.committed();
     expect(held().map((r) => r[0])).toEqual([t0 + 2 * M, t0 + 2 * M]);
+    expect(tally.held(4).every((r) => r.open)).toBe(true); // the open minute's rows say so
     tally.take([4]);
     expect(held()).toHaveLength(2); // a finished session's rows until committed, with their details
     expect(held().every((r) => r[3] === true)).toBe(true);

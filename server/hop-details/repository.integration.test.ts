@@ -90,9 +90,14 @@ describe('hopDetailsOfMany', () => {
   it("counts the ingest's rows once while a flush commits them, and the store's before them", async () => {
     // Session 2's minutes 0-19 are stored; memory holds 18-20: 18 and 19 committed meanwhile
     // (a flush's rows stay in memory until it returns), 20 the open minute.
-    const held: HopHostRow[] = [18, 19, 20].map((m) => ({ sessionId: 2, hop: 1, address: '10.9.0.1', minute: t0 + m * M, answers: 7, details: '{}' }));
+    const held: HopHostRow[] = [18, 19, 20].map((m) => ({ sessionId: 2, hop: 1, address: '10.9.0.1', minute: t0 + m * M, answers: 7, details: '{}', open: m === 20 }));
     const got = await hopDetailsOfMany(store, [{ sessionId: 2, from: t0 + 10 * M, to: t0 + 21 * M }], { openHopHosts: (id) => (id === 2 ? held : []) });
     expect(got.get(2)?.get(1)?.Hosts.map((h) => [h.Address, h.Samples])).toEqual([['10.9.0.1', 8 * 60 + 3 * 7]]);
+    // Restarted within minute 19, which the store holds a part of: memory's open minute is
+    // counted beside it (the store has none of its answers from this process).
+    const reopened: HopHostRow[] = [{ sessionId: 2, hop: 1, address: '10.9.0.1', minute: t0 + 19 * M, answers: 7, details: '{}', open: true }];
+    const afterRestart = await hopDetailsOfMany(store, [{ sessionId: 2, from: t0 + 10 * M, to: t0 + 21 * M }], { openHopHosts: () => reopened });
+    expect(afterRestart.get(2)?.get(1)?.Hosts[0].Samples).toBe(10 * 60 + 7);
     // Nothing in memory: the store alone.
     const stored = await hopDetailsOfMany(store, [{ sessionId: 2, from: t0 + 10 * M, to: t0 + 21 * M }], { openHopHosts: () => [] });
     expect(stored.get(2)?.get(1)?.Hosts[0].Samples).toBe(10 * 60);

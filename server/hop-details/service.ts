@@ -25,15 +25,17 @@ export async function hopDetailsOf(q: Queryable, sessionId: number, from: number
  */
 export async function hopDetailsOfMany(q: Queryable, queries: HopHostsQuery[], open?: OpenHopHosts): Promise<Map<number, Map<number, HopDetails>>> {
   // The rows in memory are taken before the store is read, and the store is read only before
-  // their first minute: a flush that commits some of them meanwhile (its rows stay in memory
-  // until then) counts them once. A session's minutes reach the store in order, each whole in
-  // one flush, so the store has every minute before that one and memory every one from it.
-  // (A server restarted within a minute stored that minute's first part at its stop: a read
-  // leaves that part out until the minute closes and its second part is stored beside it.)
+  // the first closed minute among them: a flush that commits some of them meanwhile (its rows
+  // stay in memory until then) counts them once. A session's closed minutes reach the store in
+  // order, each whole in one flush, so the store has every minute before that one and memory
+  // every one from it. The open minute is never stored from memory while it is open: the
+  // store's rows of it are answers from before a restart within that minute, counted beside
+  // memory's. (Once that minute closes, its part from before the restart is left out of reads
+  // until the flush that stores the rest of it.)
   const held = new Map(queries.map((x) => [x.sessionId, open?.openHopHosts(x.sessionId) ?? []]));
   const storedQueries = queries.map((x) => {
-    const rows = held.get(x.sessionId)!;
-    return rows.length ? { ...x, to: Math.min(x.to, Math.min(...rows.map((r) => r.minute))) } : x;
+    const closed = held.get(x.sessionId)!.filter((r) => !r.open);
+    return closed.length ? { ...x, to: Math.min(x.to, Math.min(...closed.map((r) => r.minute))) } : x;
   });
   const stored = await hopHostsOfMany(q, storedQueries, open?.latestHopDetails);
   const out = new Map<number, Map<number, HopDetails>>();

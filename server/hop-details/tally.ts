@@ -25,6 +25,8 @@ export interface HopHostRow {
   answers: number;
   /** Null when the details are those of the address's previous row. */
   details: string | null;
+  /** Set on the open minute's rows (held()): the store has none of that minute's answers counted here. */
+  open?: boolean;
 }
 
 interface Counter {
@@ -121,7 +123,7 @@ export class HopHostTally {
     const s = this.sessions.get(sessionId);
     if (!s) return [];
     return [...s.counters.values()].flatMap((byAddress) =>
-      [...byAddress.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details })),
+      [...byAddress.values()].map((c) => ({ sessionId, hop: c.hop, address: c.address, minute: s.minute, answers: c.answers, details: c.details, open: true })),
     );
   }
 
