@@ -172,6 +172,7 @@ try {
   log(`server memory with ${CLIENTS} consoles: ${rss.toFixed(0)} MB RSS, heap after GC ${heap.toFixed(1)} MB; per console: RSS ${kb(rss - idle.rss)} KB, heap ${kb(heap - idle.heap)} KB`);
 
   const cpu1 = cpuSeconds(server.appliance.server.pid);
+  const consolesCpu1 = consolesCpu();
   const w0 = Date.now();
   await server.v8.evaluate(`performance.clearMarks(${JSON.stringify(FanoutMarkName)})`);
   // The server's event-loop delay while the events go out (a fan-out's writes hold the loop).
@@ -184,6 +185,8 @@ try {
   }
   await askAll({ op: 'measure', on: false });
   const cpuShare = (cpuSeconds(server.appliance.server.pid) - cpu1) / ((Date.now() - w0) / 1000);
+  const consolesSeconds = consolesCpu() - consolesCpu1;
+  const consolesShare = consolesSeconds / ((Date.now() - w0) / 1000);
   const fanouts = await server.v8.evaluate(`performance.getEntriesByName(${JSON.stringify(FanoutMarkName)}).map((m) => m.detail)`);
   const receipts = (await askAll({ op: 'receipts' })).flatMap((r) => r.receipts);
   const loop = await server.v8.evaluate(`(() => { const h = globalThis.benchLoopDelay; h.disable(); return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 }; })()`);
@@ -198,6 +201,8 @@ try {
   log(`  consoles: WebSocket message event -> SignalR handler called: ${ms(split.parse)}`);
   log(`server event-loop delay meanwhile: ${ms(loop)}`);
   log(`server CPU ${(cpuShare * 100).toFixed(1)}% of one core; ${rssOf(server.appliance.server.pid).toFixed(0)} MB RSS (peak ${peak.toFixed(0)} MB); ${hostLoad()}`);
+  // The consoles share the server's cores: what they spend receiving is what the writes wait for.
+  log(`the consoles' processes meanwhile: ${(consolesShare * 100).toFixed(1)}% of one core, ${((consolesSeconds * 1e6) / Math.max(1, split.total.n)).toFixed(0)} us of CPU per HostUpdated received`);
 
   if (RESTART) {
     await askAll({ op: 'restarting' });

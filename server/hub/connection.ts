@@ -156,10 +156,28 @@ export class HubConnection<P> {
     this.write(text, bytes, encoded);
   }
 
-  /** A queued fan-out's frame, in its turn; then what was held behind it, when nothing more is owed. */
-  sendOwed(text: string, bytes: number, encoded: Buffer): void {
+  /**
+   * The descriptor a fan-out may write its frame to directly, in this connection's turn, or -1
+   * (server/hub/direct-writes.ts): only with nothing held or queued ahead of the frame.
+   */
+  directFd(bytes: number): number {
+    if (this.state !== 'handshaken' || !this.transport?.directFd) return -1;
+    return this.transport.directFd(bytes);
+  }
+
+  /**
+   * A queued fan-out's frame, in its turn; then what was held behind it, when nothing more is
+   * owed. `written`: the bytes of `frame` a direct write already put on the socket (its rest
+   * is queued first; none: the frame goes as any other).
+   */
+  sendOwed(text: string, bytes: number, encoded: Buffer, frame?: Buffer, written = 0): void {
     this.owed--;
-    this.write(text, bytes, encoded);
+    if (frame && written > 0 && this.transport?.afterDirect) {
+      this.transport.afterDirect(written, frame);
+      this.lastSentAt = Date.now();
+    } else {
+      this.write(text, bytes, encoded);
+    }
     if (this.owed > 0 || this.held.length === 0) return;
     const held = this.held;
     this.held = [];

@@ -6,6 +6,7 @@ import { type ArgsValidator, compileArgs } from './arguments.js';
 import type { Audience, HubBackplane } from './backplane.js';
 import { type ConnectionHost, HubConnection } from './connection.js';
 import { type HubCallContext, type HubDefinition, HubError, type HubLogger } from './definition.js';
+import { type DirectWriter, directWriterFromEnv, textFrame } from './direct-writes.js';
 import { type FanoutProbe, fanoutProbeFromEnv, preciseNow } from './fanout-probe.js';
 import {
   completionErrorFrame,
@@ -48,6 +49,12 @@ export interface HubOptions {
    * for all their writes at once (docs/hub.md "5,000 consoles").
    */
   fanoutSliceConnections?: number;
+  /**
+   * Writes a fan-out's frame to its WebSocket connections on several threads at once
+   * (server/hub/direct-writes.ts). Default: the environment's (on where the addon is built,
+   * off with HOPWATCH_HUB_DIRECT_WRITES=0); undefined: every frame through ws.
+   */
+  directWriter?: DirectWriter;
 }
 
 /** A send still being written, a slice of its connections per turn of the event loop. */
@@ -57,6 +64,8 @@ interface Fanout<C> {
   readonly text: string;
   readonly bytes: number;
   readonly encoded: Buffer;
+  /** encoded as a WebSocket frame, made for the first slice that writes directly. */
+  frame: Buffer | undefined;
   readonly askedAt: number;
   firstWriteAt: number;
 }
@@ -101,6 +110,10 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
   private readonly publicMessage: (error: unknown) => string | undefined;
   private readonly fanoutProbe: FanoutProbe | undefined;
   private readonly fanoutSlice: number;
+  private readonly directWriter: DirectWriter | undefined;
+  /** Per slice, reused: the descriptors written directly, and each target's index among them (-1: not). */
+  private readonly directFds: number[] = [];
+  private readonly directIndex: number[] = [];
   /** Sends being written, oldest first: every connection gets them in the order they were made. */
   private readonly fanouts: Fanout<HubConnection<P>>[] = [];
   private fanoutScheduled = false;
@@ -127,6 +140,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     this.publicMessage = options.publicMessage ?? defaultPublicMessage;
     this.fanoutProbe = 'fanoutProbe' in options ? options.fanoutProbe : fanoutProbeFromEnv();
     this.fanoutSlice = Math.max(1, options.fanoutSliceConnections ?? DefaultFanoutSlice);
+    this.directWriter = 'directWriter' in options ? options.directWriter : directWriterFromEnv();
     for (const [name, method] of Object.entries(definition.methods)) {
       this.validators.set(name, typeof method.args === 'function' ? method.args : compileArgs(name, method.args));
     }
@@ -189,7 +203,7 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     }
     // Serialised and encoded once for the whole fan-out.
     const encoded = Buffer.from(text);
-    this.fanouts.push({ targets, next: 0, text, bytes: encoded.length, encoded, askedAt, firstWriteAt: 0 });
+    this.fanouts.push({ targets, next: 0, text, bytes: encoded.length, encoded, frame: undefined, askedAt, firstWriteAt: 0 });
     // Nothing ahead of it: its first slice goes out now (a small send entirely). Behind
     // another, it waits its turn, so no connection gets it before the earlier one.
     if (this.fanouts.length === 1) this.writeFanouts();
@@ -208,18 +222,23 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
     while (budget > 0 && this.fanouts.length > 0) {
       const f = this.fanouts[0]!;
       const end = Math.min(f.targets.length, f.next + budget);
+      const written = this.writeDirect(f, end);
+      if (probe && f.next === 0 && written) f.firstWriteAt = preciseNow();
       for (let i = f.next; i < end; i++) {
         const connection = f.targets[i]!;
-        // Closed since the send: nothing more goes to it (its Close frame was its last).
-        if (connection.state === 'handshaken') {
+        const k = written ? this.directIndex[i - f.next]! : -1;
+        // Closed since the send: nothing more goes to it (its Close frame was its last). A frame
+        // written directly is completed all the same, so its socket never carries half a frame.
+        if (k >= 0 || connection.state === 'handshaken') {
           try {
-            connection.sendOwed(f.text, f.bytes, f.encoded);
+            if (k >= 0) connection.sendOwed(f.text, f.bytes, f.encoded, f.frame, written![k]!);
+            else connection.sendOwed(f.text, f.bytes, f.encoded);
           } catch (err) {
             // One connection's failure must not stall every later send queued behind this one.
             this.log.error({ err, connectionId: connection.id }, 'hub send failed');
           }
         }
-        if (probe && i === 0) f.firstWriteAt = preciseNow();
+        if (probe && i === 0 && !written) f.firstWriteAt = preciseNow();
       }
       budget -= end - f.next;
       f.next = end;
@@ -232,6 +251,28 @@ export class Hub<P, E extends EventMap = Record<string, unknown[]>> implements C
       setImmediate(this.writeFanouts);
     }
   };
+
+  /**
+   * Writes the frame of f to the connections of the slice [f.next, end) that can take it
+   * directly, all at once on the writer's threads; returns the bytes each took (indexed by
+   * directIndex), or undefined when none was written so. Nothing else runs meanwhile, so the
+   * caller then queues, in each connection's turn, whatever a socket did not take.
+   */
+  private writeDirect(f: Fanout<HubConnection<P>>, end: number): Int32Array | undefined {
+    const writer = this.directWriter;
+    if (!writer) return undefined;
+    const fds = this.directFds;
+    const index = this.directIndex;
+    fds.length = 0;
+    index.length = 0;
+    for (let i = f.next; i < end; i++) {
+      const fd = f.targets[i]!.directFd(f.bytes);
+      index.push(fd >= 0 ? fds.push(fd) - 1 : -1);
+    }
+    if (fds.length === 0) return undefined;
+    f.frame ??= textFrame(f.encoded);
+    return writer.writeAll(fds, f.frame);
+  }
 
   private proxy(audience: Audience | undefined, select: () => Iterable<HubConnection<P>>): ClientProxy<E> {
     return {

@@ -12,6 +12,14 @@ export interface Transport {
    * is instead of encoding the text again for each of thousands of connections).
    */
   send(text: string, bytes: number, encoded?: Buffer): boolean;
+  /**
+   * WebSockets: the socket's descriptor when a fan-out's frame of `bytes` payload bytes may be
+   * written to it directly right now (open, nothing queued ahead of it, plain TCP), else -1
+   * (server/hub/direct-writes.ts).
+   */
+  directFd?(bytes: number): number;
+  /** After a direct write that took `written` (> 0) bytes of `frame`: queues the rest, if any. */
+  afterDirect?(written: number, frame: Buffer): void;
   /** Frames already queued still go out (best effort), then the transport ends. */
   end(reason: 'normal' | 'error'): void;
   /** Drops frames not yet delivered, so a final Close frame fits under the limit. */
