@@ -10,6 +10,7 @@
 #include <node_api.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -17,24 +18,33 @@
 // Below this many sockets a thread costs more to start than it saves.
 #define MIN_PER_THREAD 64
 #define MAX_THREADS 8
+// Sockets a thread takes at a time. The threads take turns from one counter rather than a
+// fixed share each: a thread the scheduler leaves waiting (the host's other processes want the
+// same cores) holds back at most this many, the others write the rest.
+#define CHUNK 16
 
 typedef struct {
   const int32_t *fds;
   int32_t *written;
-  size_t from, to;
+  size_t count;
+  _Atomic size_t next;
   const uint8_t *frame;
   size_t length;
-} Share;
+} Job;
 
-static void *write_share(void *arg) {
-  const Share *s = arg;
-  for (size_t i = s->from; i < s->to; i++) {
-    ssize_t n;
-    do n = send(s->fds[i], s->frame, s->length, MSG_DONTWAIT | MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    s->written[i] = n >= 0 ? (int32_t)n : -errno;
+static void *write_chunks(void *arg) {
+  Job *job = arg;
+  for (;;) {
+    size_t from = atomic_fetch_add(&job->next, CHUNK);
+    if (from >= job->count) return NULL;
+    size_t to = from + CHUNK < job->count ? from + CHUNK : job->count;
+    for (size_t i = from; i < to; i++) {
+      ssize_t n;
+      do n = send(job->fds[i], job->frame, job->length, MSG_DONTWAIT | MSG_NOSIGNAL);
+      while (n < 0 && errno == EINTR);
+      job->written[i] = n >= 0 ? (int32_t)n : -errno;
+    }
   }
-  return NULL;
 }
 
 static napi_value fail(napi_env env, const char *message) {
@@ -78,24 +88,14 @@ static napi_value write_all(napi_env env, napi_callback_info info) {
   if (threads > MAX_THREADS) threads = MAX_THREADS;
   if ((size_t)threads > useful) threads = (int32_t)useful;
   if (threads < 1) threads = 1;
-  Share shares[MAX_THREADS];
+  Job job = {fds, written, count, 0, frame, length};
   pthread_t ids[MAX_THREADS];
   int started[MAX_THREADS] = {0};
-  size_t per = (count + (size_t)threads - 1) / (size_t)threads;
-  for (int32_t t = 0; t < threads; t++) {
-    size_t from = per * (size_t)t, to = from + per;
-    if (from > count) from = count;
-    if (to > count) to = count;
-    shares[t] = (Share){fds, written, from, to, frame, length};
-  }
-  // The calling thread writes the first share; a helper that cannot start leaves its share
-  // to the calling thread too.
-  for (int32_t t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, write_share, &shares[t]) == 0;
-  write_share(&shares[0]);
-  for (int32_t t = 1; t < threads; t++) {
+  // The calling thread writes too; a helper that cannot start leaves its part to the others.
+  for (int32_t t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, write_chunks, &job) == 0;
+  write_chunks(&job);
+  for (int32_t t = 1; t < threads; t++)
     if (started[t]) pthread_join(ids[t], NULL);
-    else write_share(&shares[t]);
-  }
   return NULL;
 }
 
