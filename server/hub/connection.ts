@@ -158,7 +158,8 @@ export class HubConnection<P> {
 
   /**
    * The descriptor a fan-out may write its frame to directly, in this connection's turn, or -1
-   * (server/hub/direct-writes.ts): only with nothing held or queued ahead of the frame.
+   * (server/hub/direct-writes.ts): only when its socket has nothing queued ahead of the frame
+   * (frames held behind a fan-out follow it, as ever).
    */
   directFd(bytes: number): number {
     if (this.state !== 'handshaken' || !this.transport?.directFd) return -1;
