@@ -13,7 +13,7 @@ import { startAppliance, type Appliance } from '../support/appliance.js';
 import { buildTopology, type Topology } from '../netns/topology.js';
 import { asRoot } from '../netns/rounds.js';
 import { dataDirWithEngineSettings } from '../support/engine-settings.js';
-import { openBrowser, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
+import { openBrowser, settledBox, signInWithForm, startTraceFromEntry, type Browser } from '../support/browser.js';
 
 const shots = resolve(import.meta.dirname, '../../test-results');
 const password = 'Summary-screen-pw-1';
@@ -176,7 +176,7 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     const before = await links();
     // No row is selected on a summary screen until the user picks one (spec 2 section 4).
     expect(await page.getByRole('button', { name: /Release Focus/ }).count()).toBe(0);
-    const box = (await page.getByTestId('trace-grid').boundingBox())!;
+    const box = await settledBox(page, page.getByTestId('trace-grid'));
     await page.mouse.click(box.x + 120, box.y + 34 + 15);
     await page.getByRole('button', { name: /Release Focus/ }).waitFor({ timeout: 5000 });
     await page.getByRole('button', { name: 'More trace commands' }).click();
@@ -199,7 +199,7 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
     const stored = () => page.evaluate(() => localStorage.getItem('default_summary_sort_order'));
     await expect.poll(headers, { timeout: 10_000 }).toContain('Name ▲'); // the default: DNSName ascending
     // The Avg header in the default widths of a fresh profile: PL% 60, IP 130, Name 220, then Avg.
-    const box = (await page.getByTestId('trace-grid').boundingBox())!;
+    const box = await settledBox(page, page.getByTestId('trace-grid'));
     const avgX = box.x + 60 + 130 + 220 + 30;
     await page.mouse.click(avgX, box.y + 17);
     await expect.poll(headers, { timeout: 5000 }).toContain('Avg ▲');
@@ -229,7 +229,7 @@ describe.skipIf(!asRoot)('summaries and the home container in Chromium', () => {
 
   it('removes a target from the summary through the row menu', async () => {
     const grid = page.getByTestId('trace-grid');
-    const box = (await grid.boundingBox())!;
+    const box = await settledBox(page, grid);
     // The first data row: under the 34 px header, rows 30 px high.
     await page.mouse.click(box.x + 120, box.y + 34 + 15, { button: 'right' });
     const menu = page.getByRole('menu');

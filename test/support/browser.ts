@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export interface Browser {
   context: BrowserContext;
@@ -52,4 +52,20 @@ export async function startTraceFromEntry(page: Page, interval: string, target: 
   const entry = page.getByPlaceholder('Enter target name or IP');
   await entry.fill(target);
   await entry.press('Enter');
+}
+
+/**
+ * A locator's box once the page has stopped moving it (two reads two frames apart agree), for a
+ * click at an offset in a canvas-drawn grid: a box read while the page still lays out (a bar
+ * above the grid appearing a moment later) sends the click somewhere else, e.g. onto the header.
+ */
+export async function settledBox(page: Page, locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let before = await locator.boundingBox();
+  for (let i = 0; i < 100; i++) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const now = await locator.boundingBox();
+    if (now && before && now.x === before.x && now.y === before.y && now.width === before.width && now.height === before.height) return now;
+    before = now;
+  }
+  throw new Error('the element kept moving (or never appeared)');
 }
