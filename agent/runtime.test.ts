@@ -68,3 +68,40 @@ describe('AgentRuntime: one trace per id', () => {
     expect(running()).toEqual([]);
   });
 });
+
+describe('AgentRuntime: a trace started again', () => {
+  /** A trace whose rounds the test emits, and which emits its stop marker at stop, as the engine's do. */
+  class EmittingTrace extends EventEmitter {
+    constructor(readonly options: TraceOptions) {
+      super();
+    }
+    round(time: number, marker?: 'stop'): void {
+      this.emit('round', { time, index: 0, target: this.options.target, reachedTarget: true, hops: [], ...(marker ? { marker } : {}) });
+    }
+    async stop(): Promise<void> {
+      this.round(1001, 'stop');
+    }
+  }
+
+  it('starts after the stopped one (startAfter: its newest round time, its stop marker), and afresh after a stop', async () => {
+    const started: EmittingTrace[] = [];
+    const sink: AgentSink = { round: () => undefined, routeChange: () => undefined, targetResolved: () => undefined, traceError: () => undefined };
+    const rt = new AgentRuntime(sink, (options) => {
+      const t = new EmittingTrace(options);
+      started.push(t);
+      return t as unknown as TraceHandle;
+    });
+    await rt.run(spec('a'));
+    expect(started[0].options.startAfter).toBeUndefined();
+    started[0].round(1000);
+    await rt.run(spec('a'));
+    expect(started[1].options.startAfter).toBe(1001);
+    // A round in flight at a pause ends after its marker: an older time does not move it back.
+    started[1].round(900);
+    await rt.run(spec('a'));
+    expect(started[2].options.startAfter).toBe(1001);
+    await rt.stop(7);
+    await rt.run(spec('a'));
+    expect(started[3].options.startAfter).toBeUndefined();
+  });
+});

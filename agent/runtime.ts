@@ -34,6 +34,11 @@ export class AgentRuntime {
   private readonly traces = new Map<number, TraceHandle>();
   /** Per trace id, the end of the starts and stops asked for so far (see run). */
   private readonly turns = new Map<number, Promise<void>>();
+  /**
+   * Per trace id, the newest round time its traces emitted, kept over a start again (run) so the
+   * new trace starts after the stopped one's stop marker, never in its millisecond (TraceOptions.startAfter).
+   */
+  private readonly lastTimes = new Map<number, number>();
 
   constructor(
     private readonly sink: AgentSink,
@@ -67,9 +72,12 @@ export class AgentRuntime {
       target: spec.target,
       intervalSeconds: spec.intervalMs / 1000,
       finalHopOnly: spec.finalHopOnly,
+      startAfter: this.lastTimes.get(spec.traceId),
     });
     const id = spec.traceId;
     handle.on('round', (round) => {
+      const last = this.lastTimes.get(id);
+      if (last === undefined || round.time > last) this.lastTimes.set(id, round.time);
       // A failed commit is reported by the sink itself; the trace goes on.
       try {
         this.sink.round(id, round)?.catch((err: Error) => this.sink.traceError(id, err));
@@ -114,7 +122,10 @@ export class AgentRuntime {
   }
 
   stop(traceId: number): Promise<void> {
-    return this.inTurn(traceId, () => this.stopNow(traceId));
+    return this.inTurn(traceId, async () => {
+      await this.stopNow(traceId);
+      this.lastTimes.delete(traceId);
+    });
   }
 
   /** Runs `op` after the operations on this trace id already asked for. */

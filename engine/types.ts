@@ -48,6 +48,11 @@ export interface TraceOptions {
   reverseLookup?: (address: string) => Promise<string | null>;
   /** Replace the forward lookup of a DNS-name target. */
   resolveName?: (name: string, family: 4 | 6 | undefined) => Promise<string>;
+  /**
+   * Wall ms of the newest round an earlier trace of the same session emitted (a trace started
+   * again): this trace's rounds and markers all come after it, never in its millisecond.
+   */
+  startAfter?: number;
 }
 
 /** What answered a hop's probe. */
@@ -108,7 +113,11 @@ export interface TraceRound {
   reachedTarget: boolean;
   /** Hops from firstTtl to the end of the path. */
   hops: TraceHop[];
-  /** Set on the marker rounds emitted at stop/pause ('stop') and resume ('start'): every hop carries LatencyCode.StopStart. */
+  /**
+   * Set on the marker rounds emitted at stop/pause ('stop') and resume ('start'): every hop carries LatencyCode.StopStart.
+   * A trace's rounds, markers included, have times of their own, rising in the order emitted,
+   * except a round in flight at a pause, which ends after the pause's marker (still a time of its own).
+   */
   marker?: 'stop' | 'start';
 }
 
@@ -151,7 +160,7 @@ export interface TraceHandle {
   stop(): Promise<void>;
 }
 
-export type ResolvedTraceOptions = Required<Omit<TraceOptions, 'family' | 'reverseLookup' | 'resolveName' | 'sourceInterface'>> & {
+export type ResolvedTraceOptions = Required<Omit<TraceOptions, 'family' | 'reverseLookup' | 'resolveName' | 'sourceInterface' | 'startAfter'>> & {
   family: 4 | 6 | undefined;
   sourceInterface: string | null;
 };

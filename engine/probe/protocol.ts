@@ -57,6 +57,8 @@ export interface TraceSpec {
    * retarget (path-mtu.ts); a probe longer than this is sent as fragments. Unset: never fragment.
    */
   mtu?: number;
+  /** Wall ms before which no round starts (the trace session's newest time + 1: see TraceRound.marker). */
+  notBefore?: number;
 }
 
 export type TraceCommand =
@@ -66,7 +68,8 @@ export type TraceCommand =
   | { op: 'interval'; id: number; intervalMs: number }
   | { op: 'finalHopOnly'; id: number; on: boolean }
   | { op: 'pause'; id: number }
-  | { op: 'resume'; id: number }
+  /** notBefore: as TraceSpec's, after the resume's marker. */
+  | { op: 'resume'; id: number; notBefore?: number }
   /** Answered by 'stopped' once no round of the trace is in flight any more. */
   | { op: 'stop'; id: number }
   /** Answered by 'waiting': the TTLs whose newest probe has neither answered nor timed out. */

@@ -93,6 +93,8 @@ interface Loop {
   probesInFlight: number;
   onFailed: RoundFailed;
   lastRoundStart: number;
+  /** Wall ms before which no round starts (TraceSpec.notBefore; a resume's moves it). */
+  notBefore: number;
   nextSeq: number;
   /**
    * The network runs this trace's rounds itself (the addon: no JavaScript per round); null:
@@ -188,7 +190,8 @@ export class TraceLoops {
         if (loop.state !== 'paused') return;
         loop.state = 'running';
         // Rounds still in flight from before the pause end on their own.
-        this.schedule(loop, this.clock.wallMs());
+        if (cmd.notBefore !== undefined) loop.notBefore = cmd.notBefore;
+        this.schedule(loop, Math.max(this.clock.wallMs(), loop.notBefore));
         return;
       case 'stop':
         this.clearTimer(loop);
@@ -244,6 +247,7 @@ export class TraceLoops {
       probesInFlight: 0,
       onFailed: (err) => this.fail(loop, err),
       lastRoundStart: 0,
+      notBefore: spec.notBefore ?? 0,
       nextSeq: 1,
       native: null,
       nativeTtls: null,
@@ -295,6 +299,8 @@ export class TraceLoops {
 
   private run(loop: Loop, byTicker = false): void {
     if (loop.state !== 'running') return;
+    // Not in the millisecond of the session's last marker (a timer may fire a little early).
+    if (!byTicker && this.clock.wallMs() < loop.notBefore) return this.schedule(loop, loop.notBefore);
     if (loop.native) {
       if (this.flushTimer && this.windowPassed(this.clock.wallMs())) this.flush();
       this.syncTtls(loop);

@@ -30,6 +30,12 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   /** What the rounds showed of the path, for the stop/start marker rounds. */
   private pathLength: number | null = null;
   private readonly lastAddress = new Map<number, string>();
+  /**
+   * The newest time emitted (or options.startAfter). Markers are placed after it, so no two of
+   * the trace's rounds share a millisecond: the server takes a round in the millisecond of one
+   * it has as that round again (a resent batch), and dropped a marker or the round beside it.
+   */
+  private lastTime: number;
   private readonly names: ReverseDnsCache | null;
   private readonly owners: HopOwnerDatabase | null;
   private readonly resolveName: NameResolver;
@@ -39,6 +45,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     super();
     this.options = resolveTraceOptions(input);
     this.resolveName = input.resolveName ?? systemResolveName;
+    this.lastTime = input.startAfter ?? -Infinity;
     this.owners = this.options.hopOwners ? sharedHopOwners() : null;
     this.names = !this.options.reverseDns ? null : input.reverseLookup ? new ReverseDnsCache(input.reverseLookup) : sharedReverseDns();
     // Start on the next tick so that the caller can attach listeners first.
@@ -78,6 +85,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       maxTtl: o.maxTtl,
       finalHopOnly: o.finalHopOnly,
       dscp: o.dscp,
+      ...this.notBefore(),
     };
     this.roundsId = this.backend.link.startTraceRounds(spec, this);
   }
@@ -118,6 +126,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
       }),
     };
     for (const change of report.routeChanges) this.emit('routeChange', { time: report.time, ...change });
+    if (report.time > this.lastTime) this.lastTime = report.time;
     this.emit('round', round);
   }
 
@@ -140,13 +149,20 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     if (this.listenerCount('error') > 0) this.emit('error', error);
   }
 
+  /**
+   * A stop marker goes a millisecond after now, after every round started so far (one started
+   * this millisecond may still be in flight); a start marker now, and the rounds the resume
+   * starts after it (notBefore). Both after the newest time emitted.
+   */
   private emitMarker(marker: 'stop' | 'start'): void {
     if (this.address === null) return;
+    const now = this.backend.wallMs();
+    this.lastTime = Math.max(marker === 'stop' ? now + 1 : now, this.lastTime + 1);
     const hops = this.pathLength !== null
       ? Array.from({ length: this.pathLength - this.options.firstTtl + 1 }, (_, i) => this.options.firstTtl + i)
       : [];
     this.emit('round', {
-      time: this.backend.wallMs(),
+      time: this.lastTime,
       index: this.roundIndex++,
       target: this.address,
       reachedTarget: false,
@@ -156,6 +172,11 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
         return { ttl, address, name: address && this.names ? this.names.nameOf(address) : null, rtt: LatencyCode.StopStart, reply: 'stopStart' };
       }),
     } satisfies TraceRound);
+  }
+
+  /** The worker's notBefore: no round in the millisecond of the newest time emitted. */
+  private notBefore(): { notBefore?: number } {
+    return Number.isFinite(this.lastTime) ? { notBefore: this.lastTime + 1 } : {};
   }
 
   pause(): void {
@@ -169,7 +190,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
     if (this.state !== 'paused') return;
     this.state = 'running';
     this.emitMarker('start');
-    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'resume', id: this.roundsId });
+    if (this.roundsId !== null) this.backend.link.sendTraceCommand({ op: 'resume', id: this.roundsId, ...this.notBefore() });
     // Paused before the rounds began: begin them now (or start() will, once resolved).
     else this.beginRounds();
   }

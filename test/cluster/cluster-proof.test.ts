@@ -452,7 +452,8 @@ describe.skipIf(!run)('the cluster proof: three replicas behind HAProxy, real ag
     await sleep(500);
     for (const [i, c] of created.entries()) {
       const measured = roundsOf(i);
-      expect(new Set(measured.map((r) => r[1])).size).toBe(measured.length);
+      // Each round's time its own (the server takes a second round in a millisecond as the first again).
+      expect(measured.filter((r, j) => measured.findIndex((q) => q[1] === r[1]) !== j), `rounds of agent ${i + 1} sharing a time`).toEqual([]);
       const count = await hubCall<number>(lbLocal, cookie, 'GetSampleCountForSession', c.target);
       expect(count, `samples of agent ${i + 1}`).toBe(measured.reduce((sum, r) => sum + r[2], 0));
       const { start: from, end, expected } = roundsPerSecond(measured);

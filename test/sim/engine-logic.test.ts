@@ -216,6 +216,47 @@ describe('pause, resume and intervals', () => {
   });
 });
 
+describe('round times', () => {
+  /** A chain whose replies come back in the millisecond the probes went out. */
+  function instant(net: number): SimScenario {
+    const s = chain(net, 2);
+    return { ...s, hops: s.hops.map((x) => ({ ...x, rttMs: 0 })), target: { ...s.target, rttMs: 0 } };
+  }
+
+  // The server takes a round in the same millisecond as one it has as the same round (a resent
+  // batch): a marker sharing a round's millisecond cost that round or the marker (ci, 2026-12-01).
+  it('are unique and rising: markers of a pause, resume and stop asked for in the millisecond a round started', async () => {
+    const s = instant(221);
+    start([s]);
+    const h = trace({ target: s.target.v4!, intervalSeconds: 0.5 });
+    const all: TraceRound[] = [];
+    let measured = 0;
+    const stopped = new Promise<void>((done) => {
+      h.on('round', (r) => {
+        all.push(r);
+        if (r.marker) return;
+        measured++;
+        if (measured === 2) {
+          h.pause();
+          h.resume();
+        }
+        if (measured === 4) void h.stop().then(done);
+      });
+    });
+    await stopped;
+    expect(all.map((r) => r.marker ?? 'round')).toEqual(['round', 'round', 'stop', 'start', 'round', 'round', 'stop']);
+    for (let i = 1; i < all.length; i++) expect(all[i].time, `round ${i}`).toBeGreaterThan(all[i - 1].time);
+  });
+
+  it('of a trace started again for its session (startAfter: the stopped one\'s stop marker) come after it', async () => {
+    const s = instant(222);
+    start([s]);
+    const after = sim.clock.wallMs() + 3;
+    const rounds = await collectRounds(trace({ target: s.target.v4!, intervalSeconds: 0.5, startAfter: after }), 2);
+    expect(rounds.map((r) => r.time)).toEqual([after + 1, after + 501]);
+  });
+});
+
 describe('targets, names, stop and errors', () => {
   it('follows a DNS name to a new address and rediscovers the path', async () => {
     const a = chain(216, 3);
