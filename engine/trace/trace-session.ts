@@ -16,6 +16,13 @@ import { ReverseDnsCache, sharedReverseDns } from './reverse-dns.js';
 import { sharedHopOwners, type HopOwnerDatabase } from './hop-owners.js';
 import { rawBackend, type TraceBackend } from './trace-backend.js';
 
+/**
+ * A newest time further than this ahead of the wall clock means the clock stepped back (an
+ * agent without a battery clock set by NTP late): markers and rounds then go by the clock, as
+ * if nothing was emitted yet, rather than waiting for it to catch up.
+ */
+const CLOCK_STEP_MS = 1000;
+
 export class TraceSession extends EventEmitter implements TraceHandle, TraceClient {
   readonly options: ResolvedTraceOptions;
   address: string | null = null;
@@ -157,7 +164,7 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
   private emitMarker(marker: 'stop' | 'start'): void {
     if (this.address === null) return;
     const now = this.backend.wallMs();
-    this.lastTime = Math.max(marker === 'stop' ? now + 1 : now, this.lastTime + 1);
+    this.lastTime = Math.max(marker === 'stop' ? now + 1 : now, this.newest(now) + 1);
     const hops = this.pathLength !== null
       ? Array.from({ length: this.pathLength - this.options.firstTtl + 1 }, (_, i) => this.options.firstTtl + i)
       : [];
@@ -176,7 +183,13 @@ export class TraceSession extends EventEmitter implements TraceHandle, TraceClie
 
   /** The worker's notBefore: no round in the millisecond of the newest time emitted. */
   private notBefore(): { notBefore?: number } {
-    return Number.isFinite(this.lastTime) ? { notBefore: this.lastTime + 1 } : {};
+    const newest = this.newest(this.backend.wallMs());
+    return Number.isFinite(newest) ? { notBefore: newest + 1 } : {};
+  }
+
+  /** The newest time emitted, or -Infinity when the wall clock stepped back under it (CLOCK_STEP_MS). */
+  private newest(now: number): number {
+    return this.lastTime - now > CLOCK_STEP_MS ? -Infinity : this.lastTime;
   }
 
   pause(): void {

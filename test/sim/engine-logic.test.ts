@@ -255,6 +255,19 @@ describe('round times', () => {
     const rounds = await collectRounds(trace({ target: s.target.v4!, intervalSeconds: 0.5, startAfter: after }), 2);
     expect(rounds.map((r) => r.time)).toEqual([after + 1, after + 501]);
   });
+
+  it('go by the clock when it stepped back under the newest (no wait for it to catch up)', async () => {
+    const s = instant(223);
+    start([s]);
+    const now = sim.clock.wallMs();
+    const h = trace({ target: s.target.v4!, intervalSeconds: 0.5, startAfter: now + 60_000 });
+    const [first] = await collectRounds(h, 1);
+    expect(first.time).toBe(now);
+    const all: TraceRound[] = [];
+    h.on('round', (r) => all.push(r));
+    h.pause();
+    expect(all[0].time).toBe(sim.clock.wallMs() + 1);
+  });
 });
 
 describe('targets, names, stop and errors', () => {
