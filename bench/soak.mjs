@@ -13,14 +13,16 @@
 //     [--consoles 50] [--hops 6] [--raw-days 30] [--minute-days 400] [--store-memory-mb 96 (0: the default)]
 //     [--snapshots 20,40 --snapshot-dir DIR]
 //     [--cpu-profile FILE.cpuprofile [--cpu-profile-seconds 60]] [--smaps-dir DIR]
-//     [--heaptrack FILE.gz]
+//     [--heaptrack FILE.gz] [--preload LIB.so]
 //
 // Each line also splits the RSS by kind of mapping (glibc's thread arenas, its main heap, other
-// anonymous memory, mapped files: bench/proc-memory.mjs) and the descriptors by kind, so growth
-// the heap and DuckDB's count do not explain has a place; --smaps-dir keeps the server's whole
-// /proc/PID/smaps of every line for a diff by mapping. The server runs with glibc's settings of
-// server/node-flags.ts under this process's environment (MALLOC_ARENA_MAX=2 npm run bench:soak
-// tries glibc with two arenas); the run prints those the server got.
+// anonymous memory, mapped files: bench/proc-memory.mjs; under jemalloc its memory is all "other
+// anonymous") and the descriptors by kind, so growth the heap and DuckDB's count do not explain
+// has a place; --smaps-dir keeps the server's whole /proc/PID/smaps of every line for a diff by
+// mapping. The server runs with glibc's settings of server/node-flags.ts under this process's
+// environment (MALLOC_ARENA_MAX=2 npm run bench:soak tries glibc with two arenas); --preload puts
+// a library into the server alone, for another malloc (--preload
+// /usr/lib/x86_64-linux-gnu/libjemalloc.so.2, Debian's libjemalloc2); the run prints what it got.
 // --heaptrack records every native allocation of the server with its call stack (Debian's
 // heaptrack preloaded into the server alone, not this process; heaptrack_print FILE.gz reads it):
 // for growth in glibc's heaps that the V8 heap does not explain. It slows the server: a diagnostic,
@@ -62,6 +64,7 @@ const { values: args } = parseArgs({
     'cpu-profile-seconds': { type: 'string', default: '60' },
     'smaps-dir': { type: 'string', default: '' },
     heaptrack: { type: 'string', default: '' },
+    preload: { type: 'string', default: '' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -109,6 +112,7 @@ const appliance = await startAppliance({
     // settling hour, so the slope after it measures what is not bounded. 0: the appliance's default.
     ...(Number(args['store-memory-mb']) > 0 ? { HOPWATCH_STORE_MEMORY_MB: args['store-memory-mb'] } : {}),
     ...heaptrack?.env,
+    ...(args.preload ? { LD_PRELOAD: args.preload } : {}),
   },
 }).catch((e) => {
   rmSync(work, { recursive: true, force: true });
@@ -236,9 +240,11 @@ async function main() {
   // the first hour: a 2-hour run then shows whether anything ELSE grows. Said on every run.
   const defaultNote = Number(args['store-memory-mb']) > 0 ? `set by the bench; NOT the appliance's default of ${defaultStoreMemoryMb()} MiB on this machine (--store-memory-mb 0 runs with it)` : "the appliance's default";
   console.log(`DuckDB's memory limit: ${mb(start.storeLimit)} MB (${defaultNote}; its cache fills at the file's rate up to it)`);
-  // Read from the server's own environment: what glibc in it was started with.
+  // Read from the server itself: the malloc its loader mapped, and what glibc's was started with.
+  const jemalloc = readFileSync(`/proc/${server.pid}/maps`, 'utf8').match(/\S*libjemalloc\S*/)?.[0];
   const mallocEnv = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0').filter((v) => v.startsWith('MALLOC_') || v.startsWith('GLIBC_TUNABLES='));
-  console.log(`the server's glibc settings: ${mallocEnv.join(' ') || "none (glibc's defaults)"}${mallocEnv.some((v) => v.startsWith('MALLOC_ARENA_MAX=')) ? '' : " (arenas: glibc's default, 8 a core)"}`);
+  const glibcSettings = `${mallocEnv.join(' ') || "none (glibc's defaults)"}${mallocEnv.some((v) => v.startsWith('MALLOC_ARENA_MAX=')) ? '' : " (arenas: glibc's default, 8 a core)"}`;
+  console.log(`the server's malloc: ${jemalloc ? `jemalloc (${jemalloc}; glibc's settings unused)` : `glibc's: ${glibcSettings}`}`);
   console.log('min | RSS MB after GC (highest between lines) | heap after GC MB (of V8 heap total) | array buffers MB | DuckDB memory MB (spilled) | RSS by mapping MB: glibc arenas (heaps) / main heap / other anon / files | fds (sockets/pipes/anon/files; connections the clients hold open/left in CLOSE_WAIT) | DuckDB file+WAL MB (WAL; free blocks) | predicted MB | file/predicted | delay p99 ms (max) | hop samples committed | server CPU % | console reads (failed) | host');
   // The RSS of the slope is read right after the full collection each line asks for (what stays);
   // between collections the garbage of the consoles' reads (DuckDB's result vectors, handed to JS
@@ -293,6 +299,9 @@ async function main() {
       arrayBuffers: heap.arrayBuffers / 1024 / 1024,
       storeMemory: loop.storeMemory / 1024 / 1024,
       storeSpilled: loop.storeSpilled / 1024 / 1024,
+      // DuckDB's cache swings by tens of MB from line to line below its limit (a bound, not
+      // growth), and RSS with it: the rest is fitted on its own too.
+      rssLessStore: rssAfterGc - loop.storeMemory / 1024 / 1024,
       arenas: map.kinds.arenas / 1024,
       arenaHeaps: map.kinds.arenaHeaps,
       brk: map.kinds.brk / 1024,
@@ -352,7 +361,7 @@ async function main() {
 
   const after = points.filter((p) => p.minutes >= SETTLE - 0.5);
   const slope = (key) => slopePerHour(after.map((p) => [p.minutes, p[key]]));
-  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour, heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, glibc arenas ${slope('arenas').toFixed(2)} MB/hour, main heap ${slope('brk').toFixed(2)} MB/hour, other anonymous ${slope('otherAnon').toFixed(2)} MB/hour, mapped files ${slope('mappedFiles').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
+  console.log(`\nafter minute ${SETTLE} (${after.length} points): RSS ${slope('rss').toFixed(2)} MB/hour (less DuckDB's count ${slope('rssLessStore').toFixed(2)}), heap ${slope('heap').toFixed(2)} MB/hour, array buffers ${slope('arrayBuffers').toFixed(2)} MB/hour, DuckDB memory ${slope('storeMemory').toFixed(2)} MB/hour, glibc arenas ${slope('arenas').toFixed(2)} MB/hour, main heap ${slope('brk').toFixed(2)} MB/hour, other anonymous ${slope('otherAnon').toFixed(2)} MB/hour, mapped files ${slope('mappedFiles').toFixed(2)} MB/hour, fds ${slope('fds').toFixed(2)}/hour, delay p99 ${slope('delayP99').toFixed(2)} ms/hour`);
   const rowBytes = (rows) => ((rows * StoredBytes.rollupRow * TraceIntervalMs) / 60_000).toFixed(3);
   console.log(`prediction: base file + hop samples x (${StoredBytes.raw} B raw for ${retention.rawDays} d, ${StoredBytes.unpacked.toFixed(2)} B more until their UTC day is packed + ${rowBytes(RowsPerHopMinute.minute)} B 1-minute rows for ${retention.minuteDays} d + ${rowBytes(RowsPerHopMinute.coarse)} B 10-minute and 1-hour rows for ever: ${StoredBytes.rollupRow.toFixed(1)} B a rollup row, rows per hop and minute at a ${TraceIntervalMs / 1000} s interval) (bench/soak-figures.mjs)`);
   // The file's growth per hop sample before and after the settling time, from the run's own
