@@ -94,6 +94,11 @@ for (let i = 0; i < TRACES; i++) {
 }
 
 const dataDir = join(work, 'data');
+// Both are the server's LD_PRELOAD: the second would silently replace the first.
+if (args.heaptrack && args.preload) {
+  rmSync(work, { recursive: true, force: true });
+  throw new Error('--heaptrack and --preload both preload into the server: use one (heaptrack records glibc\'s malloc)');
+}
 const heaptrack = args.heaptrack ? startHeaptrack(args.heaptrack) : undefined;
 const appliance = await startAppliance({
   port,
